@@ -1,0 +1,46 @@
+"use client";
+
+import { useQuery } from "@tanstack/react-query";
+import Link from "next/link";
+import { signOut, useSession } from "next-auth/react";
+import { useTRPC } from "../_trpc/client";
+
+/** Top bar: where you are, which model answers (offline is said plainly), whether Docker answers. */
+export function AppHeader() {
+  const trpc = useTRPC();
+  const { data: auth } = useSession();
+  const status = useQuery({ ...trpc.system.status.queryOptions(), refetchInterval: 30_000 });
+  return (
+    <header className="app-header">
+      <Link href="/projects" className="brand">
+        Arbor
+      </Link>
+      <div className="header-status">
+        {status.data && (
+          <span
+            className={status.data.model.offline ? "pill warn" : "pill"}
+            data-testid="model-label"
+            title={status.data.model.offline ? "No model provider is configured; the built-in heuristics answer." : undefined}
+          >
+            {status.data.model.offline ? "Offline model" : "Model"}: {status.data.model.label}
+          </span>
+        )}
+        {status.data && !status.data.docker.ok && (
+          <span className="pill danger" role="status" data-testid="docker-status">
+            Sandbox unavailable: {status.data.docker.message}
+          </span>
+        )}
+        {auth?.user && (
+          <>
+            <span className="muted" data-testid="current-user">
+              {auth.user.name ?? auth.user.email}
+            </span>
+            <button type="button" className="link" onClick={() => signOut({ callbackUrl: "/login" })}>
+              Sign out
+            </button>
+          </>
+        )}
+      </div>
+    </header>
+  );
+}

@@ -1,0 +1,56 @@
+"use client";
+
+import { useMutation, useQuery } from "@tanstack/react-query";
+import Link from "next/link";
+import { useRouter } from "next/navigation";
+import { describeError, useTRPC } from "../_trpc/client";
+import { NotFound } from "./not-found";
+import { RunStatusBadge } from "./session/status-badge";
+import { TaskForm } from "./session/task-form";
+
+export function ProjectView({ projectId }: { projectId: string }) {
+  const trpc = useTRPC();
+  const router = useRouter();
+  const project = useQuery(trpc.project.getById.queryOptions({ projectId }));
+  const sessions = useQuery(trpc.session.list.queryOptions({ projectId }));
+  const create = useMutation(
+    trpc.session.create.mutationOptions({
+      onSuccess: ({ sessionId }) => router.push(`/projects/${projectId}/sessions/${sessionId}`),
+    }),
+  );
+
+  if (project.error) return <NotFound what="Project" error={project.error} />;
+  if (!project.data) return <p className="muted">Loading project…</p>;
+
+  return (
+    <div className="stack">
+      <nav className="breadcrumbs">
+        <Link href="/projects">Projects</Link> / <span data-testid="project-title">{project.data.name}</span>
+      </nav>
+      <section className="card">
+        <h2>Give the agent a task</h2>
+        <p className="muted small">
+          Agent mode: the agent proposes a decomposition for you to approve, then runs each step in a sandbox container
+          of its own.
+        </p>
+        <TaskForm
+          pending={create.isPending}
+          error={create.error ? describeError(create.error) : null}
+          onSubmit={(task) => create.mutate({ projectId, task, mode: "agent" })}
+        />
+      </section>
+      <section className="card">
+        <h2>Sessions</h2>
+        {sessions.data?.length === 0 && <p className="muted">No sessions yet: the first task you give starts one.</p>}
+        <ul className="list" data-testid="session-list">
+          {sessions.data?.map((session) => (
+            <li key={session.id}>
+              <Link href={`/projects/${projectId}/sessions/${session.id}`}>{session.title}</Link>
+              {session.runs[0] && <RunStatusBadge status={session.runs[0].status} />}
+            </li>
+          ))}
+        </ul>
+      </section>
+    </div>
+  );
+}

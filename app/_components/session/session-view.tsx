@@ -1,0 +1,89 @@
+"use client";
+
+import { useMutation, useQuery } from "@tanstack/react-query";
+import Link from "next/link";
+import { describeError, useTRPC } from "../../_trpc/client";
+import { NotFound } from "../not-found";
+import { ApprovalCard } from "./approval-card";
+import { ChatPanel } from "./chat-panel";
+import { IntentionTree } from "./intention-tree";
+import { RunStatusBadge } from "./status-badge";
+import { useSessionEvents } from "./use-session-events";
+
+export function SessionView({ sessionId }: { sessionId: string }) {
+  const trpc = useTRPC();
+  const session = useQuery(trpc.session.getById.queryOptions({ sessionId }));
+  const { view, connection, error } = useSessionEvents(sessionId);
+  const stop = useMutation(trpc.run.stop.mutationOptions());
+
+  if (session.error) return <NotFound what="Session" error={session.error} />;
+  if (!session.data) return <p className="muted">Loading session…</p>;
+
+  const currentRunId = view.runOrder.at(-1);
+  const currentRun = currentRunId ? view.runs[currentRunId] : undefined;
+  const pendingApprovals = Object.values(view.approvals).filter((approval) => approval.status === "PENDING");
+
+  return (
+    <div className="stack">
+      <nav className="breadcrumbs">
+        <Link href="/projects">Projects</Link> /{" "}
+        <Link href={`/projects/${session.data.project.id}`}>{session.data.project.name}</Link> /{" "}
+        <span>{session.data.title}</span>
+      </nav>
+      <div className="session-bar">
+        {currentRun && <RunStatusBadge status={currentRun.status} />}
+        {currentRun?.reason && (
+          <span className="run-reason" data-testid="run-reason">
+            {currentRun.reason}
+          </span>
+        )}
+        <span className="muted small">branch {session.data.branch}</span>
+        {currentRun?.model.offline && (
+          <span className="pill warn" data-testid="offline-notice">
+            Built-in offline model: heuristics, no model service
+          </span>
+        )}
+        <span className={`connection ${connection}`} data-testid="connection" data-state={connection}>
+          {connection === "live" ? "live" : connection}
+        </span>
+        {currentRun?.status === "RUNNING" && (
+          <button
+            type="button"
+            className="secondary"
+            disabled={stop.isPending}
+            onClick={() => stop.mutate({ sessionId, runId: currentRun.id })}
+            data-testid="stop-run"
+          >
+            {stop.isPending ? "Stopping…" : "Stop"}
+          </button>
+        )}
+      </div>
+      {error && (
+        <p role="alert" className="error">
+          Live updates failed: {error}
+        </p>
+      )}
+      {stop.error && (
+        <p role="alert" className="error">
+          {describeError(stop.error)}
+        </p>
+      )}
+      <div className="session-grid">
+        <ChatPanel sessionId={sessionId} view={view} running={currentRun?.status === "RUNNING"} />
+        <div className="stack">
+          {pendingApprovals.map((approval) => (
+            <ApprovalCard key={approval.id} sessionId={sessionId} approval={approval} view={view} />
+          ))}
+          <section className="card" aria-label="Intention tree">
+            <h2>Intentions</h2>
+            {view.runOrder.length === 0 && <p className="muted">Waiting for the first event…</p>}
+            {[...view.runOrder].reverse().map((runId) => {
+              const run = view.runs[runId];
+              return run?.rootId ? <IntentionTree key={runId} view={view} rootId={run.rootId} /> : null;
+            })}
+          </section>
+        </div>
+      </div>
+    </div>
+  );
+}

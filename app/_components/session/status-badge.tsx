@@ -1,0 +1,30 @@
+import type { IntentionStatus, Judgment, RunStatus } from "@/server/events/vocabulary";
+
+const tone: Record<string, string> = {
+  PENDING: "neutral",
+  ACTIVE: "info",
+  RUNNING: "info",
+  VERIFIED: "ok",
+  SUCCESS: "ok",
+  FAILED: "danger",
+  FAILURE: "danger",
+  STOPPED: "warn",
+  PARTIAL: "warn",
+  UNCLEAR: "warn",
+};
+
+export function StatusBadge({ status, testId }: { status: IntentionStatus | Judgment; testId?: string }) {
+  return (
+    <span className={`badge ${tone[status] ?? "neutral"}`} data-testid={testId} data-status={status}>
+      {status}
+    </span>
+  );
+}
+
+export function RunStatusBadge({ status }: { status: RunStatus | string }) {
+  return (
+    <span className={`badge ${tone[status] ?? "neutral"}`} data-testid="run-status" data-status={status}>
+      {status}
+    </span>
+  );
+}

@@ -1,0 +1,18 @@
+import { requireUserId } from "@/server/auth/session";
+import { AppHeader } from "../../../../_components/app-header";
+import { SessionView } from "../../../../_components/session/session-view";
+
+export const dynamic = "force-dynamic";
+
+export default async function SessionPage({ params }: { params: Promise<{ projectId: string; sessionId: string }> }) {
+  await requireUserId();
+  const { sessionId } = await params;
+  return (
+    <>
+      <AppHeader />
+      <main className="page wide">
+        <SessionView sessionId={sessionId} />
+      </main>
+    </>
+  );
+}

@@ -1,0 +1,17 @@
+import { authRouter } from "./routers/auth";
+import { projectRouter } from "./routers/project";
+import { approvalRouter, runRouter } from "./routers/run";
+import { sessionRouter } from "./routers/session";
+import { systemRouter } from "./routers/system";
+import { createRouter } from "./trpc";
+
+export const appRouter = createRouter({
+  auth: authRouter,
+  project: projectRouter,
+  session: sessionRouter,
+  run: runRouter,
+  approval: approvalRouter,
+  system: systemRouter,
+});
+
+export type AppRouter = typeof appRouter;

@@ -1,0 +1,43 @@
+import { z } from "zod";
+import { createRouter, sessionProcedure } from "@/server/api/trpc";
+import { ChildProposal } from "@/server/events/schema";
+import { UserMode } from "@/server/events/vocabulary";
+
+export const runRouter = createRouter({
+  start: sessionProcedure
+    .input(z.object({ task: z.string().trim().min(1, "Type a task for the agent first.").max(20_000), mode: UserMode.default("agent") }))
+    .mutation(({ ctx, input }) =>
+      ctx.app.orchestrator.startRun({
+        sessionId: ctx.session.id,
+        task: input.task,
+        mode: input.mode,
+        actor: { userId: ctx.user.id, name: ctx.user.name },
+      }),
+    ),
+
+  stop: sessionProcedure
+    .input(z.object({ runId: z.string().min(1) }))
+    .mutation(({ ctx, input }) => ctx.app.orchestrator.stop(ctx.session.id, input.runId)),
+});
+
+export const approvalRouter = createRouter({
+  decide: sessionProcedure
+    .input(
+      z.object({
+        approvalId: z.string().min(1),
+        decision: z.enum(["approved", "rejected"]),
+        reason: z.string().trim().max(2_000).nullish(),
+        children: z.array(ChildProposal).min(1).max(5).optional(),
+      }),
+    )
+    .mutation(({ ctx, input }) =>
+      ctx.app.orchestrator.decide({
+        sessionId: ctx.session.id,
+        approvalId: input.approvalId,
+        decision: input.decision,
+        reason: input.reason || null,
+        children: input.children,
+        actor: { userId: ctx.user.id, name: ctx.user.name },
+      }),
+    ),
+});

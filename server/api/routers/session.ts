@@ -1,0 +1,65 @@
+import { tracked } from "@trpc/server";
+import { z } from "zod";
+import { createRouter, projectProcedure, sessionProcedure } from "@/server/api/trpc";
+import { followEvents } from "@/server/events/follow";
+import { UserMode } from "@/server/events/vocabulary";
+
+export const sessionRouter = createRouter({
+  list: projectProcedure.query(({ ctx }) =>
+    ctx.db.session.findMany({
+      where: { projectId: ctx.project.id },
+      orderBy: { createdAt: "desc" },
+      select: {
+        id: true,
+        title: true,
+        createdAt: true,
+        runs: { orderBy: { startedAt: "desc" }, take: 1, select: { status: true, reason: true } },
+      },
+    }),
+  ),
+
+  /** Opens a session and starts its first run with the task typed on the project page. */
+  create: projectProcedure
+    .input(z.object({ task: z.string().trim().min(1, "Type a task for the agent first.").max(20_000), mode: UserMode.default("agent") }))
+    .mutation(async ({ ctx, input }) => {
+      const session = await ctx.db.session.create({
+        data: {
+          projectId: ctx.project.id,
+          createdById: ctx.user.id,
+          title: input.task.slice(0, 120),
+          branch: "pending",
+        },
+      });
+      const branch = `arbor/session-${session.id}`;
+      await ctx.db.session.update({ where: { id: session.id }, data: { branch } });
+      const { runId } = await ctx.app.orchestrator.startRun({
+        sessionId: session.id,
+        task: input.task,
+        mode: input.mode,
+        actor: { userId: ctx.user.id, name: ctx.user.name },
+      });
+      return { sessionId: session.id, runId };
+    }),
+
+  getById: sessionProcedure.query(({ ctx }) => ({
+    id: ctx.session.id,
+    title: ctx.session.title,
+    branch: ctx.session.branch,
+    project: { id: ctx.session.project.id, name: ctx.session.project.name },
+    model: { id: ctx.app.model.id, label: ctx.app.model.label, offline: ctx.app.model.offline },
+  })),
+
+  /**
+   * Every event of the session after `lastEventId`, then live. SSE reconnects send the id of the
+   * last event they saw (tracked), so a reconnect resumes with no gap and no duplicate.
+   */
+  events: sessionProcedure
+    .input(z.object({ lastEventId: z.string().regex(/^\d+$/).nullish() }))
+    .subscription(async function* ({ ctx, input, signal }) {
+      const after = input.lastEventId ? Number(input.lastEventId) : 0;
+      const abort = signal ?? new AbortController().signal;
+      for await (const event of followEvents(ctx.app.store, ctx.session.id, after, abort)) {
+        yield tracked(String(event.seq), event);
+      }
+    }),
+});

@@ -1,0 +1,50 @@
+import { db } from "@/server/db";
+import { env } from "@/server/env";
+import { EventStore } from "@/server/events/store";
+import { logger } from "@/server/logger";
+import { createAgentModel } from "@/server/model";
+import { Orchestrator } from "@/server/orchestrator/orchestrator";
+import { getSandboxProvider } from "@/server/sandbox";
+
+/**
+ * The long-lived services of one server process. On globalThis because Next.js loads route handlers
+ * and instrumentation as separate bundles, and there must be exactly one orchestrator.
+ */
+function create() {
+  const secrets = [env.NEXTAUTH_SECRET, env.ARBOR_MODEL_API_KEY, env.GITHUB_SECRET].filter(
+    (value): value is string => typeof value === "string",
+  );
+  const store = new EventStore(db, () => secrets);
+  const model = createAgentModel({
+    baseUrl: env.ARBOR_MODEL_BASE_URL,
+    apiKey: env.ARBOR_MODEL_API_KEY,
+    modelName: env.ARBOR_MODEL_NAME,
+    timeoutMs: env.ARBOR_MODEL_TIMEOUT_MS,
+  });
+  const sandboxes = getSandboxProvider();
+  const orchestrator = new Orchestrator(
+    {
+      store,
+      model,
+      sandboxes,
+      limits: { maxCyclesPerIntention: 3 },
+      commandTimeoutMs: env.ARBOR_COMMAND_TIMEOUT_MS,
+      logger,
+      async workspaceOf(sessionId) {
+        const session = await db.session.findUniqueOrThrow({ where: { id: sessionId }, include: { project: true } });
+        return { repoPath: session.project.repoPath, branch: session.branch };
+      },
+    },
+    db,
+  );
+  return { store, model, sandboxes, orchestrator };
+}
+
+export type AppContext = ReturnType<typeof create>;
+
+const globalForApp = globalThis as unknown as { arborApp?: AppContext };
+
+export function appContext(): AppContext {
+  globalForApp.arborApp ??= create();
+  return globalForApp.arborApp;
+}

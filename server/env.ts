@@ -1,0 +1,66 @@
+import { randomBytes } from "node:crypto";
+import { chmodSync, existsSync, mkdirSync, readFileSync, writeFileSync } from "node:fs";
+import path from "node:path";
+import { z } from "zod";
+
+/**
+ * The one place that reads `process.env`. Every other module imports `env` from here, so a bad value
+ * fails at startup with every problem listed at once, never at the first request.
+ */
+const optionalString = z
+  .string()
+  .optional()
+  .transform((value) => (value === undefined || value.trim() === "" ? undefined : value.trim()));
+
+const positiveInt = (fallback: number) => z.coerce.number().int().positive().default(fallback);
+
+const schema = z.object({
+  NODE_ENV: z.enum(["development", "test", "production"]).default("development"),
+  /** Where Arbor keeps its SQLite file, bare project repositories and generated secrets. */
+  ARBOR_DATA_DIR: z.string().default("data"),
+  /** Prisma connection string; defaults to `file:<ARBOR_DATA_DIR>/arbor.db`. */
+  DATABASE_URL: optionalString,
+  /** Secret for next-auth JWTs; generated once into the data directory when not set. */
+  NEXTAUTH_SECRET: optionalString,
+  NEXTAUTH_URL: z.url().default("http://localhost:3000"),
+  GITHUB_ID: optionalString,
+  GITHUB_SECRET: optionalString,
+  /** OpenAI-compatible model server. With no base URL, the built-in offline model is used. */
+  ARBOR_MODEL_BASE_URL: optionalString.pipe(z.url().optional()),
+  ARBOR_MODEL_API_KEY: optionalString,
+  ARBOR_MODEL_NAME: z.string().default("gpt-4o-mini"),
+  ARBOR_MODEL_TIMEOUT_MS: positiveInt(60_000),
+  ARBOR_SANDBOX_IMAGE: z.string().default("arbor-sandbox:latest"),
+  ARBOR_COMMAND_TIMEOUT_MS: positiveInt(120_000),
+  ARBOR_LOG_LEVEL: z.enum(["fatal", "error", "warn", "info", "debug", "trace", "silent"]).default("info"),
+});
+
+export type Env = z.infer<typeof schema> & { DATABASE_URL: string; NEXTAUTH_SECRET: string; dataDir: string };
+
+function readOrCreateSecret(dataDir: string): string {
+  const file = path.join(dataDir, "auth-secret");
+  if (existsSync(file)) return readFileSync(file, "utf8").trim();
+  mkdirSync(dataDir, { recursive: true });
+  const secret = randomBytes(32).toString("base64url");
+  writeFileSync(file, secret, { mode: 0o600 });
+  chmodSync(file, 0o600);
+  return secret;
+}
+
+export function parseEnv(source: Record<string, string | undefined>): Env {
+  const parsed = schema.safeParse(source);
+  if (!parsed.success) {
+    const problems = parsed.error.issues.map((issue) => `  ${issue.path.join(".")}: ${issue.message}`);
+    throw new Error(`Invalid environment:\n${problems.join("\n")}`);
+  }
+  const values = parsed.data;
+  const dataDir = path.resolve(values.ARBOR_DATA_DIR);
+  return {
+    ...values,
+    dataDir,
+    DATABASE_URL: values.DATABASE_URL ?? `file:${path.join(dataDir, "arbor.db")}`,
+    NEXTAUTH_SECRET: values.NEXTAUTH_SECRET ?? readOrCreateSecret(dataDir),
+  };
+}
+
+export const env: Env = parseEnv(process.env);

@@ -1,0 +1,27 @@
+import { EventEmitter } from "node:events";
+import type { StoredEvent } from "./schema";
+
+/**
+ * In-process fan-out of appended events to live readers. It only signals; a reader that falls
+ * behind (or connects late) catches up from the table, so the bus never has to buffer.
+ */
+class EventBus {
+  private readonly emitter = new EventEmitter();
+
+  constructor() {
+    this.emitter.setMaxListeners(0);
+  }
+
+  publish(sessionId: string, events: readonly StoredEvent[]): void {
+    if (events.length > 0) this.emitter.emit(sessionId, events);
+  }
+
+  subscribe(sessionId: string, listener: (events: readonly StoredEvent[]) => void): () => void {
+    this.emitter.on(sessionId, listener);
+    return () => this.emitter.off(sessionId, listener);
+  }
+}
+
+const globalForBus = globalThis as unknown as { arborEventBus?: EventBus };
+export const eventBus: EventBus = globalForBus.arborEventBus ?? new EventBus();
+globalForBus.arborEventBus = eventBus;

@@ -1,0 +1,46 @@
+import { describe, expect, it } from "vitest";
+import { cycle, decomposedRun, sequence } from "@/server/testing/events";
+import { applyEvent, emptySessionView, foldEvents } from "./fold";
+
+describe("foldEvents", () => {
+  it("builds the intention tree with children in order under the root", () => {
+    const view = foldEvents(sequence(decomposedRun()));
+    const run = view.runs["run-1"];
+    expect(run?.rootId).toBe("root");
+    expect(view.intentions.root?.childIds).toEqual(["c1", "c2"]);
+    expect(view.intentions.c2?.depth).toBe(1);
+    expect(view.approvals.ap1).toMatchObject({ status: "APPROVED", decidedBy: "Ada" });
+    expect(view.messages.map((message) => message.text)).toEqual(["run `a` and run `b`"]);
+  });
+
+  it("records a cycle's thought, action, result and judgment", () => {
+    const view = foldEvents(sequence([...decomposedRun(), ...cycle("run-1", "c1", "cy1", 3)]));
+    expect(view.intentions.c1?.cycles).toEqual([
+      expect.objectContaining({ id: "cy1", exitCode: 3, output: "out", judgment: "FAILURE", judgmentReason: "exit code 3" }),
+    ]);
+  });
+
+  it("ignores an event it has already folded, so a redelivery changes nothing", () => {
+    const events = sequence([...decomposedRun(), ...cycle("run-1", "c1", "cy1", 0)]);
+    const once = foldEvents(events);
+    const twice = foldEvents(events, foldEvents(events));
+    expect(twice).toEqual(once);
+  });
+
+  it("folds in two halves to the same view as in one go", () => {
+    const events = sequence([...decomposedRun(), ...cycle("run-1", "c1", "cy1", 0), ...cycle("run-1", "c2", "cy2", 1)]);
+    const whole = foldEvents(events);
+    const halves = emptySessionView();
+    for (const event of events.slice(0, 7)) applyEvent(halves, event);
+    foldEvents(events.slice(7), halves);
+    expect(halves).toEqual(whole);
+  });
+
+  it("marks the run ended with its reason", () => {
+    const events = sequence([
+      ...decomposedRun(),
+      { type: "run-ended", runId: "run-1", status: "FAILED", reason: "child 2 failed" },
+    ]);
+    expect(foldEvents(events).runs["run-1"]).toMatchObject({ status: "FAILED", reason: "child 2 failed" });
+  });
+});

@@ -1,0 +1,253 @@
+import type { Action, ChildProposal, StoredEvent } from "./schema";
+import type { ApprovalStatus, IntentionStatus, Judgment, MessageRole, RunStatus, UserMode } from "./vocabulary";
+
+/**
+ * The session as a reader sees it, folded from its events. The browser's live view and replay use
+ * this; the server's table projections are checked against it in tests. Pure: no I/O, no clock.
+ */
+export interface CycleView {
+  id: string;
+  index: number;
+  thought: string;
+  action: Action;
+  exitCode: number | null;
+  output: string | null;
+  timedOut: boolean;
+  error: string | null;
+  durationMs: number | null;
+  judgment: Judgment | null;
+  judgedBy: string | null;
+  judgmentReason: string | null;
+  reflection: string | null;
+}
+
+export interface IntentionView {
+  id: string;
+  runId: string;
+  parentId: string | null;
+  what: string;
+  acceptance: string;
+  depth: number;
+  position: number;
+  status: IntentionStatus;
+  reason: string | null;
+  childIds: string[];
+  cycles: CycleView[];
+  decisions: { decision: string; reason: string }[];
+}
+
+export interface ApprovalView {
+  id: string;
+  runId: string;
+  intentionId: string;
+  kind: string;
+  thought: string;
+  children: ChildProposal[];
+  status: ApprovalStatus;
+  decidedBy: string | null;
+  reason: string | null;
+  requestedSeq: number;
+}
+
+export interface RunView {
+  id: string;
+  task: string;
+  mode: UserMode;
+  model: { id: string; label: string; offline: boolean };
+  status: RunStatus;
+  reason: string | null;
+  startedAt: string;
+  endedAt: string | null;
+  rootId: string | null;
+  sandbox: { containerName: string; reused: boolean; durationMs: number } | null;
+  llmCalls: number;
+  tokensIn: number;
+  tokensOut: number;
+}
+
+export interface MessageView {
+  id: string;
+  runId: string | null;
+  role: MessageRole;
+  text: string;
+  at: string;
+}
+
+export interface SessionView {
+  lastSeq: number;
+  runOrder: string[];
+  runs: Record<string, RunView>;
+  intentions: Record<string, IntentionView>;
+  approvals: Record<string, ApprovalView>;
+  messages: MessageView[];
+}
+
+export function emptySessionView(): SessionView {
+  return { lastSeq: 0, runOrder: [], runs: {}, intentions: {}, approvals: {}, messages: [] };
+}
+
+function findCycle(view: SessionView, intentionId: string, cycleId: string): CycleView | undefined {
+  return view.intentions[intentionId]?.cycles.find((cycle) => cycle.id === cycleId);
+}
+
+/**
+ * Applies one event in place and returns the same view. Events at or below `lastSeq` are ignored,
+ * so a reader that receives an event twice (a reconnect racing the live stream) stays correct.
+ */
+export function applyEvent(view: SessionView, event: StoredEvent): SessionView {
+  if (event.seq <= view.lastSeq) return view;
+  view.lastSeq = event.seq;
+  const body = event.body;
+  switch (body.type) {
+    case "message-posted":
+      view.messages.push({ id: body.messageId, runId: body.runId, role: body.role, text: body.text, at: event.at });
+      break;
+    case "run-started":
+      view.runOrder.push(body.runId);
+      view.runs[body.runId] = {
+        id: body.runId,
+        task: body.task,
+        mode: body.mode,
+        model: body.model,
+        status: "RUNNING",
+        reason: null,
+        startedAt: event.at,
+        endedAt: null,
+        rootId: null,
+        sandbox: null,
+        llmCalls: 0,
+        tokensIn: 0,
+        tokensOut: 0,
+      };
+      break;
+    case "sandbox-ready": {
+      const run = view.runs[body.runId];
+      if (run) run.sandbox = { containerName: body.containerName, reused: body.reused, durationMs: body.durationMs };
+      break;
+    }
+    case "intention-created": {
+      view.intentions[body.intentionId] = {
+        id: body.intentionId,
+        runId: body.runId,
+        parentId: body.parentId,
+        what: body.what,
+        acceptance: body.acceptance,
+        depth: body.depth,
+        position: body.position,
+        status: "PENDING",
+        reason: null,
+        childIds: [],
+        cycles: [],
+        decisions: [],
+      };
+      if (body.parentId) view.intentions[body.parentId]?.childIds.push(body.intentionId);
+      const run = view.runs[body.runId];
+      if (run && body.parentId === null) run.rootId = body.intentionId;
+      break;
+    }
+    case "intention-status-changed": {
+      const intention = view.intentions[body.intentionId];
+      if (intention) {
+        intention.status = body.status;
+        intention.reason = body.reason;
+      }
+      break;
+    }
+    case "decision-made":
+      view.intentions[body.intentionId]?.decisions.push({ decision: body.decision, reason: body.reason });
+      break;
+    case "approval-requested":
+      view.approvals[body.approvalId] = {
+        id: body.approvalId,
+        runId: body.runId,
+        intentionId: body.intentionId,
+        kind: body.kind,
+        thought: body.thought,
+        children: body.children,
+        status: "PENDING",
+        decidedBy: null,
+        reason: null,
+        requestedSeq: event.seq,
+      };
+      break;
+    case "approval-decided": {
+      const approval = view.approvals[body.approvalId];
+      if (approval) {
+        approval.status = body.decision === "approved" ? "APPROVED" : "REJECTED";
+        approval.decidedBy = body.decidedBy.name;
+        approval.reason = body.reason;
+      }
+      break;
+    }
+    case "cycle-started":
+      view.intentions[body.intentionId]?.cycles.push({
+        id: body.cycleId,
+        index: body.index,
+        thought: body.thought,
+        action: body.action,
+        exitCode: null,
+        output: null,
+        timedOut: false,
+        error: null,
+        durationMs: null,
+        judgment: null,
+        judgedBy: null,
+        judgmentReason: null,
+        reflection: null,
+      });
+      break;
+    case "cycle-result": {
+      const cycle = findCycle(view, body.intentionId, body.cycleId);
+      if (cycle) {
+        cycle.exitCode = body.exitCode;
+        cycle.output = body.output;
+        cycle.timedOut = body.timedOut;
+        cycle.error = body.error;
+        cycle.durationMs = body.durationMs;
+      }
+      break;
+    }
+    case "cycle-judged": {
+      const cycle = findCycle(view, body.intentionId, body.cycleId);
+      if (cycle) {
+        cycle.judgment = body.judgment;
+        cycle.judgedBy = body.judgedBy;
+        cycle.judgmentReason = body.reason;
+      }
+      break;
+    }
+    case "cycle-reflected": {
+      const cycle = findCycle(view, body.intentionId, body.cycleId);
+      if (cycle) cycle.reflection = body.reflection;
+      break;
+    }
+    case "llm-called": {
+      const run = view.runs[body.runId];
+      if (run) {
+        run.llmCalls += 1;
+        run.tokensIn += body.tokensIn;
+        run.tokensOut += body.tokensOut;
+      }
+      break;
+    }
+    case "run-ended": {
+      const run = view.runs[body.runId];
+      if (run) {
+        run.status = body.status;
+        run.reason = body.reason;
+        run.endedAt = event.at;
+      }
+      break;
+    }
+    default: {
+      const unreachable: never = body;
+      return unreachable;
+    }
+  }
+  return view;
+}
+
+export function foldEvents(events: readonly StoredEvent[], view: SessionView = emptySessionView()): SessionView {
+  for (const event of events) applyEvent(view, event);
+  return view;
+}

@@ -1,0 +1,179 @@
+import { z } from "zod";
+import {
+  ActionType,
+  ApprovalKind,
+  FinalRunStatus,
+  IntentionStatus,
+  Judgment,
+  MessageRole,
+  UserMode,
+} from "./vocabulary";
+
+/**
+ * The one event union. Every change to a session is one of these, appended to the session's log
+ * with a sequence number (see `StoredEvent`). Server projections, the live view and replay all fold
+ * the same events, so they cannot disagree.
+ *
+ * Ids: `sessionId` is implied by the log the event lives in; `runId` names one task given to the
+ * agent; `intentionId` a node of the intention tree; `cycleId` one thought→action→result→judgment
+ * attempt; `approvalId` one question waiting for a person.
+ */
+
+const text = z.string().max(200_000);
+
+export const ChildProposal = z.object({
+  what: z.string().min(1).max(2_000),
+  acceptance: z.string().max(2_000),
+});
+export type ChildProposal = z.infer<typeof ChildProposal>;
+
+export const Action = z.object({
+  type: ActionType,
+  content: text,
+  target: z.string().nullable().default(null),
+});
+export type Action = z.infer<typeof Action>;
+
+export const EventBody = z.discriminatedUnion("type", [
+  /** A chat message from the user, the agent or the system (errors, notices). */
+  z.object({
+    type: z.literal("message-posted"),
+    messageId: z.string(),
+    runId: z.string().nullable(),
+    role: MessageRole,
+    text,
+  }),
+  /** A task handed to the agent; `model` records which model answered and whether it is offline. */
+  z.object({
+    type: z.literal("run-started"),
+    runId: z.string(),
+    task: text,
+    mode: UserMode,
+    model: z.object({ id: z.string(), label: z.string(), offline: z.boolean() }),
+  }),
+  /** The container this session's tools run in is ready. */
+  z.object({
+    type: z.literal("sandbox-ready"),
+    runId: z.string(),
+    containerName: z.string(),
+    image: z.string(),
+    reused: z.boolean(),
+    durationMs: z.number().nonnegative(),
+  }),
+  z.object({
+    type: z.literal("intention-created"),
+    runId: z.string(),
+    intentionId: z.string(),
+    parentId: z.string().nullable(),
+    what: text,
+    acceptance: text,
+    depth: z.number().int().nonnegative(),
+    position: z.number().int().nonnegative(),
+  }),
+  /** `reason` explains a FAILED status (which child, which limit) or a VERIFIED one (which check). */
+  z.object({
+    type: z.literal("intention-status-changed"),
+    runId: z.string(),
+    intentionId: z.string(),
+    status: IntentionStatus,
+    reason: z.string().nullable(),
+  }),
+  /** A decision point of the loop, recorded with the rule that made it, so the log explains the run. */
+  z.object({
+    type: z.literal("decision-made"),
+    runId: z.string(),
+    intentionId: z.string(),
+    decision: z.enum(["verify-directly", "decompose"]),
+    reason: z.string(),
+  }),
+  z.object({
+    type: z.literal("approval-requested"),
+    runId: z.string(),
+    approvalId: z.string(),
+    intentionId: z.string(),
+    kind: ApprovalKind,
+    children: z.array(ChildProposal),
+    thought: z.string(),
+  }),
+  z.object({
+    type: z.literal("approval-decided"),
+    runId: z.string(),
+    approvalId: z.string(),
+    decision: z.enum(["approved", "rejected"]),
+    decidedBy: z.object({ userId: z.string(), name: z.string() }),
+    reason: z.string().nullable(),
+  }),
+  /** A cycle begins: the thought and the concrete action it is about to run. */
+  z.object({
+    type: z.literal("cycle-started"),
+    runId: z.string(),
+    intentionId: z.string(),
+    cycleId: z.string(),
+    index: z.number().int().nonnegative(),
+    thought: text,
+    action: Action,
+  }),
+  /** What the action produced. `output` is capped; `error` is set when the action could not run at all. */
+  z.object({
+    type: z.literal("cycle-result"),
+    runId: z.string(),
+    intentionId: z.string(),
+    cycleId: z.string(),
+    exitCode: z.number().int().nullable(),
+    output: text,
+    timedOut: z.boolean(),
+    error: z.string().nullable(),
+    durationMs: z.number().nonnegative(),
+  }),
+  z.object({
+    type: z.literal("cycle-judged"),
+    runId: z.string(),
+    intentionId: z.string(),
+    cycleId: z.string(),
+    judgment: Judgment,
+    judgedBy: z.string(),
+    reason: z.string(),
+  }),
+  z.object({
+    type: z.literal("cycle-reflected"),
+    runId: z.string(),
+    intentionId: z.string(),
+    cycleId: z.string(),
+    reflection: text,
+  }),
+  /** One model request: which stage asked, which model answered, what it cost in tokens and time. */
+  z.object({
+    type: z.literal("llm-called"),
+    runId: z.string(),
+    intentionId: z.string().nullable(),
+    stage: z.string(),
+    modelId: z.string(),
+    offline: z.boolean(),
+    tokensIn: z.number().int().nonnegative(),
+    tokensOut: z.number().int().nonnegative(),
+    latencyMs: z.number().nonnegative(),
+    error: z.string().nullable(),
+  }),
+  z.object({
+    type: z.literal("run-ended"),
+    runId: z.string(),
+    status: FinalRunStatus,
+    reason: z.string(),
+  }),
+]);
+export type EventBody = z.infer<typeof EventBody>;
+export type EventType = EventBody["type"];
+export type EventOf<T extends EventType> = Extract<EventBody, { type: T }>;
+
+/** An event as stored: the body plus its place in the session's log. */
+export const StoredEvent = z.object({
+  seq: z.number().int().positive(),
+  at: z.string(),
+  body: EventBody,
+});
+export type StoredEvent = z.infer<typeof StoredEvent>;
+
+/** The run id an event belongs to, if any (indexed in the table for per-run queries). */
+export function runIdOf(body: EventBody): string | null {
+  return "runId" in body ? body.runId : null;
+}

@@ -1,0 +1,71 @@
+import type { PrismaClient } from "@/server/generated/prisma/client";
+import { eventBus } from "./bus";
+import { project } from "./projections";
+import { redactSecrets } from "./redact";
+import { type EventBody, runIdOf, StoredEvent } from "./schema";
+
+/**
+ * The append-only log. Sequence numbers are assigned here and nowhere else: appends for one session
+ * are serialised in-process and the (sessionId, seq) unique index refuses any duplicate that slips
+ * past (for example a second server writing to the same database).
+ */
+export class EventStore {
+  private readonly tails = new Map<string, Promise<unknown>>();
+
+  constructor(
+    private readonly db: PrismaClient,
+    private readonly secrets: () => readonly string[] = () => [],
+  ) {}
+
+  append(sessionId: string, bodies: readonly EventBody[]): Promise<StoredEvent[]> {
+    const previous = this.tails.get(sessionId) ?? Promise.resolve();
+    const next = previous.catch(() => undefined).then(() => this.write(sessionId, bodies));
+    this.tails.set(sessionId, next);
+    void next.finally(() => {
+      if (this.tails.get(sessionId) === next) this.tails.delete(sessionId);
+    });
+    return next;
+  }
+
+  private async write(sessionId: string, bodies: readonly EventBody[]): Promise<StoredEvent[]> {
+    const secrets = this.secrets();
+    const stored = await this.db.$transaction(async (tx) => {
+      const session = await tx.session.findUniqueOrThrow({ where: { id: sessionId }, select: { lastSeq: true } });
+      const events: StoredEvent[] = [];
+      let seq = session.lastSeq;
+      const at = new Date().toISOString();
+      for (const raw of bodies) {
+        seq += 1;
+        const redacted = JSON.parse(redactSecrets(JSON.stringify(raw), secrets)) as unknown;
+        const event = StoredEvent.parse({ seq, at, body: redacted });
+        await tx.event.create({
+          data: {
+            sessionId,
+            seq,
+            type: event.body.type,
+            runId: runIdOf(event.body),
+            payload: JSON.stringify(event.body),
+            createdAt: new Date(at),
+          },
+        });
+        await project(tx, sessionId, event);
+        events.push(event);
+      }
+      await tx.session.update({ where: { id: sessionId }, data: { lastSeq: seq } });
+      return events;
+    });
+    eventBus.publish(sessionId, stored);
+    return stored;
+  }
+
+  async read(sessionId: string, afterSeq = 0, limit = 5_000): Promise<StoredEvent[]> {
+    const rows = await this.db.event.findMany({
+      where: { sessionId, seq: { gt: afterSeq } },
+      orderBy: { seq: "asc" },
+      take: limit,
+    });
+    return rows.map((row) =>
+      StoredEvent.parse({ seq: row.seq, at: row.createdAt.toISOString(), body: JSON.parse(row.payload) }),
+    );
+  }
+}

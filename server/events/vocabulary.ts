@@ -1,0 +1,38 @@
+import { z } from "zod";
+
+/** Each vocabulary is defined once: a const list, its zod enum, and the inferred type. */
+
+export const INTENTION_STATUSES = ["PENDING", "ACTIVE", "VERIFIED", "FAILED"] as const;
+export const IntentionStatus = z.enum(INTENTION_STATUSES);
+export type IntentionStatus = z.infer<typeof IntentionStatus>;
+
+export const JUDGMENTS = ["SUCCESS", "FAILURE", "PARTIAL", "UNCLEAR"] as const;
+export const Judgment = z.enum(JUDGMENTS);
+export type Judgment = z.infer<typeof Judgment>;
+
+export const ACTION_TYPES = ["COMMAND", "EDIT", "CREATE", "DELETE", "QUERY"] as const;
+export const ActionType = z.enum(ACTION_TYPES);
+export type ActionType = z.infer<typeof ActionType>;
+
+export const RUN_STATUSES = ["RUNNING", "VERIFIED", "FAILED", "STOPPED"] as const;
+export const RunStatus = z.enum(RUN_STATUSES);
+export type RunStatus = z.infer<typeof RunStatus>;
+export const FINAL_RUN_STATUSES = ["VERIFIED", "FAILED", "STOPPED"] as const satisfies readonly RunStatus[];
+export const FinalRunStatus = z.enum(FINAL_RUN_STATUSES);
+export type FinalRunStatus = z.infer<typeof FinalRunStatus>;
+
+export const APPROVAL_STATUSES = ["PENDING", "APPROVED", "REJECTED"] as const;
+export const ApprovalStatus = z.enum(APPROVAL_STATUSES);
+export type ApprovalStatus = z.infer<typeof ApprovalStatus>;
+
+export const APPROVAL_KINDS = ["decomposition"] as const;
+export const ApprovalKind = z.enum(APPROVAL_KINDS);
+export type ApprovalKind = z.infer<typeof ApprovalKind>;
+
+export const USER_MODES = ["agent", "chat"] as const;
+export const UserMode = z.enum(USER_MODES);
+export type UserMode = z.infer<typeof UserMode>;
+
+export const MESSAGE_ROLES = ["user", "agent", "system"] as const;
+export const MessageRole = z.enum(MESSAGE_ROLES);
+export type MessageRole = z.infer<typeof MessageRole>;

@@ -1,0 +1,47 @@
+import { describe, expect, it } from "vitest";
+import { judgeCommand, reflectOnFailure } from "./judge";
+
+describe("judgeCommand", () => {
+  it("judges exit code 0 a success", () => {
+    expect(judgeCommand({ exitCode: 0, timedOut: false, error: null })).toEqual({
+      judgment: "SUCCESS",
+      reason: "exit code 0",
+    });
+  });
+
+  it.each([1, 2, 127, 137])("judges exit code %i a failure and names the code", (code) => {
+    const result = judgeCommand({ exitCode: code, timedOut: false, error: null });
+    expect(result.judgment).toBe("FAILURE");
+    expect(result.reason).toBe(`exit code ${code}`);
+  });
+
+  it("judges a timeout a failure even when the exit code was 0", () => {
+    expect(judgeCommand({ exitCode: 0, timedOut: true, error: null }).judgment).toBe("FAILURE");
+  });
+
+  it("judges an action that could not run a failure, with the error as reason", () => {
+    const result = judgeCommand({ exitCode: null, timedOut: false, error: "Docker engine is not reachable" });
+    expect(result).toEqual({ judgment: "FAILURE", reason: "the action could not run: Docker engine is not reachable" });
+  });
+
+  it("judges a missing exit code unclear", () => {
+    expect(judgeCommand({ exitCode: null, timedOut: false, error: null }).judgment).toBe("UNCLEAR");
+  });
+});
+
+describe("reflectOnFailure", () => {
+  it("keeps only the last five lines of output", () => {
+    const output = Array.from({ length: 20 }, (_, i) => `line ${i}`).join("\n");
+    const reflection = reflectOnFailure({ exitCode: 1, timedOut: false, error: null }, output);
+    expect(reflection).toContain("line 19");
+    expect(reflection).toContain("line 15");
+    expect(reflection).not.toContain("line 14");
+    expect(reflection).toContain("exit code 1");
+  });
+
+  it("says so when there was no output", () => {
+    expect(reflectOnFailure({ exitCode: 3, timedOut: false, error: null }, "  ")).toBe(
+      "Failed (exit code 3) with no output.",
+    );
+  });
+});

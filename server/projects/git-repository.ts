@@ -1,0 +1,72 @@
+import { execFile } from "node:child_process";
+import { mkdir, mkdtemp, rm, writeFile } from "node:fs/promises";
+import { tmpdir } from "node:os";
+import path from "node:path";
+import { promisify } from "node:util";
+import { UserFacingError } from "@/server/orchestrator/errors";
+
+const run = promisify(execFile);
+
+/**
+ * Git settings for every call the server makes: never prompt for credentials (a prompt would hang
+ * the request), and never allow the `ext::` transport, which runs arbitrary commands.
+ */
+const SAFE_GIT = ["-c", "protocol.ext.allow=never", "-c", "core.hooksPath=/dev/null"];
+const GIT_ENV = { ...process.env, GIT_TERMINAL_PROMPT: "0", GIT_ASKPASS: "/bin/false" };
+const CLONE_TIMEOUT_MS = 120_000;
+
+function git(args: string[], cwd?: string, timeout = 30_000) {
+  return run("git", [...SAFE_GIT, ...args], { cwd, env: GIT_ENV, timeout, maxBuffer: 10 * 1024 * 1024 });
+}
+
+export function repoPathFor(dataDir: string, projectId: string): string {
+  return path.join(dataDir, "repos", `${projectId}.git`);
+}
+
+/** A new bare repository with one commit (a README), so every session has a branch to start from. */
+export async function createEmptyRepository(repoPath: string, projectName: string): Promise<void> {
+  await mkdir(path.dirname(repoPath), { recursive: true });
+  await git(["init", "--bare", "--initial-branch=main", repoPath]);
+  const work = await mkdtemp(path.join(tmpdir(), "arbor-init-"));
+  try {
+    await git(["init", "--initial-branch=main", work]);
+    await writeFile(path.join(work, "README.md"), `# ${projectName}\n`);
+    await git(["add", "README.md"], work);
+    await git(["-c", "user.name=Arbor", "-c", "user.email=arbor@localhost", "commit", "-m", "Initial commit"], work);
+    await git(["push", repoPath, "HEAD:main"], work);
+  } finally {
+    await rm(work, { recursive: true, force: true });
+  }
+}
+
+/** Accepts what the server's git can clone: a `file://` URL, an absolute path, or a network URL. */
+export function validateSourceUrl(source: string): string {
+  const trimmed = source.trim();
+  if (trimmed.startsWith("-")) throw new UserFacingError("A repository URL cannot start with '-'.", "BAD_REQUEST");
+  if (/^ext::/i.test(trimmed) || /^[a-z]+::/i.test(trimmed)) {
+    throw new UserFacingError("Remote helper URLs (like ext::) are not allowed.", "BAD_REQUEST");
+  }
+  if (!/^(file|https?|ssh|git):\/\//i.test(trimmed) && !trimmed.startsWith("/") && !/^[\w.-]+@[\w.-]+:/.test(trimmed)) {
+    throw new UserFacingError(
+      "Give a git URL (https://…, ssh://…, git@host:repo) or a file:// path to a repository the server can reach.",
+      "BAD_REQUEST",
+    );
+  }
+  return trimmed;
+}
+
+export async function importRepository(repoPath: string, source: string): Promise<void> {
+  await mkdir(path.dirname(repoPath), { recursive: true });
+  try {
+    await git(["clone", "--bare", "--", source, repoPath], undefined, CLONE_TIMEOUT_MS);
+  } catch (error) {
+    await rm(repoPath, { recursive: true, force: true });
+    const stderr = (error as { stderr?: string }).stderr ?? "";
+    const firstLine = stderr.split("\n").find((line) => line.startsWith("fatal:")) ?? "git clone failed";
+    throw new UserFacingError(`Could not import the repository: ${firstLine.replace(/^fatal:\s*/, "")}`, "BAD_REQUEST");
+  }
+}
+
+export async function removeRepository(repoPath: string): Promise<void> {
+  await rm(repoPath, { recursive: true, force: true });
+}

@@ -1,0 +1,23 @@
+import { appContext } from "@/server/app-context";
+import { db, dbReady } from "@/server/db";
+import { env } from "@/server/env";
+import { logger } from "@/server/logger";
+import { errorMessage } from "@/server/orchestrator/errors";
+
+export async function startServer(): Promise<void> {
+  await dbReady();
+  const { model, sandboxes, orchestrator } = appContext();
+  logger.info({ model: model.label, offline: model.offline, database: env.DATABASE_URL.replace(/\/\/.*@/, "//***@") }, "Arbor starting");
+  try {
+    const { removed } = await sandboxes.sweepOrphans(async (ids) => {
+      const live = await db.session.findMany({ where: { id: { in: ids } }, select: { id: true } });
+      return new Set(live.map((session) => session.id));
+    });
+    if (removed.length > 0) logger.info({ removed }, "removed orphaned sandbox containers");
+  } catch (error) {
+    // The app still serves pages without Docker; runs report the engine error where it happens.
+    logger.warn({ err: errorMessage(error) }, "orphan sweep skipped: Docker engine not reachable");
+  }
+  const resumed = await orchestrator.resumeInterrupted();
+  if (resumed > 0) logger.info({ resumed }, "resumed interrupted runs");
+}
