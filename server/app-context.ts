@@ -29,6 +29,7 @@ function create() {
       sandboxes,
       limits: { maxCyclesPerIntention: 3 },
       commandTimeoutMs: env.ARBOR_COMMAND_TIMEOUT_MS,
+      sandboxImage: env.ARBOR_SANDBOX_IMAGE,
       logger,
       async workspaceOf(sessionId) {
         const session = await db.session.findUniqueOrThrow({ where: { id: sessionId }, include: { project: true } });

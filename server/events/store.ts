@@ -21,9 +21,10 @@ export class EventStore {
     const previous = this.tails.get(sessionId) ?? Promise.resolve();
     const next = previous.catch(() => undefined).then(() => this.write(sessionId, bodies));
     this.tails.set(sessionId, next);
-    void next.finally(() => {
+    const forget = () => {
       if (this.tails.get(sessionId) === next) this.tails.delete(sessionId);
-    });
+    };
+    next.then(forget, forget);
     return next;
   }
 

@@ -11,6 +11,8 @@ export interface OrchestratorDeps {
   sandboxes: SandboxProvider;
   limits: StepLimits;
   commandTimeoutMs: number;
+  /** The image sessions' containers run (recorded in events). */
+  sandboxImage: string;
   /** Where a session's sandbox clones from, and the branch it works on. */
   workspaceOf(sessionId: string): Promise<{ repoPath: string; branch: string }>;
   logger: Logger;

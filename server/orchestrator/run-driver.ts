@@ -179,8 +179,8 @@ export class RunDriver {
       {
         type: "sandbox-ready",
         runId: this.runId,
-        containerName: `arbor-session-${this.sessionId}`,
-        image: "arbor-sandbox",
+        containerName: sandbox.containerName,
+        image: this.deps.sandboxImage,
         reused: existing !== null,
         durationMs: Date.now() - started,
       },

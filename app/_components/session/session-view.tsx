@@ -30,7 +30,7 @@ export function SessionView({ sessionId }: { sessionId: string }) {
         <Link href={`/projects/${session.data.project.id}`}>{session.data.project.name}</Link> /{" "}
         <span>{session.data.title}</span>
       </nav>
-      <div className="session-bar">
+      <div className="session-bar" data-testid="session-bar">
         {currentRun && <RunStatusBadge status={currentRun.status} />}
         {currentRun?.reason && (
           <span className="run-reason" data-testid="run-reason">

@@ -1,0 +1,74 @@
+import { randomUUID } from "node:crypto";
+import { expect, type Page } from "@playwright/test";
+
+/** Page objects for Arbor's screens: each function is one thing a user does. */
+
+export interface TestUser {
+  name: string;
+  email: string;
+  password: string;
+}
+
+export function newUser(label = "user"): TestUser {
+  const id = randomUUID().slice(0, 8);
+  return { name: `${label} ${id}`, email: `${label}-${id}@example.com`, password: `pw-${id}-secret` };
+}
+
+export async function signUp(page: Page, user: TestUser): Promise<void> {
+  await page.goto("/login");
+  await page.getByTestId("tab-sign-up").click();
+  await page.getByTestId("name").fill(user.name);
+  await page.getByTestId("email").fill(user.email);
+  await page.getByTestId("password").fill(user.password);
+  await page.getByTestId("submit-login").click();
+  await expect(page).toHaveURL(/\/projects$/);
+}
+
+export async function signIn(page: Page, user: Pick<TestUser, "email" | "password">): Promise<void> {
+  await page.goto("/login");
+  await page.getByTestId("email").fill(user.email);
+  await page.getByTestId("password").fill(user.password);
+  await page.getByTestId("submit-login").click();
+}
+
+export async function createProject(page: Page, name: string, sourceUrl?: string): Promise<string> {
+  await page.goto("/projects");
+  await page.getByTestId("project-name").fill(name);
+  if (sourceUrl) {
+    await page.getByTestId("project-import-toggle").check();
+    await page.getByTestId("project-source").fill(sourceUrl);
+  }
+  await page.getByTestId("create-project").click();
+  await expect(page.getByTestId("project-title")).toHaveText(name);
+  const match = /\/projects\/([^/]+)$/.exec(page.url());
+  if (!match?.[1]) throw new Error(`not on a project page: ${page.url()}`);
+  return match[1];
+}
+
+/** Types a task on the project page and waits for the session page it opens. */
+export async function startTask(page: Page, task: string): Promise<string> {
+  await page.getByTestId("task-input").fill(task);
+  await page.getByTestId("task-submit").click();
+  await expect(page).toHaveURL(/\/sessions\/[^/]+$/);
+  return page.url();
+}
+
+export function intentions(page: Page) {
+  return page.getByTestId("intention");
+}
+
+export function child(page: Page, index: number) {
+  return page.locator('[data-testid="intention"][data-depth="1"]').nth(index);
+}
+
+export async function expectRunStatus(page: Page, status: string): Promise<void> {
+  await expect(page.getByTestId("run-status")).toHaveAttribute("data-status", status);
+}
+
+/** The tree as text: statuses, what, decisions, cycle commands and outputs. Used to compare states. */
+export async function treeSnapshot(page: Page): Promise<string> {
+  await page.locator("details[data-testid=cycle]").evaluateAll((nodes) => {
+    for (const node of nodes) (node as HTMLDetailsElement).open = true;
+  });
+  return page.getByTestId("intention-tree").first().innerText();
+}

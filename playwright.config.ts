@@ -1,0 +1,40 @@
+import { defineConfig } from "@playwright/test";
+import { APP_PORT, FAKE_MODEL_PORT } from "./e2e/support/ports";
+
+/**
+ * Real Chromium (Debian's, the test tool's own download is not reachable here), the production
+ * build started by `webServer`, and the fake OpenAI-compatible model server the app talks to.
+ */
+export default defineConfig({
+  testDir: "e2e",
+  timeout: 120_000,
+  expect: { timeout: 30_000 },
+  fullyParallel: false,
+  workers: 1,
+  retries: 0,
+  reporter: process.env.CI ? [["list"], ["json", { outputFile: ".test-results/playwright.json" }]] : [["list"]],
+  use: {
+    baseURL: `http://localhost:${APP_PORT}`,
+    trace: "retain-on-failure",
+    launchOptions: {
+      executablePath: "/usr/bin/chromium",
+      args: ["--no-sandbox", "--disable-gpu", "--disable-background-networking", "--disable-component-update", "--disable-sync", "--no-first-run"],
+    },
+  },
+  webServer: [
+    {
+      command: `npx --no-install tsx server/model/fake-openai/cli.ts --port ${FAKE_MODEL_PORT}`,
+      url: `http://127.0.0.1:${FAKE_MODEL_PORT}/v1/models`,
+      reuseExistingServer: false,
+      stdout: "pipe",
+      timeout: 60_000,
+    },
+    {
+      command: `bash scripts/e2e-server.sh ${APP_PORT} .e2e/main http://127.0.0.1:${FAKE_MODEL_PORT}/v1`,
+      url: `http://localhost:${APP_PORT}/login`,
+      reuseExistingServer: false,
+      stdout: "pipe",
+      timeout: 120_000,
+    },
+  ],
+});

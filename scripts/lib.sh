@@ -1,0 +1,67 @@
+# Shared steps of scripts/start.sh and scripts/test.sh. Every step is idempotent and quick when its
+# work is already done, so both commands can be run again at any time.
+set -euo pipefail
+
+ROOT="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
+cd "$ROOT"
+
+say() { printf '\033[1;32m[arbor]\033[0m %s\n' "$*"; }
+die() { printf '\033[1;31m[arbor] ERROR:\033[0m %s\n' "$*" >&2; exit 1; }
+
+# Debian packages, installed only when missing (apt-get update runs at most once per call).
+ensure_debian_packages() {
+  local missing=()
+  for pkg in "$@"; do
+    dpkg -s "$pkg" >/dev/null 2>&1 || missing+=("$pkg")
+  done
+  [ ${#missing[@]} -eq 0 ] && return 0
+  [ "$(id -u)" -eq 0 ] || die "missing Debian packages (${missing[*]}); run as root or install them first."
+  say "Installing Debian packages: ${missing[*]}"
+  export DEBIAN_FRONTEND=noninteractive
+  apt-get update -q >/dev/null
+  apt-get install -y -q --no-install-recommends "${missing[@]}" >/dev/null
+}
+
+ensure_node() {
+  command -v node >/dev/null 2>&1 || die "Node.js 20 or newer is required."
+  local major
+  major="$(node -p 'process.versions.node.split(".")[0]')"
+  [ "$major" -ge 20 ] || die "Node.js 20 or newer is required (found $(node --version))."
+}
+
+# npm ci only when package-lock.json changed since the last install.
+ensure_npm_packages() {
+  local stamp="node_modules/.arbor-lock-hash" want
+  want="$(sha256sum package-lock.json | cut -c1-64)"
+  if [ -f "$stamp" ] && [ "$(cat "$stamp")" = "$want" ]; then
+    say "npm packages are up to date."
+  else
+    say "Installing npm packages (npm ci)…"
+    npm ci --no-audit --no-fund --loglevel=error
+    echo "$want" >"$stamp"
+  fi
+}
+
+ensure_database() {
+  say "Generating the Prisma client and applying migrations…"
+  npx --no-install prisma generate >/dev/null
+  npx --no-install prisma migrate deploy 2>&1 | grep -E "applied|No pending|Error" || true
+}
+
+ensure_sandbox() {
+  bash scripts/ensure-docker.sh
+  bash sandbox-image/build.sh
+}
+
+# next build only when the sources differ from the last build.
+ensure_build() {
+  local stamp=".next/.arbor-build-hash" want
+  want="$( (git rev-parse HEAD 2>/dev/null; git status --porcelain 2>/dev/null; git diff 2>/dev/null) | sha256sum | cut -c1-64)"
+  if [ -f "$stamp" ] && [ "$(cat "$stamp")" = "$want" ] && [ -f .next/BUILD_ID ]; then
+    say "The production build is up to date."
+  else
+    say "Building the app (next build)…"
+    npx --no-install next build >/tmp/arbor-next-build.log 2>&1 || { tail -n 40 /tmp/arbor-next-build.log >&2; die "next build failed."; }
+    echo "$want" >"$stamp"
+  fi
+}

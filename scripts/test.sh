@@ -1,0 +1,42 @@
+#!/usr/bin/env bash
+# Runs the whole test suite on a fresh Debian machine: installs what it needs (Docker engine, the
+# sandbox image, Chromium, npm packages, the database), then lint + types, unit tests, integration
+# tests (real Docker, real SQLite, the fake model server over HTTP), the Playwright specs in real
+# Chromium, and the benchmarks. Ends with one line: "N passed, N failed".
+source "$(dirname "${BASH_SOURCE[0]}")/lib.sh"
+
+ensure_node
+ensure_debian_packages git ca-certificates docker.io debootstrap chromium
+ensure_sandbox
+ensure_npm_packages
+ensure_database
+
+RESULTS=".test-results"
+rm -rf "$RESULTS"
+mkdir -p "$RESULTS"
+FAILED_STEPS=()
+step() {
+  local name="$1"
+  shift
+  say "── $name"
+  if "$@"; then
+    echo "$name: ok" >>"$RESULTS/steps.txt"
+  else
+    echo "$name: FAILED" >>"$RESULTS/steps.txt"
+    FAILED_STEPS+=("$name")
+  fi
+}
+
+step "lint and format (biome)" npx --no-install biome check .
+step "types (tsc)" npx --no-install tsc --noEmit
+step "unit tests" npx --no-install vitest run --project unit --reporter=default --reporter=json --outputFile="$RESULTS/unit.json"
+step "integration tests" npx --no-install vitest run --project integration --reporter=default --reporter=json --outputFile="$RESULTS/integration.json"
+step "production build" ensure_build
+step "end-to-end tests (Playwright, Chromium)" env CI=1 npx --no-install playwright test
+step "benchmarks" bash bench/run.sh
+
+node scripts/summarize-tests.mjs "$RESULTS" "${#FAILED_STEPS[@]}"
+if [ ${#FAILED_STEPS[@]} -gt 0 ]; then
+  die "failed: ${FAILED_STEPS[*]}"
+fi
+say "All checks passed."

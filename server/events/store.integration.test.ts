@@ -1,0 +1,102 @@
+import { afterEach, beforeEach, describe, expect, it } from "vitest";
+import type { PrismaClient } from "@/server/generated/prisma/client";
+import { cycle, decomposedRun } from "@/server/testing/events";
+import { createTestDb, seedSession } from "@/server/testing/test-db";
+import { foldEvents } from "./fold";
+import { followEvents } from "./follow";
+import type { EventBody, StoredEvent } from "./schema";
+import { EventStore } from "./store";
+
+let db: PrismaClient;
+let cleanup: () => Promise<void>;
+let sessionId: string;
+let store: EventStore;
+
+beforeEach(async () => {
+  ({ db, cleanup } = await createTestDb());
+  sessionId = (await seedSession(db)).session.id;
+  store = new EventStore(db, () => ["sk-test-secret-value"]);
+});
+afterEach(async () => cleanup());
+
+const message = (i: number): EventBody => ({ type: "message-posted", messageId: `m${i}`, runId: null, role: "user", text: `hello ${i}` });
+
+describe("EventStore on a real SQLite file", () => {
+  it("numbers concurrent appends 1..N with no gap and no duplicate", async () => {
+    await Promise.all(Array.from({ length: 40 }, (_, i) => store.append(sessionId, [message(i)])));
+    const events = await store.read(sessionId);
+    expect(events.map((event) => event.seq)).toEqual(Array.from({ length: 40 }, (_, i) => i + 1));
+    expect((await db.session.findUniqueOrThrow({ where: { id: sessionId } })).lastSeq).toBe(40);
+  });
+
+  it("writes projections that agree with the fold of the same events", async () => {
+    await store.append(sessionId, [...decomposedRun(), ...cycle("run-1", "c1", "cy1", 0), ...cycle("run-1", "c2", "cy2", 7)]);
+    await store.append(sessionId, [{ type: "run-ended", runId: "run-1", status: "FAILED", reason: "child 2 failed" }]);
+    const view = foldEvents(await store.read(sessionId));
+
+    const intentions = await db.intention.findMany({ orderBy: [{ depth: "asc" }, { position: "asc" }] });
+    expect(intentions.map((row) => [row.id, row.status])).toEqual(
+      ["root", "c1", "c2"].map((id) => [id, view.intentions[id]?.status]),
+    );
+    const cycles = await db.cycle.findMany({ orderBy: { intentionId: "asc" } });
+    expect(cycles.map((row) => [row.id, row.exitCode, row.judgment])).toEqual([
+      ["cy1", 0, "SUCCESS"],
+      ["cy2", 7, "FAILURE"],
+    ]);
+    const run = await db.run.findUniqueOrThrow({ where: { id: "run-1" } });
+    expect([run.status, run.reason]).toEqual([view.runs["run-1"]?.status, view.runs["run-1"]?.reason]);
+    const approval = await db.approval.findUniqueOrThrow({ where: { id: "ap1" } });
+    expect(approval.status).toBe("APPROVED");
+  });
+
+  it("rolls back the whole append when one event is invalid, leaving the log untouched", async () => {
+    await store.append(sessionId, [message(1)]);
+    const bad = { type: "intention-status-changed", runId: "r", intentionId: "missing", status: "ACTIVE", reason: null } as const;
+    await expect(store.append(sessionId, [message(2), bad])).rejects.toThrow();
+    expect((await store.read(sessionId)).map((event) => event.seq)).toEqual([1]);
+    await store.append(sessionId, [message(3)]);
+    expect((await store.read(sessionId)).map((event) => event.seq)).toEqual([1, 2]);
+  });
+
+  it("redacts known secrets before they reach the log", async () => {
+    await store.append(sessionId, [{ ...message(1), text: "key is sk-test-secret-value ok" } as EventBody]);
+    const [event] = await store.read(sessionId);
+    expect(JSON.stringify(event)).not.toContain("sk-test-secret-value");
+    expect(event?.body).toMatchObject({ text: "key is [redacted] ok" });
+  });
+});
+
+describe("followEvents", () => {
+  it("delivers the backlog then live events, in order, exactly once, while appends race the catch-up", async () => {
+    for (let i = 0; i < 25; i++) await store.append(sessionId, [message(i)]);
+    const controller = new AbortController();
+    const seen: StoredEvent[] = [];
+    const reader = (async () => {
+      for await (const event of followEvents(store, sessionId, 10, controller.signal)) {
+        seen.push(event);
+        if (event.seq === 80) controller.abort();
+      }
+    })();
+    for (let i = 25; i < 80; i++) await store.append(sessionId, [message(i)]);
+    await reader;
+    expect(seen.map((event) => event.seq)).toEqual(Array.from({ length: 70 }, (_, i) => i + 11));
+  });
+
+  it("resumes after a disconnect from the last sequence seen", async () => {
+    for (let i = 0; i < 5; i++) await store.append(sessionId, [message(i)]);
+    const first = new AbortController();
+    const firstSeen: number[] = [];
+    for await (const event of followEvents(store, sessionId, 0, first.signal)) {
+      firstSeen.push(event.seq);
+      if (event.seq === 3) first.abort();
+    }
+    await store.append(sessionId, [message(5), message(6)]);
+    const second = new AbortController();
+    const secondSeen: number[] = [];
+    for await (const event of followEvents(store, sessionId, firstSeen.at(-1) ?? 0, second.signal)) {
+      secondSeen.push(event.seq);
+      if (event.seq === 7) second.abort();
+    }
+    expect([...firstSeen, ...secondSeen]).toEqual([1, 2, 3, 4, 5, 6, 7]);
+  });
+});
