@@ -4,7 +4,14 @@ const nextConfig = {
   compress: false,
   poweredByHeader: false,
   // Native and Node-only packages stay outside the bundle.
-  serverExternalPackages: ["better-sqlite3", "dockerode", "ssh2", "cpu-features", "pino", "@prisma/adapter-better-sqlite3"],
+  serverExternalPackages: [
+    "better-sqlite3",
+    "dockerode",
+    "ssh2",
+    "cpu-features",
+    "pino",
+    "@prisma/adapter-better-sqlite3",
+  ],
   typedRoutes: false,
 };
 

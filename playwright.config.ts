@@ -12,13 +12,22 @@ export default defineConfig({
   fullyParallel: false,
   workers: 1,
   retries: 0,
-  reporter: process.env.CI ? [["list"], ["json", { outputFile: ".test-results/playwright.json" }]] : [["list"]],
+  reporter: process.env.CI
+    ? [["list"], ["json", { outputFile: ".test-results/playwright.json" }]]
+    : [["list"]],
   use: {
     baseURL: `http://localhost:${APP_PORT}`,
     trace: "retain-on-failure",
     launchOptions: {
       executablePath: "/usr/bin/chromium",
-      args: ["--no-sandbox", "--disable-gpu", "--disable-background-networking", "--disable-component-update", "--disable-sync", "--no-first-run"],
+      args: [
+        "--no-sandbox",
+        "--disable-gpu",
+        "--disable-background-networking",
+        "--disable-component-update",
+        "--disable-sync",
+        "--no-first-run",
+      ],
     },
   },
   webServer: [

@@ -31,6 +31,7 @@ export default defineConfig({
           include: ["**/*.integration.test.ts"],
           exclude,
           environment: "node",
+          env: { ARBOR_LOG_LEVEL: "warn" },
           testTimeout: 120_000,
           hookTimeout: 180_000,
           fileParallelism: false,

@@ -1,5 +1,14 @@
 import { expect, test } from "@playwright/test";
-import { child, createProject, expectRunStatus, intentions, newUser, signUp, startTask, treeSnapshot } from "./support/arbor";
+import {
+  child,
+  createProject,
+  expectRunStatus,
+  intentions,
+  newUser,
+  signUp,
+  startTask,
+  treeSnapshot,
+} from "./support/arbor";
 import { FAKE_MODEL_PORT, SPARE_APP_PORT } from "./support/ports";
 import { type ArborServer, startArborServer } from "./support/server";
 

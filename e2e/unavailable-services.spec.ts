@@ -10,7 +10,9 @@ test.afterEach(async () => {
   server = null;
 });
 
-test("with the Docker engine unreachable, the UI says so and the run fails with that reason", async ({ page }) => {
+test("with the Docker engine unreachable, the UI says so and the run fails with that reason", async ({
+  page,
+}) => {
   server = await startArborServer({
     port: SPARE_APP_PORT,
     dataDir: ".e2e/no-docker",
@@ -28,7 +30,11 @@ test("with the Docker engine unreachable, the UI says so and the run fails with 
 });
 
 test("with the model server down, the run fails with a clear reason and the data stays", async ({ page }) => {
-  server = await startArborServer({ port: SPARE_APP_PORT, dataDir: ".e2e/no-model", modelUrl: "http://127.0.0.1:4999/v1" });
+  server = await startArborServer({
+    port: SPARE_APP_PORT,
+    dataDir: ".e2e/no-model",
+    modelUrl: "http://127.0.0.1:4999/v1",
+  });
   await signUp(page, newUser("nomodel"));
   await createProject(page, "No model");
   await startTask(page, "run `echo one` and then run `echo two`");

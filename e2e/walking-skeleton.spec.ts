@@ -1,19 +1,33 @@
 import { expect, test } from "@playwright/test";
-import { child, createProject, expectRunStatus, intentions, newUser, signUp, startTask, treeSnapshot } from "./support/arbor";
+import {
+  child,
+  createProject,
+  expectRunStatus,
+  intentions,
+  newUser,
+  signUp,
+  startTask,
+  treeSnapshot,
+} from "./support/arbor";
 
 /**
  * The six steps of the walking skeleton, in real Chromium against the production build, a real
  * Docker sandbox and the fake OpenAI-compatible model server.
  */
-test("a new user signs up, gives a task, approves its decomposition and watches it verified in a sandbox", async ({ page }) => {
+test("a new user signs up, gives a task, approves its decomposition and watches it verified in a sandbox", async ({
+  page,
+}) => {
   const user = newUser("ada");
   await signUp(page, user);
   await expect(page.getByTestId("projects-empty")).toBeVisible();
-  await expect(page.getByTestId("model-label")).toContainText("openai-compatible");
+  await expect(page.getByTestId("model-label")).toContainText("at http://127.0.0.1:4010/v1");
 
   await createProject(page, "Skeleton demo");
   // `/etc/arbor-sandbox` exists only in the sandbox image, and the host runs as root, not `arbor`.
-  await startTask(page, "run `cat /etc/arbor-sandbox` and then run `id -un && pwd && git branch --show-current`");
+  await startTask(
+    page,
+    "run `cat /etc/arbor-sandbox` and then run `id -un && pwd && git branch --show-current`",
+  );
 
   const card = page.getByTestId("approval-card");
   await expect(card).toBeVisible();
@@ -29,8 +43,14 @@ test("a new user signs up, gives a task, approves its decomposition and watches 
 
   await expectRunStatus(page, "VERIFIED");
   await expect(intentions(page)).toHaveCount(3);
-  await expect(child(page, 0).getByTestId("intention-status").first()).toHaveAttribute("data-status", "VERIFIED");
-  await expect(child(page, 1).getByTestId("intention-status").first()).toHaveAttribute("data-status", "VERIFIED");
+  await expect(child(page, 0).getByTestId("intention-status").first()).toHaveAttribute(
+    "data-status",
+    "VERIFIED",
+  );
+  await expect(child(page, 1).getByTestId("intention-status").first()).toHaveAttribute(
+    "data-status",
+    "VERIFIED",
+  );
   expect(await page.evaluate(() => (window as unknown as { __noReload?: boolean }).__noReload)).toBe(true);
 
   const first = child(page, 0).getByTestId("cycle");
@@ -55,10 +75,18 @@ test("a failing command fails its intention and the run, with the reason shown",
   await startTask(page, "run `echo starting; exit 3` and then run `echo never reached`");
   await page.getByTestId("approve").click();
   await expectRunStatus(page, "FAILED");
-  await expect(page.getByTestId("run-reason")).toContainText('child 1 "run `echo starting; exit 3`" failed: exit code 3');
-  await expect(child(page, 0).getByTestId("intention-status").first()).toHaveAttribute("data-status", "FAILED");
+  await expect(page.getByTestId("run-reason")).toContainText(
+    'child 1 "run `echo starting; exit 3`" failed: exit code 3',
+  );
+  await expect(child(page, 0).getByTestId("intention-status").first()).toHaveAttribute(
+    "data-status",
+    "FAILED",
+  );
   await expect(child(page, 0).getByTestId("cycle-output")).toContainText("starting");
-  await expect(child(page, 1).getByTestId("intention-status").first()).toHaveAttribute("data-status", "PENDING");
+  await expect(child(page, 1).getByTestId("intention-status").first()).toHaveAttribute(
+    "data-status",
+    "PENDING",
+  );
   await expect(page.locator('[data-testid="intention"][data-status="ACTIVE"]')).toHaveCount(0);
 });
 
@@ -71,7 +99,9 @@ test("rejecting a decomposition ends the run with the reason", async ({ page }) 
   await page.getByTestId("reject-reason").fill("not what I meant");
   await page.getByTestId("confirm-reject").click();
   await expectRunStatus(page, "FAILED");
-  await expect(page.getByTestId("run-reason")).toHaveText(`Decomposition rejected by ${user.name}: not what I meant`);
+  await expect(page.getByTestId("run-reason")).toHaveText(
+    `Decomposition rejected by ${user.name}: not what I meant`,
+  );
   await expect(page.getByTestId("approval-card")).toHaveCount(0);
 });
 
@@ -81,8 +111,14 @@ test("updates arrive live while the run is still going", async ({ page }) => {
   await startTask(page, "run `echo first` and then run `sleep 4 && echo second`");
   await page.getByTestId("approve").click();
   // Seen before the run ends: the first child verified while the second still runs.
-  await expect(child(page, 0).getByTestId("intention-status").first()).toHaveAttribute("data-status", "VERIFIED");
-  await expect(child(page, 1).getByTestId("intention-status").first()).toHaveAttribute("data-status", "ACTIVE");
+  await expect(child(page, 0).getByTestId("intention-status").first()).toHaveAttribute(
+    "data-status",
+    "VERIFIED",
+  );
+  await expect(child(page, 1).getByTestId("intention-status").first()).toHaveAttribute(
+    "data-status",
+    "ACTIVE",
+  );
   await expectRunStatus(page, "RUNNING");
   await expectRunStatus(page, "VERIFIED");
 });

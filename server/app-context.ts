@@ -32,7 +32,10 @@ function create() {
       sandboxImage: env.ARBOR_SANDBOX_IMAGE,
       logger,
       async workspaceOf(sessionId) {
-        const session = await db.session.findUniqueOrThrow({ where: { id: sessionId }, include: { project: true } });
+        const session = await db.session.findUniqueOrThrow({
+          where: { id: sessionId },
+          include: { project: true },
+        });
         return { repoPath: session.project.repoPath, branch: session.branch };
       },
     },

@@ -6,5 +6,8 @@ import pino from "pino";
  */
 export const logger = pino({
   level: process.env.ARBOR_LOG_LEVEL ?? "info",
-  redact: { paths: ["*.apiKey", "*.password", "*.passwordHash", "*.authorization", "*.secret"], censor: "[redacted]" },
+  redact: {
+    paths: ["*.apiKey", "*.password", "*.passwordHash", "*.authorization", "*.secret"],
+    censor: "[redacted]",
+  },
 });

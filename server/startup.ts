@@ -7,7 +7,10 @@ import { errorMessage } from "@/server/orchestrator/errors";
 export async function startServer(): Promise<void> {
   await dbReady();
   const { model, sandboxes, orchestrator } = appContext();
-  logger.info({ model: model.label, offline: model.offline, database: env.DATABASE_URL.replace(/\/\/.*@/, "//***@") }, "Arbor starting");
+  logger.info(
+    { model: model.label, offline: model.offline, database: env.DATABASE_URL.replace(/\/\/.*@/, "//***@") },
+    "Arbor starting",
+  );
   try {
     const { removed } = await sandboxes.sweepOrphans(async (ids) => {
       const live = await db.session.findMany({ where: { id: { in: ids } }, select: { id: true } });

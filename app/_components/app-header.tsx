@@ -20,7 +20,11 @@ export function AppHeader() {
           <span
             className={status.data.model.offline ? "pill warn" : "pill"}
             data-testid="model-label"
-            title={status.data.model.offline ? "No model provider is configured; the built-in heuristics answer." : undefined}
+            title={
+              status.data.model.offline
+                ? "No model provider is configured; the built-in heuristics answer."
+                : undefined
+            }
           >
             {status.data.model.offline ? "Offline model" : "Model"}: {status.data.model.label}
           </span>

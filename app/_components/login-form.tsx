@@ -24,7 +24,8 @@ export function LoginForm({ githubEnabled }: { githubEnabled: boolean }) {
     setError(null);
     setBusy(true);
     try {
-      if (mode === "sign-up") await signUp.mutateAsync({ name: String(form.get("name") ?? ""), email, password });
+      if (mode === "sign-up")
+        await signUp.mutateAsync({ name: String(form.get("name") ?? ""), email, password });
       const result = await signIn("credentials", { email, password, redirect: false });
       if (!result || result.error) {
         setError("Wrong email or password.");
@@ -59,7 +60,11 @@ export function LoginForm({ githubEnabled }: { githubEnabled: boolean }) {
           </button>
         ))}
       </div>
-      <form onSubmit={submit} className="stack" aria-label={mode === "sign-in" ? "Sign in" : "Create account"}>
+      <form
+        onSubmit={submit}
+        className="stack"
+        aria-label={mode === "sign-in" ? "Sign in" : "Create account"}
+      >
         {mode === "sign-up" && (
           <label>
             Name
@@ -91,7 +96,11 @@ export function LoginForm({ githubEnabled }: { githubEnabled: boolean }) {
         </button>
       </form>
       {githubEnabled && (
-        <button type="button" className="secondary" onClick={() => signIn("github", { callbackUrl: "/projects" })}>
+        <button
+          type="button"
+          className="secondary"
+          onClick={() => signIn("github", { callbackUrl: "/projects" })}
+        >
           Continue with GitHub
         </button>
       )}

@@ -25,7 +25,10 @@ export function ProjectList() {
     event.preventDefault();
     const form = new FormData(event.currentTarget);
     const sourceUrl = String(form.get("sourceUrl") ?? "").trim();
-    create.mutate({ name: String(form.get("name") ?? ""), sourceUrl: importing && sourceUrl ? sourceUrl : undefined });
+    create.mutate({
+      name: String(form.get("name") ?? ""),
+      sourceUrl: importing && sourceUrl ? sourceUrl : undefined,
+    });
   }
 
   return (

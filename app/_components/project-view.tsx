@@ -30,8 +30,8 @@ export function ProjectView({ projectId }: { projectId: string }) {
       <section className="card">
         <h2>Give the agent a task</h2>
         <p className="muted small">
-          Agent mode: the agent proposes a decomposition for you to approve, then runs each step in a sandbox container
-          of its own.
+          Agent mode: the agent proposes a decomposition for you to approve, then runs each step in a sandbox
+          container of its own.
         </p>
         <TaskForm
           pending={create.isPending}
@@ -41,7 +41,9 @@ export function ProjectView({ projectId }: { projectId: string }) {
       </section>
       <section className="card">
         <h2>Sessions</h2>
-        {sessions.data?.length === 0 && <p className="muted">No sessions yet: the first task you give starts one.</p>}
+        {sessions.data?.length === 0 && (
+          <p className="muted">No sessions yet: the first task you give starts one.</p>
+        )}
         <ul className="list" data-testid="session-list">
           {sessions.data?.map((session) => (
             <li key={session.id}>

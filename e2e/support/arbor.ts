@@ -70,5 +70,6 @@ export async function treeSnapshot(page: Page): Promise<string> {
   await page.locator("details[data-testid=cycle]").evaluateAll((nodes) => {
     for (const node of nodes) (node as HTMLDetailsElement).open = true;
   });
+  // biome-ignore lint/performance/useDomNodeTextContent: the rendered text is what a person sees, which is the point.
   return page.getByTestId("intention-tree").first().innerText();
 }

@@ -20,11 +20,15 @@ export async function startArborServer(options: {
   env?: Record<string, string>;
 }): Promise<ArborServer> {
   const root = path.resolve(import.meta.dirname, "../..");
-  const child = spawn("bash", ["scripts/e2e-server.sh", String(options.port), options.dataDir, options.modelUrl], {
-    cwd: root,
-    env: { ...process.env, KEEP_DATA: options.keepData ? "1" : "0", ...options.env },
-    stdio: ["ignore", "pipe", "pipe"],
-  });
+  const child = spawn(
+    "bash",
+    ["scripts/e2e-server.sh", String(options.port), options.dataDir, options.modelUrl],
+    {
+      cwd: root,
+      env: { ...process.env, KEEP_DATA: options.keepData ? "1" : "0", ...options.env },
+      stdio: ["ignore", "pipe", "pipe"],
+    },
+  );
   let output = "";
   child.stdout?.on("data", (chunk: Buffer) => {
     output += chunk.toString();

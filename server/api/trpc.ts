@@ -13,7 +13,9 @@ import { UserFacingError } from "@/server/orchestrator/errors";
 export async function createContext() {
   const session = await getServerSession(authOptions);
   const userId = (session?.user as { id?: string } | undefined)?.id ?? null;
-  const user = userId ? await db.user.findUnique({ where: { id: userId }, select: { id: true, name: true, email: true } }) : null;
+  const user = userId
+    ? await db.user.findUnique({ where: { id: userId }, select: { id: true, name: true, email: true } })
+    : null;
   return { db, user };
 }
 export type Context = Awaited<ReturnType<typeof createContext>>;
@@ -44,7 +46,8 @@ const errorMapping = t.middleware(async ({ next, path }) => {
     if (cause instanceof UserFacingError) {
       throw new TRPCError({ code: cause.code, message: cause.message, cause });
     }
-    if (result.error.code === "INTERNAL_SERVER_ERROR") logger.error({ err: result.error, path }, "procedure failed");
+    if (result.error.code === "INTERNAL_SERVER_ERROR")
+      logger.error({ err: result.error, path }, "procedure failed");
   }
   return result;
 });

@@ -21,7 +21,10 @@ export const authOptions: NextAuthOptions = {
   providers: [
     CredentialsProvider({
       name: "Email",
-      credentials: { email: { label: "Email", type: "email" }, password: { label: "Password", type: "password" } },
+      credentials: {
+        email: { label: "Email", type: "email" },
+        password: { label: "Password", type: "password" },
+      },
       async authorize(raw) {
         const parsed = Credentials.safeParse(raw);
         if (!parsed.success) return null;
@@ -44,7 +47,11 @@ export const authOptions: NextAuthOptions = {
       if (account?.provider !== "github") return true;
       const email = user.email ?? (profile as { email?: string } | undefined)?.email;
       if (!email) return "/login?error=GitHubEmail";
-      const local = await findOrCreateGitHubUser({ githubId: account.providerAccountId, email, name: user.name ?? email });
+      const local = await findOrCreateGitHubUser({
+        githubId: account.providerAccountId,
+        email,
+        name: user.name ?? email,
+      });
       user.id = local.id;
       return true;
     },

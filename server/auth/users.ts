@@ -5,7 +5,12 @@ import { UserFacingError } from "@/server/orchestrator/errors";
 const BCRYPT_ROUNDS = 10;
 
 /** Every new user gets a personal team they own, so they can create projects at once. */
-async function createUserWithTeam(data: { email: string; name: string; passwordHash?: string; githubId?: string }) {
+async function createUserWithTeam(data: {
+  email: string;
+  name: string;
+  passwordHash?: string;
+  githubId?: string;
+}) {
   return db.$transaction(async (tx) => {
     const user = await tx.user.create({ data });
     const team = await tx.team.create({ data: { name: `${data.name}'s team`, personal: true } });
@@ -17,7 +22,8 @@ async function createUserWithTeam(data: { email: string; name: string; passwordH
 export async function signUp(input: { email: string; name: string; password: string }) {
   const email = input.email.trim().toLowerCase();
   const existing = await db.user.findUnique({ where: { email } });
-  if (existing) throw new UserFacingError("An account with that email already exists. Sign in instead.", "CONFLICT");
+  if (existing)
+    throw new UserFacingError("An account with that email already exists. Sign in instead.", "CONFLICT");
   const passwordHash = await bcrypt.hash(input.password, BCRYPT_ROUNDS);
   const user = await createUserWithTeam({ email, name: input.name.trim(), passwordHash });
   return { id: user.id, email: user.email, name: user.name };

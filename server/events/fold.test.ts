@@ -16,7 +16,13 @@ describe("foldEvents", () => {
   it("records a cycle's thought, action, result and judgment", () => {
     const view = foldEvents(sequence([...decomposedRun(), ...cycle("run-1", "c1", "cy1", 3)]));
     expect(view.intentions.c1?.cycles).toEqual([
-      expect.objectContaining({ id: "cy1", exitCode: 3, output: "out", judgment: "FAILURE", judgmentReason: "exit code 3" }),
+      expect.objectContaining({
+        id: "cy1",
+        exitCode: 3,
+        output: "out",
+        judgment: "FAILURE",
+        judgmentReason: "exit code 3",
+      }),
     ]);
   });
 
@@ -28,7 +34,11 @@ describe("foldEvents", () => {
   });
 
   it("folds in two halves to the same view as in one go", () => {
-    const events = sequence([...decomposedRun(), ...cycle("run-1", "c1", "cy1", 0), ...cycle("run-1", "c2", "cy2", 1)]);
+    const events = sequence([
+      ...decomposedRun(),
+      ...cycle("run-1", "c1", "cy1", 0),
+      ...cycle("run-1", "c2", "cy2", 1),
+    ]);
     const whole = foldEvents(events);
     const halves = emptySessionView();
     for (const event of events.slice(0, 7)) applyEvent(halves, event);

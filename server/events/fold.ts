@@ -1,5 +1,12 @@
 import type { Action, ChildProposal, StoredEvent } from "./schema";
-import type { ApprovalStatus, IntentionStatus, Judgment, MessageRole, RunStatus, UserMode } from "./vocabulary";
+import type {
+  ApprovalStatus,
+  IntentionStatus,
+  Judgment,
+  MessageRole,
+  RunStatus,
+  UserMode,
+} from "./vocabulary";
 
 /**
  * The session as a reader sees it, folded from its events. The browser's live view and replay use
@@ -100,7 +107,13 @@ export function applyEvent(view: SessionView, event: StoredEvent): SessionView {
   const body = event.body;
   switch (body.type) {
     case "message-posted":
-      view.messages.push({ id: body.messageId, runId: body.runId, role: body.role, text: body.text, at: event.at });
+      view.messages.push({
+        id: body.messageId,
+        runId: body.runId,
+        role: body.role,
+        text: body.text,
+        at: event.at,
+      });
       break;
     case "run-started":
       view.runOrder.push(body.runId);
@@ -122,7 +135,8 @@ export function applyEvent(view: SessionView, event: StoredEvent): SessionView {
       break;
     case "sandbox-ready": {
       const run = view.runs[body.runId];
-      if (run) run.sandbox = { containerName: body.containerName, reused: body.reused, durationMs: body.durationMs };
+      if (run)
+        run.sandbox = { containerName: body.containerName, reused: body.reused, durationMs: body.durationMs };
       break;
     }
     case "intention-created": {
@@ -247,7 +261,10 @@ export function applyEvent(view: SessionView, event: StoredEvent): SessionView {
   return view;
 }
 
-export function foldEvents(events: readonly StoredEvent[], view: SessionView = emptySessionView()): SessionView {
+export function foldEvents(
+  events: readonly StoredEvent[],
+  view: SessionView = emptySessionView(),
+): SessionView {
   for (const event of events) applyEvent(view, event);
   return view;
 }

@@ -13,7 +13,14 @@ export async function project(tx: Tx, sessionId: string, event: StoredEvent): Pr
   switch (body.type) {
     case "message-posted":
       await tx.message.create({
-        data: { id: body.messageId, sessionId, runId: body.runId, role: body.role, text: body.text, createdAt: at },
+        data: {
+          id: body.messageId,
+          sessionId,
+          runId: body.runId,
+          role: body.role,
+          text: body.text,
+          createdAt: at,
+        },
       });
       return;
     case "run-started":

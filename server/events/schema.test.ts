@@ -12,7 +12,10 @@ describe("EventBody", () => {
       thought: "list files",
       action: { type: "COMMAND", content: "ls" },
     });
-    expect(parsed).toMatchObject({ type: "cycle-started", action: { type: "COMMAND", content: "ls", target: null } });
+    expect(parsed).toMatchObject({
+      type: "cycle-started",
+      action: { type: "COMMAND", content: "ls", target: null },
+    });
   });
 
   it("refuses an unknown event type", () => {

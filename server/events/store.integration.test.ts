@@ -19,7 +19,13 @@ beforeEach(async () => {
 });
 afterEach(async () => cleanup());
 
-const message = (i: number): EventBody => ({ type: "message-posted", messageId: `m${i}`, runId: null, role: "user", text: `hello ${i}` });
+const message = (i: number): EventBody => ({
+  type: "message-posted",
+  messageId: `m${i}`,
+  runId: null,
+  role: "user",
+  text: `hello ${i}`,
+});
 
 describe("EventStore on a real SQLite file", () => {
   it("numbers concurrent appends 1..N with no gap and no duplicate", async () => {
@@ -30,8 +36,14 @@ describe("EventStore on a real SQLite file", () => {
   });
 
   it("writes projections that agree with the fold of the same events", async () => {
-    await store.append(sessionId, [...decomposedRun(), ...cycle("run-1", "c1", "cy1", 0), ...cycle("run-1", "c2", "cy2", 7)]);
-    await store.append(sessionId, [{ type: "run-ended", runId: "run-1", status: "FAILED", reason: "child 2 failed" }]);
+    await store.append(sessionId, [
+      ...decomposedRun(),
+      ...cycle("run-1", "c1", "cy1", 0),
+      ...cycle("run-1", "c2", "cy2", 7),
+    ]);
+    await store.append(sessionId, [
+      { type: "run-ended", runId: "run-1", status: "FAILED", reason: "child 2 failed" },
+    ]);
     const view = foldEvents(await store.read(sessionId));
 
     const intentions = await db.intention.findMany({ orderBy: [{ depth: "asc" }, { position: "asc" }] });
@@ -51,7 +63,13 @@ describe("EventStore on a real SQLite file", () => {
 
   it("rolls back the whole append when one event is invalid, leaving the log untouched", async () => {
     await store.append(sessionId, [message(1)]);
-    const bad = { type: "intention-status-changed", runId: "r", intentionId: "missing", status: "ACTIVE", reason: null } as const;
+    const bad = {
+      type: "intention-status-changed",
+      runId: "r",
+      intentionId: "missing",
+      status: "ACTIVE",
+      reason: null,
+    } as const;
     await expect(store.append(sessionId, [message(2), bad])).rejects.toThrow();
     expect((await store.read(sessionId)).map((event) => event.seq)).toEqual([1]);
     await store.append(sessionId, [message(3)]);

@@ -31,7 +31,10 @@ export class EventStore {
   private async write(sessionId: string, bodies: readonly EventBody[]): Promise<StoredEvent[]> {
     const secrets = this.secrets();
     const stored = await this.db.$transaction(async (tx) => {
-      const session = await tx.session.findUniqueOrThrow({ where: { id: sessionId }, select: { lastSeq: true } });
+      const session = await tx.session.findUniqueOrThrow({
+        where: { id: sessionId },
+        select: { lastSeq: true },
+      });
       const events: StoredEvent[] = [];
       let seq = session.lastSeq;
       const at = new Date().toISOString();

@@ -21,7 +21,10 @@ describe("judgeCommand", () => {
 
   it("judges an action that could not run a failure, with the error as reason", () => {
     const result = judgeCommand({ exitCode: null, timedOut: false, error: "Docker engine is not reachable" });
-    expect(result).toEqual({ judgment: "FAILURE", reason: "the action could not run: Docker engine is not reachable" });
+    expect(result).toEqual({
+      judgment: "FAILURE",
+      reason: "the action could not run: Docker engine is not reachable",
+    });
   });
 
   it("judges a missing exit code unclear", () => {

@@ -12,8 +12,10 @@ export interface CommandOutcome {
  * error (for example a run interrupted by a server restart) is UNCLEAR: nobody knows what happened.
  */
 export function judgeCommand(outcome: CommandOutcome): { judgment: Judgment; reason: string } {
-  if (outcome.error !== null) return { judgment: "FAILURE", reason: `the action could not run: ${outcome.error}` };
-  if (outcome.timedOut) return { judgment: "FAILURE", reason: "the command hit its time limit and was killed" };
+  if (outcome.error !== null)
+    return { judgment: "FAILURE", reason: `the action could not run: ${outcome.error}` };
+  if (outcome.timedOut)
+    return { judgment: "FAILURE", reason: "the command hit its time limit and was killed" };
   if (outcome.exitCode === null) return { judgment: "UNCLEAR", reason: "no exit code was recorded" };
   if (outcome.exitCode === 0) return { judgment: "SUCCESS", reason: "exit code 0" };
   return { judgment: "FAILURE", reason: `exit code ${outcome.exitCode}` };

@@ -9,7 +9,16 @@ const step = (bodies: EventBody[]) => nextStep(foldEvents(sequence(bodies)), "ru
 
 const started: EventBody[] = [
   { type: "run-started", runId: "run-1", task: "t", mode: "agent", model },
-  { type: "intention-created", runId: "run-1", intentionId: "root", parentId: null, what: "t", acceptance: "", depth: 0, position: 0 },
+  {
+    type: "intention-created",
+    runId: "run-1",
+    intentionId: "root",
+    parentId: null,
+    what: "t",
+    acceptance: "",
+    depth: 0,
+    position: 0,
+  },
 ];
 
 describe("nextStep", () => {
@@ -31,14 +40,24 @@ describe("nextStep", () => {
       decidedBy: { userId: "u", name: "Ada" },
       reason: "too broad",
     });
-    expect(step(bodies)).toEqual({ kind: "end", status: "FAILED", reason: "Decomposition rejected by Ada: too broad" });
+    expect(step(bodies)).toEqual({
+      kind: "end",
+      status: "FAILED",
+      reason: "Decomposition rejected by Ada: too broad",
+    });
   });
 
   it("works the first child, then the second, depth first", () => {
     expect(step(decomposedRun())).toMatchObject({ kind: "plan", intention: { id: "c1" } });
     const afterFirst = [...decomposedRun(), ...cycle("run-1", "c1", "cy1", 0)];
     expect(step(afterFirst)).toMatchObject({ kind: "settle", intention: { id: "c1" }, status: "VERIFIED" });
-    afterFirst.push({ type: "intention-status-changed", runId: "run-1", intentionId: "c1", status: "VERIFIED", reason: "exit code 0" });
+    afterFirst.push({
+      type: "intention-status-changed",
+      runId: "run-1",
+      intentionId: "c1",
+      status: "VERIFIED",
+      reason: "exit code 0",
+    });
     expect(step(afterFirst)).toMatchObject({ kind: "plan", intention: { id: "c2" } });
   });
 
@@ -46,7 +65,13 @@ describe("nextStep", () => {
     const bodies: EventBody[] = [
       ...decomposedRun(),
       ...cycle("run-1", "c1", "cy1", 2),
-      { type: "intention-status-changed", runId: "run-1", intentionId: "c1", status: "FAILED", reason: "exit code 2" },
+      {
+        type: "intention-status-changed",
+        runId: "run-1",
+        intentionId: "c1",
+        status: "FAILED",
+        reason: "exit code 2",
+      },
     ];
     expect(step(bodies)).toMatchObject({
       kind: "settle",
@@ -59,11 +84,29 @@ describe("nextStep", () => {
   it("verifies the parent when every child is verified, then ends the run VERIFIED", () => {
     const bodies: EventBody[] = [
       ...decomposedRun(),
-      { type: "intention-status-changed", runId: "run-1", intentionId: "c1", status: "VERIFIED", reason: null },
-      { type: "intention-status-changed", runId: "run-1", intentionId: "c2", status: "VERIFIED", reason: null },
+      {
+        type: "intention-status-changed",
+        runId: "run-1",
+        intentionId: "c1",
+        status: "VERIFIED",
+        reason: null,
+      },
+      {
+        type: "intention-status-changed",
+        runId: "run-1",
+        intentionId: "c2",
+        status: "VERIFIED",
+        reason: null,
+      },
     ];
     expect(step(bodies)).toMatchObject({ kind: "settle", intention: { id: "root" }, status: "VERIFIED" });
-    bodies.push({ type: "intention-status-changed", runId: "run-1", intentionId: "root", status: "VERIFIED", reason: "ok" });
+    bodies.push({
+      type: "intention-status-changed",
+      runId: "run-1",
+      intentionId: "root",
+      status: "VERIFIED",
+      reason: "ok",
+    });
     expect(step(bodies)).toEqual({ kind: "end", status: "VERIFIED", reason: "all 3 intentions verified" });
   });
 
@@ -74,21 +117,59 @@ describe("nextStep", () => {
 
   it("retries an unclear cycle, and fails the intention at the cycle limit", () => {
     const unclear = (id: string): EventBody[] => [
-      { type: "cycle-started", runId: "run-1", intentionId: "c1", cycleId: id, index: 0, thought: "", action: { type: "COMMAND", content: "x", target: null } },
-      { type: "cycle-result", runId: "run-1", intentionId: "c1", cycleId: id, exitCode: null, output: "", timedOut: false, error: null, durationMs: 0 },
-      { type: "cycle-judged", runId: "run-1", intentionId: "c1", cycleId: id, judgment: "UNCLEAR", judgedBy: "auto", reason: "?" },
+      {
+        type: "cycle-started",
+        runId: "run-1",
+        intentionId: "c1",
+        cycleId: id,
+        index: 0,
+        thought: "",
+        action: { type: "COMMAND", content: "x", target: null },
+      },
+      {
+        type: "cycle-result",
+        runId: "run-1",
+        intentionId: "c1",
+        cycleId: id,
+        exitCode: null,
+        output: "",
+        timedOut: false,
+        error: null,
+        durationMs: 0,
+      },
+      {
+        type: "cycle-judged",
+        runId: "run-1",
+        intentionId: "c1",
+        cycleId: id,
+        judgment: "UNCLEAR",
+        judgedBy: "auto",
+        reason: "?",
+      },
     ];
     const bodies: EventBody[] = [
       ...decomposedRun(),
-      { type: "decision-made", runId: "run-1", intentionId: "c1", decision: "verify-directly", reason: "child" },
+      {
+        type: "decision-made",
+        runId: "run-1",
+        intentionId: "c1",
+        decision: "verify-directly",
+        reason: "child",
+      },
       ...unclear("a"),
     ];
     expect(step(bodies)).toMatchObject({ kind: "act", intention: { id: "c1" } });
     bodies.push(...unclear("b"), ...unclear("c"));
-    expect(step(bodies)).toMatchObject({ kind: "settle", status: "FAILED", reason: "limit reached: max cycles per intention (3)" });
+    expect(step(bodies)).toMatchObject({
+      kind: "settle",
+      status: "FAILED",
+      reason: "limit reached: max cycles per intention (3)",
+    });
   });
 
   it("is done once the run has ended", () => {
-    expect(step([...started, { type: "run-ended", runId: "run-1", status: "STOPPED", reason: "stopped" }])).toEqual({ kind: "done" });
+    expect(
+      step([...started, { type: "run-ended", runId: "run-1", status: "STOPPED", reason: "stopped" }]),
+    ).toEqual({ kind: "done" });
   });
 });

@@ -22,11 +22,13 @@ export interface StepLimits {
 
 export function nextStep(view: SessionView, runId: string, limits: StepLimits): Step {
   const run = view.runs[runId];
-  if (!run || run.status !== "RUNNING") return { kind: "done" };
+  if (run?.status !== "RUNNING") return { kind: "done" };
   const root = run.rootId ? view.intentions[run.rootId] : undefined;
   if (!root) return { kind: "end", status: "FAILED", reason: "the run has no root intention" };
-  if (root.status === "VERIFIED") return { kind: "end", status: "VERIFIED", reason: verifiedReason(view, root) };
-  if (root.status === "FAILED") return { kind: "end", status: "FAILED", reason: root.reason ?? "the task failed" };
+  if (root.status === "VERIFIED")
+    return { kind: "end", status: "VERIFIED", reason: verifiedReason(view, root) };
+  if (root.status === "FAILED")
+    return { kind: "end", status: "FAILED", reason: root.reason ?? "the task failed" };
 
   const approvals = Object.values(view.approvals).filter((approval) => approval.runId === run.id);
   const pending = approvals.find((approval) => approval.status === "PENDING");
@@ -34,7 +36,11 @@ export function nextStep(view: SessionView, runId: string, limits: StepLimits): 
   const rejected = approvals.find((approval) => approval.status === "REJECTED");
   if (rejected) {
     const why = rejected.reason ? `: ${rejected.reason}` : "";
-    return { kind: "end", status: "FAILED", reason: `Decomposition rejected by ${rejected.decidedBy ?? "a user"}${why}` };
+    return {
+      kind: "end",
+      status: "FAILED",
+      reason: `Decomposition rejected by ${rejected.decidedBy ?? "a user"}${why}`,
+    };
   }
   return visit(view, run, root, limits);
 }
@@ -62,16 +68,23 @@ function visit(view: SessionView, run: RunView, node: IntentionView, limits: Ste
   if (last && last.output === null && last.error === null) {
     return { kind: "close-interrupted-cycle", intention: node, cycleId: last.id };
   }
-  if (last?.judgment === "SUCCESS") return { kind: "settle", intention: node, status: "VERIFIED", reason: last.judgmentReason ?? "verified" };
+  if (last?.judgment === "SUCCESS")
+    return { kind: "settle", intention: node, status: "VERIFIED", reason: last.judgmentReason ?? "verified" };
   if (last?.judgment === "FAILURE") {
-    return { kind: "settle", intention: node, status: "FAILED", reason: last.judgmentReason ?? "the action failed" };
+    return {
+      kind: "settle",
+      intention: node,
+      status: "FAILED",
+      reason: last.judgmentReason ?? "the action failed",
+    };
   }
   if (node.cycles.length >= limits.maxCyclesPerIntention) {
     const reason = `limit reached: max cycles per intention (${limits.maxCyclesPerIntention})`;
     return { kind: "settle", intention: node, status: "FAILED", reason };
   }
   const previousAttempts = node.cycles.map(
-    (cycle) => `${cycle.action.content} → ${cycle.judgment ?? "?"}: ${cycle.reflection ?? cycle.judgmentReason ?? ""}`,
+    (cycle) =>
+      `${cycle.action.content} → ${cycle.judgment ?? "?"}: ${cycle.reflection ?? cycle.judgmentReason ?? ""}`,
   );
   return { kind: "act", intention: node, previousAttempts };
 }

@@ -1,8 +1,8 @@
 import { randomUUID } from "node:crypto";
-import type { PrismaClient } from "@/server/generated/prisma/client";
 import type { EventBody } from "@/server/events/schema";
 import { ChildProposal } from "@/server/events/schema";
 import type { UserMode } from "@/server/events/vocabulary";
+import type { PrismaClient } from "@/server/generated/prisma/client";
 import { UserFacingError } from "./errors";
 import type { OrchestratorDeps } from "./ports";
 import { RunDriver } from "./run-driver";
@@ -29,12 +29,20 @@ export class Orchestrator {
     return this.deps.model;
   }
 
-  async startRun(input: { sessionId: string; task: string; mode: UserMode; actor: Actor }): Promise<{ runId: string }> {
+  async startRun(input: {
+    sessionId: string;
+    task: string;
+    mode: UserMode;
+    actor: Actor;
+  }): Promise<{ runId: string }> {
     const task = input.task.trim();
     if (task.length === 0) throw new UserFacingError("Type a task for the agent first.", "BAD_REQUEST");
     const running = await this.db.run.findFirst({ where: { sessionId: input.sessionId, status: "RUNNING" } });
     if (running) {
-      throw new UserFacingError("A run is already in progress in this session: stop it or wait for it to end.", "CONFLICT");
+      throw new UserFacingError(
+        "A run is already in progress in this session: stop it or wait for it to end.",
+        "CONFLICT",
+      );
     }
     const runId = randomUUID();
     const model = this.deps.model;
@@ -76,7 +84,10 @@ export class Orchestrator {
     });
     if (!approval) throw new UserFacingError("That approval does not exist.", "NOT_FOUND");
     if (approval.status !== "PENDING") {
-      throw new UserFacingError(`That approval was already answered (${approval.status.toLowerCase()}).`, "CONFLICT");
+      throw new UserFacingError(
+        `That approval was already answered (${approval.status.toLowerCase()}).`,
+        "CONFLICT",
+      );
     }
     const events: EventBody[] = [
       {
@@ -90,7 +101,9 @@ export class Orchestrator {
     ];
     if (input.decision === "approved") {
       const parent = await this.db.intention.findUniqueOrThrow({ where: { id: approval.intentionId } });
-      const proposed = ChildProposal.array().parse((JSON.parse(approval.payload) as { children: unknown }).children);
+      const proposed = ChildProposal.array().parse(
+        (JSON.parse(approval.payload) as { children: unknown }).children,
+      );
       const children = input.children ?? proposed;
       if (children.length < 1 || children.length > 5) {
         throw new UserFacingError("A decomposition needs between 1 and 5 children.", "BAD_REQUEST");
@@ -133,7 +146,10 @@ export class Orchestrator {
 
   /** Picks up every run that was going when the server stopped. Pending approvals stay pending. */
   async resumeInterrupted(): Promise<number> {
-    const runs = await this.db.run.findMany({ where: { status: "RUNNING" }, select: { id: true, sessionId: true } });
+    const runs = await this.db.run.findMany({
+      where: { status: "RUNNING" },
+      select: { id: true, sessionId: true },
+    });
     for (const run of runs) this.ensureDriving(run.sessionId, run.id);
     return runs.length;
   }
@@ -146,7 +162,9 @@ export class Orchestrator {
   private ensureDriving(sessionId: string, runId: string): void {
     if (this.active.has(runId)) return;
     const controller = new AbortController();
-    const driver = new RunDriver(this.deps, sessionId, runId, (id, signal) => this.waitForApproval(id, signal));
+    const driver = new RunDriver(this.deps, sessionId, runId, (id, signal) =>
+      this.waitForApproval(id, signal),
+    );
     const done = driver.drive(controller.signal).finally(() => this.active.delete(runId));
     this.active.set(runId, { controller, done });
   }

@@ -42,7 +42,8 @@ export class RunDriver {
       const ref = randomUUID().slice(0, 8);
       this.deps.logger.error({ err: error, runId: this.runId, ref }, "run failed with an internal error");
       await this.endRun("FAILED", `internal error (reference ${ref}); the server log has the details`).catch(
-        (endError: unknown) => this.deps.logger.error({ err: endError, runId: this.runId }, "could not record run end"),
+        (endError: unknown) =>
+          this.deps.logger.error({ err: endError, runId: this.runId }, "could not record run end"),
       );
     }
   }
@@ -89,14 +90,23 @@ export class RunDriver {
     const events: EventBody[] = [];
     if (intention.status === "PENDING") events.push(this.status(intention, "ACTIVE", null));
     if (intention.depth > 0) {
-      events.push(this.decision(intention, "verify-directly", "a child of an approved decomposition is worked by action cycles"));
+      events.push(
+        this.decision(
+          intention,
+          "verify-directly",
+          "a child of an approved decomposition is worked by action cycles",
+        ),
+      );
       return this.append(events);
     }
     await this.append(events);
     try {
       const { plan, call } = await this.deps.model.plan({ task: intention.what }, signal);
       if (plan.kind === "direct") {
-        return this.append([this.llmCalled(call, intention.id, null), this.decision(intention, "verify-directly", plan.thought)]);
+        return this.append([
+          this.llmCalled(call, intention.id, null),
+          this.decision(intention, "verify-directly", plan.thought),
+        ]);
       }
       return this.append([
         this.llmCalled(call, intention.id, null),
@@ -116,7 +126,11 @@ export class RunDriver {
     }
   }
 
-  private async act(intention: IntentionView, previousAttempts: string[], signal: AbortSignal): Promise<void> {
+  private async act(
+    intention: IntentionView,
+    previousAttempts: string[],
+    signal: AbortSignal,
+  ): Promise<void> {
     if (intention.status === "PENDING") await this.append([this.status(intention, "ACTIVE", null)]);
     const root = this.rootTask();
     let next: Awaited<ReturnType<OrchestratorDeps["model"]["nextAction"]>>;
@@ -149,7 +163,9 @@ export class RunDriver {
         timeoutMs: this.deps.commandTimeoutMs,
         maxOutputBytes: MAX_OUTPUT_BYTES,
       });
-      const output = [result.stdout, result.stderr].filter((part) => part.length > 0).join(result.stdout.endsWith("\n") ? "" : "\n");
+      const output = [result.stdout, result.stderr]
+        .filter((part) => part.length > 0)
+        .join(result.stdout.endsWith("\n") ? "" : "\n");
       outcome = { exitCode: result.exitCode, output, timedOut: result.timedOut, error: null };
     } catch (error) {
       this.deps.logger.warn({ err: error, runId: this.runId }, "action could not run");
@@ -162,7 +178,11 @@ export class RunDriver {
       { type: "cycle-judged", ...cycle, judgment: judged.judgment, judgedBy: "auto", reason: judged.reason },
     ];
     if (judged.judgment !== "SUCCESS") {
-      events.push({ type: "cycle-reflected", ...cycle, reflection: reflectOnFailure(outcome, outcome.error ?? outcome.output) });
+      events.push({
+        type: "cycle-reflected",
+        ...cycle,
+        reflection: reflectOnFailure(outcome, outcome.error ?? outcome.output),
+      });
     }
     await this.append(events);
   }
@@ -173,7 +193,12 @@ export class RunDriver {
     const existing = await this.deps.sandboxes.get(this.sessionId);
     const workspace = existing ? null : await this.deps.workspaceOf(this.sessionId);
     const sandbox =
-      existing ?? (await this.deps.sandboxes.create({ sessionId: this.sessionId, repoPath: workspace?.repoPath, branch: workspace?.branch }));
+      existing ??
+      (await this.deps.sandboxes.create({
+        sessionId: this.sessionId,
+        repoPath: workspace?.repoPath,
+        branch: workspace?.branch,
+      }));
     this.sandbox = sandbox;
     await this.append([
       {
@@ -204,7 +229,11 @@ export class RunDriver {
         latencyMs: 0,
         error: message,
       },
-      this.status(intention, "FAILED", `the model could not ${stage === "act" ? "choose an action" : "plan"}: ${message}`),
+      this.status(
+        intention,
+        "FAILED",
+        `the model could not ${stage === "act" ? "choose an action" : "plan"}: ${message}`,
+      ),
     ]);
   }
 
@@ -215,7 +244,10 @@ export class RunDriver {
     // A stopped run leaves no intention ACTIVE or PENDING behind: each open one fails with the reason.
     if (status === "STOPPED") {
       for (const intention of Object.values(this.view.intentions)) {
-        if (intention.runId === this.runId && (intention.status === "ACTIVE" || intention.status === "PENDING")) {
+        if (
+          intention.runId === this.runId &&
+          (intention.status === "ACTIVE" || intention.status === "PENDING")
+        ) {
           events.push(this.status(intention, "FAILED", reason));
         }
       }
@@ -223,7 +255,13 @@ export class RunDriver {
     const label = status === "VERIFIED" ? "Verified" : status === "STOPPED" ? "Stopped" : "Failed";
     events.push(
       { type: "run-ended", runId: this.runId, status, reason },
-      { type: "message-posted", messageId: randomUUID(), runId: this.runId, role: "agent", text: `${label}: ${reason}` },
+      {
+        type: "message-posted",
+        messageId: randomUUID(),
+        runId: this.runId,
+        role: "agent",
+        text: `${label}: ${reason}`,
+      },
     );
     await this.append(events);
   }
@@ -233,11 +271,19 @@ export class RunDriver {
     return (rootId && this.view.intentions[rootId]?.what) || "";
   }
 
-  private status(intention: IntentionView, status: "ACTIVE" | "VERIFIED" | "FAILED", reason: string | null): EventBody {
+  private status(
+    intention: IntentionView,
+    status: "ACTIVE" | "VERIFIED" | "FAILED",
+    reason: string | null,
+  ): EventBody {
     return { type: "intention-status-changed", runId: this.runId, intentionId: intention.id, status, reason };
   }
 
-  private decision(intention: IntentionView, decision: "verify-directly" | "decompose", reason: string): EventBody {
+  private decision(
+    intention: IntentionView,
+    decision: "verify-directly" | "decompose",
+    reason: string,
+  ): EventBody {
     return { type: "decision-made", runId: this.runId, intentionId: intention.id, decision, reason };
   }
 

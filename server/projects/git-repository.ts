@@ -32,7 +32,10 @@ export async function createEmptyRepository(repoPath: string, projectName: strin
     await git(["init", "--initial-branch=main", work]);
     await writeFile(path.join(work, "README.md"), `# ${projectName}\n`);
     await git(["add", "README.md"], work);
-    await git(["-c", "user.name=Arbor", "-c", "user.email=arbor@localhost", "commit", "-m", "Initial commit"], work);
+    await git(
+      ["-c", "user.name=Arbor", "-c", "user.email=arbor@localhost", "commit", "-m", "Initial commit"],
+      work,
+    );
     await git(["push", repoPath, "HEAD:main"], work);
   } finally {
     await rm(work, { recursive: true, force: true });
@@ -42,11 +45,16 @@ export async function createEmptyRepository(repoPath: string, projectName: strin
 /** Accepts what the server's git can clone: a `file://` URL, an absolute path, or a network URL. */
 export function validateSourceUrl(source: string): string {
   const trimmed = source.trim();
-  if (trimmed.startsWith("-")) throw new UserFacingError("A repository URL cannot start with '-'.", "BAD_REQUEST");
+  if (trimmed.startsWith("-"))
+    throw new UserFacingError("A repository URL cannot start with '-'.", "BAD_REQUEST");
   if (/^ext::/i.test(trimmed) || /^[a-z]+::/i.test(trimmed)) {
     throw new UserFacingError("Remote helper URLs (like ext::) are not allowed.", "BAD_REQUEST");
   }
-  if (!/^(file|https?|ssh|git):\/\//i.test(trimmed) && !trimmed.startsWith("/") && !/^[\w.-]+@[\w.-]+:/.test(trimmed)) {
+  if (
+    !/^(file|https?|ssh|git):\/\//i.test(trimmed) &&
+    !trimmed.startsWith("/") &&
+    !/^[\w.-]+@[\w.-]+:/.test(trimmed)
+  ) {
     throw new UserFacingError(
       "Give a git URL (https://…, ssh://…, git@host:repo) or a file:// path to a repository the server can reach.",
       "BAD_REQUEST",
@@ -63,7 +71,10 @@ export async function importRepository(repoPath: string, source: string): Promis
     await rm(repoPath, { recursive: true, force: true });
     const stderr = (error as { stderr?: string }).stderr ?? "";
     const firstLine = stderr.split("\n").find((line) => line.startsWith("fatal:")) ?? "git clone failed";
-    throw new UserFacingError(`Could not import the repository: ${firstLine.replace(/^fatal:\s*/, "")}`, "BAD_REQUEST");
+    throw new UserFacingError(
+      `Could not import the repository: ${firstLine.replace(/^fatal:\s*/, "")}`,
+      "BAD_REQUEST",
+    );
   }
 }
 

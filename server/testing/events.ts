@@ -2,7 +2,11 @@ import type { EventBody, StoredEvent } from "@/server/events/schema";
 
 /** Numbers bodies into stored events, as the store would, for pure tests of folds and steps. */
 export function sequence(bodies: EventBody[], from = 1): StoredEvent[] {
-  return bodies.map((body, index) => ({ seq: from + index, at: new Date(Date.UTC(2026, 10, 22, 0, 0, index)).toISOString(), body }));
+  return bodies.map((body, index) => ({
+    seq: from + index,
+    at: new Date(Date.UTC(2026, 10, 22, 0, 0, index)).toISOString(),
+    body,
+  }));
 }
 
 export const model = { id: "offline-heuristics", label: "offline", offline: true };
@@ -12,7 +16,16 @@ export function decomposedRun(runId = "run-1"): EventBody[] {
   return [
     { type: "message-posted", messageId: "m1", runId, role: "user", text: "run `a` and run `b`" },
     { type: "run-started", runId, task: "run `a` and run `b`", mode: "agent", model },
-    { type: "intention-created", runId, intentionId: "root", parentId: null, what: "run `a` and run `b`", acceptance: "all done", depth: 0, position: 0 },
+    {
+      type: "intention-created",
+      runId,
+      intentionId: "root",
+      parentId: null,
+      what: "run `a` and run `b`",
+      acceptance: "all done",
+      depth: 0,
+      position: 0,
+    },
     { type: "intention-status-changed", runId, intentionId: "root", status: "ACTIVE", reason: null },
     { type: "decision-made", runId, intentionId: "root", decision: "decompose", reason: "compound task" },
     {
@@ -27,9 +40,34 @@ export function decomposedRun(runId = "run-1"): EventBody[] {
         { what: "run `b`", acceptance: "b exits 0" },
       ],
     },
-    { type: "approval-decided", runId, approvalId: "ap1", decision: "approved", decidedBy: { userId: "u", name: "Ada" }, reason: null },
-    { type: "intention-created", runId, intentionId: "c1", parentId: "root", what: "run `a`", acceptance: "a exits 0", depth: 1, position: 0 },
-    { type: "intention-created", runId, intentionId: "c2", parentId: "root", what: "run `b`", acceptance: "b exits 0", depth: 1, position: 1 },
+    {
+      type: "approval-decided",
+      runId,
+      approvalId: "ap1",
+      decision: "approved",
+      decidedBy: { userId: "u", name: "Ada" },
+      reason: null,
+    },
+    {
+      type: "intention-created",
+      runId,
+      intentionId: "c1",
+      parentId: "root",
+      what: "run `a`",
+      acceptance: "a exits 0",
+      depth: 1,
+      position: 0,
+    },
+    {
+      type: "intention-created",
+      runId,
+      intentionId: "c2",
+      parentId: "root",
+      what: "run `b`",
+      acceptance: "b exits 0",
+      depth: 1,
+      position: 1,
+    },
   ];
 }
 
@@ -48,7 +86,25 @@ export function cycle(runId: string, intentionId: string, cycleId: string, exitC
       thought: "do it",
       action: { type: "COMMAND", content: "true", target: null },
     },
-    { type: "cycle-result", runId, intentionId, cycleId, exitCode, output: "out", timedOut: false, error: null, durationMs: 5 },
-    { type: "cycle-judged", runId, intentionId, cycleId, judgment, judgedBy: "auto", reason: `exit code ${exitCode}` },
+    {
+      type: "cycle-result",
+      runId,
+      intentionId,
+      cycleId,
+      exitCode,
+      output: "out",
+      timedOut: false,
+      error: null,
+      durationMs: 5,
+    },
+    {
+      type: "cycle-judged",
+      runId,
+      intentionId,
+      cycleId,
+      judgment,
+      judgedBy: "auto",
+      reason: `exit code ${exitCode}`,
+    },
   ];
 }

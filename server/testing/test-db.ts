@@ -10,12 +10,18 @@ import type { PrismaClient } from "@/server/generated/prisma/client";
  * A real SQLite file with the committed migrations applied (the same SQL `prisma migrate deploy`
  * runs), for integration tests. Each call gets its own file, removed by `cleanup`.
  */
-export async function createTestDb(): Promise<{ db: PrismaClient; file: string; cleanup: () => Promise<void> }> {
+export async function createTestDb(): Promise<{
+  db: PrismaClient;
+  file: string;
+  cleanup: () => Promise<void>;
+}> {
   const dir = await mkdtemp(path.join(tmpdir(), "arbor-db-"));
   const file = path.join(dir, "test.db");
   const raw = new Database(file);
   const migrationsDir = path.resolve("prisma/migrations");
-  for (const name of readdirSync(migrationsDir).filter((entry) => /^\d+_/.test(entry)).sort()) {
+  for (const name of readdirSync(migrationsDir)
+    .filter((entry) => /^\d+_/.test(entry))
+    .sort()) {
     raw.exec(readFileSync(path.join(migrationsDir, name, "migration.sql"), "utf8"));
   }
   raw.close();

@@ -6,7 +6,15 @@ import type { ApprovalView, SessionView } from "@/server/events/fold";
 import { describeError, useTRPC } from "../../_trpc/client";
 
 /** A decomposition waiting for a person: the proposed children, Approve, or Reject with a reason. */
-export function ApprovalCard({ sessionId, approval, view }: { sessionId: string; approval: ApprovalView; view: SessionView }) {
+export function ApprovalCard({
+  sessionId,
+  approval,
+  view,
+}: {
+  sessionId: string;
+  approval: ApprovalView;
+  view: SessionView;
+}) {
   const trpc = useTRPC();
   const decide = useMutation(trpc.approval.decide.mutationOptions());
   const [rejecting, setRejecting] = useState(false);
@@ -36,12 +44,21 @@ export function ApprovalCard({ sessionId, approval, view }: { sessionId: string;
           className="stack"
           onSubmit={(event) => {
             event.preventDefault();
-            decide.mutate({ sessionId, approvalId: approval.id, decision: "rejected", reason: reason || null });
+            decide.mutate({
+              sessionId,
+              approvalId: approval.id,
+              decision: "rejected",
+              reason: reason || null,
+            });
           }}
         >
           <label>
             Why? (the run ends with this reason)
-            <input value={reason} onChange={(event) => setReason(event.target.value)} data-testid="reject-reason" />
+            <input
+              value={reason}
+              onChange={(event) => setReason(event.target.value)}
+              data-testid="reject-reason"
+            />
           </label>
           <div className="row">
             <button type="submit" className="danger" disabled={decide.isPending} data-testid="confirm-reject">
@@ -63,7 +80,13 @@ export function ApprovalCard({ sessionId, approval, view }: { sessionId: string;
           >
             {decide.isPending ? "Sending…" : "Approve"}
           </button>
-          <button type="button" className="secondary" disabled={decide.isPending} onClick={() => setRejecting(true)} data-testid="reject">
+          <button
+            type="button"
+            className="secondary"
+            disabled={decide.isPending}
+            onClick={() => setRejecting(true)}
+            data-testid="reject"
+          >
             Reject
           </button>
         </div>

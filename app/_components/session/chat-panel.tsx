@@ -5,7 +5,15 @@ import type { SessionView } from "@/server/events/fold";
 import { describeError, useTRPC } from "../../_trpc/client";
 import { TaskForm } from "./task-form";
 
-export function ChatPanel({ sessionId, view, running }: { sessionId: string; view: SessionView; running: boolean }) {
+export function ChatPanel({
+  sessionId,
+  view,
+  running,
+}: {
+  sessionId: string;
+  view: SessionView;
+  running: boolean;
+}) {
   const trpc = useTRPC();
   const start = useMutation(trpc.run.start.mutationOptions());
   return (

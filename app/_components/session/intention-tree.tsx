@@ -15,7 +15,12 @@ export function IntentionTree({ view, rootId }: { view: SessionView; rootId: str
 function IntentionNode({ view, intention }: { view: SessionView; intention: IntentionView }) {
   const decision = intention.decisions.at(-1);
   return (
-    <li className="tree-node" data-testid="intention" data-depth={intention.depth} data-status={intention.status}>
+    <li
+      className="tree-node"
+      data-testid="intention"
+      data-depth={intention.depth}
+      data-status={intention.status}
+    >
       <div className="node-head">
         <StatusBadge status={intention.status} testId="intention-status" />
         <span className="node-what" data-testid="intention-what">
@@ -29,7 +34,10 @@ function IntentionNode({ view, intention }: { view: SessionView; intention: Inte
         </div>
       )}
       {intention.reason && intention.status !== "ACTIVE" && (
-        <div className={intention.status === "FAILED" ? "error small" : "muted small"} data-testid="intention-reason">
+        <div
+          className={intention.status === "FAILED" ? "error small" : "muted small"}
+          data-testid="intention-reason"
+        >
           {intention.reason}
         </div>
       )}
@@ -57,7 +65,11 @@ function CycleDetails({ cycle }: { cycle: CycleView }) {
     <details className="cycle" data-testid="cycle" open={cycle.judgment !== "SUCCESS"}>
       <summary>
         cycle {cycle.index + 1}: <code>{cycle.action.content}</code>{" "}
-        {cycle.judgment ? <StatusBadge status={cycle.judgment} testId="cycle-judgment" /> : <span className="muted">running…</span>}
+        {cycle.judgment ? (
+          <StatusBadge status={cycle.judgment} testId="cycle-judgment" />
+        ) : (
+          <span className="muted">running…</span>
+        )}
       </summary>
       <dl>
         <dt>thought</dt>

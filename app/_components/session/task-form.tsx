@@ -32,7 +32,12 @@ export function TaskForm(props: {
         </p>
       )}
       {props.disabled && <p className="muted small">{props.disabled}</p>}
-      <button type="submit" className="primary" disabled={props.pending || !task.trim() || Boolean(props.disabled)} data-testid="task-submit">
+      <button
+        type="submit"
+        className="primary"
+        disabled={props.pending || !task.trim() || Boolean(props.disabled)}
+        data-testid="task-submit"
+      >
         {props.pending ? "Starting…" : "Start"}
       </button>
     </form>

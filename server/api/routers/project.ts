@@ -29,14 +29,25 @@ export const projectRouter = createRouter({
       where: { userId: ctx.user.id, role: { in: ["owner", "admin", "member"] } },
       orderBy: { createdAt: "asc" },
     });
-    if (!membership) throw new TRPCError({ code: "FORBIDDEN", message: "You are not a member of a team that can create projects." });
+    if (!membership)
+      throw new TRPCError({
+        code: "FORBIDDEN",
+        message: "You are not a member of a team that can create projects.",
+      });
     const id = randomUUID();
     const repoPath = repoPathFor(env.dataDir, id);
     const source = input.sourceUrl ? validateSourceUrl(input.sourceUrl) : null;
     if (source) await importRepository(repoPath, source);
     else await createEmptyRepository(repoPath, input.name);
     return ctx.db.project.create({
-      data: { id, name: input.name, teamId: membership.teamId, sourceUrl: source, repoPath, createdById: ctx.user.id },
+      data: {
+        id,
+        name: input.name,
+        teamId: membership.teamId,
+        sourceUrl: source,
+        repoPath,
+        createdById: ctx.user.id,
+      },
       select: { id: true, name: true },
     });
   }),

@@ -5,7 +5,12 @@ import { UserMode } from "@/server/events/vocabulary";
 
 export const runRouter = createRouter({
   start: sessionProcedure
-    .input(z.object({ task: z.string().trim().min(1, "Type a task for the agent first.").max(20_000), mode: UserMode.default("agent") }))
+    .input(
+      z.object({
+        task: z.string().trim().min(1, "Type a task for the agent first.").max(20_000),
+        mode: UserMode.default("agent"),
+      }),
+    )
     .mutation(({ ctx, input }) =>
       ctx.app.orchestrator.startRun({
         sessionId: ctx.session.id,

@@ -20,7 +20,12 @@ export const sessionRouter = createRouter({
 
   /** Opens a session and starts its first run with the task typed on the project page. */
   create: projectProcedure
-    .input(z.object({ task: z.string().trim().min(1, "Type a task for the agent first.").max(20_000), mode: UserMode.default("agent") }))
+    .input(
+      z.object({
+        task: z.string().trim().min(1, "Type a task for the agent first.").max(20_000),
+        mode: UserMode.default("agent"),
+      }),
+    )
     .mutation(async ({ ctx, input }) => {
       const session = await ctx.db.session.create({
         data: {

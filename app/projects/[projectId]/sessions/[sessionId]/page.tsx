@@ -4,7 +4,11 @@ import { SessionView } from "../../../../_components/session/session-view";
 
 export const dynamic = "force-dynamic";
 
-export default async function SessionPage({ params }: { params: Promise<{ projectId: string; sessionId: string }> }) {
+export default async function SessionPage({
+  params,
+}: {
+  params: Promise<{ projectId: string; sessionId: string }>;
+}) {
   await requireUserId();
   const { sessionId } = await params;
   return (

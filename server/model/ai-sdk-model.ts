@@ -1,0 +1,186 @@
+import { createOpenAICompatible } from "@ai-sdk/openai-compatible";
+import { type LanguageModel, type ModelMessage, type ToolSet, tool } from "ai";
+import { ModelOutputError } from "./errors";
+import { MAX_CHILDREN, MIN_CHILDREN } from "./heuristics/split-task";
+import { estimateTokens } from "./offline-model";
+import { renderPrompt } from "./prompts";
+import { requestToolCall } from "./request-tool-call";
+import { displayUrl, toModelError } from "./to-model-error";
+import {
+  type Interpretation,
+  interpretAction,
+  interpretPlan,
+  ProposeDecompositionInput,
+  RunCommandInput,
+  TOOL_DESCRIPTIONS,
+  type ToolCallLike,
+  WorkDirectlyInput,
+} from "./tool-inputs";
+import type { AgentModel, ModelCallRecord, NextAction, Plan } from "./types";
+
+export interface AiSdkModelConfig {
+  /** OpenAI-compatible base URL, e.g. http://localhost:11434/v1 (Ollama) or https://api.openai.com/v1. */
+  baseUrl: string;
+  apiKey?: string;
+  modelName: string;
+  /** Per request; a re-ask gets its own budget. */
+  timeoutMs: number;
+  /** Extra headers on every request (e.g. OpenRouter's HTTP-Referer, or `x-fake-scenario` in tests). */
+  headers?: Record<string, string>;
+  /**
+   * SDK retries on retryable failures (connection errors, 5xx, 429), with its 2 s exponential backoff.
+   * Default 0: the orchestrator owns retry policy, and a backoff inside the timeout would turn a clear
+   * "connection refused" into a vague timeout.
+   */
+  maxRetries?: number;
+  /** Which stages stream their answer over SSE. Default: only "act". */
+  streamStages?: ReadonlyArray<ModelCallRecord["stage"]>;
+  /** Directory of the prompt files; defaults to `<cwd>/prompts`. */
+  promptsDir?: string;
+}
+
+const planTools = {
+  work_directly: tool({ description: TOOL_DESCRIPTIONS.work_directly, inputSchema: WorkDirectlyInput }),
+  propose_decomposition: tool({
+    description: TOOL_DESCRIPTIONS.propose_decomposition,
+    inputSchema: ProposeDecompositionInput,
+  }),
+} satisfies ToolSet;
+
+const actTools = {
+  run_command: tool({ description: TOOL_DESCRIPTIONS.run_command, inputSchema: RunCommandInput }),
+} satisfies ToolSet;
+
+interface Ask<T> {
+  stage: ModelCallRecord["stage"];
+  instructions: string;
+  userMessage: string;
+  tools: ToolSet;
+  interpret(calls: readonly ToolCallLike[], text: string): Interpretation<T>;
+}
+
+/**
+ * The real model behind the port: any OpenAI-compatible server through the AI SDK. Each call is
+ * built fresh from its inputs (no growing chat), must answer with a tool call, and gets exactly one
+ * corrective re-ask when the answer does not validate.
+ */
+export class AiSdkModel implements AgentModel {
+  readonly id: string;
+  readonly label: string;
+  readonly offline = false;
+  private readonly model: LanguageModel;
+
+  constructor(private readonly config: AiSdkModelConfig) {
+    this.id = `openai-compatible:${config.modelName}`;
+    this.label = `${config.modelName} at ${displayUrl(config.baseUrl)}`;
+    // Always a provider instance: a bare model string would route to the hosted AI Gateway.
+    const provider = createOpenAICompatible({
+      name: "openai-compatible",
+      baseURL: config.baseUrl,
+      apiKey: config.apiKey,
+      headers: config.headers,
+      includeUsage: true,
+    });
+    this.model = provider(config.modelName);
+  }
+
+  async plan(input: { task: string; repoSummary?: string }, signal?: AbortSignal) {
+    const repoSummary = input.repoSummary?.trim() || "(nothing known yet)";
+    const vars = { minChildren: String(MIN_CHILDREN), maxChildren: String(MAX_CHILDREN), repoSummary };
+    const { value, call } = await this.ask<Plan>(
+      {
+        stage: "decompose",
+        instructions: renderPrompt("decompose", vars, { dir: this.config.promptsDir }),
+        userMessage: input.task,
+        tools: planTools,
+        interpret: interpretPlan,
+      },
+      signal,
+    );
+    return { plan: value, call };
+  }
+
+  async nextAction(
+    input: { task: string; what: string; acceptance: string; previousAttempts: string[] },
+    signal?: AbortSignal,
+  ) {
+    const previousAttempts =
+      input.previousAttempts.length === 0
+        ? "(none: this is the first attempt)"
+        : input.previousAttempts.map((attempt, index) => `${index + 1}. ${attempt}`).join("\n");
+    const vars = { task: input.task, acceptance: input.acceptance, previousAttempts };
+    const { value, call } = await this.ask<NextAction>(
+      {
+        stage: "act",
+        instructions: renderPrompt("act", vars, { dir: this.config.promptsDir }),
+        userMessage: input.what,
+        tools: actTools,
+        interpret: interpretAction,
+      },
+      signal,
+    );
+    return { action: value, call };
+  }
+
+  private async ask<T>(ask: Ask<T>, signal?: AbortSignal): Promise<{ value: T; call: ModelCallRecord }> {
+    const startedAt = performance.now();
+    const spent = { tokensIn: 0, tokensOut: 0 };
+    const record = (): ModelCallRecord => ({
+      stage: ask.stage,
+      modelId: this.id,
+      offline: false,
+      ...spent,
+      latencyMs: performance.now() - startedAt,
+    });
+    const tools = Object.keys(ask.tools).join(" or ");
+    const task: ModelMessage = { role: "user", content: ask.userMessage };
+    let messages: ModelMessage[] = [task];
+    let problem = "";
+    for (const attempt of ["first ask", "re-ask"] as const) {
+      const outcome = await this.request(ask, messages, signal);
+      spent.tokensIn += outcome.tokensIn ?? estimateTokens(ask.instructions + JSON.stringify(messages));
+      spent.tokensOut += outcome.tokensOut ?? estimateTokens(outcome.text + JSON.stringify(outcome.calls));
+      const interpreted = ask.interpret(outcome.calls, outcome.text);
+      if (interpreted.ok) return { value: interpreted.value, call: record() };
+      problem = interpreted.problem;
+      if (attempt === "re-ask") break;
+      // A fresh request with the correction appended, not a growing chat: the model sees the task
+      // and what was wrong with its answer, nothing else.
+      const correction = renderPrompt(
+        "correct-tool-call",
+        { problem, tools },
+        { dir: this.config.promptsDir },
+      );
+      messages = [task, { role: "user", content: correction }];
+    }
+    throw new ModelOutputError(
+      `${this.id} did not answer with a valid ${tools} call after one corrective re-ask: ${problem}`,
+      record(),
+    );
+  }
+
+  private async request(ask: Ask<unknown>, messages: ModelMessage[], signal?: AbortSignal) {
+    const timeout = AbortSignal.timeout(this.config.timeoutMs);
+    const abortSignal = signal ? AbortSignal.any([signal, timeout]) : timeout;
+    try {
+      return await requestToolCall({
+        model: this.model,
+        instructions: ask.instructions,
+        messages,
+        tools: ask.tools,
+        stream: (this.config.streamStages ?? ["act"]).includes(ask.stage),
+        abortSignal,
+        maxRetries: this.config.maxRetries ?? 0,
+      });
+    } catch (error) {
+      // The caller cancelled (run stopped): not a model failure, let the abort propagate as is.
+      if (signal?.aborted) throw signal.reason ?? error;
+      throw toModelError(error, {
+        baseUrl: this.config.baseUrl,
+        apiKey: this.config.apiKey,
+        timeoutMs: this.config.timeoutMs,
+        timedOut: timeout.aborted,
+      });
+    }
+  }
+}

@@ -1,0 +1,153 @@
+import { describe, expect, it } from "vitest";
+import {
+  type ChatRequest,
+  type FakeReply,
+  replyFor,
+  SCENARIOS,
+  type Scenario,
+  splitSteps,
+} from "./scenarios";
+import { completionChunks, pieces, usageFor } from "./wire";
+
+function request(toolNames: string[], ...userTexts: string[]): ChatRequest {
+  const messages = [
+    { role: "system", content: "instructions" },
+    ...userTexts.map((content) => ({ role: "user", content })),
+  ];
+  return { model: "fake-model", messages, toolNames, stream: false, headers: {} };
+}
+
+const scenario = (name: string): Scenario => {
+  const found = SCENARIOS[name];
+  if (!found) throw new Error(`no scenario ${name}`);
+  return found;
+};
+
+const PLAN = ["work_directly", "propose_decomposition"];
+
+function firstCall(reply: FakeReply) {
+  if (reply.type !== "tool-calls") throw new Error(`expected tool calls, got ${reply.type}`);
+  return reply.calls[0];
+}
+
+describe("default scenario", () => {
+  it("decomposes a compound task, keeping backticked commands and deriving acceptance", () => {
+    const call = firstCall(
+      replyFor(scenario("default"), request(PLAN, "run `npm ci` and then run `npm test`; list files")),
+    );
+    expect(call).toEqual({
+      name: "propose_decomposition",
+      arguments: {
+        thought: expect.any(String),
+        children: [
+          { what: "run `npm ci`", acceptance: "the command `npm ci` exits 0" },
+          { what: "run `npm test`", acceptance: "the command `npm test` exits 0" },
+          { what: "list files", acceptance: "the step completes without error" },
+        ],
+      },
+    });
+  });
+
+  it("works a single step directly, so children do not recurse forever", () => {
+    expect(firstCall(replyFor(scenario("default"), request(PLAN, "run `npm test`")))?.name).toBe(
+      "work_directly",
+    );
+  });
+
+  it("runs the backticked command of the intention, else echo done", () => {
+    const act = (what: string) =>
+      firstCall(replyFor(scenario("default"), request(["run_command"], what)))?.arguments;
+    expect(act("run `ls -la`")).toMatchObject({ command: "ls -la" });
+    expect(act("tidy up")).toMatchObject({ command: "echo done" });
+  });
+
+  it("answers text when no known tool is offered", () => {
+    expect(replyFor(scenario("default"), request([], "hi")).type).toBe("text");
+  });
+});
+
+describe("failure scenarios", () => {
+  it("malformed-then-valid: invalid on the first ask, valid on the re-ask", () => {
+    const first = firstCall(replyFor(scenario("malformed-then-valid"), request(["run_command"], "run `ls`")));
+    expect(first?.arguments).not.toHaveProperty("command");
+    const second = firstCall(
+      replyFor(scenario("malformed-then-valid"), request(["run_command"], "run `ls`", "fix it")),
+    );
+    expect(second?.arguments).toMatchObject({ command: "ls" });
+  });
+
+  it("always-malformed stays malformed after a re-ask", () => {
+    const call = firstCall(replyFor(scenario("always-malformed"), request(PLAN, "a b and c d", "fix it")));
+    expect(call?.arguments).toMatchObject({ children: [{ what: "everything at once" }] });
+  });
+
+  it("text-instead-of-tool answers prose first, then a tool call", () => {
+    expect(replyFor(scenario("text-instead-of-tool"), request(["run_command"], "run `ls`")).type).toBe(
+      "text",
+    );
+    expect(replyFor(scenario("text-instead-of-tool"), request(["run_command"], "run `ls`", "fix")).type).toBe(
+      "tool-calls",
+    );
+  });
+
+  it("http-500 and http-401 answer with errors", () => {
+    expect(replyFor(scenario("http-500"), request(PLAN, "x"))).toMatchObject({
+      type: "http-error",
+      status: 500,
+    });
+    expect(replyFor(scenario("http-401"), request(PLAN, "x"))).toMatchObject({
+      type: "http-error",
+      status: 401,
+    });
+  });
+
+  it("slow delays the default answer by x-fake-delay-ms", () => {
+    const slow = { ...request(["run_command"], "run `ls`"), headers: { "x-fake-delay-ms": "25" } };
+    expect(replyFor(scenario("slow"), slow)).toMatchObject({
+      type: "delay",
+      ms: 25,
+      reply: { type: "tool-calls" },
+    });
+  });
+});
+
+describe("splitSteps", () => {
+  it("splits on ; newlines and/then/also but not inside backticks", () => {
+    expect(splitSteps("a `x and y`; b\nc then d also e")).toEqual(["a `x and y`", "b", "c", "d", "e"]);
+  });
+
+  it("caps at five steps", () => {
+    expect(splitSteps("1;2;3;4;5;6;7")).toEqual(["1", "2", "3", "4", "5; 6; 7"]);
+  });
+});
+
+describe("wire chunks", () => {
+  it("streams tool-call arguments in pieces that reassemble to the full JSON", () => {
+    const reply: FakeReply = {
+      type: "tool-calls",
+      calls: [{ name: "run_command", arguments: { thought: "t", command: "ls -la" } }],
+    };
+    const chunks = completionChunks(reply, "m", "id", usageFor("prompt", reply)) as Array<{
+      choices: Array<{
+        delta: { tool_calls?: Array<{ function: { name?: string; arguments?: string } }> };
+        finish_reason: string | null;
+      }>;
+      usage?: unknown;
+    }>;
+    const deltas = chunks.flatMap((chunk) =>
+      chunk.choices.flatMap((choice) => choice.delta.tool_calls ?? []),
+    );
+    expect(deltas[0]?.function.name).toBe("run_command");
+    expect(deltas.length).toBeGreaterThan(2);
+    expect(deltas.map((delta) => delta.function.arguments ?? "").join("")).toBe(
+      '{"thought":"t","command":"ls -la"}',
+    );
+    expect(chunks.at(-2)?.choices[0]?.finish_reason).toBe("tool_calls");
+    expect(chunks.at(-1)).toMatchObject({ choices: [], usage: { prompt_tokens: 2 } });
+  });
+
+  it("pieces splits evenly and never loses characters", () => {
+    expect(pieces("abcdefg", 3)).toEqual(["abc", "def", "g"]);
+    expect(pieces("", 3)).toEqual([""]);
+  });
+});

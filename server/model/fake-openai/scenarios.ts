@@ -1,0 +1,218 @@
+/**
+ * Scripted behaviour for the fake OpenAI-compatible server. A scenario is an ordered list of rules;
+ * the first rule whose `match` accepts the request produces the reply. Everything here is pure and
+ * depends only on the request, so parallel tests that pick scenarios per request never interfere.
+ */
+
+export interface ChatMessage {
+  role: string;
+  content?: unknown;
+}
+
+export interface ChatRequest {
+  model: string;
+  messages: ChatMessage[];
+  /** Names of the function tools offered, in request order. */
+  toolNames: string[];
+  stream: boolean;
+  headers: Record<string, string | undefined>;
+}
+
+/** `arguments` that are a string are sent as-is, so a rule can send JSON that does not parse. */
+export interface FakeToolCall {
+  name: string;
+  arguments: unknown;
+}
+
+export type FakeReply =
+  | { type: "text"; text: string }
+  | { type: "tool-calls"; calls: FakeToolCall[] }
+  | { type: "http-error"; status: number; message: string }
+  | { type: "delay"; ms: number; reply: FakeReply };
+
+export interface ScenarioRule {
+  description: string;
+  match(request: ChatRequest): boolean;
+  reply(request: ChatRequest): FakeReply;
+}
+
+export interface Scenario {
+  name: string;
+  rules: ScenarioRule[];
+}
+
+export function textOf(message: ChatMessage): string {
+  if (typeof message.content === "string") return message.content;
+  if (!Array.isArray(message.content)) return "";
+  return message.content
+    .map((part: unknown) =>
+      typeof part === "object" && part !== null && "text" in part && typeof part.text === "string"
+        ? part.text
+        : "",
+    )
+    .join("");
+}
+
+function userTexts(request: ChatRequest): string[] {
+  return request.messages.filter((message) => message.role === "user").map(textOf);
+}
+
+/** The intention is the first user message; later user messages are corrective re-asks. */
+export function intentionText(request: ChatRequest): string {
+  return userTexts(request)[0] ?? "";
+}
+
+export function isReAsk(request: ChatRequest): boolean {
+  return userTexts(request).length > 1;
+}
+
+const offers = (name: string) => (request: ChatRequest) => request.toolNames.includes(name);
+
+function backticked(text: string): string | undefined {
+  return /`([^`\n]+)`/.exec(text)?.[1]?.trim() || undefined;
+}
+
+/** A deliberately simple splitter, independent of the offline model's, on ";", newlines, and/then/also. */
+export function splitSteps(text: string): string[] {
+  const spans: string[] = [];
+  const masked = text.replace(/`[^`\n]*`/g, (span) => `\uE000${spans.push(span) - 1}\uE000`);
+  const steps = masked
+    .split(/\s*;\s*|\n+|,?\s+(?:and\s+then|and|then|also)\s+/i)
+    .map((step) => step.replace(/\uE000(\d+)\uE000/g, (_, index: string) => spans[Number(index)] ?? ""))
+    .map((step) => step.trim().replace(/[.\s]+$/, ""))
+    .filter((step) => step !== "");
+  return steps.length > 5 ? [...steps.slice(0, 4), steps.slice(4).join("; ")] : steps;
+}
+
+function planReply(request: ChatRequest): FakeReply {
+  const steps = splitSteps(intentionText(request));
+  if (steps.length < 2) {
+    return {
+      type: "tool-calls",
+      calls: [{ name: "work_directly", arguments: { thought: "One step: run it." } }],
+    };
+  }
+  const children = steps.map((what) => {
+    const command = backticked(what);
+    return {
+      what,
+      acceptance: command ? `the command \`${command}\` exits 0` : "the step completes without error",
+    };
+  });
+  const thought = `The task has ${children.length} steps; each is checked on its own.`;
+  return { type: "tool-calls", calls: [{ name: "propose_decomposition", arguments: { thought, children } }] };
+}
+
+function actReply(request: ChatRequest): FakeReply {
+  const command = backticked(intentionText(request)) ?? "echo done";
+  return {
+    type: "tool-calls",
+    calls: [{ name: "run_command", arguments: { thought: `Run ${command}.`, command } }],
+  };
+}
+
+function malformedReply(request: ChatRequest): FakeReply {
+  if (request.toolNames.includes("propose_decomposition")) {
+    const children = [{ what: "everything at once" }];
+    return {
+      type: "tool-calls",
+      calls: [{ name: "propose_decomposition", arguments: { thought: "", children } }],
+    };
+  }
+  return {
+    type: "tool-calls",
+    calls: [{ name: "run_command", arguments: { thought: "I will run something" } }],
+  };
+}
+
+const defaultRules: ScenarioRule[] = [
+  {
+    description: "plan: split the task on and/then/also/;",
+    match: offers("propose_decomposition"),
+    reply: planReply,
+  },
+  {
+    description: "act: run the backticked command, else echo done",
+    match: offers("run_command"),
+    reply: actReply,
+  },
+  {
+    description: "anything else: a plain answer",
+    match: () => true,
+    reply: () => ({
+      type: "text",
+      text: "This is Arbor's fake model server; it only scripts Arbor's tools.",
+    }),
+  },
+];
+
+const always = (description: string, reply: (request: ChatRequest) => FakeReply): ScenarioRule => ({
+  description,
+  match: () => true,
+  reply,
+});
+
+const onFirstAsk = (description: string, reply: (request: ChatRequest) => FakeReply): ScenarioRule => ({
+  description,
+  match: (request) => !isReAsk(request),
+  reply,
+});
+
+const DEFAULT_DELAY_MS = 3_000;
+
+export const SCENARIOS: Record<string, Scenario> = {
+  default: { name: "default", rules: defaultRules },
+  "malformed-then-valid": {
+    name: "malformed-then-valid",
+    rules: [onFirstAsk("first ask: invalid tool input", malformedReply), ...defaultRules],
+  },
+  "always-malformed": {
+    name: "always-malformed",
+    rules: [always("invalid tool input, every time", malformedReply)],
+  },
+  "text-instead-of-tool": {
+    name: "text-instead-of-tool",
+    rules: [
+      onFirstAsk("first ask: prose instead of a tool call", () => ({
+        type: "text",
+        text: "Sure! I would just do it.",
+      })),
+      ...defaultRules,
+    ],
+  },
+  "http-500": {
+    name: "http-500",
+    rules: [
+      always("server error", () => ({ type: "http-error", status: 500, message: "The fake model crashed." })),
+    ],
+  },
+  "http-401": {
+    name: "http-401",
+    rules: [
+      always("bad key", () => ({ type: "http-error", status: 401, message: "Incorrect API key provided." })),
+    ],
+  },
+  slow: {
+    name: "slow",
+    rules: defaultRules.map((rule) => ({
+      ...rule,
+      description: `after a delay (x-fake-delay-ms, default ${DEFAULT_DELAY_MS}): ${rule.description}`,
+      reply: (request: ChatRequest): FakeReply => ({
+        type: "delay",
+        ms: Number(request.headers["x-fake-delay-ms"] ?? DEFAULT_DELAY_MS),
+        reply: rule.reply(request),
+      }),
+    })),
+  },
+};
+
+export function replyFor(scenario: Scenario, request: ChatRequest): FakeReply {
+  const rule = scenario.rules.find((candidate) => candidate.match(request));
+  if (!rule)
+    return {
+      type: "http-error",
+      status: 400,
+      message: `Scenario "${scenario.name}" has no rule for this request`,
+    };
+  return rule.reply(request);
+}

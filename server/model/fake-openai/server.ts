@@ -1,0 +1,213 @@
+import { createServer, type IncomingMessage, type ServerResponse } from "node:http";
+import type { AddressInfo } from "node:net";
+import {
+  type ChatMessage,
+  type ChatRequest,
+  type FakeReply,
+  replyFor,
+  SCENARIOS,
+  type Scenario,
+} from "./scenarios";
+import { completionBody, completionChunks, errorBody, usageFor } from "./wire";
+
+/**
+ * A fake OpenAI-compatible model server (node:http, no framework) so the real AI SDK provider code runs
+ * over real HTTP in tests and e2e: `POST /v1/chat/completions` (JSON or SSE) and `GET /v1/models`.
+ * The scenario comes from the `x-fake-scenario` header, else the server's own, else "default".
+ */
+
+export interface RecordedRequest {
+  method: string;
+  path: string;
+  headers: Record<string, string | undefined>;
+  body: unknown;
+  scenario?: string;
+}
+
+export interface FakeModelServer {
+  url: string;
+  port: number;
+  requests: RecordedRequest[];
+  close(): Promise<void>;
+}
+
+export interface FakeModelServerOptions {
+  /** 0 or absent: a free port chosen by the OS. */
+  port?: number;
+  host?: string;
+  scenario?: Scenario | string;
+}
+
+const MAX_BODY_BYTES = 5 * 1024 * 1024;
+const MODEL_IDS = ["fake-model"];
+
+class HttpError extends Error {
+  constructor(
+    readonly status: number,
+    message: string,
+    readonly param: string | null = null,
+  ) {
+    super(message);
+  }
+}
+
+function flattenHeaders(request: IncomingMessage): Record<string, string | undefined> {
+  const headers: Record<string, string | undefined> = {};
+  for (const [key, value] of Object.entries(request.headers))
+    headers[key] = Array.isArray(value) ? value.join(", ") : value;
+  return headers;
+}
+
+async function readBody(request: IncomingMessage): Promise<string> {
+  const chunks: Buffer[] = [];
+  let size = 0;
+  for await (const chunk of request) {
+    size += (chunk as Buffer).length;
+    if (size > MAX_BODY_BYTES) throw new HttpError(413, `Request body larger than ${MAX_BODY_BYTES} bytes`);
+    chunks.push(chunk as Buffer);
+  }
+  return Buffer.concat(chunks).toString("utf8");
+}
+
+function sendJson(response: ServerResponse, status: number, body: unknown): void {
+  response.writeHead(status, { "content-type": "application/json" });
+  response.end(JSON.stringify(body));
+}
+
+function parseChatRequest(raw: string, headers: Record<string, string | undefined>): ChatRequest {
+  let body: unknown;
+  try {
+    body = JSON.parse(raw);
+  } catch {
+    throw new HttpError(400, "The request body is not valid JSON.");
+  }
+  if (typeof body !== "object" || body === null)
+    throw new HttpError(400, "The request body must be a JSON object.");
+  const { model, messages, tools, stream } = body as Record<string, unknown>;
+  if (typeof model !== "string" || model === "")
+    throw new HttpError(400, "you must provide a model parameter", "model");
+  if (!Array.isArray(messages) || messages.length === 0) {
+    throw new HttpError(400, "'messages' must be a non-empty array", "messages");
+  }
+  const toolNames = Array.isArray(tools)
+    ? tools
+        .map((tool: { function?: { name?: unknown } }) => tool?.function?.name)
+        .filter((name) => typeof name === "string")
+    : [];
+  return { model, messages: messages as ChatMessage[], toolNames, stream: stream === true, headers };
+}
+
+function sleep(ms: number, signal: AbortSignal): Promise<void> {
+  return new Promise((resolve) => {
+    const timer = setTimeout(resolve, ms);
+    signal.addEventListener("abort", () => {
+      clearTimeout(timer);
+      resolve();
+    });
+  });
+}
+
+async function sendReply(
+  response: ServerResponse,
+  request: ChatRequest,
+  reply: FakeReply,
+  closed: AbortSignal,
+) {
+  if (reply.type === "delay") {
+    await sleep(reply.ms, closed);
+    if (!closed.aborted) await sendReply(response, request, reply.reply, closed);
+    return;
+  }
+  if (reply.type === "http-error")
+    return sendJson(response, reply.status, errorBody(reply.status, reply.message));
+  const id = Math.random().toString(36).slice(2, 12);
+  const usage = usageFor(JSON.stringify(request.messages), reply);
+  if (!request.stream) return sendJson(response, 200, completionBody(reply, request.model, id, usage));
+  response.writeHead(200, {
+    "content-type": "text/event-stream",
+    "cache-control": "no-cache",
+    connection: "keep-alive",
+  });
+  for (const chunk of completionChunks(reply, request.model, id, usage)) {
+    if (closed.aborted) return;
+    response.write(`data: ${JSON.stringify(chunk)}\n\n`);
+    // Yield between chunks so they leave as separate writes, like a real token stream.
+    await new Promise((resolve) => setImmediate(resolve));
+  }
+  response.end("data: [DONE]\n\n");
+}
+
+function pickScenario(headers: Record<string, string | undefined>, fallback: Scenario): Scenario {
+  const name = headers["x-fake-scenario"];
+  if (name === undefined) return fallback;
+  const scenario = SCENARIOS[name];
+  if (!scenario)
+    throw new HttpError(400, `Unknown fake scenario "${name}"; known: ${Object.keys(SCENARIOS).join(", ")}`);
+  return scenario;
+}
+
+export function resolveScenario(scenario: Scenario | string | undefined): Scenario {
+  if (typeof scenario === "object") return scenario;
+  const found = SCENARIOS[scenario ?? "default"];
+  if (!found)
+    throw new Error(`Unknown fake scenario "${scenario}"; known: ${Object.keys(SCENARIOS).join(", ")}`);
+  return found;
+}
+
+export async function startFakeModelServer(options: FakeModelServerOptions = {}): Promise<FakeModelServer> {
+  const serverScenario = resolveScenario(options.scenario);
+  const requests: RecordedRequest[] = [];
+
+  async function handle(req: IncomingMessage, res: ServerResponse): Promise<void> {
+    const path = new URL(req.url ?? "/", "http://fake").pathname.replace(/\/+$/, "");
+    const headers = flattenHeaders(req);
+    const raw = await readBody(req);
+    const recorded: RecordedRequest = { method: req.method ?? "", path, headers, body: raw };
+    requests.push(recorded);
+    if (req.method === "GET" && (path === "" || path === "/v1")) {
+      return sendJson(res, 200, {
+        status: "ok",
+        scenario: serverScenario.name,
+        scenarios: Object.keys(SCENARIOS),
+      });
+    }
+    if (req.method === "GET" && path === "/v1/models") {
+      const data = MODEL_IDS.map((id) => ({ id, object: "model", created: 0, owned_by: "arbor-fake" }));
+      return sendJson(res, 200, { object: "list", data });
+    }
+    if (path !== "/v1/chat/completions") throw new HttpError(404, `Unknown path ${req.method} ${path}`);
+    if (req.method !== "POST") throw new HttpError(405, `Use POST for ${path}`);
+    const chat = parseChatRequest(raw, headers);
+    recorded.body = JSON.parse(raw);
+    const scenario = pickScenario(headers, serverScenario);
+    recorded.scenario = scenario.name;
+    const closed = new AbortController();
+    res.on("close", () => closed.abort());
+    await sendReply(res, chat, replyFor(scenario, chat), closed.signal);
+  }
+
+  const server = createServer((req, res) => {
+    handle(req, res).catch((error: unknown) => {
+      const status = error instanceof HttpError ? error.status : 500;
+      const message = error instanceof Error ? error.message : String(error);
+      if (res.headersSent) res.destroy();
+      else sendJson(res, status, errorBody(status, message, error instanceof HttpError ? error.param : null));
+    });
+  });
+
+  await new Promise<void>((resolve, reject) => {
+    server.once("error", reject);
+    server.listen(options.port ?? 0, options.host ?? "127.0.0.1", () => resolve());
+  });
+  const { port } = server.address() as AddressInfo;
+  return {
+    url: `http://127.0.0.1:${port}/v1`,
+    port,
+    requests,
+    close: () =>
+      new Promise<void>((resolve, reject) => {
+        server.close((error) => (error ? reject(error) : resolve()));
+        server.closeAllConnections();
+      }),
+  };
+}

@@ -1,0 +1,94 @@
+import { describe, expect, it } from "vitest";
+import {
+  createOfflineModel,
+  estimateTokens,
+  nextActionOffline,
+  OFFLINE_MODEL_ID,
+  planOffline,
+} from "./offline-model";
+
+describe("planOffline", () => {
+  it("works a single step directly", () => {
+    expect(planOffline("run `npm test`")).toMatchObject({ kind: "direct" });
+  });
+
+  it("decomposes a compound request into children with derived acceptance", () => {
+    const plan = planOffline(
+      "create file notes.txt with hello, then run `cat notes.txt` and also show git status",
+    );
+    expect(plan).toEqual({
+      kind: "decompose",
+      thought: expect.stringContaining("3 separate steps"),
+      children: [
+        { what: "create file notes.txt with hello", acceptance: "the file `notes.txt` exists" },
+        { what: "run `cat notes.txt`", acceptance: "the command `cat notes.txt` exits 0" },
+        { what: "show git status", acceptance: "the step completes without error" },
+      ],
+    });
+  });
+
+  it("never proposes more than five children", () => {
+    const plan = planOffline(Array.from({ length: 9 }, (_, index) => `step number${index}`).join(" and "));
+    expect(plan.kind === "decompose" && plan.children.length).toBe(5);
+  });
+});
+
+describe("nextActionOffline", () => {
+  it("runs the explicit command and says so", () => {
+    expect(nextActionOffline("run `npm test`", [])).toEqual({
+      thought: "Run the command given in the step: npm test",
+      command: "npm test",
+    });
+  });
+
+  it("mentions a retry without changing a deterministic answer", () => {
+    const action = nextActionOffline("run `npm test`", ["npm test → UNCLEAR: no output"]);
+    expect(action.command).toBe("npm test");
+    expect(action.thought).toContain("attempt 2");
+  });
+});
+
+describe("createOfflineModel", () => {
+  const model = createOfflineModel();
+
+  it("identifies itself as the offline model", () => {
+    expect(model).toMatchObject({
+      id: OFFLINE_MODEL_ID,
+      offline: true,
+      label: "Built-in offline model (heuristics)",
+    });
+  });
+
+  it("records an estimated call for plan()", async () => {
+    const { plan, call } = await model.plan({ task: "list files and show git status" });
+    expect(plan.kind).toBe("decompose");
+    expect(call).toMatchObject({ stage: "decompose", modelId: OFFLINE_MODEL_ID, offline: true });
+    expect(call.tokensIn).toBe(estimateTokens("list files and show git status"));
+    expect(call.tokensOut).toBe(estimateTokens(JSON.stringify(plan)));
+    expect(call.latencyMs).toBeGreaterThanOrEqual(0);
+  });
+
+  it("records an estimated call for nextAction()", async () => {
+    const { action, call } = await model.nextAction({
+      task: "t",
+      what: "list files",
+      acceptance: "the step completes without error",
+      previousAttempts: [],
+    });
+    expect(action.command).toBe("ls -la");
+    expect(call).toMatchObject({ stage: "act", offline: true });
+    expect(call.tokensIn).toBeGreaterThan(0);
+  });
+
+  it("honours an aborted signal", async () => {
+    const controller = new AbortController();
+    controller.abort(new Error("stopped"));
+    await expect(model.plan({ task: "x" }, controller.signal)).rejects.toThrow("stopped");
+  });
+
+  it("estimates about four characters per token", () => {
+    expect(estimateTokens("")).toBe(0);
+    expect(estimateTokens("abcd")).toBe(1);
+    expect(estimateTokens("abcde")).toBe(2);
+  });
+});

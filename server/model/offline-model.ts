@@ -1,0 +1,75 @@
+import { deriveCommand } from "./heuristics/derive-command";
+import { deriveAcceptance, splitTask } from "./heuristics/split-task";
+import type { AgentModel, ModelCallRecord, NextAction, Plan } from "./types";
+
+export const OFFLINE_MODEL_ID = "offline-heuristics";
+
+/** Token counts for the offline model are estimates (about four characters per token), not billing. */
+export function estimateTokens(text: string): number {
+  return Math.ceil(text.length / 4);
+}
+
+function record(
+  stage: ModelCallRecord["stage"],
+  input: string,
+  output: string,
+  startedAt: number,
+): ModelCallRecord {
+  return {
+    stage,
+    modelId: OFFLINE_MODEL_ID,
+    offline: true,
+    tokensIn: estimateTokens(input),
+    tokensOut: estimateTokens(output),
+    latencyMs: Math.max(0, performance.now() - startedAt),
+  };
+}
+
+export function planOffline(task: string): Plan {
+  const parts = splitTask(task);
+  if (parts.length < 2) {
+    return { kind: "direct", thought: "This is a single step with no compound structure: work it directly." };
+  }
+  return {
+    kind: "decompose",
+    thought: `This request has ${parts.length} separate steps (joined by "and", "then", a list or several lines); each is verified on its own.`,
+    children: parts.map((part) => ({ what: part, acceptance: deriveAcceptance(part) })),
+  };
+}
+
+export function nextActionOffline(what: string, previousAttempts: readonly string[]): NextAction {
+  const derived = deriveCommand(what);
+  const retry =
+    previousAttempts.length > 0
+      ? ` (attempt ${previousAttempts.length + 1}; the heuristics are deterministic)`
+      : "";
+  return { thought: `${derived.thought}${retry}`, command: derived.command };
+}
+
+/**
+ * The built-in model used when no provider is configured: seed 000's heuristics, pure and
+ * deterministic, so a fresh install works end to end without any network.
+ */
+export function createOfflineModel(): AgentModel {
+  return {
+    id: OFFLINE_MODEL_ID,
+    label: "Built-in offline model (heuristics)",
+    offline: true,
+    async plan(input, signal) {
+      signal?.throwIfAborted();
+      const startedAt = performance.now();
+      const plan = planOffline(input.task);
+      return {
+        plan,
+        call: record("decompose", input.task + (input.repoSummary ?? ""), JSON.stringify(plan), startedAt),
+      };
+    },
+    async nextAction(input, signal) {
+      signal?.throwIfAborted();
+      const startedAt = performance.now();
+      const action = nextActionOffline(input.what, input.previousAttempts);
+      const prompt = [input.task, input.what, input.acceptance, ...input.previousAttempts].join("\n");
+      return { action, call: record("act", prompt, JSON.stringify(action), startedAt) };
+    },
+  };
+}

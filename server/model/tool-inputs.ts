@@ -1,0 +1,120 @@
+import { z } from "zod";
+import { MAX_CHILDREN, MIN_CHILDREN } from "./heuristics/split-task";
+import type { NextAction, Plan } from "./types";
+
+/**
+ * The tools the model answers with, and the one place their input is checked. Model output is always
+ * `safeParse`d against these schemas, never cast; a failure becomes a problem statement the model is
+ * shown in its single corrective re-ask.
+ */
+
+const MAX_THOUGHT_CHARS = 1_000;
+const nonBlank = (max: number) => z.string().max(max).regex(/\S/, "must not be blank");
+
+export const WorkDirectlyInput = z.object({
+  thought: nonBlank(4_000).describe("Why one command can do and verify this intention."),
+});
+
+export const ChildProposalInput = z.object({
+  what: nonBlank(1_000).describe(
+    "One concrete step; keep any backticked command exactly as the user wrote it.",
+  ),
+  acceptance: nonBlank(1_000).describe('How to tell it is done, e.g. "the command `npm test` exits 0".'),
+});
+
+export const ProposeDecompositionInput = z.object({
+  thought: nonBlank(4_000).describe("Why the intention cannot be verified directly and how the split helps."),
+  children: z
+    .array(ChildProposalInput)
+    .min(MIN_CHILDREN)
+    .max(MAX_CHILDREN)
+    .describe(`Between ${MIN_CHILDREN} and ${MAX_CHILDREN} children, in the order they must be done.`),
+});
+
+export const RunCommandInput = z.object({
+  thought: nonBlank(4_000).describe("What you are about to try and why, in one or two sentences."),
+  command: nonBlank(10_000).describe(
+    "One POSIX shell command line, run in /workspace; exit code 0 means success.",
+  ),
+});
+
+export const TOOL_DESCRIPTIONS = {
+  work_directly:
+    "Use when the intention is one step that a single shell command can do and whose success its exit code shows. " +
+    "The agent will then choose and run that command.",
+  propose_decomposition:
+    `Use when the intention joins several steps or is too large to check with one command. Give ${MIN_CHILDREN}–${MAX_CHILDREN} ` +
+    "children, each smaller and easier to verify than the whole, each with a checkable acceptance criterion.",
+  run_command:
+    "Runs one shell command in the session's sandbox (Linux, working directory /workspace, a git checkout). " +
+    "Exit code 0 is success; any other exit code is failure. Output is captured and shown to the user.",
+} as const;
+
+export interface ToolCallLike {
+  toolName: string;
+  input: unknown;
+}
+
+export type Interpretation<T> = { ok: true; value: T } | { ok: false; problem: string };
+
+function capThought(thought: string): string {
+  const text = thought.trim();
+  return text.length <= MAX_THOUGHT_CHARS ? text : `${text.slice(0, MAX_THOUGHT_CHARS - 1)}…`;
+}
+
+function describeIssues(toolName: string, error: z.ZodError): string {
+  const issues = error.issues.map((issue) => `${issue.path.join(".") || "(input)"}: ${issue.message}`);
+  return `the arguments of ${toolName} do not match its schema (${issues.join("; ")})`;
+}
+
+function noToolCall(text: string, expected: readonly string[]): string {
+  const said = text.trim() === "" ? "" : `: "${text.trim().slice(0, 200)}"`;
+  return `you answered with text instead of calling ${expected.join(" or ")}${said}`;
+}
+
+function pickCall(
+  calls: readonly ToolCallLike[],
+  expected: readonly string[],
+  text: string,
+): Interpretation<ToolCallLike> {
+  if (calls.length === 0) return { ok: false, problem: noToolCall(text, expected) };
+  const call = calls.find((candidate) => expected.includes(candidate.toolName));
+  if (!call)
+    return {
+      ok: false,
+      problem: `you called ${calls[0]?.toolName}, which is not one of ${expected.join(", ")}`,
+    };
+  return { ok: true, value: call };
+}
+
+export const PLAN_TOOLS = ["work_directly", "propose_decomposition"] as const;
+export const ACT_TOOLS = ["run_command"] as const;
+
+export function interpretPlan(calls: readonly ToolCallLike[], text: string): Interpretation<Plan> {
+  const picked = pickCall(calls, PLAN_TOOLS, text);
+  if (!picked.ok) return picked;
+  const { toolName, input } = picked.value;
+  if (toolName === "work_directly") {
+    const parsed = WorkDirectlyInput.safeParse(input);
+    if (!parsed.success) return { ok: false, problem: describeIssues(toolName, parsed.error) };
+    return { ok: true, value: { kind: "direct", thought: capThought(parsed.data.thought) } };
+  }
+  const parsed = ProposeDecompositionInput.safeParse(input);
+  if (!parsed.success) return { ok: false, problem: describeIssues(toolName, parsed.error) };
+  const children = parsed.data.children.map((child) => ({
+    what: child.what.trim(),
+    acceptance: child.acceptance.trim(),
+  }));
+  return { ok: true, value: { kind: "decompose", thought: capThought(parsed.data.thought), children } };
+}
+
+export function interpretAction(calls: readonly ToolCallLike[], text: string): Interpretation<NextAction> {
+  const picked = pickCall(calls, ACT_TOOLS, text);
+  if (!picked.ok) return picked;
+  const parsed = RunCommandInput.safeParse(picked.value.input);
+  if (!parsed.success) return { ok: false, problem: describeIssues(picked.value.toolName, parsed.error) };
+  return {
+    ok: true,
+    value: { thought: capThought(parsed.data.thought), command: parsed.data.command.trim() },
+  };
+}

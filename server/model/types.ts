@@ -1,0 +1,52 @@
+/**
+ * The model port: the only way the orchestrator talks to a language model. Two implementations sit
+ * behind it — the built-in offline heuristics and an AI SDK provider — so the loop never knows which.
+ */
+
+/** A proposed child intention: a smaller goal plus how we will know it is done. */
+export interface ChildProposal {
+  what: string;
+  acceptance: string;
+}
+
+/**
+ * The answer to "can this intention be verified directly?" (seed 000's `can_verify_directly`): either
+ * work it through action cycles, or split it into 2–5 children that are each easier to verify.
+ */
+export type Plan =
+  | { kind: "direct"; thought: string }
+  | { kind: "decompose"; thought: string; children: ChildProposal[] };
+
+/** One shell command to run in the session's sandbox, with the reasoning shown to the user. */
+export interface NextAction {
+  thought: string;
+  command: string;
+}
+
+/** What one model request cost, written to the event log as an "LLM call made" fact. */
+export interface ModelCallRecord {
+  stage: "decompose" | "act";
+  modelId: string;
+  offline: boolean;
+  tokensIn: number;
+  tokensOut: number;
+  latencyMs: number;
+}
+
+export interface AgentModel {
+  /** Stable identifier recorded with every call, e.g. "offline-heuristics" or "openai-compatible:gpt-4o-mini". */
+  readonly id: string;
+  /** Human label for the UI, e.g. "Built-in offline model (heuristics)". */
+  readonly label: string;
+  readonly offline: boolean;
+  plan(
+    input: { task: string; repoSummary?: string },
+    signal?: AbortSignal,
+  ): Promise<{ plan: Plan; call: ModelCallRecord }>;
+  nextAction(
+    input: { task: string; what: string; acceptance: string; previousAttempts: string[] },
+    signal?: AbortSignal,
+  ): Promise<{ action: NextAction; call: ModelCallRecord }>;
+}
+
+export { ModelError, ModelOutputError, ModelRequestError, ModelUnavailableError } from "./errors";

@@ -1,0 +1,169 @@
+import { mkdtemp, rm } from "node:fs/promises";
+import { tmpdir } from "node:os";
+import path from "node:path";
+import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
+import { foldEvents } from "@/server/events/fold";
+import { EventStore } from "@/server/events/store";
+import type { PrismaClient } from "@/server/generated/prisma/client";
+import { logger } from "@/server/logger";
+import { AiSdkModel, createOfflineModel } from "@/server/model";
+import { startFakeModelServer } from "@/server/model/fake-openai/server";
+import type { AgentModel } from "@/server/model/types";
+import { createEmptyRepository } from "@/server/projects/git-repository";
+import { DockerSandboxProvider } from "@/server/sandbox";
+import { createTestDb, seedSession } from "@/server/testing/test-db";
+import { Orchestrator } from "./orchestrator";
+
+/**
+ * The orchestrator with every real part: SQLite, the Docker engine, and the AI SDK talking HTTP to the
+ * fake model server. A second Orchestrator over the same database stands in for a restarted server.
+ */
+let fakeModel: Awaited<ReturnType<typeof startFakeModelServer>>;
+let repoDir: string;
+let repoPath: string;
+const sandboxes = new DockerSandboxProvider();
+const actor = { userId: "u1", name: "Ada" };
+
+beforeAll(async () => {
+  fakeModel = await startFakeModelServer({ port: 0 });
+  repoDir = await mkdtemp(path.join(tmpdir(), "arbor-orch-"));
+  repoPath = path.join(repoDir, "project.git");
+  await createEmptyRepository(repoPath, "Orchestrated");
+});
+
+afterAll(async () => {
+  await fakeModel.close();
+  await rm(repoDir, { recursive: true, force: true });
+});
+
+let db: PrismaClient;
+let cleanup: () => Promise<void>;
+let sessionId: string;
+
+beforeEach(async () => {
+  ({ db, cleanup } = await createTestDb());
+  sessionId = (await seedSession(db)).session.id;
+  return async () => {
+    await (await sandboxes.get(sessionId))?.dispose();
+    await cleanup();
+  };
+});
+
+function orchestrator(model: AgentModel) {
+  return new Orchestrator(
+    {
+      store: new EventStore(db),
+      model,
+      sandboxes,
+      limits: { maxCyclesPerIntention: 3 },
+      commandTimeoutMs: 30_000,
+      sandboxImage: "arbor-sandbox:latest",
+      logger,
+      workspaceOf: async () => ({ repoPath, branch: `arbor/session-${sessionId}` }),
+    },
+    db,
+  );
+}
+
+const realModel = () => new AiSdkModel({ baseUrl: fakeModel.url, modelName: "fake", timeoutMs: 10_000 });
+
+async function waitForPendingApproval() {
+  for (let i = 0; i < 200; i++) {
+    const approval = await db.approval.findFirst({ where: { sessionId, status: "PENDING" } });
+    if (approval) return approval;
+    await new Promise((resolve) => setTimeout(resolve, 50));
+  }
+  throw new Error("no approval was requested");
+}
+
+describe("Orchestrator with Docker, SQLite and the fake model server", () => {
+  it("decomposes, waits for approval, runs each child in the sandbox and verifies the run", async () => {
+    const orch = orchestrator(realModel());
+    const { runId } = await orch.startRun({
+      sessionId,
+      task: "run `cat /etc/arbor-sandbox` and then run `ls README.md`",
+      mode: "agent",
+      actor,
+    });
+    const approval = await waitForPendingApproval();
+    await orch.decide({ sessionId, approvalId: approval.id, decision: "approved", reason: null, actor });
+    await orch.idle();
+
+    const store = new EventStore(db);
+    const view = foldEvents(await store.read(sessionId));
+    expect(view.runs[runId]).toMatchObject({ status: "VERIFIED", model: { offline: false } });
+    const children = Object.values(view.intentions).filter((intention) => intention.depth === 1);
+    expect(children.map((child) => child.status)).toEqual(["VERIFIED", "VERIFIED"]);
+    expect(children[0]?.cycles[0]?.output).toContain("arbor-sandbox");
+    expect(children[1]?.cycles[0]?.output).toContain("README.md");
+    const calls = (await store.read(sessionId)).filter((event) => event.body.type === "llm-called");
+    expect(calls.length).toBe(3); // one plan, one action per child
+    expect(fakeModel.requests.length).toBeGreaterThanOrEqual(3);
+  });
+
+  it("fails the run when a child's command fails, and leaves no intention ACTIVE", async () => {
+    const orch = orchestrator(createOfflineModel());
+    const { runId } = await orch.startRun({
+      sessionId,
+      task: "run `false` and then run `echo unreachable`",
+      mode: "agent",
+      actor,
+    });
+    const approval = await waitForPendingApproval();
+    await orch.decide({ sessionId, approvalId: approval.id, decision: "approved", reason: null, actor });
+    await orch.idle();
+    const run = await db.run.findUniqueOrThrow({ where: { id: runId } });
+    expect(run.status).toBe("FAILED");
+    expect(run.reason).toContain("exit code 1");
+    expect(await db.intention.count({ where: { runId, status: "ACTIVE" } })).toBe(0);
+  });
+
+  it("keeps a pending approval across a restart and continues when it is answered", async () => {
+    const before = orchestrator(createOfflineModel());
+    const { runId } = await before.startRun({
+      sessionId,
+      task: "run `echo one` and then run `echo two`",
+      mode: "agent",
+      actor,
+    });
+    const approval = await waitForPendingApproval();
+
+    // A new orchestrator over the same database: what a server restart leaves.
+    const after = orchestrator(createOfflineModel());
+    expect(await after.resumeInterrupted()).toBe(1);
+    expect((await db.approval.findUniqueOrThrow({ where: { id: approval.id } })).status).toBe("PENDING");
+    await after.decide({ sessionId, approvalId: approval.id, decision: "approved", reason: null, actor });
+    await after.idle();
+    expect((await db.run.findUniqueOrThrow({ where: { id: runId } })).status).toBe("VERIFIED");
+    await before.stop(sessionId, runId);
+  });
+
+  it("stops a run waiting for approval and fails its open intentions with the reason", async () => {
+    const orch = orchestrator(createOfflineModel());
+    const { runId } = await orch.startRun({
+      sessionId,
+      task: "run `echo a` and then run `echo b`",
+      mode: "agent",
+      actor,
+    });
+    await waitForPendingApproval();
+    await orch.stop(sessionId, runId);
+    const run = await db.run.findUniqueOrThrow({ where: { id: runId } });
+    expect([run.status, run.reason]).toEqual(["STOPPED", "stopped by the user"]);
+    expect(await db.intention.count({ where: { runId, status: { in: ["ACTIVE", "PENDING"] } } })).toBe(0);
+  });
+
+  it("refuses a second run while one is going, and an approval answered twice", async () => {
+    const orch = orchestrator(createOfflineModel());
+    await orch.startRun({ sessionId, task: "run `echo a` and then run `echo b`", mode: "agent", actor });
+    await expect(orch.startRun({ sessionId, task: "again", mode: "agent", actor })).rejects.toThrow(
+      "already in progress",
+    );
+    const approval = await waitForPendingApproval();
+    await orch.decide({ sessionId, approvalId: approval.id, decision: "rejected", reason: "no", actor });
+    await expect(
+      orch.decide({ sessionId, approvalId: approval.id, decision: "approved", reason: null, actor }),
+    ).rejects.toThrow("already answered");
+    await orch.idle();
+  });
+});

@@ -1,0 +1,144 @@
+import { Writable } from "node:stream";
+import { StringDecoder } from "node:string_decoder";
+import type DockerModem from "docker-modem";
+import type Docker from "dockerode";
+import { CappedOutput, DEFAULT_MAX_OUTPUT_BYTES } from "./output";
+import type { OutputStream } from "./types";
+
+export interface RunOptions {
+  stdin?: string;
+  env?: Record<string, string>;
+  onOutput?: (stream: OutputStream, chunk: string) => void;
+  maxOutputBytes?: number;
+  /** The host stops waiting after this long (the in-container `timeout` should have acted first). */
+  deadlineMs: number;
+  /** Called once when the deadline passes, to kill what is still running inside. */
+  onDeadline?: () => void;
+}
+
+export interface RunResult {
+  exitCode: number;
+  stdout: string;
+  stderr: string;
+  truncated: boolean;
+  deadlineHit: boolean;
+}
+
+/** Exit code reported when the host gave up waiting and the engine had none yet. */
+const GAVE_UP_EXIT_CODE = 124;
+
+/**
+ * Runs argv in the container with the Engine API's exec (no shell on the host), streaming and capping
+ * stdout/stderr, and returns the exit code from `exec.inspect()`. Docker errors are thrown as they are.
+ */
+export async function runInContainer(
+  container: Docker.Container,
+  argv: string[],
+  options: RunOptions,
+): Promise<RunResult> {
+  const withStdin = options.stdin !== undefined;
+  const exec = await container.exec({
+    Cmd: argv,
+    AttachStdin: withStdin,
+    AttachStdout: true,
+    AttachStderr: true,
+    Tty: false,
+    Env: options.env ? Object.entries(options.env).map(([key, value]) => `${key}=${value}`) : undefined,
+  });
+  // Hijacking (a raw upgraded socket) is only needed to write stdin; a plain response stream is cheaper.
+  const stream = await exec.start({ hijack: withStdin, stdin: withStdin });
+
+  const max = options.maxOutputBytes ?? DEFAULT_MAX_OUTPUT_BYTES;
+  const sinks = {
+    stdout: new Sink("stdout", max, options.onOutput),
+    stderr: new Sink("stderr", max, options.onOutput),
+  };
+  (container.modem as DockerModem).demuxStream(stream, sinks.stdout.writable, sinks.stderr.writable);
+
+  const deadlineAt = Date.now() + options.deadlineMs;
+  let deadlineHit = false;
+  const giveUp = () => {
+    if (deadlineHit) return;
+    deadlineHit = true;
+    options.onDeadline?.();
+  };
+  await new Promise<void>((resolve, reject) => {
+    const timer = setTimeout(() => {
+      giveUp();
+      stream.destroy();
+      resolve();
+    }, options.deadlineMs);
+    const finish = () => {
+      clearTimeout(timer);
+      resolve();
+    };
+    stream.once("end", finish);
+    stream.once("close", finish);
+    stream.once("error", (error) => {
+      clearTimeout(timer);
+      if (deadlineHit) resolve();
+      else reject(error);
+    });
+    if (withStdin) stream.end(Buffer.from(options.stdin ?? "", "utf8"));
+  });
+
+  let exitCode = GAVE_UP_EXIT_CODE;
+  // The stream can end a moment before the engine records the exit code, or long before it when the
+  // command closed its stdout/stderr and kept running; so poll (backing off) until the deadline.
+  for (let wait = 10; ; wait = Math.min(wait * 2, 200)) {
+    const info = await exec.inspect();
+    if (!info.Running && info.ExitCode !== null) {
+      exitCode = info.ExitCode;
+      break;
+    }
+    if (deadlineHit || Date.now() >= deadlineAt) {
+      giveUp();
+      break;
+    }
+    await new Promise((resolve) => setTimeout(resolve, wait));
+  }
+
+  return {
+    exitCode,
+    stdout: sinks.stdout.finish(),
+    stderr: sinks.stderr.finish(),
+    truncated: sinks.stdout.capture.truncated || sinks.stderr.capture.truncated,
+    deadlineHit,
+  };
+}
+
+/** One output stream: bytes go to the capped capture, decoded text to the live callback. */
+class Sink {
+  readonly capture: CappedOutput;
+  readonly writable: Writable;
+  private readonly decoder = new StringDecoder("utf8");
+
+  constructor(
+    private readonly name: OutputStream,
+    maxBytes: number,
+    private readonly onOutput?: (stream: OutputStream, chunk: string) => void,
+  ) {
+    this.capture = new CappedOutput(maxBytes);
+    this.writable = new Writable({
+      write: (chunk: Buffer, _encoding, callback) => {
+        this.capture.push(chunk);
+        this.emit(this.decoder.write(chunk));
+        callback();
+      },
+    });
+  }
+
+  finish(): string {
+    this.emit(this.decoder.end());
+    return this.capture.toString();
+  }
+
+  private emit(text: string): void {
+    if (text === "" || !this.onOutput) return;
+    try {
+      this.onOutput(this.name, text);
+    } catch {
+      // A failing listener (e.g. a closed browser stream) must not break the command's result.
+    }
+  }
+}

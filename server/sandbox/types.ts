@@ -1,0 +1,120 @@
+/**
+ * The sandbox port: one isolated container per session where every tool runs. The orchestrator and
+ * tools depend on these types only; `docker-provider.ts` is the implementation.
+ */
+
+export type OutputStream = "stdout" | "stderr";
+
+export interface ExecOptions {
+  /** Kill the command after this long (default: the provider's default, 120 s). */
+  timeoutMs?: number;
+  /** Working directory; relative paths resolve against /workspace (the default). */
+  cwd?: string;
+  /** Extra environment variables for this command only. */
+  env?: Record<string, string>;
+  /** Text fed to the command's stdin (closed after it). Without it, stdin is empty. */
+  stdin?: string;
+  /** Every chunk as it arrives, decoded as UTF-8; receives all output, even past the cap. */
+  onOutput?: (stream: OutputStream, chunk: string) => void;
+  /** Cap on the captured bytes of EACH stream; head and tail are kept around a truncation marker. */
+  maxOutputBytes?: number;
+}
+
+export interface ExecResult {
+  /** The command's exit code; after a timeout it is 124 (TERM) or 137 (KILL), as `timeout` reports. */
+  exitCode: number;
+  stdout: string;
+  stderr: string;
+  timedOut: boolean;
+  /** True when either stream went over `maxOutputBytes` and was cut. */
+  truncated: boolean;
+  durationMs: number;
+}
+
+export interface Sandbox {
+  /** The Docker container id. */
+  readonly id: string;
+  readonly sessionId: string;
+  /** `arbor-session-<sessionId>`, what `docker ps` shows. */
+  readonly containerName: string;
+  /** Runs `command` with bash in /workspace as user arbor (uid 1000). Never throws for a non-zero exit. */
+  exec(command: string, options?: ExecOptions): Promise<ExecResult>;
+  /** A UTF-8 text file; relative paths resolve against /workspace. Throws SandboxFileError. */
+  readFile(path: string): Promise<string>;
+  /** Creates or replaces a file (and its parent directories) as user arbor. Throws SandboxFileError. */
+  writeFile(path: string, content: string): Promise<void>;
+  /** Removes the container and everything in it. Safe to call twice. */
+  dispose(): Promise<void>;
+}
+
+export interface CreateSandboxOptions {
+  sessionId: string;
+  /** Host path of a bare git repository, cloned into /workspace. Without it, /workspace is empty. */
+  repoPath?: string;
+  /** Branch created for the session's work (default `arbor/<sessionId>`). */
+  branch?: string;
+  /** Give the container a network (default: none). */
+  allowNetwork?: boolean;
+}
+
+/** Given the session ids found on containers, answers which of them are still live. */
+export type LiveSessionsQuery = (sessionIds: string[]) => Promise<ReadonlySet<string>> | ReadonlySet<string>;
+
+export interface SandboxProvider {
+  /**
+   * A running sandbox for the session. If the session already has a container (e.g. created before a
+   * server restart), that one is re-attached and its workspace is left as it is.
+   */
+  create(options: CreateSandboxOptions): Promise<Sandbox>;
+  /** The session's existing sandbox (started again if it was stopped), or null when there is none. */
+  get(sessionId: string): Promise<Sandbox | null>;
+  /** Removes every Arbor container whose session is not live; run at server start. */
+  sweepOrphans(isLive: LiveSessionsQuery): Promise<{ removed: string[]; kept: string[] }>;
+  /** Resolves when the engine answers; throws SandboxUnavailableError otherwise. */
+  ping(): Promise<void>;
+}
+
+export type SandboxErrorCode =
+  | "unavailable"
+  | "image_missing"
+  | "invalid_argument"
+  | "not_found"
+  | "create_failed"
+  | "exec_failed"
+  | "file_error";
+
+/** Every failure of the sandbox layer, with a message fit to show a user (no secrets, no stack). */
+export class SandboxError extends Error {
+  constructor(
+    readonly code: SandboxErrorCode,
+    message: string,
+    options?: { cause?: unknown },
+  ) {
+    super(message, options);
+    this.name = "SandboxError";
+  }
+}
+
+export class SandboxUnavailableError extends SandboxError {
+  constructor(message: string, options?: { cause?: unknown }) {
+    super("unavailable", message, options);
+    this.name = "SandboxUnavailableError";
+  }
+}
+
+export class SandboxImageMissingError extends SandboxError {
+  constructor(image: string) {
+    super("image_missing", `Sandbox image ${image} not found: build it with sandbox-image/build.sh.`);
+    this.name = "SandboxImageMissingError";
+  }
+}
+
+export class SandboxFileError extends SandboxError {
+  constructor(
+    readonly path: string,
+    message: string,
+  ) {
+    super("file_error", message);
+    this.name = "SandboxFileError";
+  }
+}
