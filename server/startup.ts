@@ -21,6 +21,20 @@ export async function startServer(): Promise<void> {
     // The app still serves pages without Docker; runs report the engine error where it happens.
     logger.warn({ err: errorMessage(error) }, "orphan sweep skipped: Docker engine not reachable");
   }
+  exitPromptlyOnSignals();
   const resumed = await orchestrator.resumeInterrupted();
   if (resumed > 0) logger.info({ resumed }, "resumed interrupted runs");
+}
+
+/**
+ * Open live streams would keep a graceful HTTP shutdown waiting forever. Nothing needs flushing: every
+ * event is committed when appended, and a run cut off here resumes from its log at the next start.
+ */
+function exitPromptlyOnSignals(): void {
+  for (const signal of ["SIGTERM", "SIGINT"] as const) {
+    process.once(signal, () => {
+      logger.info({ signal }, "Arbor stopping; unfinished runs resume at the next start");
+      process.exit(0);
+    });
+  }
 }

@@ -47,7 +47,9 @@ export async function startArborServer(options: {
     },
     async stop() {
       child.kill("SIGTERM");
+      const killer = setTimeout(() => child.kill("SIGKILL"), 5_000);
       await exited;
+      clearTimeout(killer);
     },
   };
 }
