@@ -29,15 +29,18 @@ ensure_node() {
   [ "$major" -ge 20 ] || die "Node.js 20 or newer is required (found $(node --version))."
 }
 
-# npm ci only when package-lock.json changed since the last install.
+# Installs exactly what package-lock.json records, only when it changed since the last install.
+# Not `npm ci`: the registry these machines reach lacks other platforms' optional packages (for
+# example @next/swc-darwin-*), so no lock file made here lists them and `npm ci` refuses it as out of
+# sync. `npm install --no-save` follows the lock and never rewrites it.
 ensure_npm_packages() {
   local stamp="node_modules/.arbor-lock-hash" want
   want="$(sha256sum package-lock.json | cut -c1-64)"
   if [ -f "$stamp" ] && [ "$(cat "$stamp")" = "$want" ]; then
     say "npm packages are up to date."
   else
-    say "Installing npm packages (npm ci)…"
-    npm ci --no-audit --no-fund --loglevel=error
+    say "Installing npm packages…"
+    npm install --no-save --no-audit --no-fund --loglevel=error
     echo "$want" >"$stamp"
   fi
 }
