@@ -76,13 +76,13 @@ test("a failing command fails its intention and the run, with the reason shown",
   await page.getByTestId("approve").click();
   await expectRunStatus(page, "FAILED");
   await expect(page.getByTestId("run-reason")).toContainText(
-    'child 1 "run `echo starting; exit 3`" failed: exit code 3',
+    'child 1 "run `echo starting; exit 3`" failed: 2 failed cycles (last: exit code 3)',
   );
   await expect(child(page, 0).getByTestId("intention-status").first()).toHaveAttribute(
     "data-status",
     "FAILED",
   );
-  await expect(child(page, 0).getByTestId("cycle-output")).toContainText("starting");
+  await expect(child(page, 0).getByTestId("cycle-output").first()).toContainText("starting");
   await expect(child(page, 1).getByTestId("intention-status").first()).toHaveAttribute(
     "data-status",
     "PENDING",

@@ -4,6 +4,7 @@ import { EventStore } from "@/server/events/store";
 import { logger } from "@/server/logger";
 import { createAgentModel } from "@/server/model";
 import { Orchestrator } from "@/server/orchestrator/orchestrator";
+import { RivaLimits } from "@/server/riva/limits";
 import { getSandboxProvider } from "@/server/sandbox";
 
 /**
@@ -22,25 +23,35 @@ function create() {
     timeoutMs: env.ARBOR_MODEL_TIMEOUT_MS,
   });
   const sandboxes = getSandboxProvider();
-  const orchestrator = new Orchestrator(
-    {
-      store,
-      model,
-      sandboxes,
-      limits: { maxCyclesPerIntention: 3 },
-      commandTimeoutMs: env.ARBOR_COMMAND_TIMEOUT_MS,
-      sandboxImage: env.ARBOR_SANDBOX_IMAGE,
-      logger,
-      async workspaceOf(sessionId) {
-        const session = await db.session.findUniqueOrThrow({
-          where: { id: sessionId },
-          include: { project: true },
-        });
-        return { repoPath: session.project.repoPath, branch: session.branch };
-      },
+  const orchestrator = new Orchestrator({
+    log: store,
+    model,
+    sandboxes,
+    limits: RivaLimits.parse({
+      maxDepth: env.ARBOR_MAX_DEPTH,
+      maxCyclesPerIntention: env.ARBOR_MAX_CYCLES,
+      maxIterations: env.ARBOR_MAX_ITERATIONS,
+      wallClockMs: env.ARBOR_WALL_CLOCK_SECONDS * 1000,
+    }),
+    clock: Date.now,
+    commandTimeoutMs: env.ARBOR_COMMAND_TIMEOUT_MS,
+    sandboxImage: env.ARBOR_SANDBOX_IMAGE,
+    logger,
+    async workspaceOf(sessionId) {
+      const session = await db.session.findUniqueOrThrow({
+        where: { id: sessionId },
+        include: { project: true },
+      });
+      return { repoPath: session.project.repoPath, branch: session.branch };
     },
-    db,
-  );
+    async runningRuns() {
+      const runs = await db.run.findMany({
+        where: { status: "RUNNING" },
+        select: { id: true, sessionId: true },
+      });
+      return runs.map((run) => ({ runId: run.id, sessionId: run.sessionId }));
+    },
+  });
   return { store, model, sandboxes, orchestrator };
 }
 

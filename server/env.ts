@@ -32,6 +32,11 @@ const schema = z.object({
   ARBOR_MODEL_TIMEOUT_MS: positiveInt(60_000),
   ARBOR_SANDBOX_IMAGE: z.string().default("arbor-sandbox:latest"),
   ARBOR_COMMAND_TIMEOUT_MS: positiveInt(120_000),
+  /** Seed 000's safety limits (see server/riva/limits.ts). */
+  ARBOR_MAX_DEPTH: z.coerce.number().int().min(0).max(50).default(10),
+  ARBOR_MAX_CYCLES: positiveInt(5),
+  ARBOR_MAX_ITERATIONS: positiveInt(10),
+  ARBOR_WALL_CLOCK_SECONDS: positiveInt(300),
   ARBOR_LOG_LEVEL: z.enum(["fatal", "error", "warn", "info", "debug", "trace", "silent"]).default("info"),
 });
 

@@ -54,6 +54,8 @@ export interface ApprovalView {
   decidedBy: string | null;
   reason: string | null;
   requestedSeq: number;
+  requestedAt: string;
+  decidedAt: string | null;
 }
 
 export interface RunView {
@@ -182,6 +184,8 @@ export function applyEvent(view: SessionView, event: StoredEvent): SessionView {
         decidedBy: null,
         reason: null,
         requestedSeq: event.seq,
+        requestedAt: event.at,
+        decidedAt: null,
       };
       break;
     case "approval-decided": {
@@ -190,6 +194,7 @@ export function applyEvent(view: SessionView, event: StoredEvent): SessionView {
         approval.status = body.decision === "approved" ? "APPROVED" : "REJECTED";
         approval.decidedBy = body.decidedBy.name;
         approval.reason = body.reason;
+        approval.decidedAt = event.at;
       }
       break;
     }

@@ -83,7 +83,8 @@ export const EventBody = z.discriminatedUnion("type", [
     type: z.literal("decision-made"),
     runId: z.string(),
     intentionId: z.string(),
-    decision: z.enum(["verify-directly", "decompose"]),
+    /** verify-directly / decompose: how the intention is worked; retry: another cycle after a miss. */
+    decision: z.enum(["verify-directly", "decompose", "retry"]),
     reason: z.string(),
   }),
   z.object({

@@ -7,16 +7,19 @@ import { renderPrompt } from "./prompts";
 import { requestToolCall } from "./request-tool-call";
 import { displayUrl, toModelError } from "./to-model-error";
 import {
+  CannotDecomposeInput,
+  FORCED_PLAN_TOOLS,
   type Interpretation,
   interpretAction,
   interpretPlan,
+  PLAN_TOOLS,
   ProposeDecompositionInput,
   RunCommandInput,
   TOOL_DESCRIPTIONS,
   type ToolCallLike,
   WorkDirectlyInput,
 } from "./tool-inputs";
-import type { AgentModel, ModelCallRecord, NextAction, Plan } from "./types";
+import type { AgentModel, ModelCallRecord, NextAction, Plan, PlanInput } from "./types";
 
 export interface AiSdkModelConfig {
   /** OpenAI-compatible base URL, e.g. http://localhost:11434/v1 (Ollama) or https://api.openai.com/v1. */
@@ -44,6 +47,15 @@ const planTools = {
   propose_decomposition: tool({
     description: TOOL_DESCRIPTIONS.propose_decomposition,
     inputSchema: ProposeDecompositionInput,
+  }),
+} satisfies ToolSet;
+
+/** When the engine requires a split, working directly is not offered. */
+const forcedPlanTools = {
+  propose_decomposition: planTools.propose_decomposition,
+  cannot_decompose: tool({
+    description: TOOL_DESCRIPTIONS.cannot_decompose,
+    inputSchema: CannotDecomposeInput,
   }),
 } satisfies ToolSet;
 
@@ -84,16 +96,20 @@ export class AiSdkModel implements AgentModel {
     this.model = provider(config.modelName);
   }
 
-  async plan(input: { task: string; repoSummary?: string }, signal?: AbortSignal) {
+  async plan(input: PlanInput, signal?: AbortSignal) {
     const repoSummary = input.repoSummary?.trim() || "(nothing known yet)";
     const vars = { minChildren: String(MIN_CHILDREN), maxChildren: String(MAX_CHILDREN), repoSummary };
+    const forced = input.mustDecompose === true;
+    const failureSummary = input.failureSummary?.trim() || "(no attempt recorded)";
     const { value, call } = await this.ask<Plan>(
       {
         stage: "decompose",
-        instructions: renderPrompt("decompose", vars, { dir: this.config.promptsDir }),
+        instructions: forced
+          ? renderPrompt("redecompose", { ...vars, failureSummary }, { dir: this.config.promptsDir })
+          : renderPrompt("decompose", vars, { dir: this.config.promptsDir }),
         userMessage: input.task,
-        tools: planTools,
-        interpret: interpretPlan,
+        tools: forced ? forcedPlanTools : planTools,
+        interpret: (calls, text) => interpretPlan(calls, text, forced ? FORCED_PLAN_TOOLS : PLAN_TOOLS),
       },
       signal,
     );

@@ -58,7 +58,12 @@ export function createOfflineModel(): AgentModel {
     async plan(input, signal) {
       signal?.throwIfAborted();
       const startedAt = performance.now();
-      const plan = planOffline(input.task);
+      const planned = planOffline(input.task);
+      // A required split that the heuristics cannot make: the step is as small as they can get it.
+      const plan: Plan =
+        input.mustDecompose && planned.kind === "direct"
+          ? { kind: "atomic", thought: "The heuristics find no smaller steps in this intention." }
+          : planned;
       return {
         plan,
         call: record("decompose", input.task + (input.repoSummary ?? ""), JSON.stringify(plan), startedAt),

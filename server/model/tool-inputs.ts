@@ -31,6 +31,10 @@ export const ProposeDecompositionInput = z.object({
     .describe(`Between ${MIN_CHILDREN} and ${MAX_CHILDREN} children, in the order they must be done.`),
 });
 
+export const CannotDecomposeInput = z.object({
+  reason: nonBlank(4_000).describe("Why this intention cannot be split into smaller verifiable steps."),
+});
+
 export const RunCommandInput = z.object({
   thought: nonBlank(4_000).describe("What you are about to try and why, in one or two sentences."),
   command: nonBlank(10_000).describe(
@@ -45,6 +49,8 @@ export const TOOL_DESCRIPTIONS = {
   propose_decomposition:
     `Use when the intention joins several steps or is too large to check with one command. Give ${MIN_CHILDREN}–${MAX_CHILDREN} ` +
     "children, each smaller and easier to verify than the whole, each with a checkable acceptance criterion.",
+  cannot_decompose:
+    "Use only when the intention is already one indivisible step: no split into smaller, separately verifiable steps exists.",
   run_command:
     "Runs one shell command in the session's sandbox (Linux, working directory /workspace, a git checkout). " +
     "Exit code 0 is success; any other exit code is failure. Output is captured and shown to the user.",
@@ -88,12 +94,22 @@ function pickCall(
 }
 
 export const PLAN_TOOLS = ["work_directly", "propose_decomposition"] as const;
+export const FORCED_PLAN_TOOLS = ["propose_decomposition", "cannot_decompose"] as const;
 export const ACT_TOOLS = ["run_command"] as const;
 
-export function interpretPlan(calls: readonly ToolCallLike[], text: string): Interpretation<Plan> {
-  const picked = pickCall(calls, PLAN_TOOLS, text);
+export function interpretPlan(
+  calls: readonly ToolCallLike[],
+  text: string,
+  expected: readonly string[] = PLAN_TOOLS,
+): Interpretation<Plan> {
+  const picked = pickCall(calls, expected, text);
   if (!picked.ok) return picked;
   const { toolName, input } = picked.value;
+  if (toolName === "cannot_decompose") {
+    const parsed = CannotDecomposeInput.safeParse(input);
+    if (!parsed.success) return { ok: false, problem: describeIssues(toolName, parsed.error) };
+    return { ok: true, value: { kind: "atomic", thought: capThought(parsed.data.reason) } };
+  }
   if (toolName === "work_directly") {
     const parsed = WorkDirectlyInput.safeParse(input);
     if (!parsed.success) return { ok: false, problem: describeIssues(toolName, parsed.error) };

@@ -15,7 +15,22 @@ export interface ChildProposal {
  */
 export type Plan =
   | { kind: "direct"; thought: string }
-  | { kind: "decompose"; thought: string; children: ChildProposal[] };
+  | { kind: "decompose"; thought: string; children: ChildProposal[] }
+  /** Only when decomposition was required: the intention is already as small as it gets. */
+  | { kind: "atomic"; thought: string };
+
+export interface PlanInput {
+  /** The intention to plan: its goal in words. */
+  task: string;
+  repoSummary?: string;
+  /**
+   * Set when the engine has already decided to decompose (after failures, a vague acceptance, …):
+   * working directly is not an option, only splitting or saying it cannot be split.
+   */
+  mustDecompose?: boolean;
+  /** Why decomposition is required and what failed so far (capped by the caller). */
+  failureSummary?: string;
+}
 
 /** One shell command to run in the session's sandbox, with the reasoning shown to the user. */
 export interface NextAction {
@@ -39,10 +54,7 @@ export interface AgentModel {
   /** Human label for the UI, e.g. "Built-in offline model (heuristics)". */
   readonly label: string;
   readonly offline: boolean;
-  plan(
-    input: { task: string; repoSummary?: string },
-    signal?: AbortSignal,
-  ): Promise<{ plan: Plan; call: ModelCallRecord }>;
+  plan(input: PlanInput, signal?: AbortSignal): Promise<{ plan: Plan; call: ModelCallRecord }>;
   nextAction(
     input: { task: string; what: string; acceptance: string; previousAttempts: string[] },
     signal?: AbortSignal,

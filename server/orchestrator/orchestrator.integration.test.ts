@@ -10,6 +10,7 @@ import { AiSdkModel, createOfflineModel } from "@/server/model";
 import { startFakeModelServer } from "@/server/model/fake-openai/server";
 import type { AgentModel } from "@/server/model/types";
 import { createEmptyRepository } from "@/server/projects/git-repository";
+import { DEFAULT_LIMITS } from "@/server/riva/limits";
 import { DockerSandboxProvider } from "@/server/sandbox";
 import { createTestDb, seedSession } from "@/server/testing/test-db";
 import { Orchestrator } from "./orchestrator";
@@ -50,19 +51,23 @@ beforeEach(async () => {
 });
 
 function orchestrator(model: AgentModel) {
-  return new Orchestrator(
-    {
-      store: new EventStore(db),
-      model,
-      sandboxes,
-      limits: { maxCyclesPerIntention: 3 },
-      commandTimeoutMs: 30_000,
-      sandboxImage: "arbor-sandbox:latest",
-      logger,
-      workspaceOf: async () => ({ repoPath, branch: `arbor/session-${sessionId}` }),
-    },
-    db,
-  );
+  const store = new EventStore(db);
+  return new Orchestrator({
+    log: store,
+    model,
+    sandboxes,
+    limits: DEFAULT_LIMITS,
+    clock: Date.now,
+    commandTimeoutMs: 30_000,
+    sandboxImage: "arbor-sandbox:latest",
+    logger,
+    workspaceOf: async () => ({ repoPath, branch: `arbor/session-${sessionId}` }),
+    runningRuns: async () =>
+      (await db.run.findMany({ where: { status: "RUNNING" } })).map((run) => ({
+        runId: run.id,
+        sessionId: run.sessionId,
+      })),
+  });
 }
 
 const realModel = () => new AiSdkModel({ baseUrl: fakeModel.url, modelName: "fake", timeoutMs: 10_000 });
@@ -101,7 +106,7 @@ describe("Orchestrator with Docker, SQLite and the fake model server", () => {
     expect(fakeModel.requests.length).toBeGreaterThanOrEqual(3);
   });
 
-  it("fails the run when a child's command fails, and leaves no intention ACTIVE", async () => {
+  it("retries a failing child, finds it cannot be split, and fails the run with no intention ACTIVE", async () => {
     const orch = orchestrator(createOfflineModel());
     const { runId } = await orch.startRun({
       sessionId,
@@ -114,7 +119,9 @@ describe("Orchestrator with Docker, SQLite and the fake model server", () => {
     await orch.idle();
     const run = await db.run.findUniqueOrThrow({ where: { id: runId } });
     expect(run.status).toBe("FAILED");
-    expect(run.reason).toContain("exit code 1");
+    expect(run.reason).toContain("2 failed cycles (last: exit code 1)");
+    expect(run.reason).toContain("cannot be decomposed further");
+    expect(await db.cycle.count({ where: { runId } })).toBe(2);
     expect(await db.intention.count({ where: { runId, status: "ACTIVE" } })).toBe(0);
   });
 

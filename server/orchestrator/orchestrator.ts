@@ -1,29 +1,31 @@
 import { randomUUID } from "node:crypto";
-import type { EventBody } from "@/server/events/schema";
-import { ChildProposal } from "@/server/events/schema";
+import { emptySessionView, foldEvents, type SessionView } from "@/server/events/fold";
+import { ChildProposal, type EventBody } from "@/server/events/schema";
 import type { UserMode } from "@/server/events/vocabulary";
-import type { PrismaClient } from "@/server/generated/prisma/client";
+import { RivaEngine } from "@/server/riva/engine";
+import type { RivaDeps } from "@/server/riva/ports";
 import { UserFacingError } from "./errors";
-import type { OrchestratorDeps } from "./ports";
-import { RunDriver } from "./run-driver";
 
 interface Actor {
   userId: string;
   name: string;
 }
 
+export interface OrchestratorDeps extends RivaDeps {
+  /** Runs the log says are still going, across sessions: the ones to resume at startup. */
+  runningRuns(): Promise<{ runId: string; sessionId: string }[]>;
+}
+
 /**
- * Starts, stops and resumes runs, and turns a person's answer into events. One driver per running
- * run; approvals wake the driver that waits on them.
+ * Starts, stops and resumes runs, and turns a person's answer into events. It reads state only from
+ * the event log (never a projection table), so it behaves the same over SQLite or in memory. One
+ * engine per running run; an answered approval wakes the engine waiting on it.
  */
 export class Orchestrator {
   private readonly active = new Map<string, { controller: AbortController; done: Promise<void> }>();
   private readonly approvalWaiters = new Map<string, Set<() => void>>();
 
-  constructor(
-    private readonly deps: OrchestratorDeps,
-    private readonly db: PrismaClient,
-  ) {}
+  constructor(private readonly deps: OrchestratorDeps) {}
 
   get model() {
     return this.deps.model;
@@ -37,8 +39,8 @@ export class Orchestrator {
   }): Promise<{ runId: string }> {
     const task = input.task.trim();
     if (task.length === 0) throw new UserFacingError("Type a task for the agent first.", "BAD_REQUEST");
-    const running = await this.db.run.findFirst({ where: { sessionId: input.sessionId, status: "RUNNING" } });
-    if (running) {
+    const view = await this.viewOf(input.sessionId);
+    if (Object.values(view.runs).some((run) => run.status === "RUNNING")) {
       throw new UserFacingError(
         "A run is already in progress in this session: stop it or wait for it to end.",
         "CONFLICT",
@@ -46,7 +48,7 @@ export class Orchestrator {
     }
     const runId = randomUUID();
     const model = this.deps.model;
-    await this.deps.store.append(input.sessionId, [
+    await this.deps.log.append(input.sessionId, [
       { type: "message-posted", messageId: randomUUID(), runId, role: "user", text: task },
       {
         type: "run-started",
@@ -61,7 +63,8 @@ export class Orchestrator {
         intentionId: randomUUID(),
         parentId: null,
         what: task,
-        acceptance: "every part of the task is done and its checks pass",
+        // Deliberately without check words: whether the task is directly verifiable is for its own words.
+        acceptance: "the user's request is fulfilled",
         depth: 0,
         position: 0,
       },
@@ -79,9 +82,8 @@ export class Orchestrator {
     children?: ChildProposal[];
     actor: Actor;
   }): Promise<void> {
-    const approval = await this.db.approval.findFirst({
-      where: { id: input.approvalId, sessionId: input.sessionId },
-    });
+    const view = await this.viewOf(input.sessionId);
+    const approval = view.approvals[input.approvalId];
     if (!approval) throw new UserFacingError("That approval does not exist.", "NOT_FOUND");
     if (approval.status !== "PENDING") {
       throw new UserFacingError(
@@ -100,15 +102,15 @@ export class Orchestrator {
       },
     ];
     if (input.decision === "approved") {
-      const parent = await this.db.intention.findUniqueOrThrow({ where: { id: approval.intentionId } });
-      const proposed = ChildProposal.array().parse(
-        (JSON.parse(approval.payload) as { children: unknown }).children,
-      );
-      const children = input.children ?? proposed;
-      if (children.length < 1 || children.length > 5) {
+      const parent = view.intentions[approval.intentionId];
+      if (!parent) throw new UserFacingError("The intention of that approval is gone.", "NOT_FOUND");
+      const children = ChildProposal.array()
+        .min(1)
+        .max(5)
+        .safeParse(input.children ?? approval.children);
+      if (!children.success)
         throw new UserFacingError("A decomposition needs between 1 and 5 children.", "BAD_REQUEST");
-      }
-      children.forEach((child, position) => {
+      children.data.forEach((child, position) => {
         events.push({
           type: "intention-created",
           runId: approval.runId,
@@ -121,13 +123,13 @@ export class Orchestrator {
         });
       });
     }
-    await this.deps.store.append(input.sessionId, events);
+    await this.deps.log.append(input.sessionId, events);
     this.wake(approval.id);
     this.ensureDriving(input.sessionId, approval.runId);
   }
 
   async stop(sessionId: string, runId: string): Promise<void> {
-    const run = await this.db.run.findFirst({ where: { id: runId, sessionId } });
+    const run = (await this.viewOf(sessionId)).runs[runId];
     if (!run) throw new UserFacingError("That run does not exist.", "NOT_FOUND");
     if (run.status !== "RUNNING") return;
     const active = this.active.get(runId);
@@ -136,40 +138,49 @@ export class Orchestrator {
       await active.done;
       return;
     }
-    // No driver (for example it crashed): a fresh one sees the abort at once and records the stop.
+    // No engine (for example it crashed): a fresh one sees the abort at once and records the stop.
     const controller = new AbortController();
     controller.abort();
-    await new RunDriver(this.deps, sessionId, runId, (id, signal) => this.waitForApproval(id, signal)).drive(
-      controller.signal,
-    );
+    await this.engine(sessionId, runId).drive(controller.signal);
   }
 
   /** Picks up every run that was going when the server stopped. Pending approvals stay pending. */
   async resumeInterrupted(): Promise<number> {
-    const runs = await this.db.run.findMany({
-      where: { status: "RUNNING" },
-      select: { id: true, sessionId: true },
-    });
-    for (const run of runs) this.ensureDriving(run.sessionId, run.id);
+    const runs = await this.deps.runningRuns();
+    for (const run of runs) this.ensureDriving(run.sessionId, run.runId);
     return runs.length;
   }
 
-  /** Resolves when every driver has finished (used by tests and graceful shutdown). */
+  /** Resolves when every engine has finished (used by tests and graceful shutdown). */
   async idle(): Promise<void> {
     while (this.active.size > 0) await Promise.all([...this.active.values()].map((entry) => entry.done));
+  }
+
+  private async viewOf(sessionId: string): Promise<SessionView> {
+    const view = emptySessionView();
+    for (;;) {
+      const events = await this.deps.log.read(sessionId, view.lastSeq);
+      if (events.length === 0) return view;
+      foldEvents(events, view);
+    }
+  }
+
+  private engine(sessionId: string, runId: string): RivaEngine {
+    return new RivaEngine(this.deps, sessionId, runId, (id, signal) =>
+      this.waitForApproval(sessionId, id, signal),
+    );
   }
 
   private ensureDriving(sessionId: string, runId: string): void {
     if (this.active.has(runId)) return;
     const controller = new AbortController();
-    const driver = new RunDriver(this.deps, sessionId, runId, (id, signal) =>
-      this.waitForApproval(id, signal),
-    );
-    const done = driver.drive(controller.signal).finally(() => this.active.delete(runId));
+    const done = this.engine(sessionId, runId)
+      .drive(controller.signal)
+      .finally(() => this.active.delete(runId));
     this.active.set(runId, { controller, done });
   }
 
-  private waitForApproval(approvalId: string, signal: AbortSignal): Promise<void> {
+  private waitForApproval(sessionId: string, approvalId: string, signal: AbortSignal): Promise<void> {
     return new Promise<void>((resolve) => {
       const waiters = this.approvalWaiters.get(approvalId) ?? new Set();
       const done = () => {
@@ -181,12 +192,10 @@ export class Orchestrator {
       waiters.add(done);
       this.approvalWaiters.set(approvalId, waiters);
       signal.addEventListener("abort", done, { once: true });
-      // The answer may have landed between the driver's last read and this registration.
-      void this.db.approval
-        .findUnique({ where: { id: approvalId }, select: { status: true } })
-        .then((row) => {
-          if (row?.status !== "PENDING") done();
-        }, done);
+      // The answer may have landed between the engine's last read and this registration.
+      void this.viewOf(sessionId).then((view) => {
+        if (view.approvals[approvalId]?.status !== "PENDING") done();
+      }, done);
     });
   }
 

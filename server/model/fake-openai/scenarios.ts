@@ -86,6 +86,10 @@ export function splitSteps(text: string): string[] {
 
 function planReply(request: ChatRequest): FakeReply {
   const steps = splitSteps(intentionText(request));
+  if (steps.length < 2 && offers("cannot_decompose")(request)) {
+    const reason = "This is one indivisible step; splitting it would only repeat it.";
+    return { type: "tool-calls", calls: [{ name: "cannot_decompose", arguments: { reason } }] };
+  }
   if (steps.length < 2) {
     return {
       type: "tool-calls",

@@ -48,3 +48,22 @@ describe("reflectOnFailure", () => {
     );
   });
 });
+
+describe("judgeCommand indicators", () => {
+  it("judges exit 0 with a Python traceback in the output PARTIAL", () => {
+    const result = judgeCommand({
+      exitCode: 0,
+      timedOut: false,
+      error: null,
+      output: "Traceback (most recent call last):\n  File x",
+    });
+    expect(result.judgment).toBe("PARTIAL");
+    expect(result.reason).toContain("Traceback");
+  });
+
+  it("keeps a plain mention of errors in passing output a SUCCESS", () => {
+    expect(
+      judgeCommand({ exitCode: 0, timedOut: false, error: null, output: "0 errors, 12 passed" }).judgment,
+    ).toBe("SUCCESS");
+  });
+});

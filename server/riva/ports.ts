@@ -1,15 +1,20 @@
 import type { Logger } from "pino";
-import type { EventStore } from "@/server/events/store";
+import type { EventLog } from "@/server/events/log";
 import type { AgentModel } from "@/server/model/types";
 import type { SandboxProvider } from "@/server/sandbox/types";
-import type { StepLimits } from "./next-step";
+import type { RivaLimits } from "./limits";
 
-/** Everything the orchestrator needs from the world, passed in so tests can build it for real parts. */
-export interface OrchestratorDeps {
-  store: EventStore;
+/**
+ * Everything the RIVA engine needs from the world. The engine itself is pure decision-making over
+ * the event log; these ports are where it acts (model, sandbox), records (log) and reads the time.
+ */
+export interface RivaDeps {
+  log: EventLog;
   model: AgentModel;
   sandboxes: SandboxProvider;
-  limits: StepLimits;
+  limits: RivaLimits;
+  /** Milliseconds since the epoch; tests pass a controllable clock. */
+  clock: () => number;
   commandTimeoutMs: number;
   /** The image sessions' containers run (recorded in events). */
   sandboxImage: string;

@@ -1,0 +1,37 @@
+import type { EventBody, StoredEvent } from "./schema";
+
+/**
+ * The append-only log as the engine sees it. `EventStore` (SQLite/Prisma) is the product's; tests of
+ * the pure engine use `MemoryEventLog`. Both number events 1, 2, 3… per session with no gap.
+ */
+export interface EventLog {
+  append(sessionId: string, bodies: readonly EventBody[]): Promise<StoredEvent[]>;
+  read(sessionId: string, afterSeq?: number, limit?: number): Promise<StoredEvent[]>;
+}
+
+export class MemoryEventLog implements EventLog {
+  private readonly sessions = new Map<string, StoredEvent[]>();
+
+  constructor(private readonly clock: () => number = Date.now) {}
+
+  async append(sessionId: string, bodies: readonly EventBody[]): Promise<StoredEvent[]> {
+    const events = this.sessions.get(sessionId) ?? [];
+    const at = new Date(this.clock()).toISOString();
+    const stored = bodies.map((body, index) => ({
+      seq: events.length + index + 1,
+      at,
+      body: structuredClone(body),
+    }));
+    events.push(...stored);
+    this.sessions.set(sessionId, events);
+    return stored.map((event) => structuredClone(event));
+  }
+
+  async read(sessionId: string, afterSeq = 0, limit = 5_000): Promise<StoredEvent[]> {
+    const events = this.sessions.get(sessionId) ?? [];
+    return events
+      .filter((event) => event.seq > afterSeq)
+      .slice(0, limit)
+      .map((event) => structuredClone(event));
+  }
+}

@@ -1,0 +1,126 @@
+import fc from "fast-check";
+import { describe, expect, it } from "vitest";
+import { foldEvents, type SessionView } from "@/server/events/fold";
+import type { NextAction, Plan } from "@/server/model/types";
+import { FakeSandboxProvider, scriptedModel } from "@/server/testing/fakes";
+import { type Answer, runTask } from "@/server/testing/riva-harness";
+import { DEFAULT_LIMITS } from "./limits";
+
+/**
+ * Randomly scripted worlds: a model that answers with anything (malformed or empty plans, 0–9
+ * children, exceptions, endless retries) and a sandbox that exits with anything or throws, and a
+ * person who approves, edits or rejects at random. Whatever happens, the run must end within its
+ * limits, leave no intention ACTIVE, keep the tree's invariants, and replay from its log to the same state.
+ */
+
+const child = fc.record({
+  what: fc.string({ maxLength: 30 }).map((text) => `step ${text}`),
+  acceptance: fc.constantFrom("exits 0", "", "tests pass"),
+});
+const planAnswer: fc.Arbitrary<Plan | Error> = fc.oneof(
+  {
+    arbitrary: fc
+      .array(child, { minLength: 2, maxLength: 5 })
+      .map((children): Plan => ({ kind: "decompose", thought: "split", children })),
+    weight: 6,
+  },
+  {
+    arbitrary: fc
+      .array(child, { minLength: 0, maxLength: 9 })
+      .map((children): Plan => ({ kind: "decompose", thought: "odd", children })),
+    weight: 1,
+  },
+  { arbitrary: fc.constant<Plan>({ kind: "direct", thought: "" }), weight: 2 },
+  { arbitrary: fc.constant<Plan>({ kind: "atomic", thought: "no" }), weight: 1 },
+  { arbitrary: fc.constant(new Error("model output did not match the schema")), weight: 1 },
+);
+const actionAnswer: fc.Arbitrary<NextAction | Error> = fc.oneof(
+  {
+    arbitrary: fc.string({ maxLength: 12 }).map((command) => ({ thought: "", command: command || "true" })),
+    weight: 8,
+  },
+  { arbitrary: fc.constant(new Error("model unreachable")), weight: 1 },
+);
+const execAnswer = fc.oneof(
+  {
+    arbitrary: fc.integer({ min: 0, max: 3 }).map((exitCode) => ({ exitCode, stdout: `exit ${exitCode}` })),
+    weight: 8,
+  },
+  { arbitrary: fc.constant({ exitCode: 124, timedOut: true }), weight: 1 },
+  { arbitrary: fc.constant(new Error("sandbox exploded")), weight: 1 },
+);
+const personAnswer = fc.oneof(
+  { arbitrary: fc.constant<Answer>({ decision: "approved" }), weight: 6 },
+  { arbitrary: fc.constant<Answer>({ decision: "rejected", reason: "no" }), weight: 1 },
+  {
+    arbitrary: fc
+      .array(child, { minLength: 1, maxLength: 5 })
+      .map((children): Answer => ({ decision: "approved", children })),
+    weight: 2,
+  },
+);
+const world = fc.record({
+  task: fc.constantFrom("run `a` and then run `b`", "run `x`", "add a login page", "a; b; c; d; e; f"),
+  plans: fc.array(planAnswer, { minLength: 1, maxLength: 12 }),
+  actions: fc.array(actionAnswer, { minLength: 1, maxLength: 12 }),
+  execs: fc.array(execAnswer, { minLength: 1, maxLength: 12 }),
+  answers: fc.array(personAnswer, { minLength: 1, maxLength: 8 }),
+  limits: fc.record({
+    maxDepth: fc.integer({ min: 0, max: 4 }),
+    maxCyclesPerIntention: fc.integer({ min: 1, max: 5 }),
+    maxIterations: fc.integer({ min: 1, max: 40 }),
+  }),
+});
+
+function checkInvariants(view: SessionView, runId: string, limits: typeof DEFAULT_LIMITS) {
+  const run = view.runs[runId];
+  expect(run?.status).not.toBe("RUNNING");
+  const all = Object.values(view.intentions);
+  expect(all.filter((intention) => intention.status === "ACTIVE")).toEqual([]);
+  const cycles = all.reduce((sum, intention) => sum + intention.cycles.length, 0);
+  expect(cycles).toBeLessThanOrEqual(limits.maxIterations);
+  for (const intention of all) {
+    expect(intention.cycles.length).toBeLessThanOrEqual(limits.maxCyclesPerIntention);
+    expect(intention.depth).toBeLessThanOrEqual(limits.maxDepth + 1);
+    expect(intention.childIds.length).toBeLessThanOrEqual(5);
+    const children = intention.childIds.map((id) => view.intentions[id]);
+    for (const kid of children) expect(kid?.depth).toBe(intention.depth + 1);
+    if (intention.status === "VERIFIED" && children.length > 0) {
+      expect(children.every((kid) => kid?.status === "VERIFIED")).toBe(true);
+    }
+    if (children.some((kid) => kid?.status === "FAILED")) expect(intention.status).toBe("FAILED");
+    for (const cycle of intention.cycles) expect(cycle.judgment).not.toBeNull();
+  }
+  const root = run?.rootId ? view.intentions[run.rootId] : undefined;
+  if (run?.status === "VERIFIED") expect(root?.status).toBe("VERIFIED");
+  if (run?.status === "FAILED") expect(root?.status).not.toBe("VERIFIED");
+}
+
+describe("RivaEngine under random scripts", () => {
+  it("always terminates within its limits with the tree's invariants intact, and replays to the same state", async () => {
+    await fc.assert(
+      fc.asyncProperty(world, async (w) => {
+        const limits = { ...DEFAULT_LIMITS, ...w.limits };
+        const at = <T>(list: T[], index: number) => list[index % list.length] as T;
+        const model = scriptedModel({
+          plan: (_, count) => at(w.plans, count),
+          // Past the script, the model keeps answering: retries would go on forever without limits.
+          nextAction: (_, count) => at(w.actions, count),
+        });
+        const sandboxes = new FakeSandboxProvider((_, count) => at(w.execs, count));
+        let asked = 0;
+        const { view, events, runId } = await runTask({
+          task: w.task,
+          model,
+          sandboxes,
+          limits,
+          answer: () => at(w.answers, asked++),
+        });
+        checkInvariants(view, runId, limits);
+        expect(foldEvents(structuredClone(events))).toEqual(view);
+        expect(events.map((event) => event.seq)).toEqual(events.map((_, index) => index + 1));
+      }),
+      { numRuns: 200 },
+    );
+  }, 120_000);
+});

@@ -1,0 +1,148 @@
+import { describe, expect, it } from "vitest";
+import type { IntentionView, SessionView } from "@/server/events/fold";
+import type { Plan, PlanInput } from "@/server/model/types";
+import { FakeSandboxProvider, scriptedModel } from "@/server/testing/fakes";
+import { runTask } from "@/server/testing/riva-harness";
+
+/** The RIVA engine driven through the orchestrator over an in-memory log, with scripted model and sandbox. */
+
+function splitPlan(input: PlanInput): Plan {
+  const parts = input.task.split(/ and then | and /);
+  if (parts.length >= 2)
+    return {
+      kind: "decompose",
+      thought: "split",
+      children: parts.map((what) => ({ what, acceptance: "exits 0" })),
+    };
+  return input.mustDecompose
+    ? { kind: "atomic", thought: "one step" }
+    : { kind: "direct", thought: "one step" };
+}
+const backticked = (what: string) => ({ thought: "run it", command: /`([^`]+)`/.exec(what)?.[1] ?? "true" });
+const splitOnAnd = scriptedModel({ plan: splitPlan, nextAction: (input) => backticked(input.what) });
+
+const ok = () =>
+  new FakeSandboxProvider((command) =>
+    command.startsWith("fail") ? { exitCode: 1, stderr: "nope" } : { stdout: `ran ${command}` },
+  );
+
+function intentions(view: SessionView): IntentionView[] {
+  return Object.values(view.intentions).sort((a, b) => a.depth - b.depth || a.position - b.position);
+}
+
+describe("RivaEngine", () => {
+  it("verifies a single explicit command directly, without asking for a decomposition", async () => {
+    const sandboxes = ok();
+    const { view, runId } = await runTask({ task: "run `make`", model: splitOnAnd, sandboxes });
+    expect(view.runs[runId]).toMatchObject({ status: "VERIFIED" });
+    expect(Object.keys(view.approvals)).toHaveLength(0);
+    expect(sandboxes.commands).toEqual(["make"]);
+    expect(intentions(view)[0]?.decisions[0]).toMatchObject({
+      decision: "verify-directly",
+      reason: expect.stringContaining("can verify directly"),
+    });
+  });
+
+  it("decomposes a compound task, works children depth first and integrates at the parent", async () => {
+    const sandboxes = ok();
+    const { view, runId } = await runTask({ task: "run `a` and then run `b`", model: splitOnAnd, sandboxes });
+    expect(view.runs[runId]?.status).toBe("VERIFIED");
+    expect(sandboxes.commands).toEqual(["a", "b"]);
+    const [root] = intentions(view);
+    expect(root?.reason).toBe("integration check passed: all 2 children verified");
+  });
+
+  it("recursively decomposes a child that fails twice, then verifies the grandchildren", async () => {
+    let attempts = 0;
+    const sandboxes = new FakeSandboxProvider((command) => {
+      if (command === "big") return { exitCode: ++attempts > 10 ? 0 : 1, stderr: "too much at once" };
+      return { stdout: "fine" };
+    });
+    const model = scriptedModel({
+      plan: (input) => {
+        if (input.task === "run `big`" && input.mustDecompose) {
+          return {
+            kind: "decompose",
+            thought: "smaller",
+            children: [
+              { what: "run `x`", acceptance: "exits 0" },
+              { what: "run `y`", acceptance: "exits 0" },
+            ],
+          };
+        }
+        return splitPlan(input);
+      },
+      nextAction: (input) => backticked(input.what),
+    });
+    const { view, runId } = await runTask({ task: "run `a` and run `big`", model, sandboxes });
+    expect(view.runs[runId]?.status).toBe("VERIFIED");
+    expect(sandboxes.commands).toEqual(["a", "big", "big", "x", "y"]);
+    const big = intentions(view).find((intention) => intention.what === "run `big`");
+    expect(big?.decisions.map((entry) => entry.decision)).toEqual(["verify-directly", "retry", "decompose"]);
+    expect(big?.decisions[2]?.reason).toContain("2 failed cycles");
+    expect(big?.childIds).toHaveLength(2);
+    expect(Math.max(...intentions(view).map((intention) => intention.depth))).toBe(2);
+  });
+
+  it("fails the branch and the run when a failing step cannot be split", async () => {
+    const { view, runId } = await runTask({
+      task: "run `fail now` and run `b`",
+      model: splitOnAnd,
+      sandboxes: ok(),
+    });
+    expect(view.runs[runId]?.status).toBe("FAILED");
+    expect(view.runs[runId]?.reason).toMatch(
+      /^child 1 "run `fail now`" failed: 2 failed cycles .*cannot be decomposed further: one step$/,
+    );
+    expect(intentions(view).find((intention) => intention.what === "run `b`")?.status).toBe("PENDING");
+  });
+
+  it("applies a person's edited children instead of the proposal", async () => {
+    const sandboxes = ok();
+    const { view } = await runTask({
+      task: "run `a` and run `b`",
+      model: splitOnAnd,
+      sandboxes,
+      answer: () => ({ decision: "approved", children: [{ what: "run `edited`", acceptance: "exits 0" }] }),
+    });
+    expect(sandboxes.commands).toEqual(["edited"]);
+    expect(intentions(view).map((intention) => intention.what)).toEqual([
+      "run `a` and run `b`",
+      "run `edited`",
+    ]);
+  });
+
+  it("records a model failure as the intention's reason and ends the run", async () => {
+    const model = scriptedModel({
+      plan: () => new Error("Model server at http://x is not reachable"),
+      nextAction: () => ({ thought: "", command: "true" }),
+    });
+    const { view, runId } = await runTask({ task: "run `a` and run `b`", model, sandboxes: ok() });
+    expect(view.runs[runId]?.reason).toBe(
+      "the model could not plan: Model server at http://x is not reachable",
+    );
+  });
+
+  it("records a sandbox that cannot start as the cycle's error, judged FAILURE", async () => {
+    const sandboxes = new FakeSandboxProvider(() => ({}), new Error("Docker engine is not reachable"));
+    const { view } = await runTask({ task: "run `a`", model: splitOnAnd, sandboxes });
+    const cycle = intentions(view)[0]?.cycles[0];
+    expect(cycle).toMatchObject({ error: "Docker engine is not reachable", judgment: "FAILURE" });
+  });
+
+  it("stops at the max iterations and names the limit", async () => {
+    const model = scriptedModel({
+      plan: () => ({ kind: "direct", thought: "" }),
+      nextAction: (_, count) => ({ thought: "", command: `try ${count}` }),
+    });
+    const never = new FakeSandboxProvider((command) => ({ exitCode: 1, stdout: command }));
+    const { view, runId } = await runTask({
+      task: "run `x`",
+      model,
+      sandboxes: never,
+      limits: { maxIterations: 1 },
+    });
+    expect(view.runs[runId]?.reason).toBe("limit reached: max iterations (1 action cycles)");
+    expect(never.commands).toEqual(["try 0"]);
+  });
+});

@@ -1,0 +1,365 @@
+import { randomUUID } from "node:crypto";
+import { applyEvent, emptySessionView, type IntentionView, type SessionView } from "@/server/events/fold";
+import type { EventBody } from "@/server/events/schema";
+import type { ModelCallRecord, Plan } from "@/server/model/types";
+import { errorMessage } from "@/server/orchestrator/errors";
+import type { Sandbox } from "@/server/sandbox/types";
+import type { Verdict } from "./heuristics";
+import { judgeCommand, reflectOnFailure } from "./judge";
+import { nextStep, type Step } from "./next-step";
+import type { RivaDeps } from "./ports";
+
+const MAX_OUTPUT_BYTES = 64 * 1024;
+const MIN_CHILDREN = 2;
+const MAX_CHILDREN = 5;
+type Settled = "ACTIVE" | "VERIFIED" | "FAILED";
+
+/**
+ * Drives one run to its end: fold the log, ask `nextStep` what to do, do it, append what happened,
+ * repeat. All state lives in the log, so this object can be thrown away at any moment and a new one
+ * continues the run (that is how resume after a restart works).
+ */
+export class RivaEngine {
+  private view: SessionView = emptySessionView();
+  private sandbox: Sandbox | null = null;
+
+  constructor(
+    private readonly deps: RivaDeps,
+    private readonly sessionId: string,
+    private readonly runId: string,
+    private readonly waitForApproval: (approvalId: string, signal: AbortSignal) => Promise<void>,
+  ) {}
+
+  async drive(signal: AbortSignal): Promise<void> {
+    try {
+      for (;;) {
+        await this.catchUp();
+        if (signal.aborted) {
+          await this.endRun("STOPPED", "stopped by the user");
+          return;
+        }
+        const step = nextStep(this.view, this.runId, { limits: this.deps.limits, now: this.deps.clock() });
+        if (step.kind === "done") return;
+        await this.perform(step, signal);
+      }
+    } catch (error) {
+      const ref = randomUUID().slice(0, 8);
+      this.deps.logger.error({ err: error, runId: this.runId, ref }, "run failed with an internal error");
+      await this.endRun("FAILED", `internal error (reference ${ref}); the server log has the details`).catch(
+        (endError: unknown) =>
+          this.deps.logger.error({ err: endError, runId: this.runId }, "could not record run end"),
+      );
+    }
+  }
+
+  private async perform(step: Exclude<Step, { kind: "done" }>, signal: AbortSignal): Promise<void> {
+    switch (step.kind) {
+      case "end":
+        return this.endRun(step.status, step.reason);
+      case "await-approval":
+        return this.waitForApproval(step.approvalId, signal);
+      case "plan":
+        return this.plan(step.intention, step.verdict, signal);
+      case "decompose":
+        return this.decompose(step.intention, step.trigger, step.summary, signal);
+      case "close-interrupted-cycle": {
+        const cycle = { runId: this.runId, intentionId: step.intention.id, cycleId: step.cycleId };
+        return this.append([
+          {
+            type: "cycle-result",
+            ...cycle,
+            exitCode: null,
+            output: "(interrupted: the server stopped while this action ran; it will be tried again)",
+            timedOut: false,
+            error: null,
+            durationMs: 0,
+          },
+          {
+            type: "cycle-judged",
+            ...cycle,
+            judgment: "UNCLEAR",
+            judgedBy: "auto",
+            reason: "interrupted before its result was recorded",
+          },
+        ]);
+      }
+      case "act":
+        return this.act(step.intention, step.previousAttempts, signal);
+      case "settle":
+        return this.append([this.status(step.intention, step.status, step.reason)]);
+    }
+  }
+
+  /** can_verify_directly said yes: work it. Said no: the model proposes a split (or overrules). */
+  private async plan(intention: IntentionView, verdict: Verdict, signal: AbortSignal): Promise<void> {
+    const opening: EventBody[] =
+      intention.status === "PENDING" ? [this.status(intention, "ACTIVE", null)] : [];
+    if (verdict.yes) {
+      return this.append([
+        ...opening,
+        this.decision(intention, "verify-directly", `can verify directly: ${verdict.reason}`),
+      ]);
+    }
+    if (opening.length > 0) await this.append(opening);
+    const planned = await this.askPlan(intention, { task: intention.what }, signal);
+    if (!planned) return;
+    const { plan, call } = planned;
+    if (plan.kind === "decompose") {
+      return this.append([
+        this.llmCalled(call, intention.id),
+        ...this.proposal(intention, `cannot verify directly: ${verdict.reason}`, plan),
+      ]);
+    }
+    const why = `${verdict.reason}, but the model judged it verifiable directly: ${plan.thought}`;
+    return this.append([
+      this.llmCalled(call, intention.id),
+      this.decision(intention, "verify-directly", why),
+    ]);
+  }
+
+  /** should_decompose fired after direct work: split it, or fail it when it cannot be split. */
+  private async decompose(
+    intention: IntentionView,
+    trigger: string,
+    summary: string,
+    signal: AbortSignal,
+  ): Promise<void> {
+    const input = { task: intention.what, mustDecompose: true, failureSummary: `${trigger}\n${summary}` };
+    const planned = await this.askPlan(intention, input, signal);
+    if (!planned) return;
+    const { plan, call } = planned;
+    if (plan.kind === "decompose") {
+      return this.append([
+        this.llmCalled(call, intention.id),
+        ...this.proposal(intention, `should decompose: ${trigger}`, plan),
+      ]);
+    }
+    const reason = `${trigger}; it cannot be decomposed further: ${plan.thought}`;
+    return this.append([this.llmCalled(call, intention.id), this.status(intention, "FAILED", reason)]);
+  }
+
+  /** Seed 000: a decomposition has 2–5 children. The port is not trusted to have checked. */
+  private proposal(
+    intention: IntentionView,
+    reason: string,
+    plan: Extract<Plan, { kind: "decompose" }>,
+  ): EventBody[] {
+    const count = plan.children.length;
+    if (count < MIN_CHILDREN || count > MAX_CHILDREN) {
+      const why = `the model proposed ${count} children; a decomposition needs ${MIN_CHILDREN} to ${MAX_CHILDREN}`;
+      return [this.decision(intention, "decompose", reason), this.status(intention, "FAILED", why)];
+    }
+    return [
+      this.decision(intention, "decompose", reason),
+      {
+        type: "approval-requested",
+        runId: this.runId,
+        approvalId: randomUUID(),
+        intentionId: intention.id,
+        kind: "decomposition",
+        children: plan.children,
+        thought: plan.thought,
+      },
+    ];
+  }
+
+  private async askPlan(
+    intention: IntentionView,
+    input: Parameters<RivaDeps["model"]["plan"]>[0],
+    signal: AbortSignal,
+  ) {
+    try {
+      return await this.deps.model.plan(input, signal);
+    } catch (error) {
+      await this.modelFailed(intention, "decompose", error);
+      return null;
+    }
+  }
+
+  private async act(
+    intention: IntentionView,
+    previousAttempts: string[],
+    signal: AbortSignal,
+  ): Promise<void> {
+    const opening: EventBody[] =
+      intention.status === "PENDING" ? [this.status(intention, "ACTIVE", null)] : [];
+    if (previousAttempts.length > 0) {
+      opening.push(
+        this.decision(
+          intention,
+          "retry",
+          `attempt ${previousAttempts.length + 1}: no decomposition trigger fired yet`,
+        ),
+      );
+    }
+    if (opening.length > 0) await this.append(opening);
+    let next: Awaited<ReturnType<RivaDeps["model"]["nextAction"]>>;
+    try {
+      const task = this.rootTask();
+      next = await this.deps.model.nextAction(
+        { task, what: intention.what, acceptance: intention.acceptance, previousAttempts },
+        signal,
+      );
+    } catch (error) {
+      return this.modelFailed(intention, "act", error);
+    }
+    const cycle = { runId: this.runId, intentionId: intention.id, cycleId: randomUUID() };
+    await this.append([
+      this.llmCalled(next.call, intention.id),
+      {
+        type: "cycle-started",
+        ...cycle,
+        index: intention.cycles.length,
+        thought: next.action.thought,
+        action: { type: "COMMAND", content: next.action.command, target: null },
+      },
+    ]);
+    const started = Date.now();
+    const outcome = await this.run(next.action.command);
+    const judged = judgeCommand(outcome);
+    const events: EventBody[] = [
+      { type: "cycle-result", ...cycle, ...outcome, durationMs: Date.now() - started },
+      { type: "cycle-judged", ...cycle, judgment: judged.judgment, judgedBy: "auto", reason: judged.reason },
+    ];
+    if (judged.judgment !== "SUCCESS") {
+      events.push({
+        type: "cycle-reflected",
+        ...cycle,
+        reflection: reflectOnFailure(outcome, outcome.error ?? outcome.output),
+      });
+    }
+    await this.append(events);
+  }
+
+  private async run(
+    command: string,
+  ): Promise<{ exitCode: number | null; output: string; timedOut: boolean; error: string | null }> {
+    try {
+      const sandbox = await this.acquireSandbox();
+      const result = await sandbox.exec(command, {
+        timeoutMs: this.deps.commandTimeoutMs,
+        maxOutputBytes: MAX_OUTPUT_BYTES,
+      });
+      const separator = result.stdout === "" || result.stdout.endsWith("\n") ? "" : "\n";
+      return {
+        exitCode: result.exitCode,
+        output: result.stdout + separator + result.stderr,
+        timedOut: result.timedOut,
+        error: null,
+      };
+    } catch (error) {
+      this.deps.logger.warn({ err: error, runId: this.runId }, "action could not run");
+      return { exitCode: null, output: "", timedOut: false, error: errorMessage(error) };
+    }
+  }
+
+  private async acquireSandbox(): Promise<Sandbox> {
+    if (this.sandbox) return this.sandbox;
+    const started = Date.now();
+    const existing = await this.deps.sandboxes.get(this.sessionId);
+    const workspace = existing ? null : await this.deps.workspaceOf(this.sessionId);
+    const sandbox =
+      existing ??
+      (await this.deps.sandboxes.create({
+        sessionId: this.sessionId,
+        repoPath: workspace?.repoPath,
+        branch: workspace?.branch,
+      }));
+    this.sandbox = sandbox;
+    await this.append([
+      {
+        type: "sandbox-ready",
+        runId: this.runId,
+        containerName: sandbox.containerName,
+        image: this.deps.sandboxImage,
+        reused: existing !== null,
+        durationMs: Date.now() - started,
+      },
+    ]);
+    return sandbox;
+  }
+
+  private async modelFailed(
+    intention: IntentionView,
+    stage: "act" | "decompose",
+    error: unknown,
+  ): Promise<void> {
+    if (error instanceof Error && error.name === "AbortError") return; // stopping: the loop records it
+    const message = errorMessage(error);
+    this.deps.logger.warn({ err: error, runId: this.runId, stage }, "model call failed");
+    const doing = stage === "act" ? "choose an action" : "plan";
+    await this.append([
+      {
+        type: "llm-called",
+        runId: this.runId,
+        intentionId: intention.id,
+        stage,
+        modelId: this.deps.model.id,
+        offline: this.deps.model.offline,
+        tokensIn: 0,
+        tokensOut: 0,
+        latencyMs: 0,
+        error: message,
+      },
+      this.status(intention, "FAILED", `the model could not ${doing}: ${message}`),
+    ]);
+  }
+
+  /** Ends the run; an intention still ACTIVE fails with the run's reason so none is left open. */
+  private async endRun(status: "VERIFIED" | "FAILED" | "STOPPED", reason: string): Promise<void> {
+    await this.catchUp();
+    if (this.view.runs[this.runId]?.status !== "RUNNING") return;
+    const events: EventBody[] = Object.values(this.view.intentions)
+      .filter((intention) => intention.runId === this.runId && intention.status === "ACTIVE")
+      .sort((a, b) => b.depth - a.depth)
+      .map((intention) => this.status(intention, "FAILED", reason));
+    const label = status === "VERIFIED" ? "Verified" : status === "STOPPED" ? "Stopped" : "Failed";
+    events.push(
+      { type: "run-ended", runId: this.runId, status, reason },
+      {
+        type: "message-posted",
+        messageId: randomUUID(),
+        runId: this.runId,
+        role: "agent",
+        text: `${label}: ${reason}`,
+      },
+    );
+    await this.append(events);
+  }
+
+  private rootTask(): string {
+    const rootId = this.view.runs[this.runId]?.rootId;
+    return (rootId && this.view.intentions[rootId]?.what) || "";
+  }
+
+  private status(intention: IntentionView, status: Settled, reason: string | null): EventBody {
+    return { type: "intention-status-changed", runId: this.runId, intentionId: intention.id, status, reason };
+  }
+
+  private decision(
+    intention: IntentionView,
+    decision: "verify-directly" | "decompose" | "retry",
+    reason: string,
+  ): EventBody {
+    return { type: "decision-made", runId: this.runId, intentionId: intention.id, decision, reason };
+  }
+
+  private llmCalled(call: ModelCallRecord, intentionId: string): EventBody {
+    return { type: "llm-called", runId: this.runId, intentionId, ...call, error: null };
+  }
+
+  private async append(bodies: EventBody[]): Promise<void> {
+    const stored = await this.deps.log.append(this.sessionId, bodies);
+    // Another writer (a person deciding an approval) may have appended in between: fold in order.
+    if (stored[0] && stored[0].seq !== this.view.lastSeq + 1) return this.catchUp();
+    for (const event of stored) applyEvent(this.view, event);
+  }
+
+  private async catchUp(): Promise<void> {
+    for (;;) {
+      const events = await this.deps.log.read(this.sessionId, this.view.lastSeq);
+      if (events.length === 0) return;
+      for (const event of events) applyEvent(this.view, event);
+    }
+  }
+}

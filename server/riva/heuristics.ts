@@ -1,0 +1,82 @@
+import type { CycleView, IntentionView } from "@/server/events/fold";
+import type { RivaLimits } from "./limits";
+
+/**
+ * Seed 000's decision functions, pure. Each answer carries the rule that produced it, because the
+ * event log must explain every decision on its own.
+ */
+export interface Verdict {
+  yes: boolean;
+  reason: string;
+}
+
+const COMPOUND = /\b(and|then|also)\b|;|\n\s*(?:[-*]|\d+[.)])\s+/i;
+const MAX_DIRECT_LENGTH = 200;
+/** Words that name a check a command can make (seed: "must have verifiable indicators"). */
+const TESTABLE =
+  /\b(exit(s|ed)?( code)?|pass(es|ed)?|succeed(s|ed)?|exists?|contains?|outputs?|prints?|returns?|matches|equals?|shows?|lists?|compiles?|builds?|is (created|present|empty|installed|running)|completes?)\b|`[^`]+`/i;
+
+/** Code spans are single commands even when they contain `&&` or `;`, so they never make a task compound. */
+function withoutCodeSpans(text: string): string {
+  return text.replace(/`[^`\n]*`/g, "CMD");
+}
+
+export function canVerifyDirectly(intention: Pick<IntentionView, "what" | "acceptance">): Verdict {
+  const what = withoutCodeSpans(intention.what);
+  if (COMPOUND.test(what)) {
+    return { yes: false, reason: 'compound structure ("and", "then", "also", a list or several steps)' };
+  }
+  if (intention.what.length > MAX_DIRECT_LENGTH) {
+    return { yes: false, reason: `description longer than ${MAX_DIRECT_LENGTH} characters` };
+  }
+  if (!TESTABLE.test(`${intention.acceptance} ${intention.what}`)) {
+    return { yes: false, reason: "acceptance has no verifiable indicator (exit code, file, output, tests)" };
+  }
+  return { yes: true, reason: "a single step with a testable acceptance" };
+}
+
+/** The same action with the same result twice in a row: retrying it again will not help. */
+export function isStalled(cycles: readonly CycleView[]): boolean {
+  const [previous, last] = cycles.slice(-2);
+  if (!previous || !last) return false;
+  return (
+    previous.action.content === last.action.content &&
+    previous.exitCode === last.exitCode &&
+    (previous.output ?? previous.error) === (last.output ?? last.error)
+  );
+}
+
+const REFLECTION_SUGGESTS = /\b(decompose|split (it|this)|smaller steps|too (large|big|broad))\b/i;
+
+export function shouldDecompose(cycles: readonly CycleView[], limits: RivaLimits): Verdict {
+  const judged = cycles.filter((cycle) => cycle.judgment !== null);
+  const failures = judged.filter((cycle) => cycle.judgment === "FAILURE").length;
+  const unclear = judged.filter(
+    (cycle) => cycle.judgment === "UNCLEAR" || cycle.judgment === "PARTIAL",
+  ).length;
+  if (judged.length >= limits.maxCyclesPerIntention) {
+    return { yes: true, reason: `max cycles per intention reached (${limits.maxCyclesPerIntention})` };
+  }
+  if (failures >= 2) {
+    const last = judged.at(-1)?.judgmentReason;
+    const stalled = isStalled(judged) ? "; the last two were the same action with the same result" : "";
+    return { yes: true, reason: `${failures} failed cycles${last ? ` (last: ${last})` : ""}${stalled}` };
+  }
+  if (unclear >= 2) return { yes: true, reason: `${unclear} unclear outcomes` };
+  const reflection = judged.at(-1)?.reflection ?? "";
+  if (REFLECTION_SUGGESTS.test(reflection))
+    return { yes: true, reason: "the reflection suggests decomposing" };
+  if (isStalled(judged)) return { yes: true, reason: "stalled: the same action gave the same result twice" };
+  return { yes: false, reason: "retry: no decomposition trigger fired" };
+}
+
+/** What went wrong so far, capped (Ralph: a summary of attempts, never the whole history). */
+export function failureSummary(cycles: readonly CycleView[], cap = 2_000): string {
+  const lines = cycles.map(
+    (cycle) =>
+      `- \`${cycle.action.content}\` → ${cycle.judgment ?? "no judgment"} (${cycle.judgmentReason ?? "?"})` +
+      (cycle.reflection ? `: ${cycle.reflection.replace(/\s+/g, " ").slice(0, 300)}` : ""),
+  );
+  const text = lines.join("\n");
+  return text.length <= cap ? text : `…${text.slice(text.length - cap + 1)}`;
+}

@@ -1,0 +1,75 @@
+import { type ApprovalView, emptySessionView, foldEvents, type SessionView } from "@/server/events/fold";
+import { MemoryEventLog } from "@/server/events/log";
+import type { ChildProposal, StoredEvent } from "@/server/events/schema";
+import type { AgentModel } from "@/server/model/types";
+import { Orchestrator } from "@/server/orchestrator/orchestrator";
+import { DEFAULT_LIMITS, type RivaLimits } from "@/server/riva/limits";
+import type { SandboxProvider } from "@/server/sandbox/types";
+import { silentLogger } from "./fakes";
+
+export type Answer =
+  | { decision: "approved"; children?: ChildProposal[] }
+  | { decision: "rejected"; reason: string };
+
+const SESSION = "session-1";
+const MAX_TICKS = 20_000;
+
+/**
+ * Runs one task through the real orchestrator and RIVA engine over an in-memory log, answering every
+ * approval with `answer` like a person would. Throws if the run has not ended after MAX_TICKS turns of
+ * the event loop, so a test of termination cannot hang.
+ */
+export async function runTask(options: {
+  task: string;
+  model: AgentModel;
+  sandboxes: SandboxProvider;
+  limits?: Partial<RivaLimits>;
+  answer?: (approval: ApprovalView, view: SessionView) => Answer;
+  clock?: () => number;
+}): Promise<{ view: SessionView; events: StoredEvent[]; runId: string; log: MemoryEventLog }> {
+  const clock = options.clock ?? Date.now;
+  const log = new MemoryEventLog(clock);
+  const orchestrator = new Orchestrator({
+    log,
+    model: options.model,
+    sandboxes: options.sandboxes,
+    limits: { ...DEFAULT_LIMITS, ...options.limits },
+    clock,
+    commandTimeoutMs: 1_000,
+    sandboxImage: "fake",
+    logger: silentLogger,
+    workspaceOf: async () => ({ repoPath: "/nowhere.git", branch: "b" }),
+    runningRuns: async () => [],
+  });
+  const { runId } = await orchestrator.startRun({
+    sessionId: SESSION,
+    task: options.task,
+    mode: "agent",
+    actor: ADA,
+  });
+  const answer = options.answer ?? ((): Answer => ({ decision: "approved" }));
+  for (let tick = 0; tick < MAX_TICKS; tick++) {
+    await new Promise((resolve) => setImmediate(resolve));
+    const view = foldEvents(await log.read(SESSION), emptySessionView());
+    if (view.runs[runId]?.status !== "RUNNING") {
+      await orchestrator.idle();
+      const events = await log.read(SESSION);
+      return { view: foldEvents(events), events, runId, log };
+    }
+    const pending = Object.values(view.approvals).find((approval) => approval.status === "PENDING");
+    if (pending) {
+      const reply = answer(pending, view);
+      await orchestrator.decide({
+        sessionId: SESSION,
+        approvalId: pending.id,
+        decision: reply.decision,
+        reason: reply.decision === "rejected" ? reply.reason : null,
+        children: reply.decision === "approved" ? reply.children : undefined,
+        actor: ADA,
+      });
+    }
+  }
+  throw new Error(`run did not end within ${MAX_TICKS} ticks`);
+}
+
+const ADA = { userId: "u-ada", name: "Ada" };
