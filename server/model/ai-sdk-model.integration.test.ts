@@ -251,10 +251,15 @@ describe("plan() when decomposition is required", () => {
   it("offers only propose_decomposition and cannot_decompose, with the failure summary in the prompt", async () => {
     const model = modelFor("default");
     const { value, bodies } = await captured(() =>
-      model.plan({ task: "run `make`", mustDecompose: true, failureSummary: "2 failed cycles (last: exit code 2)" }),
+      model.plan({
+        task: "run `make`",
+        mustDecompose: true,
+        failureSummary: "2 failed cycles (last: exit code 2)",
+      }),
     );
     expect(value?.plan).toEqual({ kind: "atomic", thought: expect.stringContaining("indivisible") });
-    const tools = (bodies[0]?.tools as Array<{ function: { name: string } }>).map((entry) => entry.function.name);
+    const offered = (bodies[0]?.tools ?? []) as Array<{ function: { name: string } }>;
+    const tools = offered.map((entry) => entry.function.name);
     expect(tools.sort()).toEqual(["cannot_decompose", "propose_decomposition"]);
     expect(JSON.stringify(bodies[0]?.messages)).toContain("2 failed cycles (last: exit code 2)");
   });
@@ -263,6 +268,9 @@ describe("plan() when decomposition is required", () => {
     const { value } = await captured(() =>
       modelFor("default").plan({ task: "run `a` and then run `b`", mustDecompose: true }),
     );
-    expect(value?.plan).toMatchObject({ kind: "decompose", children: [{ what: "run `a`" }, { what: "run `b`" }] });
+    expect(value?.plan).toMatchObject({
+      kind: "decompose",
+      children: [{ what: "run `a`" }, { what: "run `b`" }],
+    });
   });
 });
