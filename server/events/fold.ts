@@ -1,3 +1,4 @@
+import type { Criterion, CriterionResult } from "@/server/contract/criteria";
 import type { Action, ChildProposal, StoredEvent } from "./schema";
 import type {
   ApprovalStatus,
@@ -26,6 +27,8 @@ export interface CycleView {
   judgedBy: string | null;
   judgmentReason: string | null;
   reflection: string | null;
+  /** The contract's criteria as checked after this action (null: not checked). */
+  checks: CriterionResult[] | null;
 }
 
 export interface IntentionView {
@@ -41,6 +44,9 @@ export interface IntentionView {
   childIds: string[];
   cycles: CycleView[];
   decisions: { decision: string; reason: string }[];
+  contract: Criterion[];
+  /** The contract as checked when the children were integrated (null: not yet). */
+  integrationChecks: CriterionResult[] | null;
 }
 
 export interface ApprovalView {
@@ -155,6 +161,8 @@ export function applyEvent(view: SessionView, event: StoredEvent): SessionView {
         childIds: [],
         cycles: [],
         decisions: [],
+        contract: [],
+        integrationChecks: null,
       };
       if (body.parentId) view.intentions[body.parentId]?.childIds.push(body.intentionId);
       const run = view.runs[body.runId];
@@ -213,6 +221,7 @@ export function applyEvent(view: SessionView, event: StoredEvent): SessionView {
         judgedBy: null,
         judgmentReason: null,
         reflection: null,
+        checks: null,
       });
       break;
     case "cycle-result": {
@@ -238,6 +247,21 @@ export function applyEvent(view: SessionView, event: StoredEvent): SessionView {
     case "cycle-reflected": {
       const cycle = findCycle(view, body.intentionId, body.cycleId);
       if (cycle) cycle.reflection = body.reflection;
+      break;
+    }
+    case "contract-built": {
+      const intention = view.intentions[body.intentionId];
+      if (intention) intention.contract = body.criteria;
+      break;
+    }
+    case "criteria-checked": {
+      const intention = view.intentions[body.intentionId];
+      if (body.cycleId === null) {
+        if (intention) intention.integrationChecks = body.results;
+      } else {
+        const cycle = findCycle(view, body.intentionId, body.cycleId);
+        if (cycle) cycle.checks = body.results;
+      }
       break;
     }
     case "llm-called": {

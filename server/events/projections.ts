@@ -121,6 +121,8 @@ export async function project(tx: Tx, sessionId: string, event: StoredEvent): Pr
       return;
     case "sandbox-ready":
     case "decision-made":
+    case "contract-built":
+    case "criteria-checked":
     case "llm-called":
       // Kept in the log only; nothing queries them as rows yet.
       return;

@@ -1,4 +1,5 @@
 import { z } from "zod";
+import { Criterion, CriterionResult } from "@/server/contract/criteria";
 import {
   ActionType,
   ApprovalKind,
@@ -86,6 +87,21 @@ export const EventBody = z.discriminatedUnion("type", [
     /** verify-directly / decompose: how the intention is worked; retry: another cycle after a miss. */
     decision: z.enum(["verify-directly", "decompose", "retry"]),
     reason: z.string(),
+  }),
+  /** The intention's contract: the criteria its acceptance names, each checked in the sandbox. */
+  z.object({
+    type: z.literal("contract-built"),
+    runId: z.string(),
+    intentionId: z.string(),
+    criteria: z.array(Criterion).max(20),
+  }),
+  /** Criteria checked after a successful action (`cycleId`) or at integration of a parent (`cycleId` null). */
+  z.object({
+    type: z.literal("criteria-checked"),
+    runId: z.string(),
+    intentionId: z.string(),
+    cycleId: z.string().nullable(),
+    results: z.array(CriterionResult).max(20),
   }),
   z.object({
     type: z.literal("approval-requested"),

@@ -106,6 +106,27 @@ describe("Orchestrator with Docker, SQLite and the fake model server", () => {
     expect(fakeModel.requests.length).toBeGreaterThanOrEqual(3);
   });
 
+  it("works a two-level decomposition: a compound child is decomposed again, with a second approval", async () => {
+    const orch = orchestrator(realModel());
+    const task = "run `echo top > top.txt` and {run `echo b > b.txt` and run `cat top.txt b.txt`}";
+    const { runId } = await orch.startRun({ sessionId, task, mode: "agent", actor });
+    for (let approvals = 0; approvals < 2; approvals++) {
+      const approval = await waitForPendingApproval();
+      await orch.decide({ sessionId, approvalId: approval.id, decision: "approved", reason: null, actor });
+    }
+    await orch.idle();
+
+    const view = foldEvents(await new EventStore(db).read(sessionId));
+    expect(view.runs[runId]?.status).toBe("VERIFIED");
+    const byDepth = (depth: number) => Object.values(view.intentions).filter((intention) => intention.depth === depth);
+    expect(byDepth(1).map((intention) => intention.what)).toEqual(["run `echo top > top.txt`", "run `echo b > b.txt` and run `cat top.txt b.txt`"]);
+    expect(byDepth(2).map((intention) => intention.status)).toEqual(["VERIFIED", "VERIFIED"]);
+    expect(byDepth(1)[1]?.decisions[0]).toMatchObject({ decision: "decompose", reason: expect.stringContaining("compound") });
+    // The grandchild reads a file its cousin wrote: one workspace for the whole run.
+    expect(byDepth(2)[1]?.cycles[0]?.output).toBe("top\nb\n");
+    expect(byDepth(2)[1]?.contract).toEqual([{ kind: "TESTS_PASS", command: "cat top.txt b.txt" }]);
+  });
+
   it("retries a failing child, finds it cannot be split, and fails the run with no intention ACTIVE", async () => {
     const orch = orchestrator(createOfflineModel());
     const { runId } = await orch.startRun({

@@ -146,3 +146,99 @@ describe("RivaEngine", () => {
     expect(never.commands).toEqual(["try 0"]);
   });
 });
+
+describe("RivaEngine with contracts", () => {
+  const twoSteps = () =>
+    scriptedModel({
+      plan: (input) =>
+        input.task.includes(" and ")
+          ? {
+              kind: "decompose",
+              thought: "two",
+              children: [
+                { what: "run `make-file`", acceptance: "the file `out.txt` exists" },
+                { what: "run `b`", acceptance: "the command `b` exits 0" },
+              ],
+            }
+          : { kind: "direct", thought: "" },
+      nextAction: (input) => backticked(input.what),
+    });
+
+  it("judges exit 0 PARTIAL while a criterion fails, records the gap, and verifies once it holds", async () => {
+    let made = 0;
+    const sandboxes = new FakeSandboxProvider((command) => {
+      if (command === "make-file") made += 1;
+      if (command === "test -e out.txt") return { exitCode: made >= 2 ? 0 : 1 };
+      return {};
+    });
+    const { view, runId } = await runTask({
+      task: "run `make-file` and run `b`",
+      model: twoSteps(),
+      sandboxes,
+    });
+    expect(view.runs[runId]?.status).toBe("VERIFIED");
+    const child = intentions(view).find((intention) => intention.what === "run `make-file`");
+    expect(child?.contract).toEqual([{ kind: "FILE_EXISTS", path: "out.txt" }]);
+    expect(child?.cycles.map((cycle) => cycle.judgment)).toEqual(["PARTIAL", "SUCCESS"]);
+    expect(child?.cycles[0]?.judgmentReason).toBe(
+      "exit code 0, but the contract has a gap: file out.txt exists",
+    );
+    expect(child?.cycles[0]?.reflection).toContain(
+      "Gap contract (what remains):\n- file out.txt exists: out.txt does not exist",
+    );
+    expect(child?.cycles[1]?.checks).toEqual([
+      { criterion: { kind: "FILE_EXISTS", path: "out.txt" }, passed: true, evidence: "out.txt exists" },
+    ]);
+    // `b` is the TESTS_PASS criterion of its own child: the action is its evidence, it is not run twice.
+    expect(sandboxes.commands.filter((command) => command === "b")).toHaveLength(1);
+  });
+
+  it("checks a parent's own contract at integration and fails it when it does not hold", async () => {
+    const sandboxes = new FakeSandboxProvider((command) => {
+      if (command === "big") return { exitCode: 1, stderr: "too big" };
+      if (command === "check-all") return { exitCode: 1, stderr: "integration broken" };
+      return {};
+    });
+    const model = scriptedModel({
+      plan: (input) => {
+        if (input.task === "run `big`") {
+          return {
+            kind: "decompose",
+            thought: "",
+            children: [
+              { what: "run `x`", acceptance: "" },
+              { what: "run `y`", acceptance: "" },
+            ],
+          };
+        }
+        if (input.task.includes(" and ")) {
+          return {
+            kind: "decompose",
+            thought: "",
+            children: [
+              { what: "run `big`", acceptance: "the command `check-all` exits 0" },
+              { what: "run `z`", acceptance: "" },
+            ],
+          };
+        }
+        return { kind: "direct", thought: "" };
+      },
+      nextAction: (input) => backticked(input.what),
+    });
+    const { view, runId } = await runTask({ task: "run `big` and run `z`", model, sandboxes });
+    const big = intentions(view).find((intention) => intention.what === "run `big`");
+    expect(big?.childIds.map((id) => view.intentions[id]?.status)).toEqual(["VERIFIED", "VERIFIED"]);
+    expect(big?.integrationChecks).toEqual([
+      {
+        criterion: { kind: "TESTS_PASS", command: "check-all" },
+        passed: false,
+        evidence: "`check-all` failed\nintegration broken",
+      },
+    ]);
+    expect(big?.status).toBe("FAILED");
+    expect(big?.reason).toBe(
+      "integration check failed: all 2 children verified, but `check-all` exits 0 does not hold",
+    );
+    expect(view.runs[runId]?.status).toBe("FAILED");
+  });
+});

@@ -1,15 +1,17 @@
 import { randomUUID } from "node:crypto";
+import type { CriterionResult } from "@/server/contract/criteria";
+import { parseAcceptance } from "@/server/contract/parse-acceptance";
 import { applyEvent, emptySessionView, type IntentionView, type SessionView } from "@/server/events/fold";
 import type { EventBody } from "@/server/events/schema";
 import type { ModelCallRecord, Plan } from "@/server/model/types";
 import { errorMessage } from "@/server/orchestrator/errors";
-import type { Sandbox } from "@/server/sandbox/types";
+import { describeGap, gapOf, gapReflection, judgeWithContract } from "./contract-check";
 import type { Verdict } from "./heuristics";
 import { judgeCommand, reflectOnFailure } from "./judge";
 import { nextStep, type Step } from "./next-step";
 import type { RivaDeps } from "./ports";
+import { SessionWorkspace } from "./session-workspace";
 
-const MAX_OUTPUT_BYTES = 64 * 1024;
 const MIN_CHILDREN = 2;
 const MAX_CHILDREN = 5;
 type Settled = "ACTIVE" | "VERIFIED" | "FAILED";
@@ -21,14 +23,18 @@ type Settled = "ACTIVE" | "VERIFIED" | "FAILED";
  */
 export class RivaEngine {
   private view: SessionView = emptySessionView();
-  private sandbox: Sandbox | null = null;
+  private readonly workspace: SessionWorkspace;
 
   constructor(
     private readonly deps: RivaDeps,
     private readonly sessionId: string,
     private readonly runId: string,
     private readonly waitForApproval: (approvalId: string, signal: AbortSignal) => Promise<void>,
-  ) {}
+  ) {
+    this.workspace = new SessionWorkspace(deps, sessionId, (ready) =>
+      this.append([{ type: "sandbox-ready", runId, image: deps.sandboxImage, ...ready }]),
+    );
+  }
 
   async drive(signal: AbortSignal): Promise<void> {
     try {
@@ -85,6 +91,8 @@ export class RivaEngine {
       }
       case "act":
         return this.act(step.intention, step.previousAttempts, signal);
+      case "integrate":
+        return this.integrate(step.intention, step.childCount);
       case "settle":
         return this.append([this.status(step.intention, step.status, step.reason)]);
     }
@@ -94,6 +102,10 @@ export class RivaEngine {
   private async plan(intention: IntentionView, verdict: Verdict, signal: AbortSignal): Promise<void> {
     const opening: EventBody[] =
       intention.status === "PENDING" ? [this.status(intention, "ACTIVE", null)] : [];
+    const criteria = parseAcceptance(intention.acceptance);
+    if (criteria.length > 0 && intention.contract.length === 0) {
+      opening.push({ type: "contract-built", runId: this.runId, intentionId: intention.id, criteria });
+    }
     if (verdict.yes) {
       return this.append([
         ...opening,
@@ -215,68 +227,56 @@ export class RivaEngine {
       },
     ]);
     const started = Date.now();
-    const outcome = await this.run(next.action.command);
-    const judged = judgeCommand(outcome);
+    const outcome = await this.workspace.run(next.action.command);
+    let judged = judgeCommand(outcome);
     const events: EventBody[] = [
       { type: "cycle-result", ...cycle, ...outcome, durationMs: Date.now() - started },
-      { type: "cycle-judged", ...cycle, judgment: judged.judgment, judgedBy: "auto", reason: judged.reason },
     ];
+    let gap: CriterionResult[] = [];
+    if (judged.judgment === "SUCCESS" && intention.contract.length > 0) {
+      const results = await this.workspace.checkContract(intention, next.action.command);
+      events.push({ type: "criteria-checked", ...cycle, results });
+      judged = judgeWithContract(results);
+      gap = gapOf(results);
+    }
+    events.push({
+      type: "cycle-judged",
+      ...cycle,
+      judgment: judged.judgment,
+      judgedBy: "auto",
+      reason: judged.reason,
+    });
     if (judged.judgment !== "SUCCESS") {
-      events.push({
-        type: "cycle-reflected",
-        ...cycle,
-        reflection: reflectOnFailure(outcome, outcome.error ?? outcome.output),
-      });
+      const reflection =
+        gap.length > 0 ? gapReflection(gap) : reflectOnFailure(outcome, outcome.error ?? outcome.output);
+      events.push({ type: "cycle-reflected", ...cycle, reflection });
     }
     await this.append(events);
   }
 
-  private async run(
-    command: string,
-  ): Promise<{ exitCode: number | null; output: string; timedOut: boolean; error: string | null }> {
+  /** verify_integration at a parent whose children are all verified: its own contract must hold too. */
+  private async integrate(intention: IntentionView, childCount: number): Promise<void> {
+    let results: CriterionResult[];
     try {
-      const sandbox = await this.acquireSandbox();
-      const result = await sandbox.exec(command, {
-        timeoutMs: this.deps.commandTimeoutMs,
-        maxOutputBytes: MAX_OUTPUT_BYTES,
-      });
-      const separator = result.stdout === "" || result.stdout.endsWith("\n") ? "" : "\n";
-      return {
-        exitCode: result.exitCode,
-        output: result.stdout + separator + result.stderr,
-        timedOut: result.timedOut,
-        error: null,
-      };
+      results = await this.workspace.checkContract(intention, "");
     } catch (error) {
-      this.deps.logger.warn({ err: error, runId: this.runId }, "action could not run");
-      return { exitCode: null, output: "", timedOut: false, error: errorMessage(error) };
+      return this.append([
+        this.status(intention, "FAILED", `integration check could not run: ${errorMessage(error)}`),
+      ]);
     }
-  }
-
-  private async acquireSandbox(): Promise<Sandbox> {
-    if (this.sandbox) return this.sandbox;
-    const started = Date.now();
-    const existing = await this.deps.sandboxes.get(this.sessionId);
-    const workspace = existing ? null : await this.deps.workspaceOf(this.sessionId);
-    const sandbox =
-      existing ??
-      (await this.deps.sandboxes.create({
-        sessionId: this.sessionId,
-        repoPath: workspace?.repoPath,
-        branch: workspace?.branch,
-      }));
-    this.sandbox = sandbox;
-    await this.append([
-      {
-        type: "sandbox-ready",
-        runId: this.runId,
-        containerName: sandbox.containerName,
-        image: this.deps.sandboxImage,
-        reused: existing !== null,
-        durationMs: Date.now() - started,
-      },
-    ]);
-    return sandbox;
+    const check: EventBody = {
+      type: "criteria-checked",
+      runId: this.runId,
+      intentionId: intention.id,
+      cycleId: null,
+      results,
+    };
+    const gap = gapOf(results);
+    const reason =
+      gap.length === 0
+        ? `integration check passed: all ${childCount} children verified and ${results.length} contract criteria hold`
+        : `integration check failed: all ${childCount} children verified, but ${describeGap(gap)} does not hold`;
+    return this.append([check, this.status(intention, gap.length === 0 ? "VERIFIED" : "FAILED", reason)]);
   }
 
   private async modelFailed(

@@ -17,6 +17,7 @@ const cycle = (over: Partial<CycleView>): CycleView => ({
   judgedBy: "auto",
   judgmentReason: "exit code 1",
   reflection: null,
+  checks: null,
   ...over,
 });
 

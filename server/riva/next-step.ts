@@ -18,6 +18,8 @@ export type Step =
   /** Direct work stopped converging (`trigger`): a split is required, or the intention fails. */
   | { kind: "decompose"; intention: IntentionView; trigger: string; summary: string }
   | { kind: "close-interrupted-cycle"; intention: IntentionView; cycleId: string }
+  /** verify_integration: every child is verified; the parent's own contract is checked in the sandbox. */
+  | { kind: "integrate"; intention: IntentionView; childCount: number }
   | { kind: "act"; intention: IntentionView; previousAttempts: string[] }
   | { kind: "settle"; intention: IntentionView; status: "VERIFIED" | "FAILED"; reason: string };
 
@@ -71,7 +73,9 @@ function visit(view: SessionView, run: RunView, node: IntentionView, limits: Riv
       }
       if (child.status !== "VERIFIED") return visit(view, run, child, limits);
     }
-    // verify_integration, auto checkpoint: the parent holds when every child was verified.
+    // verify_integration, auto checkpoint: the parent holds when every child was verified and its own
+    // contract (if its acceptance names checkable criteria) holds too.
+    if (node.contract.length > 0) return { kind: "integrate", intention: node, childCount: children.length };
     const reason = `integration check passed: all ${children.length} children verified`;
     return { kind: "settle", intention: node, status: "VERIFIED", reason };
   }

@@ -25,6 +25,11 @@ export function ApprovalCard({
     <section className="card approval" aria-label="Approval needed" data-testid="approval-card">
       <h2>Approve this decomposition?</h2>
       {parent && <p className="small">For: {parent.what}</p>}
+      {parent?.decisions.findLast((entry) => entry.decision === "decompose") && (
+        <p className="small" data-testid="approval-trigger">
+          Why: {parent.decisions.findLast((entry) => entry.decision === "decompose")?.reason}
+        </p>
+      )}
       <p className="muted small">{approval.thought}</p>
       <ol className="proposal" data-testid="proposed-children">
         {approval.children.map((child) => (

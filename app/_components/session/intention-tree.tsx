@@ -1,6 +1,7 @@
 "use client";
 
 import type { CycleView, IntentionView, SessionView } from "@/server/events/fold";
+import { CheckResults, ContractList } from "./contract-list";
 import { StatusBadge } from "./status-badge";
 
 export function IntentionTree({ view, rootId }: { view: SessionView; rootId: string }) {
@@ -13,7 +14,9 @@ export function IntentionTree({ view, rootId }: { view: SessionView; rootId: str
 }
 
 function IntentionNode({ view, intention }: { view: SessionView; intention: IntentionView }) {
-  const decision = intention.decisions.at(-1);
+  const decision = intention.decisions.filter((entry) => entry.decision !== "retry").at(-1);
+  const lastChecks =
+    intention.integrationChecks ?? intention.cycles.findLast((cycle) => cycle.checks)?.checks ?? null;
   return (
     <li
       className="tree-node"
@@ -28,9 +31,10 @@ function IntentionNode({ view, intention }: { view: SessionView; intention: Inte
         </span>
       </div>
       {intention.acceptance && <div className="muted small">acceptance: {intention.acceptance}</div>}
+      <ContractList criteria={intention.contract} checks={lastChecks} />
       {decision && (
         <div className="muted small" data-testid="intention-decision">
-          {decision.decision === "decompose" ? "decomposed" : "verified directly"}: {decision.reason}
+          {decision.decision === "decompose" ? "decomposed" : "worked directly"}: {decision.reason}
         </div>
       )}
       {intention.reason && intention.status !== "ACTIVE" && (
@@ -95,6 +99,14 @@ function CycleDetails({ cycle }: { cycle: CycleView }) {
             </>
           )}
         </dd>
+        {cycle.checks && (
+          <>
+            <dt>contract</dt>
+            <dd>
+              <CheckResults results={cycle.checks} />
+            </dd>
+          </>
+        )}
         {cycle.judgment && (
           <>
             <dt>judgment</dt>

@@ -151,3 +151,12 @@ describe("wire chunks", () => {
     expect(pieces("", 3)).toEqual([""]);
   });
 });
+
+describe("splitSteps with groups", () => {
+  it("keeps a {…} group whole and unwraps it, so a child can itself be compound", () => {
+    expect(splitSteps("run `echo a; echo z` and {run `echo b` and run `echo c`}")).toEqual([
+      "run `echo a; echo z`",
+      "run `echo b` and run `echo c`",
+    ]);
+  });
+});

@@ -66,19 +66,33 @@ export function isReAsk(request: ChatRequest): boolean {
   return userTexts(request).length > 1;
 }
 
+function restore(text: string, spans: readonly string[]): string {
+  let result = text;
+  while (/\uE000\d+\uE000/.test(result)) {
+    result = result.replace(/\uE000(\d+)\uE000/g, (_, index: string) => spans[Number(index)] ?? "");
+  }
+  return result;
+}
+
 const offers = (name: string) => (request: ChatRequest) => request.toolNames.includes(name);
 
 function backticked(text: string): string | undefined {
   return /`([^`\n]+)`/.exec(text)?.[1]?.trim() || undefined;
 }
 
-/** A deliberately simple splitter, independent of the offline model's, on ";", newlines, and/then/also. */
+/**
+ * A deliberately simple splitter, independent of the offline model's, on ";", newlines, and/then/also.
+ * A `{…}` group is kept whole (and unwrapped), so tests can script a nested decomposition:
+ * "run `a` and {run `b` and run `c`}" splits into "run `a`" and the compound "run `b` and run `c`".
+ */
 export function splitSteps(text: string): string[] {
   const spans: string[] = [];
-  const masked = text.replace(/`[^`\n]*`/g, (span) => `\uE000${spans.push(span) - 1}\uE000`);
+  const masked = text
+    .replace(/`[^`\n]*`/g, (span) => `\uE000${spans.push(span) - 1}\uE000`)
+    .replace(/\{([^{}]*)\}/g, (_, inner: string) => `\uE000${spans.push(inner.trim()) - 1}\uE000`);
   const steps = masked
     .split(/\s*;\s*|\n+|,?\s+(?:and\s+then|and|then|also)\s+/i)
-    .map((step) => step.replace(/\uE000(\d+)\uE000/g, (_, index: string) => spans[Number(index)] ?? ""))
+    .map((step) => restore(step, spans))
     .map((step) => step.trim().replace(/[.\s]+$/, ""))
     .filter((step) => step !== "");
   return steps.length > 5 ? [...steps.slice(0, 4), steps.slice(4).join("; ")] : steps;

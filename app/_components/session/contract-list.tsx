@@ -1,0 +1,50 @@
+import { type Criterion, type CriterionResult, describeCriterion } from "@/server/contract/criteria";
+
+/** An intention's contract: each criterion, with its last check when there is one. */
+export function ContractList({
+  criteria,
+  checks,
+}: {
+  criteria: Criterion[];
+  checks: CriterionResult[] | null;
+}) {
+  if (criteria.length === 0) return null;
+  return (
+    <ul className="contract" data-testid="contract" aria-label="Contract">
+      {criteria.map((criterion, index) => {
+        const check = checks?.[index];
+        const state = check ? (check.passed ? "pass" : "fail") : "unchecked";
+        return (
+          <li
+            key={describeCriterion(criterion)}
+            data-testid="criterion"
+            data-state={state}
+            title={check?.evidence}
+          >
+            <span className={`criterion-mark ${state}`} aria-label={state}>
+              {state === "pass" ? "✓" : state === "fail" ? "✗" : "○"}
+            </span>{" "}
+            <span className="kind">{criterion.kind}</span> {describeCriterion(criterion)}
+          </li>
+        );
+      })}
+    </ul>
+  );
+}
+
+/** The evidence of a check, shown under the cycle (or the integration) that ran it. */
+export function CheckResults({ results }: { results: CriterionResult[] }) {
+  return (
+    <ul className="contract" data-testid="check-results">
+      {results.map((result) => (
+        <li key={describeCriterion(result.criterion)} data-state={result.passed ? "pass" : "fail"}>
+          <span className={`criterion-mark ${result.passed ? "pass" : "fail"}`}>
+            {result.passed ? "✓" : "✗"}
+          </span>{" "}
+          {describeCriterion(result.criterion)}
+          <pre className="output">{result.evidence}</pre>
+        </li>
+      ))}
+    </ul>
+  );
+}

@@ -1,0 +1,159 @@
+import {
+  type AttemptView,
+  FAILURE_SUMMARY_LIMITS,
+  type FailureSummaryLimits,
+  summarizeFailures,
+} from "./failure-summary";
+import { type CompressionRecord, type DroppedItem, droppedItem } from "./record";
+import { capText, estimateTokens, flatten, squeeze } from "./text";
+
+/**
+ * The Ralph context builder (seed 002, DESIGN "each model call is built fresh from the store"): one
+ * prompt body assembled from stored facts, never a growing chat. Everything that grows with the run is
+ * bounded here — earlier attempts become a capped summary, finished subtrees one verified line each,
+ * the repository context a fixed budget — except the root → current intention chain, which is the
+ * point of the request and is never dropped (its depth is bounded by the loop's depth limit).
+ */
+
+export interface IntentionView {
+  id: string;
+  what: string;
+  acceptance: string;
+  /** Decisions a person approved on this intention (an edited decomposition, a chosen approach). */
+  decisions: readonly string[];
+}
+
+export interface CriterionView {
+  kind: string;
+  description: string;
+}
+
+export interface FinishedSubtree {
+  id: string;
+  what: string;
+  /** How it was verified, e.g. "`npm test` exited 0". */
+  verifiedBy: string;
+}
+
+export interface ContextLimits extends FailureSummaryLimits {
+  /** Per field of an intention in the chain: shortened, never removed. */
+  intentionFieldChars: number;
+  contractChars: number;
+  repoContextChars: number;
+  finishedSubtrees: number;
+  finishedLineChars: number;
+}
+
+export const CONTEXT_LIMITS: ContextLimits = {
+  ...FAILURE_SUMMARY_LIMITS,
+  intentionFieldChars: 1000,
+  contractChars: 3000,
+  repoContextChars: 6000,
+  finishedSubtrees: 20,
+  finishedLineChars: 160,
+};
+
+export interface BuildContextInput {
+  /** Root first, the intention being worked on last. */
+  intentionChain: readonly IntentionView[];
+  contract: readonly CriterionView[];
+  /** Earlier cycles of the current intention, oldest first. */
+  attempts: readonly AttemptView[];
+  repoContext: string;
+  /** Verified parts of the tree, oldest first. */
+  finishedSubtrees: readonly FinishedSubtree[];
+  limits?: Partial<ContextLimits>;
+}
+
+export interface BuiltContext {
+  body: string;
+  tokens: number;
+  record: CompressionRecord;
+}
+
+function chainSection(
+  chain: readonly IntentionView[],
+  limits: ContextLimits,
+  dropped: DroppedItem[],
+): string {
+  if (chain.length === 0) return "(no intention: nothing to work on)";
+  return chain
+    .map((intention, index) => {
+      const fields = [intention.what.trim(), intention.acceptance.trim(), intention.decisions.join("; ")];
+      if (fields.some((text) => text.length > limits.intentionFieldChars)) {
+        dropped.push(droppedItem("intention", "shortened", intention, intention.id));
+      }
+      const [what = "", acceptance = "", decisions = ""] = fields.map((text) =>
+        capText(text, limits.intentionFieldChars),
+      );
+      const marker = index === chain.length - 1 ? " ← current" : "";
+      const lines = [`${index + 1}. ${what}${marker}`, `   Acceptance: ${acceptance}`];
+      if (decisions !== "") lines.push(`   Approved decisions: ${decisions}`);
+      return lines.join("\n");
+    })
+    .join("\n");
+}
+
+function contractSection(contract: readonly CriterionView[], limits: ContextLimits, dropped: DroppedItem[]) {
+  if (contract.length === 0) return "(no contract yet)";
+  const text = contract
+    .map((criterion) => `- [${criterion.kind}] ${flatten(criterion.description)}`)
+    .join("\n");
+  if (text.length > limits.contractChars) dropped.push(droppedItem("contract", "shortened", contract));
+  return capText(text, limits.contractChars);
+}
+
+function repoSection(repoContext: string, limits: ContextLimits, dropped: DroppedItem[]): string {
+  const text = repoContext.trim();
+  if (text === "") return "(nothing known yet)";
+  if (text.length > limits.repoContextChars)
+    dropped.push(droppedItem("repo_context", "shortened", repoContext));
+  return capText(text, limits.repoContextChars);
+}
+
+function finishedSection(
+  finished: readonly FinishedSubtree[],
+  limits: ContextLimits,
+  dropped: DroppedItem[],
+) {
+  if (finished.length === 0) return "(none yet)";
+  const shown = finished.slice(-limits.finishedSubtrees);
+  const older = finished.slice(0, finished.length - shown.length);
+  for (const subtree of older) dropped.push(droppedItem("finished_subtree", "omitted", subtree, subtree.id));
+  for (const subtree of shown)
+    dropped.push(droppedItem("finished_subtree", "collapsed", subtree, subtree.id));
+  const lines = shown.map((subtree) =>
+    squeeze(
+      `- ✓ ${flatten(subtree.what)} — verified: ${flatten(subtree.verifiedBy)}`,
+      limits.finishedLineChars,
+    ),
+  );
+  return [
+    ...(older.length > 0 ? [`- ✓ ${older.length} earlier parts verified (not listed)`] : []),
+    ...lines,
+  ].join("\n");
+}
+
+export function buildContext(input: BuildContextInput): BuiltContext {
+  const limits = { ...CONTEXT_LIMITS, ...input.limits };
+  const dropped: DroppedItem[] = [];
+  const failures = summarizeFailures(input.attempts, limits);
+  const sections = [
+    ["Intention chain (root → current)", chainSection(input.intentionChain, limits, dropped)],
+    ["Contract: how the current intention is checked", contractSection(input.contract, limits, dropped)],
+    ["Repository", repoSection(input.repoContext, limits, dropped)],
+    ["Finished and verified", finishedSection(input.finishedSubtrees, limits, dropped)],
+    ["Earlier attempts at the current intention", failures.text],
+  ];
+  const body = sections.map(([title, text]) => `## ${title}\n\n${text}`).join("\n\n");
+  const allDropped = [...dropped, ...failures.dropped];
+  return {
+    body,
+    tokens: estimateTokens(body),
+    record: {
+      triggers: allDropped.length > 0 ? ["history_cap"] : [],
+      dropped: allDropped,
+      keptChars: body.length,
+    },
+  };
+}

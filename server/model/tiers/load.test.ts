@@ -1,0 +1,105 @@
+import { readFileSync } from "node:fs";
+import path from "node:path";
+import { describe, expect, it } from "vitest";
+import { formatIssues, formatPath, loadTierConfig, parseTierConfig, TierConfigError } from "./load";
+
+const example = readFileSync(path.join(import.meta.dirname, "example.yaml"), "utf8");
+
+function issuesOf(yaml: string): string {
+  const result = parseTierConfig(yaml);
+  if (result.ok) throw new Error("expected the config to be rejected");
+  return formatIssues(result.issues);
+}
+
+describe("parseTierConfig", () => {
+  it("accepts the example config", () => {
+    const config = loadTierConfig(example);
+    expect(config.escalation).toBe("escalate-then-decompose");
+    expect(config.tiers.map((tier) => tier.name)).toEqual(["fast-cheap", "strong", "local-fallback"]);
+    expect(config.prices["qwen2.5-coder:32b"]).toEqual({ inputPer1M: 0, outputPer1M: 0 });
+  });
+
+  it("reports every problem at once, each with its path", () => {
+    const broken = example
+      .replace("maxCostUsd: 2.00", "maxCostUsd: 0")
+      .replace("    model: qwen2.5-coder:32b\n", "")
+      .replace("maxIterations: 3", "maxIterations: 2.5\n    maxCost: 1")
+      .replace("escalate-then-decompose", "escalate-sometimes")
+      .replace("outputPer1M: 0.60", "outputPer1M: -1");
+    expect(issuesOf(broken)).toBe(
+      [
+        'escalation: must be one of "escalate-then-decompose", "decompose-then-escalate", "escalate-only", "decompose-only"',
+        "budgets.maxCostUsd: must be positive",
+        "tiers[0].maxIterations: must be a whole number",
+        "tiers[0].maxCost: unknown key",
+        "tiers[2].model: required",
+        'prices["gpt-4o-mini"].outputPer1M: must be at least 0',
+      ].join("; "),
+    );
+  });
+
+  it("reports cross-field problems alongside field errors", () => {
+    const broken = example
+      .replace("name: strong", "name: fast-cheap")
+      .replace("model: claude-sonnet-4-20250514", "model: gpt-5")
+      .replace("maxTokens: 2000000", "maxTokens: -5");
+    expect(issuesOf(broken)).toBe(
+      [
+        "budgets.maxTokens: must be positive",
+        "tiers[1].name: duplicate of tiers[0].name",
+        'tiers[1].model: no price for "gpt-5" in prices',
+      ].join("; "),
+    );
+  });
+
+  it.each([
+    ["", "(root): the file is empty"],
+    ["# only a comment\n", "(root): the file is empty"],
+    ["[]", "(root): must be an object"],
+    ["escalation:\nbudgets: 3", "escalation: required; budgets: must be an object"],
+    ["escalation: escalate-only\nbudgets: {}\ntiers: []\nprices: {}", "budgets.maxCostUsd: required"],
+  ])("rejects %j", (yaml, first) => {
+    expect(issuesOf(yaml).startsWith(first)).toBe(true);
+  });
+
+  it("asks for at least one tier and a non-empty name", () => {
+    expect(issuesOf(example.replace(/tiers:[\s\S]*?# US/, "tiers: []\n# US"))).toContain(
+      "tiers: must have at least 1 item(s)",
+    );
+    expect(issuesOf(example.replace("name: strong", 'name: "  "'))).toContain(
+      "tiers[1].name: must not be empty",
+    );
+  });
+
+  it("reports YAML syntax errors and duplicate keys with their line", () => {
+    expect(issuesOf("tiers: [\n")).toMatch(/^\(yaml\): .*line/);
+    expect(issuesOf("escalation: escalate-only\nescalation: decompose-only\n")).toMatch(
+      /^\(yaml\): .*unique/i,
+    );
+  });
+
+  it("throws a TierConfigError carrying the issues", () => {
+    expect(() => loadTierConfig("budgets: 1")).toThrow(TierConfigError);
+    try {
+      loadTierConfig("budgets: 1");
+    } catch (error) {
+      expect(error instanceof TierConfigError && error.issues.map((issue) => issue.path)).toEqual([
+        "escalation",
+        "budgets",
+        "tiers",
+        "prices",
+      ]);
+    }
+  });
+});
+
+describe("formatPath", () => {
+  it.each([
+    [[], "(root)"],
+    [["tiers", 2, "model"], "tiers[2].model"],
+    [["prices", "openai/gpt-4o", "inputPer1M"], 'prices["openai/gpt-4o"].inputPer1M'],
+    [["budgets", "maxCostUsd"], "budgets.maxCostUsd"],
+  ])("%j → %s", (keys, expected) => {
+    expect(formatPath(keys)).toBe(expected);
+  });
+});

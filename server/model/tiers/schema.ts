@@ -1,0 +1,61 @@
+import { z } from "zod";
+
+/**
+ * N-tier model escalation config (seed 002): tiers from cheap to strong, each with its own iteration,
+ * money and token budget, global caps for the whole run, how escalation and decomposition combine,
+ * and what each model costs. Objects are strict so a typo (`maxCost` for `maxCostUsd`) is reported
+ * instead of silently falling back to no limit.
+ */
+
+export const ESCALATION_POLICIES = [
+  "escalate-then-decompose",
+  "decompose-then-escalate",
+  "escalate-only",
+  "decompose-only",
+] as const;
+export const EscalationPolicy = z.enum(ESCALATION_POLICIES);
+export type EscalationPolicy = z.infer<typeof EscalationPolicy>;
+
+export const PROVIDERS = ["openai", "anthropic", "openai-compatible", "offline"] as const;
+export const Provider = z.enum(PROVIDERS);
+export type Provider = z.infer<typeof Provider>;
+
+const name = z.string().trim().min(1);
+const positiveInt = z.number().int().positive();
+const positiveUsd = z.number().positive();
+
+export const Tier = z.strictObject({
+  name,
+  provider: Provider,
+  model: name,
+  maxIterations: positiveInt,
+  maxCostUsd: positiveUsd,
+  maxTokens: positiveInt,
+});
+export type Tier = z.infer<typeof Tier>;
+
+/** Caps for a whole run, shared by every tier and every intention in it. */
+export const Budgets = z.strictObject({
+  maxCostUsd: positiveUsd,
+  maxTokens: positiveInt,
+  maxIterations: positiveInt,
+});
+export type Budgets = z.infer<typeof Budgets>;
+
+/** US dollars per one million tokens. Zero is allowed: local models cost nothing per token. */
+export const ModelPrice = z.strictObject({
+  inputPer1M: z.number().nonnegative(),
+  outputPer1M: z.number().nonnegative(),
+});
+export type ModelPrice = z.infer<typeof ModelPrice>;
+
+export const PriceTable = z.record(name, ModelPrice);
+export type PriceTable = z.infer<typeof PriceTable>;
+
+export const TierConfig = z.strictObject({
+  escalation: EscalationPolicy,
+  budgets: Budgets,
+  tiers: z.array(Tier).min(1),
+  prices: PriceTable,
+});
+export type TierConfig = z.infer<typeof TierConfig>;

@@ -1,0 +1,79 @@
+import type { CriterionResult } from "@/server/contract/criteria";
+import type { IntentionView } from "@/server/events/fold";
+import { errorMessage } from "@/server/orchestrator/errors";
+import type { Sandbox } from "@/server/sandbox/types";
+import { checkContract } from "./contract-check";
+import type { RivaDeps } from "./ports";
+
+const MAX_OUTPUT_BYTES = 64 * 1024;
+
+export interface ActionOutcome {
+  exitCode: number | null;
+  output: string;
+  timedOut: boolean;
+  error: string | null;
+}
+
+export interface SandboxReady {
+  containerName: string;
+  reused: boolean;
+  durationMs: number;
+}
+
+/**
+ * The session's sandbox as the engine uses it: found or created on first use (re-attached after a
+ * restart), then shared by every action and contract check of the run.
+ */
+export class SessionWorkspace {
+  private sandbox: Sandbox | null = null;
+
+  constructor(
+    private readonly deps: Pick<RivaDeps, "sandboxes" | "workspaceOf" | "commandTimeoutMs" | "logger">,
+    private readonly sessionId: string,
+    /** Called once, when the sandbox is first ready, so the engine can record it. */
+    private readonly onReady: (ready: SandboxReady) => Promise<void>,
+  ) {}
+
+  /** Runs an action's command. Never throws: a sandbox that cannot run it becomes the outcome's error. */
+  async run(command: string): Promise<ActionOutcome> {
+    try {
+      const sandbox = await this.acquire();
+      const result = await sandbox.exec(command, this.execOptions());
+      const separator = result.stdout === "" || result.stdout.endsWith("\n") ? "" : "\n";
+      const output = result.stdout + separator + result.stderr;
+      return { exitCode: result.exitCode, output, timedOut: result.timedOut, error: null };
+    } catch (error) {
+      this.deps.logger.warn({ err: error, sessionId: this.sessionId }, "action could not run");
+      return { exitCode: null, output: "", timedOut: false, error: errorMessage(error) };
+    }
+  }
+
+  async checkContract(
+    intention: Pick<IntentionView, "contract">,
+    ranCommand: string,
+  ): Promise<CriterionResult[]> {
+    return checkContract(await this.acquire(), intention, ranCommand, this.execOptions());
+  }
+
+  private execOptions() {
+    return { timeoutMs: this.deps.commandTimeoutMs, maxOutputBytes: MAX_OUTPUT_BYTES };
+  }
+
+  private async acquire(): Promise<Sandbox> {
+    if (this.sandbox) return this.sandbox;
+    const started = Date.now();
+    const existing = await this.deps.sandboxes.get(this.sessionId);
+    let sandbox = existing;
+    if (!sandbox) {
+      const { repoPath, branch } = await this.deps.workspaceOf(this.sessionId);
+      sandbox = await this.deps.sandboxes.create({ sessionId: this.sessionId, repoPath, branch });
+    }
+    this.sandbox = sandbox;
+    await this.onReady({
+      containerName: sandbox.containerName,
+      reused: existing !== null,
+      durationMs: Date.now() - started,
+    });
+    return sandbox;
+  }
+}
