@@ -21,12 +21,12 @@ async function byExitCode(
   exec: Exec,
   criterion: Criterion,
   command: string,
-  describe: (ok: boolean) => string,
+  summarize: (ok: boolean) => string,
 ) {
   const result = await exec(command);
   const passed = result.exitCode === 0 && !result.timedOut;
   const seen = outputOf(result);
-  return { criterion, passed, evidence: `${describe(passed)}${seen ? `\n${seen}` : ""}` };
+  return { criterion, passed, evidence: `${summarize(passed)}${seen ? `\n${seen}` : ""}` };
 }
 
 /** Checks one criterion inside the sandbox. Never throws for a failed check; only for a sandbox that cannot run. */

@@ -118,10 +118,17 @@ describe("Orchestrator with Docker, SQLite and the fake model server", () => {
 
     const view = foldEvents(await new EventStore(db).read(sessionId));
     expect(view.runs[runId]?.status).toBe("VERIFIED");
-    const byDepth = (depth: number) => Object.values(view.intentions).filter((intention) => intention.depth === depth);
-    expect(byDepth(1).map((intention) => intention.what)).toEqual(["run `echo top > top.txt`", "run `echo b > b.txt` and run `cat top.txt b.txt`"]);
+    const byDepth = (depth: number) =>
+      Object.values(view.intentions).filter((intention) => intention.depth === depth);
+    expect(byDepth(1).map((intention) => intention.what)).toEqual([
+      "run `echo top > top.txt`",
+      "run `echo b > b.txt` and run `cat top.txt b.txt`",
+    ]);
     expect(byDepth(2).map((intention) => intention.status)).toEqual(["VERIFIED", "VERIFIED"]);
-    expect(byDepth(1)[1]?.decisions[0]).toMatchObject({ decision: "decompose", reason: expect.stringContaining("compound") });
+    expect(byDepth(1)[1]?.decisions[0]).toMatchObject({
+      decision: "decompose",
+      reason: expect.stringContaining("compound"),
+    });
     // The grandchild reads a file its cousin wrote: one workspace for the whole run.
     expect(byDepth(2)[1]?.cycles[0]?.output).toBe("top\nb\n");
     expect(byDepth(2)[1]?.contract).toEqual([{ kind: "TESTS_PASS", command: "cat top.txt b.txt" }]);

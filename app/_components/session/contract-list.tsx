@@ -21,7 +21,7 @@ export function ContractList({
             data-state={state}
             title={check?.evidence}
           >
-            <span className={`criterion-mark ${state}`} aria-label={state}>
+            <span className={`criterion-mark ${state}`} role="img" aria-label={state}>
               {state === "pass" ? "✓" : state === "fail" ? "✗" : "○"}
             </span>{" "}
             <span className="kind">{criterion.kind}</span> {describeCriterion(criterion)}
