@@ -1,3 +1,5 @@
+import { projectMemories } from "@/server/capture/memory";
+import { projectSessionViews } from "@/server/capture/read";
 import { db } from "@/server/db";
 import { env } from "@/server/env";
 import { EventStore } from "@/server/events/store";
@@ -43,6 +45,11 @@ function create() {
         include: { project: true },
       });
       return { repoPath: session.project.repoPath, branch: session.branch };
+    },
+    async memoriesOf(sessionId) {
+      const session = await db.session.findUniqueOrThrow({ where: { id: sessionId }, select: { projectId: true } });
+      const memories = projectMemories(await projectSessionViews({ db, store }, session.projectId), 10);
+      return memories.map((memory) => `${memory.kind}: ${memory.summary} (${memory.detail.split("\n")[0]})`);
     },
     async runningRuns() {
       const runs = await db.run.findMany({

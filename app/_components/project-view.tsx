@@ -5,6 +5,7 @@ import Link from "next/link";
 import { useRouter } from "next/navigation";
 import { describeError, useTRPC } from "../_trpc/client";
 import { NotFound } from "./not-found";
+import { ImportSession, ProjectMemory } from "./project-capture";
 import { RunStatusBadge } from "./session/status-badge";
 import { TaskForm } from "./session/task-form";
 
@@ -52,6 +53,14 @@ export function ProjectView({ projectId }: { projectId: string }) {
             </li>
           ))}
         </ul>
+      </section>
+      <section className="card" aria-label="Import session">
+        <h2>Import session</h2>
+        <ImportSession projectId={projectId} />
+      </section>
+      <section className="card" aria-label="Project memory">
+        <h2>Project memory</h2>
+        <ProjectMemory projectId={projectId} />
       </section>
     </div>
   );

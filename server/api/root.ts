@@ -1,4 +1,5 @@
 import { authRouter } from "./routers/auth";
+import { captureRouter } from "./routers/capture";
 import { projectRouter } from "./routers/project";
 import { approvalRouter, runRouter } from "./routers/run";
 import { sessionRouter } from "./routers/session";
@@ -12,6 +13,7 @@ export const appRouter = createRouter({
   run: runRouter,
   approval: approvalRouter,
   system: systemRouter,
+  capture: captureRouter,
 });
 
 export type AppRouter = typeof appRouter;

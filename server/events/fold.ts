@@ -1,4 +1,5 @@
 import type { Criterion, CriterionResult } from "@/server/contract/criteria";
+import type { DiscoveredIntent } from "@/server/riva/discovery/discovered-intent";
 import type { Action, ChildProposal, StoredEvent } from "./schema";
 import type {
   ApprovalStatus,
@@ -75,6 +76,7 @@ export interface RunView {
   endedAt: string | null;
   rootId: string | null;
   sandbox: { containerName: string; reused: boolean; durationMs: number } | null;
+  intent: DiscoveredIntent | null;
   llmCalls: number;
   tokensIn: number;
   tokensOut: number;
@@ -136,11 +138,17 @@ export function applyEvent(view: SessionView, event: StoredEvent): SessionView {
         endedAt: null,
         rootId: null,
         sandbox: null,
+        intent: null,
         llmCalls: 0,
         tokensIn: 0,
         tokensOut: 0,
       };
       break;
+    case "intent-discovered": {
+      const run = view.runs[body.runId];
+      if (run) run.intent = body.intent;
+      break;
+    }
     case "sandbox-ready": {
       const run = view.runs[body.runId];
       if (run)

@@ -120,6 +120,7 @@ export async function project(tx: Tx, sessionId: string, event: StoredEvent): Pr
       });
       return;
     case "sandbox-ready":
+    case "intent-discovered":
     case "decision-made":
     case "contract-built":
     case "criteria-checked":

@@ -1,5 +1,6 @@
 import { z } from "zod";
 import { Criterion, CriterionResult } from "@/server/contract/criteria";
+import { DiscoveredIntent } from "@/server/riva/discovery/discovered-intent";
 import {
   ActionType,
   ApprovalKind,
@@ -51,6 +52,12 @@ export const EventBody = z.discriminatedUnion("type", [
     task: text,
     mode: UserMode,
     model: z.object({ id: z.string(), label: z.string(), offline: z.boolean() }),
+  }),
+  /** Intent discovery: what was asked, what the workspace is, what earlier sessions taught. */
+  z.object({
+    type: z.literal("intent-discovered"),
+    runId: z.string(),
+    intent: DiscoveredIntent,
   }),
   /** The container this session's tools run in is ready. */
   z.object({

@@ -1,5 +1,6 @@
 import { describe, expect, it } from "vitest";
 import type { IntentionView, SessionView } from "@/server/events/fold";
+import { ModelUnavailableError } from "@/server/model/errors";
 import type { Plan, PlanInput } from "@/server/model/types";
 import { FakeSandboxProvider, scriptedModel } from "@/server/testing/fakes";
 import { runTask } from "@/server/testing/riva-harness";
@@ -36,7 +37,7 @@ describe("RivaEngine", () => {
     const { view, runId } = await runTask({ task: "run `make`", model: splitOnAnd, sandboxes });
     expect(view.runs[runId]).toMatchObject({ status: "VERIFIED" });
     expect(Object.keys(view.approvals)).toHaveLength(0);
-    expect(sandboxes.commands).toEqual(["make"]);
+    expect(sandboxes.actions).toEqual(["make"]);
     expect(intentions(view)[0]?.decisions[0]).toMatchObject({
       decision: "verify-directly",
       reason: expect.stringContaining("can verify directly"),
@@ -47,7 +48,7 @@ describe("RivaEngine", () => {
     const sandboxes = ok();
     const { view, runId } = await runTask({ task: "run `a` and then run `b`", model: splitOnAnd, sandboxes });
     expect(view.runs[runId]?.status).toBe("VERIFIED");
-    expect(sandboxes.commands).toEqual(["a", "b"]);
+    expect(sandboxes.actions).toEqual(["a", "b"]);
     const [root] = intentions(view);
     expect(root?.reason).toBe("integration check passed: all 2 children verified");
   });
@@ -76,7 +77,7 @@ describe("RivaEngine", () => {
     });
     const { view, runId } = await runTask({ task: "run `a` and run `big`", model, sandboxes });
     expect(view.runs[runId]?.status).toBe("VERIFIED");
-    expect(sandboxes.commands).toEqual(["a", "big", "big", "x", "y"]);
+    expect(sandboxes.actions).toEqual(["a", "big", "big", "x", "y"]);
     const big = intentions(view).find((intention) => intention.what === "run `big`");
     expect(big?.decisions.map((entry) => entry.decision)).toEqual(["verify-directly", "retry", "decompose"]);
     expect(big?.decisions[2]?.reason).toContain("2 failed cycles");
@@ -105,7 +106,7 @@ describe("RivaEngine", () => {
       sandboxes,
       answer: () => ({ decision: "approved", children: [{ what: "run `edited`", acceptance: "exits 0" }] }),
     });
-    expect(sandboxes.commands).toEqual(["edited"]);
+    expect(sandboxes.actions).toEqual(["edited"]);
     expect(intentions(view).map((intention) => intention.what)).toEqual([
       "run `a` and run `b`",
       "run `edited`",
@@ -143,7 +144,31 @@ describe("RivaEngine", () => {
       limits: { maxIterations: 1 },
     });
     expect(view.runs[runId]?.reason).toBe("limit reached: max iterations (1 action cycles)");
-    expect(never.commands).toEqual(["try 0"]);
+    expect(never.actions).toEqual(["try 0"]);
+  });
+});
+
+describe("RivaEngine model retries", () => {
+  it("retries a timed-out model call with the seed's backoff and records each failed attempt", async () => {
+    const model = scriptedModel({
+      plan: () => ({ kind: "direct", thought: "" }),
+      nextAction: (_, count) =>
+        count < 2 ? new ModelUnavailableError("Model server at http://m timed out", "timeout") : { thought: "", command: "true" },
+    });
+    const { view, runId, events } = await runTask({ task: "run `true`", model, sandboxes: ok() });
+    expect(view.runs[runId]?.status).toBe("VERIFIED");
+    const failures = events.flatMap((event) => (event.body.type === "llm-called" && event.body.error ? [event.body.error] : []));
+    expect(failures).toEqual([
+      "timeout (attempt 1): Model server at http://m timed out; retrying in 1 s",
+      "timeout (attempt 2): Model server at http://m timed out; retrying in 2 s",
+    ]);
+  });
+
+  it("does not retry a permanent error", async () => {
+    const model = scriptedModel({ plan: () => ({ kind: "direct", thought: "" }), nextAction: () => new Error("bad request") });
+    const { view, runId } = await runTask({ task: "run `true`", model, sandboxes: ok() });
+    expect(model.calls.act).toBe(1);
+    expect(view.runs[runId]?.reason).toBe("the model could not choose an action: bad request");
   });
 });
 
@@ -190,7 +215,7 @@ describe("RivaEngine with contracts", () => {
       { criterion: { kind: "FILE_EXISTS", path: "out.txt" }, passed: true, evidence: "out.txt exists" },
     ]);
     // `b` is the TESTS_PASS criterion of its own child: the action is its evidence, it is not run twice.
-    expect(sandboxes.commands.filter((command) => command === "b")).toHaveLength(1);
+    expect(sandboxes.actions.filter((command) => command === "b")).toHaveLength(1);
   });
 
   it("checks a parent's own contract at integration and fails it when it does not hold", async () => {

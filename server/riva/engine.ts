@@ -6,8 +6,11 @@ import type { EventBody } from "@/server/events/schema";
 import type { ModelCallRecord, Plan } from "@/server/model/types";
 import { errorMessage } from "@/server/orchestrator/errors";
 import { describeGap, gapOf, gapReflection, judgeWithContract } from "./contract-check";
+import { discoverIntent } from "./discovery/discover";
+import { summarizeIntent } from "./discovery/discovered-intent";
 import type { Verdict } from "./heuristics";
 import { judgeCommand, reflectOnFailure } from "./judge";
+import { callWithRetries } from "./model-calls";
 import { nextStep, type Step } from "./next-step";
 import type { RivaDeps } from "./ports";
 import { SessionWorkspace } from "./session-workspace";
@@ -64,6 +67,8 @@ export class RivaEngine {
         return this.endRun(step.status, step.reason);
       case "await-approval":
         return this.waitForApproval(step.approvalId, signal);
+      case "discover":
+        return this.discover(step.root);
       case "plan":
         return this.plan(step.intention, step.verdict, signal);
       case "decompose":
@@ -113,7 +118,9 @@ export class RivaEngine {
       ]);
     }
     if (opening.length > 0) await this.append(opening);
-    const planned = await this.askPlan(intention, { task: intention.what }, signal);
+    const intent = this.view.runs[this.runId]?.intent;
+    const repoSummary = intent ? summarizeIntent(intent) : undefined;
+    const planned = await this.askPlan(intention, { task: intention.what, repoSummary }, signal);
     if (!planned) return;
     const { plan, call } = planned;
     if (plan.kind === "decompose") {
@@ -127,6 +134,12 @@ export class RivaEngine {
       this.llmCalled(call, intention.id),
       this.decision(intention, "verify-directly", why),
     ]);
+  }
+
+  private async discover(root: IntentionView): Promise<void> {
+    const memories = (await this.deps.memoriesOf?.(this.sessionId).catch(() => [])) ?? [];
+    const intent = await discoverIntent(root.what, memories, () => this.workspace.listing());
+    await this.append([{ type: "intent-discovered", runId: this.runId, intent }]);
   }
 
   /** should_decompose fired after direct work: split it, or fail it when it cannot be split. */
@@ -180,12 +193,14 @@ export class RivaEngine {
     input: Parameters<RivaDeps["model"]["plan"]>[0],
     signal: AbortSignal,
   ) {
-    try {
-      return await this.deps.model.plan(input, signal);
-    } catch (error) {
-      await this.modelFailed(intention, "decompose", error);
-      return null;
-    }
+    const record = { runId: this.runId, intentionId: intention.id, stage: "decompose" as const };
+    const outcome = await callWithRetries(this.deps, record, signal, () =>
+      this.deps.model.plan(input, signal),
+    );
+    if (outcome.failedAttempts.length > 0) await this.append(outcome.failedAttempts);
+    if ("value" in outcome) return outcome.value;
+    await this.modelFailed(intention, "decompose", outcome.error);
+    return null;
   }
 
   private async act(
@@ -205,16 +220,19 @@ export class RivaEngine {
       );
     }
     if (opening.length > 0) await this.append(opening);
-    let next: Awaited<ReturnType<RivaDeps["model"]["nextAction"]>>;
-    try {
-      const task = this.rootTask();
-      next = await this.deps.model.nextAction(
-        { task, what: intention.what, acceptance: intention.acceptance, previousAttempts },
-        signal,
-      );
-    } catch (error) {
-      return this.modelFailed(intention, "act", error);
-    }
+    const input = {
+      task: this.rootTask(),
+      what: intention.what,
+      acceptance: intention.acceptance,
+      previousAttempts,
+    };
+    const record = { runId: this.runId, intentionId: intention.id, stage: "act" as const };
+    const asked = await callWithRetries(this.deps, record, signal, () =>
+      this.deps.model.nextAction(input, signal),
+    );
+    if (asked.failedAttempts.length > 0) await this.append(asked.failedAttempts);
+    if (!("value" in asked)) return this.modelFailed(intention, "act", asked.error);
+    const next = asked.value;
     const cycle = { runId: this.runId, intentionId: intention.id, cycleId: randomUUID() };
     await this.append([
       this.llmCalled(next.call, intention.id),

@@ -1,7 +1,7 @@
 import { describe, expect, it } from "vitest";
 import { foldEvents } from "@/server/events/fold";
 import type { EventBody } from "@/server/events/schema";
-import { cycle, decomposedRun, model, sequence } from "@/server/testing/events";
+import { cycle, decomposedRun, discovered, model, sequence } from "@/server/testing/events";
 import { DEFAULT_LIMITS, type RivaLimits } from "./limits";
 import { nextStep } from "./next-step";
 
@@ -11,6 +11,7 @@ const step = (bodies: EventBody[], limits: Partial<RivaLimits> = {}, now = START
 
 const started = (what = "t"): EventBody[] => [
   { type: "run-started", runId: "run-1", task: what, mode: "agent", model },
+  discovered("run-1"),
   {
     type: "intention-created",
     runId: "run-1",
@@ -62,6 +63,11 @@ const failed = (intentionId: string, cycleId: string, exitCode = 1, command = "f
 ];
 
 describe("nextStep: planning", () => {
+  it("discovers the intent before anything else", () => {
+    const bodies = started("run `a`").filter((body) => body.type !== "intent-discovered");
+    expect(step(bodies)).toMatchObject({ kind: "discover", root: { id: "root" } });
+  });
+
   it("plans a fresh compound root with can_verify_directly = no", () => {
     expect(step(started("run `a` and then run `b`"))).toMatchObject({
       kind: "plan",
@@ -75,11 +81,11 @@ describe("nextStep: planning", () => {
   });
 
   it("waits while a decomposition is pending", () => {
-    expect(step(decomposedRun().slice(0, 6))).toEqual({ kind: "await-approval", approvalId: "ap1" });
+    expect(step(decomposedRun().slice(0, 7))).toEqual({ kind: "await-approval", approvalId: "ap1" });
   });
 
   it("fails the intention with the person's reason when its decomposition is rejected", () => {
-    const bodies = decomposedRun().slice(0, 6);
+    const bodies = decomposedRun().slice(0, 7);
     bodies.push({
       type: "approval-decided",
       runId: "run-1",

@@ -13,6 +13,8 @@ export type Step =
   | { kind: "done" }
   | { kind: "end"; status: FinalRunStatus; reason: string }
   | { kind: "await-approval"; approvalId: string }
+  /** Before anything is planned: read the request, scan the workspace, recall memories. */
+  | { kind: "discover"; root: IntentionView }
   /** No decision yet: `verdict` is can_verify_directly; when it says no, the model is asked to split. */
   | { kind: "plan"; intention: IntentionView; verdict: Verdict }
   /** Direct work stopped converging (`trigger`): a split is required, or the intention fails. */
@@ -51,6 +53,8 @@ export function nextStep(view: SessionView, runId: string, context: StepContext)
       reason: `limit reached: wall clock (${wallClockMs / 1000} s of working time)`,
     };
   }
+
+  if (run.intent === null) return { kind: "discover", root };
 
   for (const approval of approvals) {
     const intention = view.intentions[approval.intentionId];

@@ -21,4 +21,8 @@ export interface RivaDeps {
   /** Where a session's sandbox clones from, and the branch it works on. */
   workspaceOf(sessionId: string): Promise<{ repoPath: string; branch: string }>;
   logger: Logger;
+  /** Waits between model retries; tests pass one that does not wait. */
+  sleep?(ms: number, signal?: AbortSignal): Promise<void>;
+  /** Concise lessons from the project's earlier verified runs, read by intent discovery. */
+  memoriesOf?(sessionId: string): Promise<string[]>;
 }

@@ -48,6 +48,17 @@ export class SessionWorkspace {
     }
   }
 
+  /** The tracked files (capped) and the package manifest, for intent discovery. */
+  async listing(): Promise<{ files: string[]; packageJson: string | null }> {
+    const sandbox = await this.acquire();
+    const listed = await sandbox.exec("git ls-files 2>/dev/null | head -n 2000", this.execOptions());
+    const manifest = await sandbox.exec("cat package.json 2>/dev/null", this.execOptions());
+    return {
+      files: listed.stdout.split("\n").filter((line) => line.trim() !== ""),
+      packageJson: manifest.exitCode === 0 ? manifest.stdout : null,
+    };
+  }
+
   async checkContract(
     intention: Pick<IntentionView, "contract">,
     ranCommand: string,

@@ -11,11 +11,21 @@ export function sequence(bodies: EventBody[], from = 1): StoredEvent[] {
 
 export const model = { id: "offline-heuristics", label: "offline", offline: true };
 
+/** A minimal discovery result: the run has been through intent discovery. */
+export function discovered(runId: string): EventBody {
+  return {
+    type: "intent-discovered",
+    runId,
+    intent: { prompt: { kind: "run", action: "run", targets: [], constraints: [] }, codebase: null, memories: [], note: "not scanned in tests" },
+  };
+}
+
 /** A run whose root was decomposed into two children and approved. */
 export function decomposedRun(runId = "run-1"): EventBody[] {
   return [
     { type: "message-posted", messageId: "m1", runId, role: "user", text: "run `a` and run `b`" },
     { type: "run-started", runId, task: "run `a` and run `b`", mode: "agent", model },
+    discovered(runId),
     {
       type: "intention-created",
       runId,

@@ -41,11 +41,18 @@ export function scriptedModel(script: ModelScript): AgentModel & { calls: { plan
   };
 }
 
+const DISCOVERY_COMMANDS = ["git ls-files", "cat package.json"];
+
 export type ExecScript = (command: string, count: number) => Partial<ExecResult> | Error;
 
 /** A sandbox provider whose commands are answered by a script; records every command it was given. */
 export class FakeSandboxProvider implements SandboxProvider {
   readonly commands: string[] = [];
+
+  /** The commands actions ran, without the workspace listing that intent discovery makes. */
+  get actions(): string[] {
+    return this.commands.filter((command) => !DISCOVERY_COMMANDS.some((prefix) => command.startsWith(prefix)));
+  }
   private readonly boxes = new Map<string, Sandbox>();
 
   constructor(

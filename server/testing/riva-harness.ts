@@ -40,6 +40,8 @@ export async function runTask(options: {
     logger: silentLogger,
     workspaceOf: async () => ({ repoPath: "/nowhere.git", branch: "b" }),
     runningRuns: async () => [],
+    // Retries are part of what is tested; their waiting is not.
+    sleep: async () => undefined,
   });
   const { runId } = await orchestrator.startRun({
     sessionId: SESSION,

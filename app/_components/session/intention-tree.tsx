@@ -2,6 +2,7 @@
 
 import type { CycleView, IntentionView, SessionView } from "@/server/events/fold";
 import { CheckResults, ContractList } from "./contract-list";
+import { IntentSummary } from "./intent-summary";
 import { StatusBadge } from "./status-badge";
 
 export function IntentionTree({ view, rootId }: { view: SessionView; rootId: string }) {
@@ -32,6 +33,7 @@ function IntentionNode({ view, intention }: { view: SessionView; intention: Inte
       </div>
       {intention.acceptance && <div className="muted small">acceptance: {intention.acceptance}</div>}
       <ContractList criteria={intention.contract} checks={lastChecks} />
+      {intention.depth === 0 && <IntentSummary intent={view.runs[intention.runId]?.intent ?? null} />}
       {decision && (
         <div className="muted small" data-testid="intention-decision">
           {decision.decision === "decompose" ? "decomposed" : "worked directly"}: {decision.reason}

@@ -5,8 +5,10 @@ import Link from "next/link";
 import { describeError, useTRPC } from "../../_trpc/client";
 import { NotFound } from "../not-found";
 import { ApprovalCard } from "./approval-card";
+import { CaptureMenu } from "./capture-menu";
 import { ChatPanel } from "./chat-panel";
 import { IntentionTree } from "./intention-tree";
+import { PhaseLabel } from "./phase-label";
 import { RunStatusBadge } from "./status-badge";
 import { useSessionEvents } from "./use-session-events";
 
@@ -32,6 +34,7 @@ export function SessionView({ sessionId }: { sessionId: string }) {
       </nav>
       <div className="session-bar" data-testid="session-bar">
         {currentRun && <RunStatusBadge status={currentRun.status} />}
+        {currentRun && <PhaseLabel view={view} runId={currentRun.id} />}
         {currentRun?.reason && (
           <span className="run-reason" data-testid="run-reason">
             {currentRun.reason}
@@ -57,6 +60,7 @@ export function SessionView({ sessionId }: { sessionId: string }) {
             {stop.isPending ? "Stopping…" : "Stop"}
           </button>
         )}
+        <CaptureMenu sessionId={sessionId} />
       </div>
       {error && (
         <p role="alert" className="error">

@@ -1,0 +1,13 @@
+import type { DiscoveredIntent } from "@/server/riva/discovery/discovered-intent";
+import { summarizeIntent } from "@/server/riva/discovery/discovered-intent";
+
+/** What discovery found, as the planner was told it. */
+export function IntentSummary({ intent }: { intent: DiscoveredIntent | null }) {
+  if (!intent) return null;
+  return (
+    <details className="intent-summary" data-testid="discovered-intent">
+      <summary className="muted small">discovered intent: {intent.prompt.kind}</summary>
+      <pre className="output">{summarizeIntent(intent)}</pre>
+    </details>
+  );
+}

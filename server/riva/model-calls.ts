@@ -1,0 +1,43 @@
+import type { EventBody } from "@/server/events/schema";
+import { type AttemptReport, classifyModelError, sleep as realSleep, withRetry } from "@/server/model/retry";
+import type { RivaDeps } from "./ports";
+
+/**
+ * A model call under seed 004's retry policy (timeouts 3× at 1/2/4 s, rate limits 5× from 5 s, …).
+ * Every failed attempt becomes an `llm-called` event with its error and what happens next, so the log
+ * shows a flaky provider instead of hiding it; the final error, if any, is rethrown for the caller.
+ */
+export async function callWithRetries<T>(
+  deps: Pick<RivaDeps, "model" | "sleep">,
+  record: { runId: string; intentionId: string; stage: "decompose" | "act" },
+  signal: AbortSignal,
+  call: () => Promise<T>,
+): Promise<{ value: T; failedAttempts: EventBody[] } | { error: unknown; failedAttempts: EventBody[] }> {
+  const failedAttempts: EventBody[] = [];
+  const onAttempt = (report: AttemptReport) => {
+    const next = report.plan.retry ? `; retrying in ${Math.round(report.plan.delayMs / 100) / 10} s` : "";
+    failedAttempts.push({
+      type: "llm-called",
+      ...record,
+      modelId: deps.model.id,
+      offline: deps.model.offline,
+      tokensIn: 0,
+      tokensOut: 0,
+      latencyMs: 0,
+      error: `${report.error.errorClass} (attempt ${report.attempt}): ${report.error.message}${next}`,
+    });
+  };
+  const sleep = deps.sleep ?? realSleep;
+  try {
+    const value = await withRetry(() => call(), {
+      classify: (error) => classifyModelError(error),
+      sleep,
+      onAttempt,
+      signal,
+    });
+    return { value, failedAttempts };
+  } catch (error) {
+    // The last attempt's record is the caller's: it knows how the failure ends the intention.
+    return { error, failedAttempts: failedAttempts.slice(0, -1) };
+  }
+}
