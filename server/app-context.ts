@@ -47,7 +47,10 @@ function create() {
       return { repoPath: session.project.repoPath, branch: session.branch };
     },
     async memoriesOf(sessionId) {
-      const session = await db.session.findUniqueOrThrow({ where: { id: sessionId }, select: { projectId: true } });
+      const session = await db.session.findUniqueOrThrow({
+        where: { id: sessionId },
+        select: { projectId: true },
+      });
       const memories = projectMemories(await projectSessionViews({ db, store }, session.projectId), 10);
       return memories.map((memory) => `${memory.kind}: ${memory.summary} (${memory.detail.split("\n")[0]})`);
     },

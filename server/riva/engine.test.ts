@@ -153,11 +153,15 @@ describe("RivaEngine model retries", () => {
     const model = scriptedModel({
       plan: () => ({ kind: "direct", thought: "" }),
       nextAction: (_, count) =>
-        count < 2 ? new ModelUnavailableError("Model server at http://m timed out", "timeout") : { thought: "", command: "true" },
+        count < 2
+          ? new ModelUnavailableError("Model server at http://m timed out", "timeout")
+          : { thought: "", command: "true" },
     });
     const { view, runId, events } = await runTask({ task: "run `true`", model, sandboxes: ok() });
     expect(view.runs[runId]?.status).toBe("VERIFIED");
-    const failures = events.flatMap((event) => (event.body.type === "llm-called" && event.body.error ? [event.body.error] : []));
+    const failures = events.flatMap((event) =>
+      event.body.type === "llm-called" && event.body.error ? [event.body.error] : [],
+    );
     expect(failures).toEqual([
       "timeout (attempt 1): Model server at http://m timed out; retrying in 1 s",
       "timeout (attempt 2): Model server at http://m timed out; retrying in 2 s",
@@ -165,7 +169,10 @@ describe("RivaEngine model retries", () => {
   });
 
   it("does not retry a permanent error", async () => {
-    const model = scriptedModel({ plan: () => ({ kind: "direct", thought: "" }), nextAction: () => new Error("bad request") });
+    const model = scriptedModel({
+      plan: () => ({ kind: "direct", thought: "" }),
+      nextAction: () => new Error("bad request"),
+    });
     const { view, runId } = await runTask({ task: "run `true`", model, sandboxes: ok() });
     expect(model.calls.act).toBe(1);
     expect(view.runs[runId]?.reason).toBe("the model could not choose an action: bad request");

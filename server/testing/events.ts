@@ -16,7 +16,12 @@ export function discovered(runId: string): EventBody {
   return {
     type: "intent-discovered",
     runId,
-    intent: { prompt: { kind: "run", action: "run", targets: [], constraints: [] }, codebase: null, memories: [], note: "not scanned in tests" },
+    intent: {
+      prompt: { kind: "run", action: "run", targets: [], constraints: [] },
+      codebase: null,
+      memories: [],
+      note: "not scanned in tests",
+    },
   };
 }
 

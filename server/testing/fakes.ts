@@ -51,7 +51,9 @@ export class FakeSandboxProvider implements SandboxProvider {
 
   /** The commands actions ran, without the workspace listing that intent discovery makes. */
   get actions(): string[] {
-    return this.commands.filter((command) => !DISCOVERY_COMMANDS.some((prefix) => command.startsWith(prefix)));
+    return this.commands.filter(
+      (command) => !DISCOVERY_COMMANDS.some((prefix) => command.startsWith(prefix)),
+    );
   }
   private readonly boxes = new Map<string, Sandbox>();
 
