@@ -6,6 +6,7 @@ import { EventStore } from "@/server/events/store";
 import { logger } from "@/server/logger";
 import { createAgentModel } from "@/server/model";
 import { Orchestrator } from "@/server/orchestrator/orchestrator";
+import { readCheckpointPolicy } from "@/server/policy/checkpoints";
 import { RivaLimits } from "@/server/riva/limits";
 import { getSandboxProvider } from "@/server/sandbox";
 
@@ -45,6 +46,13 @@ function create() {
         include: { project: true },
       });
       return { repoPath: session.project.repoPath, branch: session.branch };
+    },
+    async checkpointsOf(sessionId) {
+      const session = await db.session.findUniqueOrThrow({
+        where: { id: sessionId },
+        include: { project: true },
+      });
+      return readCheckpointPolicy(session.project.checkpointPolicy);
     },
     async memoriesOf(sessionId) {
       const session = await db.session.findUniqueOrThrow({

@@ -4,6 +4,7 @@ import { useMutation, useQuery } from "@tanstack/react-query";
 import Link from "next/link";
 import { useRouter } from "next/navigation";
 import { describeError, useTRPC } from "../_trpc/client";
+import { CheckpointSettings } from "./checkpoint-settings";
 import { NotFound } from "./not-found";
 import { ImportSession, ProjectMemory } from "./project-capture";
 import { RunStatusBadge } from "./session/status-badge";
@@ -54,6 +55,7 @@ export function ProjectView({ projectId }: { projectId: string }) {
           ))}
         </ul>
       </section>
+      <CheckpointSettings projectId={projectId} policy={project.data.checkpoints} />
       <section className="card" aria-label="Import session">
         <h2>Import session</h2>
         <ImportSession projectId={projectId} />

@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import type { EventBody } from "@/server/events/schema";
+import type { EventInput } from "@/server/events/schema";
 import { cycle, decomposedRun, sequence } from "@/server/testing/events";
 import { exportSession, parseSessionExport, type SessionExport } from "./export";
 
@@ -8,7 +8,7 @@ const meta = {
   exportedAt: "2026-11-22T10:00:00.000Z",
 };
 
-const finished: EventBody[] = [
+const finished: EventInput[] = [
   ...decomposedRun(),
   ...cycle("run-1", "c1", "cy1", 0),
   {

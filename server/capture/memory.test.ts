@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
 import { foldEvents } from "@/server/events/fold";
-import type { EventBody } from "@/server/events/schema";
+import type { EventInput } from "@/server/events/schema";
 import { cycle, decomposedRun, sequence } from "@/server/testing/events";
 import { isTestCommand, projectMemories } from "./memory";
 
@@ -10,19 +10,19 @@ function session(
   commands: [string, string],
   status: "VERIFIED" | "FAILED",
   day: number,
-): EventBody[] {
-  const withCommand = (body: EventBody, command: string): EventBody =>
+): EventInput[] {
+  const withCommand = (body: EventInput, command: string): EventInput =>
     body.type === "cycle-started" ? { ...body, action: { ...body.action, content: command } } : body;
-  const ids = (body: EventBody): EventBody => {
+  const ids = (body: EventInput): EventInput => {
     // Each session gets its own intention ids, as real ones do.
     const text = JSON.stringify(body)
       .replaceAll('"root"', `"${runId}-root"`)
       .replaceAll('"c1"', `"${runId}-c1"`)
       .replaceAll('"c2"', `"${runId}-c2"`)
       .replaceAll('"ap1"', `"${runId}-ap1"`);
-    return JSON.parse(text) as EventBody;
+    return JSON.parse(text) as EventInput;
   };
-  const bodies: EventBody[] = [
+  const bodies: EventInput[] = [
     ...decomposedRun(runId),
     ...cycle(runId, "c1", `${runId}-cy1`, 0).map((body) => withCommand(body, commands[0])),
     { type: "intention-status-changed", runId, intentionId: "c1", status: "VERIFIED", reason: "exit 0" },
@@ -42,7 +42,7 @@ function session(
 }
 
 /** Folds with the run ending on the given day, so "newest first" has something to order by. */
-function view(bodies: EventBody[], day: number) {
+function view(bodies: EventInput[], day: number) {
   return foldEvents(
     sequence(bodies).map((event) => ({ ...event, at: new Date(Date.UTC(2026, 0, day)).toISOString() })),
   );

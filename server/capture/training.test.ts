@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import type { EventBody } from "@/server/events/schema";
+import type { EventInput } from "@/server/events/schema";
 import { cycle, decomposedRun, sequence } from "@/server/testing/events";
 import {
   capText,
@@ -18,7 +18,7 @@ function attempt(
   command: string,
   exitCode: number,
   output: string,
-): EventBody[] {
+): EventInput[] {
   return [
     {
       type: "cycle-started",
@@ -58,7 +58,7 @@ function attempt(
             intentionId: "c1",
             cycleId,
             reflection: `${command} failed`,
-          } satisfies EventBody,
+          } satisfies EventInput,
         ]),
   ];
 }
@@ -144,7 +144,7 @@ describe("trainingExamples", () => {
   });
 
   it("skips cycles not yet judged, and uses the error when the action could not run", () => {
-    const events: EventBody[] = [
+    const events: EventInput[] = [
       ...decomposedRun(),
       ...cycle(run, "c1", "cy1", 0).slice(0, 3),
       {

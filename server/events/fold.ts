@@ -16,6 +16,8 @@ import type {
  */
 export interface CycleView {
   id: string;
+  approvalId: string | null;
+  gate: { decision: string; reason: string } | null;
   index: number;
   thought: string;
   action: Action;
@@ -63,6 +65,11 @@ export interface ApprovalView {
   requestedSeq: number;
   requestedAt: string;
   decidedAt: string | null;
+  command: string | null;
+  editedCommand: string | null;
+  binding: string | null;
+  confirm: boolean;
+  gateReason: string;
 }
 
 export interface RunView {
@@ -202,6 +209,11 @@ export function applyEvent(view: SessionView, event: StoredEvent): SessionView {
         requestedSeq: event.seq,
         requestedAt: event.at,
         decidedAt: null,
+        command: body.command,
+        editedCommand: null,
+        binding: body.binding,
+        confirm: body.confirm,
+        gateReason: body.reason,
       };
       break;
     case "approval-decided": {
@@ -211,12 +223,15 @@ export function applyEvent(view: SessionView, event: StoredEvent): SessionView {
         approval.decidedBy = body.decidedBy.name;
         approval.reason = body.reason;
         approval.decidedAt = event.at;
+        approval.editedCommand = body.command;
       }
       break;
     }
     case "cycle-started":
       view.intentions[body.intentionId]?.cycles.push({
         id: body.cycleId,
+        approvalId: body.approvalId,
+        gate: body.gate,
         index: body.index,
         thought: body.thought,
         action: body.action,

@@ -1,11 +1,11 @@
-import type { EventBody, StoredEvent } from "./schema";
+import { EventBody, type EventInput, type StoredEvent } from "./schema";
 
 /**
  * The append-only log as the engine sees it. `EventStore` (SQLite/Prisma) is the product's; tests of
  * the pure engine use `MemoryEventLog`. Both number events 1, 2, 3… per session with no gap.
  */
 export interface EventLog {
-  append(sessionId: string, bodies: readonly EventBody[]): Promise<StoredEvent[]>;
+  append(sessionId: string, bodies: readonly EventInput[]): Promise<StoredEvent[]>;
   read(sessionId: string, afterSeq?: number, limit?: number): Promise<StoredEvent[]>;
 }
 
@@ -14,13 +14,14 @@ export class MemoryEventLog implements EventLog {
 
   constructor(private readonly clock: () => number = Date.now) {}
 
-  async append(sessionId: string, bodies: readonly EventBody[]): Promise<StoredEvent[]> {
+  async append(sessionId: string, bodies: readonly EventInput[]): Promise<StoredEvent[]> {
     const events = this.sessions.get(sessionId) ?? [];
     const at = new Date(this.clock()).toISOString();
     const stored = bodies.map((body, index) => ({
       seq: events.length + index + 1,
       at,
-      body: structuredClone(body),
+      // Parsed like the SQLite store does, so defaults and validation are the same in tests.
+      body: EventBody.parse(body),
     }));
     events.push(...stored);
     this.sessions.set(sessionId, events);

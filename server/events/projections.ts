@@ -67,7 +67,7 @@ export async function project(tx: Tx, sessionId: string, event: StoredEvent): Pr
           intentionId: body.intentionId,
           kind: body.kind,
           status: "PENDING",
-          payload: JSON.stringify({ thought: body.thought, children: body.children }),
+          payload: JSON.stringify({ thought: body.thought, children: body.children, command: body.command }),
           createdAt: at,
         },
       });

@@ -29,6 +29,13 @@ export const ChildProposal = z.object({
 });
 export type ChildProposal = z.infer<typeof ChildProposal>;
 
+/** What the command gate decided before an action ran: by policy, or the person who approved it. */
+export const GateRecord = z.object({
+  decision: z.enum(["approve", "deny", "ask"]),
+  reason: z.string().max(2_000),
+});
+export type GateRecord = z.infer<typeof GateRecord>;
+
 export const Action = z.object({
   type: ActionType,
   content: text,
@@ -116,8 +123,17 @@ export const EventBody = z.discriminatedUnion("type", [
     approvalId: z.string(),
     intentionId: z.string(),
     kind: ApprovalKind,
-    children: z.array(ChildProposal),
+    /** kind "decomposition": the proposed children. */
+    children: z.array(ChildProposal).default([]),
     thought: z.string(),
+    /** kind "command": the command that will run, exactly, once approved (or as edited). */
+    command: z.string().max(20_000).nullable().default(null),
+    /** SHA-256 of what will run: the approval is bound to it. */
+    binding: z.string().nullable().default(null),
+    /** Seed 004's dangerous class: the person confirms explicitly. */
+    confirm: z.boolean().default(false),
+    /** Why the gate asked. */
+    reason: z.string().max(2_000).default(""),
   }),
   z.object({
     type: z.literal("approval-decided"),
@@ -126,6 +142,8 @@ export const EventBody = z.discriminatedUnion("type", [
     decision: z.enum(["approved", "rejected"]),
     decidedBy: z.object({ userId: z.string(), name: z.string() }),
     reason: z.string().nullable(),
+    /** kind "command": the command as the person edited it before approving (null: unchanged). */
+    command: z.string().max(20_000).nullable().default(null),
   }),
   /** A cycle begins: the thought and the concrete action it is about to run. */
   z.object({
@@ -136,6 +154,9 @@ export const EventBody = z.discriminatedUnion("type", [
     index: z.number().int().nonnegative(),
     thought: text,
     action: Action,
+    /** The command approval this cycle carries out, if a person was asked. */
+    approvalId: z.string().nullable().default(null),
+    gate: GateRecord.nullable().default(null),
   }),
   /** What the action produced. `output` is capped; `error` is set when the action could not run at all. */
   z.object({
@@ -185,7 +206,10 @@ export const EventBody = z.discriminatedUnion("type", [
     reason: z.string(),
   }),
 ]);
+/** An event as read back (defaults applied). */
 export type EventBody = z.infer<typeof EventBody>;
+/** An event as written: optional fields may be left out, the log fills their defaults when it parses. */
+export type EventInput = z.input<typeof EventBody>;
 export type EventType = EventBody["type"];
 export type EventOf<T extends EventType> = Extract<EventBody, { type: T }>;
 

@@ -4,7 +4,7 @@ import { cycle, decomposedRun } from "@/server/testing/events";
 import { createTestDb, seedSession } from "@/server/testing/test-db";
 import { foldEvents } from "./fold";
 import { followEvents } from "./follow";
-import type { EventBody, StoredEvent } from "./schema";
+import type { EventInput, StoredEvent } from "./schema";
 import { EventStore } from "./store";
 
 let db: PrismaClient;
@@ -19,7 +19,7 @@ beforeEach(async () => {
 });
 afterEach(async () => cleanup());
 
-const message = (i: number): EventBody => ({
+const message = (i: number): EventInput => ({
   type: "message-posted",
   messageId: `m${i}`,
   runId: null,
@@ -77,7 +77,7 @@ describe("EventStore on a real SQLite file", () => {
   });
 
   it("redacts known secrets before they reach the log", async () => {
-    await store.append(sessionId, [{ ...message(1), text: "key is sk-test-secret-value ok" } as EventBody]);
+    await store.append(sessionId, [{ ...message(1), text: "key is sk-test-secret-value ok" } as EventInput]);
     const [event] = await store.read(sessionId);
     expect(JSON.stringify(event)).not.toContain("sk-test-secret-value");
     expect(event?.body).toMatchObject({ text: "key is [redacted] ok" });

@@ -2,7 +2,7 @@ import type { PrismaClient } from "@/server/generated/prisma/client";
 import { eventBus } from "./bus";
 import { project } from "./projections";
 import { redactSecrets } from "./redact";
-import { type EventBody, runIdOf, StoredEvent } from "./schema";
+import { type EventInput, runIdOf, StoredEvent } from "./schema";
 
 /**
  * The append-only log. Sequence numbers are assigned here and nowhere else: appends for one session
@@ -17,7 +17,7 @@ export class EventStore {
     private readonly secrets: () => readonly string[] = () => [],
   ) {}
 
-  append(sessionId: string, bodies: readonly EventBody[]): Promise<StoredEvent[]> {
+  append(sessionId: string, bodies: readonly EventInput[]): Promise<StoredEvent[]> {
     const previous = this.tails.get(sessionId) ?? Promise.resolve();
     const next = previous.catch(() => undefined).then(() => this.write(sessionId, bodies));
     this.tails.set(sessionId, next);
@@ -28,7 +28,7 @@ export class EventStore {
     return next;
   }
 
-  private async write(sessionId: string, bodies: readonly EventBody[]): Promise<StoredEvent[]> {
+  private async write(sessionId: string, bodies: readonly EventInput[]): Promise<StoredEvent[]> {
     const secrets = this.secrets();
     const stored = await this.db.$transaction(async (tx) => {
       const session = await tx.session.findUniqueOrThrow({

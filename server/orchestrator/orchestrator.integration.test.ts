@@ -70,6 +70,25 @@ function orchestrator(model: AgentModel) {
   });
 }
 
+/** Approves every question as a person would, until the run ends; returns the kinds answered. */
+async function approveUntilEnded(orch: Orchestrator, runId: string): Promise<string[]> {
+  const kinds: string[] = [];
+  for (let i = 0; i < 600; i++) {
+    const run = await db.run.findUniqueOrThrow({ where: { id: runId } });
+    if (run.status !== "RUNNING") {
+      await orch.idle();
+      return kinds;
+    }
+    const pending = await db.approval.findFirst({ where: { sessionId, status: "PENDING" } });
+    if (pending) {
+      kinds.push(pending.kind);
+      await orch.decide({ sessionId, approvalId: pending.id, decision: "approved", reason: null, actor });
+    }
+    await new Promise((resolve) => setTimeout(resolve, 50));
+  }
+  throw new Error("the run did not end");
+}
+
 const realModel = () => new AiSdkModel({ baseUrl: fakeModel.url, modelName: "fake", timeoutMs: 10_000 });
 
 async function waitForPendingApproval() {
@@ -110,11 +129,8 @@ describe("Orchestrator with Docker, SQLite and the fake model server", () => {
     const orch = orchestrator(realModel());
     const task = "run `echo top > top.txt` and {run `echo b > b.txt` and run `cat top.txt b.txt`}";
     const { runId } = await orch.startRun({ sessionId, task, mode: "agent", actor });
-    for (let approvals = 0; approvals < 2; approvals++) {
-      const approval = await waitForPendingApproval();
-      await orch.decide({ sessionId, approvalId: approval.id, decision: "approved", reason: null, actor });
-    }
-    await orch.idle();
+    const answered = await approveUntilEnded(orch, runId);
+    expect(answered).toEqual(["decomposition", "command", "decomposition", "command"]);
 
     const view = foldEvents(await new EventStore(db).read(sessionId));
     expect(view.runs[runId]?.status).toBe("VERIFIED");

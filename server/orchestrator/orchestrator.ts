@@ -1,7 +1,8 @@
 import { randomUUID } from "node:crypto";
 import { emptySessionView, foldEvents, type SessionView } from "@/server/events/fold";
-import { ChildProposal, type EventBody } from "@/server/events/schema";
+import { ChildProposal, type EventInput } from "@/server/events/schema";
 import type { UserMode } from "@/server/events/vocabulary";
+import { childIntentions } from "@/server/riva/children";
 import { RivaEngine } from "@/server/riva/engine";
 import type { RivaDeps } from "@/server/riva/ports";
 import { UserFacingError } from "./errors";
@@ -80,6 +81,8 @@ export class Orchestrator {
     reason: string | null;
     /** Children as edited by the person; when absent, the proposal is approved as it was. */
     children?: ChildProposal[];
+    /** A command approval's command as edited by the person; when absent, it runs as proposed. */
+    command?: string;
     actor: Actor;
   }): Promise<void> {
     const view = await this.viewOf(input.sessionId);
@@ -91,7 +94,14 @@ export class Orchestrator {
         "CONFLICT",
       );
     }
-    const events: EventBody[] = [
+    const edited = input.command?.trim();
+    if (edited !== undefined && (approval.kind !== "command" || edited === "")) {
+      throw new UserFacingError(
+        "Only a command approval takes an edited command, and it cannot be empty.",
+        "BAD_REQUEST",
+      );
+    }
+    const events: EventInput[] = [
       {
         type: "approval-decided",
         runId: approval.runId,
@@ -99,9 +109,13 @@ export class Orchestrator {
         decision: input.decision,
         decidedBy: input.actor,
         reason: input.reason,
+        command:
+          input.decision === "approved" && edited !== undefined && edited !== approval.command
+            ? edited
+            : null,
       },
     ];
-    if (input.decision === "approved") {
+    if (input.decision === "approved" && approval.kind === "decomposition") {
       const parent = view.intentions[approval.intentionId];
       if (!parent) throw new UserFacingError("The intention of that approval is gone.", "NOT_FOUND");
       const children = ChildProposal.array()
@@ -110,18 +124,7 @@ export class Orchestrator {
         .safeParse(input.children ?? approval.children);
       if (!children.success)
         throw new UserFacingError("A decomposition needs between 1 and 5 children.", "BAD_REQUEST");
-      children.data.forEach((child, position) => {
-        events.push({
-          type: "intention-created",
-          runId: approval.runId,
-          intentionId: randomUUID(),
-          parentId: parent.id,
-          what: child.what,
-          acceptance: child.acceptance,
-          depth: parent.depth + 1,
-          position,
-        });
-      });
+      events.push(...childIntentions(approval.runId, parent, children.data));
     }
     await this.deps.log.append(input.sessionId, events);
     this.wake(approval.id);

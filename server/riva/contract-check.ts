@@ -11,7 +11,8 @@ import type { Sandbox } from "@/server/sandbox/types";
 export async function checkContract(
   sandbox: Sandbox,
   intention: Pick<IntentionView, "contract">,
-  ranCommand: string,
+  /** The command the action ran (and, when a person edited it, the one the criterion may still name). */
+  ranCommands: readonly string[],
   options: { timeoutMs: number; maxOutputBytes: number },
 ): Promise<CriterionResult[]> {
   const exec = (command: string) => sandbox.exec(command, options);
@@ -19,8 +20,7 @@ export async function checkContract(
   for (const criterion of intention.contract) {
     if (
       criterion.kind === "TESTS_PASS" &&
-      ranCommand !== "" &&
-      criterion.command.trim() === ranCommand.trim()
+      ranCommands.some((ran) => ran.trim() === criterion.command.trim())
     ) {
       results.push({
         criterion,

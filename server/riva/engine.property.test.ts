@@ -2,6 +2,7 @@ import fc from "fast-check";
 import { describe, expect, it } from "vitest";
 import { foldEvents, type SessionView } from "@/server/events/fold";
 import type { NextAction, Plan } from "@/server/model/types";
+import type { CheckpointPolicyInput } from "@/server/policy/checkpoints";
 import { FakeSandboxProvider, scriptedModel } from "@/server/testing/fakes";
 import { type Answer, runTask } from "@/server/testing/riva-harness";
 import { DEFAULT_LIMITS } from "./limits";
@@ -59,7 +60,15 @@ const personAnswer = fc.oneof(
     weight: 2,
   },
 );
+const checkpoints = fc.constantFrom<CheckpointPolicyInput>(
+  { commands: "never-ask" },
+  {},
+  { commands: "ask-always", decompositions: "auto" },
+  { commands: "never-ask", denyCommands: [{ program: "rm", args: [] }] },
+);
+
 const world = fc.record({
+  checkpoints,
   task: fc.constantFrom("run `a` and then run `b`", "run `x`", "add a login page", "a; b; c; d; e; f"),
   plans: fc.array(planAnswer, { minLength: 1, maxLength: 12 }),
   actions: fc.array(actionAnswer, { minLength: 1, maxLength: 12 }),
@@ -114,8 +123,18 @@ describe("RivaEngine under random scripts", () => {
           model,
           sandboxes,
           limits,
+          checkpoints: w.checkpoints,
           answer: () => at(w.answers, asked++),
         });
+        // Nothing ran that the gate or a person did not let through, and no denied program ever ran.
+        const allowed = Object.values(view.intentions).flatMap((intention) =>
+          intention.cycles
+            .filter((cycle) => cycle.gate?.decision === "approve")
+            .map((cycle) => cycle.action.content),
+        );
+        for (const command of sandboxes.actions) expect(allowed).toContain(command);
+        if ("denyCommands" in w.checkpoints)
+          expect(sandboxes.actions.filter((command) => /\brm\b/.test(command))).toEqual([]);
         checkInvariants(view, runId, limits);
         expect(foldEvents(structuredClone(events))).toEqual(view);
         expect(events.map((event) => event.seq)).toEqual(events.map((_, index) => index + 1));

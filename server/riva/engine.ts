@@ -1,10 +1,20 @@
 import { randomUUID } from "node:crypto";
 import type { CriterionResult } from "@/server/contract/criteria";
 import { parseAcceptance } from "@/server/contract/parse-acceptance";
-import { applyEvent, emptySessionView, type IntentionView, type SessionView } from "@/server/events/fold";
-import type { EventBody } from "@/server/events/schema";
+import {
+  type ApprovalView,
+  applyEvent,
+  emptySessionView,
+  type IntentionView,
+  type SessionView,
+} from "@/server/events/fold";
+import type { EventInput, GateRecord } from "@/server/events/schema";
 import type { ModelCallRecord, Plan } from "@/server/model/types";
 import { errorMessage } from "@/server/orchestrator/errors";
+import { approvalBinding } from "@/server/policy/approval/binding";
+import { type CheckpointPolicy, DEFAULT_CHECKPOINTS } from "@/server/policy/checkpoints";
+import { childIntentions } from "./children";
+import { gateCommand } from "./command-gate";
 import { describeGap, gapOf, gapReflection, judgeWithContract } from "./contract-check";
 import { discoverIntent } from "./discovery/discover";
 import { summarizeIntent } from "./discovery/discovered-intent";
@@ -18,6 +28,12 @@ import { SessionWorkspace } from "./session-workspace";
 const MIN_CHILDREN = 2;
 const MAX_CHILDREN = 5;
 type Settled = "ACTIVE" | "VERIFIED" | "FAILED";
+interface PlannedCycle {
+  intention: IntentionView;
+  thought: string;
+  command: string;
+  approvalId: string | null;
+}
 
 /**
  * Drives one run to its end: fold the log, ask `nextStep` what to do, do it, append what happened,
@@ -27,6 +43,7 @@ type Settled = "ACTIVE" | "VERIFIED" | "FAILED";
 export class RivaEngine {
   private view: SessionView = emptySessionView();
   private readonly workspace: SessionWorkspace;
+  private policy: CheckpointPolicy | null = null;
 
   constructor(
     private readonly deps: RivaDeps,
@@ -98,6 +115,10 @@ export class RivaEngine {
         return this.act(step.intention, step.previousAttempts, signal);
       case "integrate":
         return this.integrate(step.intention, step.childCount);
+      case "execute-approved":
+        return this.answered(step.intention, step.approval, true);
+      case "skip-rejected":
+        return this.answered(step.intention, step.approval, false);
       case "settle":
         return this.append([this.status(step.intention, step.status, step.reason)]);
     }
@@ -105,7 +126,7 @@ export class RivaEngine {
 
   /** can_verify_directly said yes: work it. Said no: the model proposes a split (or overrules). */
   private async plan(intention: IntentionView, verdict: Verdict, signal: AbortSignal): Promise<void> {
-    const opening: EventBody[] =
+    const opening: EventInput[] =
       intention.status === "PENDING" ? [this.status(intention, "ACTIVE", null)] : [];
     const criteria = parseAcceptance(intention.acceptance);
     if (criteria.length > 0 && intention.contract.length === 0) {
@@ -126,7 +147,12 @@ export class RivaEngine {
     if (plan.kind === "decompose") {
       return this.append([
         this.llmCalled(call, intention.id),
-        ...this.proposal(intention, `cannot verify directly: ${verdict.reason}`, plan),
+        ...this.proposal(
+          intention,
+          `cannot verify directly: ${verdict.reason}`,
+          plan,
+          await this.checkpoints(),
+        ),
       ]);
     }
     const why = `${verdict.reason}, but the model judged it verifiable directly: ${plan.thought}`;
@@ -156,7 +182,7 @@ export class RivaEngine {
     if (plan.kind === "decompose") {
       return this.append([
         this.llmCalled(call, intention.id),
-        ...this.proposal(intention, `should decompose: ${trigger}`, plan),
+        ...this.proposal(intention, `should decompose: ${trigger}`, plan, await this.checkpoints()),
       ]);
     }
     const reason = `${trigger}; it cannot be decomposed further: ${plan.thought}`;
@@ -168,23 +194,37 @@ export class RivaEngine {
     intention: IntentionView,
     reason: string,
     plan: Extract<Plan, { kind: "decompose" }>,
-  ): EventBody[] {
+    policy: CheckpointPolicy,
+  ): EventInput[] {
     const count = plan.children.length;
     if (count < MIN_CHILDREN || count > MAX_CHILDREN) {
       const why = `the model proposed ${count} children; a decomposition needs ${MIN_CHILDREN} to ${MAX_CHILDREN}`;
       return [this.decision(intention, "decompose", reason), this.status(intention, "FAILED", why)];
     }
+    const approvalId = randomUUID();
+    const request: EventInput = {
+      type: "approval-requested",
+      runId: this.runId,
+      approvalId,
+      intentionId: intention.id,
+      kind: "decomposition",
+      children: plan.children,
+      thought: plan.thought,
+    };
+    if (policy.decompositions === "ask") return [this.decision(intention, "decompose", reason), request];
+    // The project lets the auto checkpoint approve decompositions: recorded as such, never silently.
     return [
       this.decision(intention, "decompose", reason),
+      request,
       {
-        type: "approval-requested",
+        type: "approval-decided",
         runId: this.runId,
-        approvalId: randomUUID(),
-        intentionId: intention.id,
-        kind: "decomposition",
-        children: plan.children,
-        thought: plan.thought,
+        approvalId,
+        decision: "approved",
+        decidedBy: { userId: "auto", name: "auto checkpoint" },
+        reason: "this project approves decompositions automatically",
       },
+      ...childIntentions(this.runId, intention, plan.children),
     ];
   }
 
@@ -208,7 +248,7 @@ export class RivaEngine {
     previousAttempts: string[],
     signal: AbortSignal,
   ): Promise<void> {
-    const opening: EventBody[] =
+    const opening: EventInput[] =
       intention.status === "PENDING" ? [this.status(intention, "ACTIVE", null)] : [];
     if (previousAttempts.length > 0) {
       opening.push(
@@ -233,33 +273,97 @@ export class RivaEngine {
     if (asked.failedAttempts.length > 0) await this.append(asked.failedAttempts);
     if (!("value" in asked)) return this.modelFailed(intention, "act", asked.error);
     const next = asked.value;
-    const cycle = { runId: this.runId, intentionId: intention.id, cycleId: randomUUID() };
-    await this.append([
-      this.llmCalled(next.call, intention.id),
-      {
-        type: "cycle-started",
-        ...cycle,
-        index: intention.cycles.length,
-        thought: next.action.thought,
-        action: { type: "COMMAND", content: next.action.command, target: null },
-      },
+    const gate = gateCommand(next.action.command, intention.id, await this.checkpoints());
+    const llm = this.llmCalled(next.call, intention.id);
+    if (gate.decision === "ask") {
+      return this.append([
+        llm,
+        {
+          type: "approval-requested",
+          runId: this.runId,
+          approvalId: randomUUID(),
+          intentionId: intention.id,
+          kind: "command",
+          thought: next.action.thought,
+          command: next.action.command,
+          binding: approvalBinding("shell.exec", { command: next.action.command }),
+          confirm: gate.confirm === true,
+          reason: gate.reason,
+        },
+      ]);
+    }
+    const cycle = { intention, thought: next.action.thought, command: next.action.command, approvalId: null };
+    if (gate.decision === "deny")
+      return this.blockedCycle(cycle, gate, "policy", `denied by the approval gate: ${gate.reason}`, [llm]);
+    return this.runCycle(cycle, gate, [next.action.command], [llm]);
+  }
+
+  /** A person answered a command approval: run exactly what they approved, or record the skip. */
+  private async answered(intention: IntentionView, approval: ApprovalView, approved: boolean): Promise<void> {
+    const original = approval.command ?? "";
+    const cycle = {
+      intention,
+      thought: approval.thought,
+      command: approval.editedCommand ?? original,
+      approvalId: approval.id,
+    };
+    const who = approval.decidedBy ?? "a user";
+    if (!approved) {
+      const why = approval.reason ? `: ${approval.reason}` : "";
+      return this.blockedCycle(
+        cycle,
+        { decision: "ask", reason: approval.gateReason },
+        who,
+        `skipped: ${who} rejected the command${why}`,
+      );
+    }
+    // What runs is exactly what was approved: the request is bound to a hash of its command.
+    if (approval.binding !== approvalBinding("shell.exec", { command: original })) {
+      return this.blockedCycle(
+        cycle,
+        { decision: "deny", reason: "binding mismatch" },
+        "policy",
+        "the approved command does not match its binding",
+      );
+    }
+    if (approval.editedCommand !== null) {
+      // An edited command goes back through the gate: a person's edit cannot reach a denied program.
+      const regate = gateCommand(cycle.command, intention.id, await this.checkpoints());
+      if (regate.decision === "deny")
+        return this.blockedCycle(cycle, regate, "policy", `denied by the approval gate: ${regate.reason}`);
+    }
+    const edited = approval.editedCommand !== null ? " (edited)" : "";
+    return this.runCycle(cycle, { decision: "approve", reason: `approved by ${who}${edited}` }, [
+      original,
+      cycle.command,
     ]);
+  }
+
+  /** One thought → action → result → judgment (→ reflection) cycle, for a command the gate let through. */
+  private async runCycle(
+    cycle: PlannedCycle,
+    gate: GateRecord,
+    criterionCommands: string[],
+    before: EventInput[] = [],
+  ): Promise<void> {
+    const ids = { runId: this.runId, intentionId: cycle.intention.id, cycleId: randomUUID() };
+    await this.append([...before, this.cycleStarted(ids, cycle, gate)]);
     const started = Date.now();
-    const outcome = await this.workspace.run(next.action.command);
+    const outcome = await this.workspace.run(cycle.command);
     let judged = judgeCommand(outcome);
-    const events: EventBody[] = [
-      { type: "cycle-result", ...cycle, ...outcome, durationMs: Date.now() - started },
+    const events: EventInput[] = [
+      { type: "cycle-result", ...ids, ...outcome, durationMs: Date.now() - started },
     ];
     let gap: CriterionResult[] = [];
-    if (judged.judgment === "SUCCESS" && intention.contract.length > 0) {
-      const results = await this.workspace.checkContract(intention, next.action.command);
-      events.push({ type: "criteria-checked", ...cycle, results });
+    if (judged.judgment === "SUCCESS" && cycle.intention.contract.length > 0) {
+      const results = await this.workspace.checkContract(cycle.intention, criterionCommands);
+      events.push({ type: "criteria-checked", ...ids, results });
       judged = judgeWithContract(results);
       gap = gapOf(results);
     }
     events.push({
       type: "cycle-judged",
-      ...cycle,
+      ...ids,
       judgment: judged.judgment,
       judgedBy: "auto",
       reason: judged.reason,
@@ -267,22 +371,66 @@ export class RivaEngine {
     if (judged.judgment !== "SUCCESS") {
       const reflection =
         gap.length > 0 ? gapReflection(gap) : reflectOnFailure(outcome, outcome.error ?? outcome.output);
-      events.push({ type: "cycle-reflected", ...cycle, reflection });
+      events.push({ type: "cycle-reflected", ...ids, reflection });
     }
     await this.append(events);
   }
 
-  /** verify_integration at a parent whose children are all verified: its own contract must hold too. */
+  /** A cycle whose command did not run: denied by policy or rejected by a person. Judged FAILURE. */
+  private async blockedCycle(
+    cycle: PlannedCycle,
+    gate: GateRecord,
+    judgedBy: string,
+    why: string,
+    before: EventInput[] = [],
+  ) {
+    const ids = { runId: this.runId, intentionId: cycle.intention.id, cycleId: randomUUID() };
+    const outcome = { exitCode: null, output: "", timedOut: false, error: why };
+    await this.append([
+      ...before,
+      this.cycleStarted(ids, cycle, gate),
+      { type: "cycle-result", ...ids, ...outcome, durationMs: 0 },
+      { type: "cycle-judged", ...ids, judgment: "FAILURE", judgedBy, reason: why },
+      {
+        type: "cycle-reflected",
+        ...ids,
+        reflection: `Not run (${why}). Try another way to reach the acceptance.`,
+      },
+    ]);
+  }
+
+  private cycleStarted(
+    ids: { runId: string; intentionId: string; cycleId: string },
+    cycle: PlannedCycle,
+    gate: GateRecord,
+  ): EventInput {
+    return {
+      type: "cycle-started",
+      ...ids,
+      index: cycle.intention.cycles.length,
+      thought: cycle.thought,
+      action: { type: "COMMAND", content: cycle.command, target: null },
+      approvalId: cycle.approvalId,
+      gate: { decision: gate.decision, reason: gate.reason },
+    };
+  }
+
+  private async checkpoints(): Promise<CheckpointPolicy> {
+    this.policy ??=
+      (await this.deps.checkpointsOf?.(this.sessionId).catch(() => null)) ?? DEFAULT_CHECKPOINTS;
+    return this.policy;
+  }
+
   private async integrate(intention: IntentionView, childCount: number): Promise<void> {
     let results: CriterionResult[];
     try {
-      results = await this.workspace.checkContract(intention, "");
+      results = await this.workspace.checkContract(intention, []);
     } catch (error) {
       return this.append([
         this.status(intention, "FAILED", `integration check could not run: ${errorMessage(error)}`),
       ]);
     }
-    const check: EventBody = {
+    const check: EventInput = {
       type: "criteria-checked",
       runId: this.runId,
       intentionId: intention.id,
@@ -327,7 +475,7 @@ export class RivaEngine {
   private async endRun(status: "VERIFIED" | "FAILED" | "STOPPED", reason: string): Promise<void> {
     await this.catchUp();
     if (this.view.runs[this.runId]?.status !== "RUNNING") return;
-    const events: EventBody[] = Object.values(this.view.intentions)
+    const events: EventInput[] = Object.values(this.view.intentions)
       .filter((intention) => intention.runId === this.runId && intention.status === "ACTIVE")
       .sort((a, b) => b.depth - a.depth)
       .map((intention) => this.status(intention, "FAILED", reason));
@@ -350,7 +498,7 @@ export class RivaEngine {
     return (rootId && this.view.intentions[rootId]?.what) || "";
   }
 
-  private status(intention: IntentionView, status: Settled, reason: string | null): EventBody {
+  private status(intention: IntentionView, status: Settled, reason: string | null): EventInput {
     return { type: "intention-status-changed", runId: this.runId, intentionId: intention.id, status, reason };
   }
 
@@ -358,15 +506,15 @@ export class RivaEngine {
     intention: IntentionView,
     decision: "verify-directly" | "decompose" | "retry",
     reason: string,
-  ): EventBody {
+  ): EventInput {
     return { type: "decision-made", runId: this.runId, intentionId: intention.id, decision, reason };
   }
 
-  private llmCalled(call: ModelCallRecord, intentionId: string): EventBody {
+  private llmCalled(call: ModelCallRecord, intentionId: string): EventInput {
     return { type: "llm-called", runId: this.runId, intentionId, ...call, error: null };
   }
 
-  private async append(bodies: EventBody[]): Promise<void> {
+  private async append(bodies: EventInput[]): Promise<void> {
     const stored = await this.deps.log.append(this.sessionId, bodies);
     // Another writer (a person deciding an approval) may have appended in between: fold in order.
     if (stored[0] && stored[0].seq !== this.view.lastSeq + 1) return this.catchUp();

@@ -5,6 +5,8 @@ import { DEFAULT_LIMITS } from "./limits";
 
 const cycle = (over: Partial<CycleView>): CycleView => ({
   id: "c",
+  approvalId: null,
+  gate: null,
   index: 0,
   thought: "",
   action: { type: "COMMAND", content: "make", target: null },

@@ -1,4 +1,4 @@
-import type { EventBody } from "@/server/events/schema";
+import type { EventInput } from "@/server/events/schema";
 import { type AttemptReport, classifyModelError, sleep as realSleep, withRetry } from "@/server/model/retry";
 import type { RivaDeps } from "./ports";
 
@@ -12,8 +12,8 @@ export async function callWithRetries<T>(
   record: { runId: string; intentionId: string; stage: "decompose" | "act" },
   signal: AbortSignal,
   call: () => Promise<T>,
-): Promise<{ value: T; failedAttempts: EventBody[] } | { error: unknown; failedAttempts: EventBody[] }> {
-  const failedAttempts: EventBody[] = [];
+): Promise<{ value: T; failedAttempts: EventInput[] } | { error: unknown; failedAttempts: EventInput[] }> {
+  const failedAttempts: EventInput[] = [];
   const onAttempt = (report: AttemptReport) => {
     const next = report.plan.retry ? `; retrying in ${Math.round(report.plan.delayMs / 100) / 10} s` : "";
     failedAttempts.push({

@@ -1,15 +1,15 @@
 import { describe, expect, it } from "vitest";
 import { foldEvents } from "@/server/events/fold";
-import type { EventBody } from "@/server/events/schema";
+import type { EventInput } from "@/server/events/schema";
 import { cycle, decomposedRun, discovered, model, sequence } from "@/server/testing/events";
 import { DEFAULT_LIMITS, type RivaLimits } from "./limits";
 import { nextStep } from "./next-step";
 
 const START = Date.UTC(2026, 10, 22);
-const step = (bodies: EventBody[], limits: Partial<RivaLimits> = {}, now = START + 60_000) =>
+const step = (bodies: EventInput[], limits: Partial<RivaLimits> = {}, now = START + 60_000) =>
   nextStep(foldEvents(sequence(bodies)), "run-1", { limits: { ...DEFAULT_LIMITS, ...limits }, now });
 
-const started = (what = "t"): EventBody[] => [
+const started = (what = "t"): EventInput[] => [
   { type: "run-started", runId: "run-1", task: what, mode: "agent", model },
   discovered("run-1"),
   {
@@ -23,14 +23,14 @@ const started = (what = "t"): EventBody[] => [
     position: 0,
   },
 ];
-const directly = (intentionId: string): EventBody => ({
+const directly = (intentionId: string): EventInput => ({
   type: "decision-made",
   runId: "run-1",
   intentionId,
   decision: "verify-directly",
   reason: "x",
 });
-const failed = (intentionId: string, cycleId: string, exitCode = 1, command = "false"): EventBody[] => [
+const failed = (intentionId: string, cycleId: string, exitCode = 1, command = "false"): EventInput[] => [
   {
     type: "cycle-started",
     runId: "run-1",
@@ -119,7 +119,7 @@ describe("nextStep: depth-first work of children", () => {
   });
 
   it("fails the parent when a child fails, naming the child", () => {
-    const bodies: EventBody[] = [
+    const bodies: EventInput[] = [
       ...decomposedRun(),
       {
         type: "intention-status-changed",
@@ -138,7 +138,7 @@ describe("nextStep: depth-first work of children", () => {
   });
 
   it("verifies the parent by integration when every child is verified, then ends the run VERIFIED", () => {
-    const bodies: EventBody[] = [
+    const bodies: EventInput[] = [
       ...decomposedRun(),
       {
         type: "intention-status-changed",
@@ -173,7 +173,7 @@ describe("nextStep: depth-first work of children", () => {
 });
 
 describe("nextStep: cycles, retries and decomposition triggers", () => {
-  const base = (): EventBody[] => [...decomposedRun(), directly("c1")];
+  const base = (): EventInput[] => [...decomposedRun(), directly("c1")];
 
   it("retries after one failure", () => {
     expect(step([...base(), ...failed("c1", "x")])).toMatchObject({

@@ -1,4 +1,4 @@
-import type { IntentionView, RunView, SessionView } from "@/server/events/fold";
+import type { ApprovalView, IntentionView, RunView, SessionView } from "@/server/events/fold";
 import type { FinalRunStatus } from "@/server/events/vocabulary";
 import { canVerifyDirectly, failureSummary, shouldDecompose, type Verdict } from "./heuristics";
 import type { RivaLimits } from "./limits";
@@ -23,6 +23,10 @@ export type Step =
   /** verify_integration: every child is verified; the parent's own contract is checked in the sandbox. */
   | { kind: "integrate"; intention: IntentionView; childCount: number }
   | { kind: "act"; intention: IntentionView; previousAttempts: string[] }
+  /** A person approved (or edited) the command of the next cycle: run exactly that. */
+  | { kind: "execute-approved"; intention: IntentionView; approval: ApprovalView }
+  /** A person rejected the command: the cycle is recorded as skipped, and the loop goes on. */
+  | { kind: "skip-rejected"; intention: IntentionView; approval: ApprovalView }
   | { kind: "settle"; intention: IntentionView; status: "VERIFIED" | "FAILED"; reason: string };
 
 export interface StepContext {
@@ -58,7 +62,12 @@ export function nextStep(view: SessionView, runId: string, context: StepContext)
 
   for (const approval of approvals) {
     const intention = view.intentions[approval.intentionId];
-    if (approval.status === "REJECTED" && intention && isOpen(intention)) {
+    if (
+      approval.kind === "decomposition" &&
+      approval.status === "REJECTED" &&
+      intention &&
+      isOpen(intention)
+    ) {
       const why = approval.reason ? `: ${approval.reason}` : "";
       const reason = `Decomposition rejected by ${approval.decidedBy ?? "a user"}${why}`;
       return { kind: "settle", intention, status: "FAILED", reason };
@@ -104,6 +113,10 @@ function visit(view: SessionView, run: RunView, node: IntentionView, limits: Riv
   }
 
   const cycles = node.cycles;
+  const answered = unusedCommandApproval(view, node);
+  if (answered?.status === "APPROVED")
+    return { kind: "execute-approved", intention: node, approval: answered };
+  if (answered?.status === "REJECTED") return { kind: "skip-rejected", intention: node, approval: answered };
   const last = cycles.at(-1);
   if (last && last.output === null && last.error === null) {
     return { kind: "close-interrupted-cycle", intention: node, cycleId: last.id };
@@ -136,6 +149,15 @@ function visit(view: SessionView, run: RunView, node: IntentionView, limits: Riv
       `${cycle.action.content} → ${cycle.judgment ?? "?"}: ${cycle.reflection ?? cycle.judgmentReason ?? ""}`,
   );
   return { kind: "act", intention: node, previousAttempts };
+}
+
+/** A command approval of this intention that no cycle has carried out yet. */
+function unusedCommandApproval(view: SessionView, intention: IntentionView): ApprovalView | undefined {
+  const used = new Set(intention.cycles.map((cycle) => cycle.approvalId));
+  return Object.values(view.approvals).find(
+    (approval) =>
+      approval.kind === "command" && approval.intentionId === intention.id && !used.has(approval.id),
+  );
 }
 
 function isOpen(intention: IntentionView): boolean {

@@ -1,10 +1,10 @@
 import { describe, expect, it } from "vitest";
 import { foldEvents } from "@/server/events/fold";
-import type { EventBody } from "@/server/events/schema";
+import type { EventInput } from "@/server/events/schema";
 import { decomposedRun, sequence } from "@/server/testing/events";
 import { phaseOf } from "./phase";
 
-const phase = (bodies: EventBody[]) => phaseOf(foldEvents(sequence(bodies)), "run-1");
+const phase = (bodies: EventInput[]) => phaseOf(foldEvents(sequence(bodies)), "run-1");
 
 describe("phaseOf", () => {
   const run = decomposedRun();
@@ -12,7 +12,7 @@ describe("phaseOf", () => {
     expect(phase(run.slice(0, 2))).toBe("DISCOVERING_INTENT");
     expect(phase(run.slice(0, 4))).toBe("BUILDING_CONTRACT");
     expect(phase(run)).toBe("EXECUTING_PLAN");
-    const verified: EventBody[] = ["c1", "c2"].map((intentionId) => ({
+    const verified: EventInput[] = ["c1", "c2"].map((intentionId) => ({
       type: "intention-status-changed",
       runId: "run-1",
       intentionId,

@@ -1,6 +1,7 @@
 import type { Logger } from "pino";
 import type { EventLog } from "@/server/events/log";
 import type { AgentModel } from "@/server/model/types";
+import type { CheckpointPolicy } from "@/server/policy/checkpoints";
 import type { SandboxProvider } from "@/server/sandbox/types";
 import type { RivaLimits } from "./limits";
 
@@ -23,6 +24,8 @@ export interface RivaDeps {
   logger: Logger;
   /** Waits between model retries; tests pass one that does not wait. */
   sleep?(ms: number, signal?: AbortSignal): Promise<void>;
+  /** The project's checkpoint policy (which questions go to a person); default when absent. */
+  checkpointsOf?(sessionId: string): Promise<CheckpointPolicy>;
   /** Concise lessons from the project's earlier verified runs, read by intent discovery. */
   memoriesOf?(sessionId: string): Promise<string[]>;
 }

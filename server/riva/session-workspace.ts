@@ -61,9 +61,9 @@ export class SessionWorkspace {
 
   async checkContract(
     intention: Pick<IntentionView, "contract">,
-    ranCommand: string,
+    ranCommands: readonly string[],
   ): Promise<CriterionResult[]> {
-    return checkContract(await this.acquire(), intention, ranCommand, this.execOptions());
+    return checkContract(await this.acquire(), intention, ranCommands, this.execOptions());
   }
 
   private execOptions() {

@@ -1,10 +1,10 @@
-import type { EventBody } from "@/server/events/schema";
+import type { EventInput } from "@/server/events/schema";
 import { cycle, decomposedRun, model } from "./events";
 
 /** Logs for the session-capture tests: one finished run and one still waiting for an approval. */
 
 /** A decomposed run whose first child needed a second cycle; everything verified, with a closing message. */
-export const verifiedRun: EventBody[] = [
+export const verifiedRun: EventInput[] = [
   ...decomposedRun(),
   {
     type: "sandbox-ready",
@@ -56,7 +56,7 @@ export const verifiedRun: EventBody[] = [
 ];
 
 /** A second run, still waiting for its decomposition to be approved when the session was exported. */
-export const waitingRun: EventBody[] = [
+export const waitingRun: EventInput[] = [
   { type: "message-posted", messageId: "m3", runId: "run-2", role: "user", text: "run `c` and `d`" },
   { type: "run-started", runId: "run-2", task: "run `c` and `d`", mode: "agent", model },
   {

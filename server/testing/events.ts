@@ -1,18 +1,18 @@
-import type { EventBody, StoredEvent } from "@/server/events/schema";
+import { EventBody, type EventInput, type StoredEvent } from "@/server/events/schema";
 
 /** Numbers bodies into stored events, as the store would, for pure tests of folds and steps. */
-export function sequence(bodies: EventBody[], from = 1): StoredEvent[] {
+export function sequence(bodies: EventInput[], from = 1): StoredEvent[] {
   return bodies.map((body, index) => ({
     seq: from + index,
     at: new Date(Date.UTC(2026, 10, 22, 0, 0, index)).toISOString(),
-    body,
+    body: EventBody.parse(body),
   }));
 }
 
 export const model = { id: "offline-heuristics", label: "offline", offline: true };
 
 /** A minimal discovery result: the run has been through intent discovery. */
-export function discovered(runId: string): EventBody {
+export function discovered(runId: string): EventInput {
   return {
     type: "intent-discovered",
     runId,
@@ -26,7 +26,7 @@ export function discovered(runId: string): EventBody {
 }
 
 /** A run whose root was decomposed into two children and approved. */
-export function decomposedRun(runId = "run-1"): EventBody[] {
+export function decomposedRun(runId = "run-1"): EventInput[] {
   return [
     { type: "message-posted", messageId: "m1", runId, role: "user", text: "run `a` and run `b`" },
     { type: "run-started", runId, task: "run `a` and run `b`", mode: "agent", model },
@@ -87,7 +87,7 @@ export function decomposedRun(runId = "run-1"): EventBody[] {
 }
 
 /** A finished cycle on `intentionId` with the given exit code, judged by exit code. */
-export function cycle(runId: string, intentionId: string, cycleId: string, exitCode: number): EventBody[] {
+export function cycle(runId: string, intentionId: string, cycleId: string, exitCode: number): EventInput[] {
   const judgment = exitCode === 0 ? "SUCCESS" : "FAILURE";
   return [
     { type: "intention-status-changed", runId, intentionId, status: "ACTIVE", reason: null },

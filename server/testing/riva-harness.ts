@@ -3,12 +3,13 @@ import { MemoryEventLog } from "@/server/events/log";
 import type { ChildProposal, StoredEvent } from "@/server/events/schema";
 import type { AgentModel } from "@/server/model/types";
 import { Orchestrator } from "@/server/orchestrator/orchestrator";
+import { CheckpointPolicy, type CheckpointPolicyInput } from "@/server/policy/checkpoints";
 import { DEFAULT_LIMITS, type RivaLimits } from "@/server/riva/limits";
 import type { SandboxProvider } from "@/server/sandbox/types";
 import { silentLogger } from "./fakes";
 
 export type Answer =
-  | { decision: "approved"; children?: ChildProposal[] }
+  | { decision: "approved"; children?: ChildProposal[]; command?: string }
   | { decision: "rejected"; reason: string };
 
 const SESSION = "session-1";
@@ -26,6 +27,8 @@ export async function runTask(options: {
   limits?: Partial<RivaLimits>;
   answer?: (approval: ApprovalView, view: SessionView) => Answer;
   clock?: () => number;
+  /** The project's checkpoint policy; by default commands never ask, so tests script only what they test. */
+  checkpoints?: CheckpointPolicyInput;
 }): Promise<{ view: SessionView; events: StoredEvent[]; runId: string; log: MemoryEventLog }> {
   const clock = options.clock ?? Date.now;
   const log = new MemoryEventLog(clock);
@@ -40,6 +43,7 @@ export async function runTask(options: {
     logger: silentLogger,
     workspaceOf: async () => ({ repoPath: "/nowhere.git", branch: "b" }),
     runningRuns: async () => [],
+    checkpointsOf: async () => CheckpointPolicy.parse(options.checkpoints ?? { commands: "never-ask" }),
     // Retries are part of what is tested; their waiting is not.
     sleep: async () => undefined,
   });
@@ -66,7 +70,9 @@ export async function runTask(options: {
         approvalId: pending.id,
         decision: reply.decision,
         reason: reply.decision === "rejected" ? reply.reason : null,
-        children: reply.decision === "approved" ? reply.children : undefined,
+        children:
+          reply.decision === "approved" && pending.kind === "decomposition" ? reply.children : undefined,
+        command: reply.decision === "approved" && pending.kind === "command" ? reply.command : undefined,
         actor: ADA,
       });
     }

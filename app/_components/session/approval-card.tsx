@@ -5,7 +5,10 @@ import { useState } from "react";
 import type { ApprovalView, SessionView } from "@/server/events/fold";
 import { describeError, useTRPC } from "../../_trpc/client";
 
-/** A decomposition waiting for a person: the proposed children, Approve, or Reject with a reason. */
+/**
+ * A question waiting for a person. A decomposition shows the proposed children; a command shows the
+ * exact command, which the person may edit before approving. Reject asks for a reason.
+ */
 export function ApprovalCard({
   sessionId,
   approval,
@@ -19,26 +22,65 @@ export function ApprovalCard({
   const decide = useMutation(trpc.approval.decide.mutationOptions());
   const [rejecting, setRejecting] = useState(false);
   const [reason, setReason] = useState("");
-  const parent = view.intentions[approval.intentionId];
+  const [command, setCommand] = useState(approval.command ?? "");
+  const intention = view.intentions[approval.intentionId];
+  const isCommand = approval.kind === "command";
+  const trigger = intention?.decisions.findLast((entry) => entry.decision === "decompose")?.reason;
+
+  const approve = () =>
+    decide.mutate({
+      sessionId,
+      approvalId: approval.id,
+      decision: "approved",
+      command: isCommand && command.trim() !== approval.command ? command.trim() : undefined,
+    });
 
   return (
-    <section className="card approval" aria-label="Approval needed" data-testid="approval-card">
-      <h2>Approve this decomposition?</h2>
-      {parent && <p className="small">For: {parent.what}</p>}
-      {parent?.decisions.findLast((entry) => entry.decision === "decompose") && (
-        <p className="small" data-testid="approval-trigger">
-          Why: {parent.decisions.findLast((entry) => entry.decision === "decompose")?.reason}
-        </p>
+    <section
+      className="card approval"
+      aria-label="Approval needed"
+      data-testid="approval-card"
+      data-kind={approval.kind}
+    >
+      <h2>{isCommand ? "Run this command?" : "Approve this decomposition?"}</h2>
+      {intention && <p className="small">For: {intention.what}</p>}
+      {isCommand ? (
+        <>
+          <p className="muted small">{approval.thought}</p>
+          <label>
+            Command (edit it before approving if needed)
+            <textarea
+              className="command-input"
+              value={command}
+              onChange={(event) => setCommand(event.target.value)}
+              rows={Math.min(6, Math.max(2, command.split("\n").length))}
+              data-testid="command-input"
+              spellCheck={false}
+            />
+          </label>
+          <p className={approval.confirm ? "warn small" : "muted small"} data-testid="gate-reason">
+            {approval.confirm ? "Check it: this command may change or delete things. " : ""}
+            {approval.gateReason}
+          </p>
+        </>
+      ) : (
+        <>
+          {trigger && (
+            <p className="small" data-testid="approval-trigger">
+              Why: {trigger}
+            </p>
+          )}
+          <p className="muted small">{approval.thought}</p>
+          <ol className="proposal" data-testid="proposed-children">
+            {approval.children.map((child) => (
+              <li key={`${child.what}:${child.acceptance}`} data-testid="proposed-child">
+                <div>{child.what}</div>
+                <div className="muted small">acceptance: {child.acceptance}</div>
+              </li>
+            ))}
+          </ol>
+        </>
       )}
-      <p className="muted small">{approval.thought}</p>
-      <ol className="proposal" data-testid="proposed-children">
-        {approval.children.map((child) => (
-          <li key={`${child.what}:${child.acceptance}`} data-testid="proposed-child">
-            <div>{child.what}</div>
-            <div className="muted small">acceptance: {child.acceptance}</div>
-          </li>
-        ))}
-      </ol>
       {decide.error && (
         <p role="alert" className="error">
           {describeError(decide.error)}
@@ -58,7 +100,9 @@ export function ApprovalCard({
           }}
         >
           <label>
-            Why? (the run ends with this reason)
+            {isCommand
+              ? "Why? (the agent is told, and tries another way)"
+              : "Why? (the run ends with this reason)"}
             <input
               value={reason}
               onChange={(event) => setReason(event.target.value)}
@@ -67,7 +111,7 @@ export function ApprovalCard({
           </label>
           <div className="row">
             <button type="submit" className="danger" disabled={decide.isPending} data-testid="confirm-reject">
-              Reject and end the run
+              {isCommand ? "Reject the command" : "Reject and end the run"}
             </button>
             <button type="button" className="secondary" onClick={() => setRejecting(false)}>
               Cancel
@@ -79,11 +123,15 @@ export function ApprovalCard({
           <button
             type="button"
             className="primary"
-            disabled={decide.isPending}
-            onClick={() => decide.mutate({ sessionId, approvalId: approval.id, decision: "approved" })}
+            disabled={decide.isPending || (isCommand && command.trim() === "")}
+            onClick={approve}
             data-testid="approve"
           >
-            {decide.isPending ? "Sending…" : "Approve"}
+            {decide.isPending
+              ? "Sending…"
+              : isCommand && command.trim() !== approval.command
+                ? "Run edited command"
+                : "Approve"}
           </button>
           <button
             type="button"

@@ -3,6 +3,7 @@ import { TRPCError } from "@trpc/server";
 import { z } from "zod";
 import { createRouter, projectProcedure, protectedProcedure } from "@/server/api/trpc";
 import { env } from "@/server/env";
+import { CheckpointPolicy, readCheckpointPolicy } from "@/server/policy/checkpoints";
 import {
   createEmptyRepository,
   importRepository,
@@ -57,5 +58,17 @@ export const projectRouter = createRouter({
     name: ctx.project.name,
     sourceUrl: ctx.project.sourceUrl,
     createdAt: ctx.project.createdAt,
+    checkpoints: readCheckpointPolicy(ctx.project.checkpointPolicy),
   })),
+
+  /** Which questions go to a person in this project's runs; applies from the next action on. */
+  updateCheckpoints: projectProcedure
+    .input(z.object({ checkpoints: CheckpointPolicy }))
+    .mutation(async ({ ctx, input }) => {
+      await ctx.db.project.update({
+        where: { id: ctx.project.id },
+        data: { checkpointPolicy: JSON.stringify(input.checkpoints) },
+      });
+      return input.checkpoints;
+    }),
 });

@@ -33,6 +33,7 @@ export const approvalRouter = createRouter({
         decision: z.enum(["approved", "rejected"]),
         reason: z.string().trim().max(2_000).nullish(),
         children: z.array(ChildProposal).min(1).max(5).optional(),
+        command: z.string().trim().min(1).max(20_000).optional(),
       }),
     )
     .mutation(({ ctx, input }) =>
@@ -42,6 +43,7 @@ export const approvalRouter = createRouter({
         decision: input.decision,
         reason: input.reason || null,
         children: input.children,
+        command: input.command,
         actor: { userId: ctx.user.id, name: ctx.user.name },
       }),
     ),

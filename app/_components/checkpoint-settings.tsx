@@ -1,0 +1,80 @@
+"use client";
+
+import { useMutation, useQueryClient } from "@tanstack/react-query";
+import { useState } from "react";
+import type { CheckpointPolicy } from "@/server/policy/checkpoints";
+import { describeError, useTRPC } from "../_trpc/client";
+
+const COMMAND_LABELS = {
+  "ask-always": "Ask before every command",
+  "ask-unlisted": "Ask unless read-only (ls, cat, git status …)",
+  "never-ask": "Never ask (denied programs and substitutions still stop)",
+} as const;
+
+/** Which of the agent's questions go to a person in this project. */
+export function CheckpointSettings({ projectId, policy }: { projectId: string; policy: CheckpointPolicy }) {
+  const trpc = useTRPC();
+  const queryClient = useQueryClient();
+  const [draft, setDraft] = useState(policy);
+  const save = useMutation(
+    trpc.project.updateCheckpoints.mutationOptions({
+      onSuccess: () =>
+        queryClient.invalidateQueries({ queryKey: trpc.project.getById.queryKey({ projectId }) }),
+    }),
+  );
+  return (
+    <section className="card" aria-label="Checkpoints">
+      <h2>Checkpoints</h2>
+      <div className="row">
+        <label>
+          Decompositions
+          <select
+            value={draft.decompositions}
+            onChange={(event) =>
+              setDraft({ ...draft, decompositions: event.target.value as CheckpointPolicy["decompositions"] })
+            }
+            data-testid="checkpoint-decompositions"
+          >
+            <option value="ask">Ask me to approve</option>
+            <option value="auto">Approve automatically</option>
+          </select>
+        </label>
+        <label>
+          Commands
+          <select
+            value={draft.commands}
+            onChange={(event) =>
+              setDraft({ ...draft, commands: event.target.value as CheckpointPolicy["commands"] })
+            }
+            data-testid="checkpoint-commands"
+          >
+            {Object.entries(COMMAND_LABELS).map(([value, label]) => (
+              <option key={value} value={value}>
+                {label}
+              </option>
+            ))}
+          </select>
+        </label>
+        <button
+          type="button"
+          className="secondary"
+          disabled={save.isPending}
+          onClick={() => save.mutate({ projectId, checkpoints: draft })}
+          data-testid="save-checkpoints"
+        >
+          {save.isPending ? "Saving…" : "Save"}
+        </button>
+        {save.isSuccess && !save.isPending && (
+          <span className="muted small" data-testid="checkpoints-saved">
+            Saved: applies from the next action.
+          </span>
+        )}
+      </div>
+      {save.error && (
+        <p role="alert" className="error">
+          {describeError(save.error)}
+        </p>
+      )}
+    </section>
+  );
+}

@@ -1,0 +1,65 @@
+import { expect, test } from "@playwright/test";
+import {
+  child,
+  createProject,
+  expectRunStatus,
+  intentions,
+  newUser,
+  signUp,
+  startTask,
+} from "./support/arbor";
+
+/** Commands wait for a click unless they only read; the person may edit or reject them; the project decides. */
+
+test("a command that writes waits for approval, and the person's edit is what runs", async ({ page }) => {
+  await signUp(page, newUser("editor"));
+  await createProject(page, "Command edit");
+  await startTask(page, "run `touch made.txt` and then run `ls`");
+  await page.getByTestId("approve").click();
+
+  const card = page.locator('[data-testid="approval-card"][data-kind="command"]');
+  await expect(card.getByTestId("command-input")).toHaveValue("touch made.txt");
+  await expect(card.getByTestId("gate-reason")).toContainText("touch made.txt");
+  await card.getByTestId("command-input").fill("touch edited.txt");
+  await expect(card.getByTestId("approve")).toHaveText("Run edited command");
+  await card.getByTestId("approve").click();
+
+  await expectRunStatus(page, "VERIFIED");
+  await expect(child(page, 0).getByTestId("cycle").locator("summary")).toContainText("touch edited.txt");
+  const listing = child(page, 1).getByTestId("cycle-output");
+  await expect(listing).toContainText("edited.txt");
+  await expect(listing).not.toContainText("made.txt");
+});
+
+test("a rejected command is skipped, the agent asks again, and the run goes on", async ({ page }) => {
+  await signUp(page, newUser("rejecter"));
+  await createProject(page, "Command reject");
+  await startTask(page, "run `touch once.txt`");
+  const card = page.locator('[data-testid="approval-card"][data-kind="command"]');
+  await card.getByTestId("reject").click();
+  await card.getByTestId("reject-reason").fill("not yet");
+  await card.getByTestId("confirm-reject").click();
+  await expect(page.getByTestId("cycle")).toHaveCount(1);
+  await page.locator('[data-testid="approval-card"][data-kind="command"]').getByTestId("approve").click();
+  await expectRunStatus(page, "VERIFIED");
+  await expect(intentions(page)).toHaveCount(1);
+  const judgments = page.getByTestId("cycle-judgment");
+  await expect(judgments.nth(0)).toHaveAttribute("data-status", "FAILURE");
+  await expect(judgments.nth(1)).toHaveAttribute("data-status", "SUCCESS");
+});
+
+test("a project set to never ask runs unlisted commands without a click", async ({ page }) => {
+  await signUp(page, newUser("trusting"));
+  await createProject(page, "Trusting");
+  await page.getByTestId("checkpoint-commands").selectOption("never-ask");
+  await page.getByTestId("checkpoint-decompositions").selectOption("auto");
+  await page.getByTestId("save-checkpoints").click();
+  await expect(page.getByTestId("checkpoints-saved")).toBeVisible();
+  await page.reload();
+  await expect(page.getByTestId("checkpoint-commands")).toHaveValue("never-ask");
+
+  await startTask(page, "run `touch free.txt` and then run `ls free.txt`");
+  await expectRunStatus(page, "VERIFIED");
+  await expect(page.getByTestId("approval-card")).toHaveCount(0);
+  await expect(child(page, 1).getByTestId("cycle-output")).toContainText("free.txt");
+});

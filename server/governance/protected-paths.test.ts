@@ -1,0 +1,61 @@
+import { describe, expect, it } from "vitest";
+import { isProtectedPath, protectionOf } from "./protected-paths";
+
+describe("protected paths", () => {
+  it.each([
+    ".git",
+    ".git/config",
+    ".git/hooks/pre-commit",
+    "vendor/lib/.git/config",
+    ".GIT/hooks/pre-commit",
+    ".orchestration/active_intents.yaml",
+    ".orchestration/agent_trace.jsonl",
+    "package.json",
+    "packages/web/package.json",
+    "PACKAGE.JSON",
+    ".npmrc",
+    ".yarnrc.yml",
+    ".pnpmfile.cjs",
+    ".husky/pre-push",
+    ".husky/_/husky.sh",
+    ".githooks/pre-commit",
+    "scripts/hooks/install.sh",
+    ".github/workflows/ci.yml",
+    ".github/workflows/new-workflow-that-does-not-exist.yml",
+    ".envrc",
+    ".env",
+    ".env.local",
+    "apps/api/.env.production",
+    ".env.example",
+    ".env-staging",
+    "/workspace/.env",
+    "./package.json",
+    "src/../.git/HEAD",
+  ])("%s is protected", (path) => {
+    expect(isProtectedPath(path)).toBe(true);
+  });
+
+  it.each([
+    "src/index.ts",
+    "Makefile",
+    "src/hooks/useAuth.ts",
+    "package-lock.json",
+    "docs/.github.md",
+    ".gitignore",
+    ".github/CODEOWNERS",
+    "environment.ts",
+    "src/.envoy/config.ts",
+  ])("%s is not protected", (path) => {
+    expect(isProtectedPath(path)).toBe(false);
+  });
+
+  it("says why", () => {
+    expect(protectionOf("package.json")).toContain("scripts");
+    expect(protectionOf(".env")).toContain("secrets");
+  });
+
+  it("fails closed for paths that are not in the workspace", () => {
+    expect(protectionOf("../x")).toContain("not a workspace path");
+    expect(isProtectedPath("/etc/passwd")).toBe(true);
+  });
+});

@@ -1,0 +1,23 @@
+import { shellQuote } from "@/server/sandbox/shell";
+import type { Sandbox } from "@/server/sandbox/types";
+import type { RealpathPort } from "./scope";
+
+const REALPATH_TIMEOUT_MS = 10_000;
+
+/**
+ * The realpath port backed by the session's sandbox: symlinks only exist inside the container, so that
+ * is where they are resolved. `realpath -m` follows every existing component and keeps missing ones,
+ * which is what a write to a new file needs.
+ */
+export function sandboxRealpath(sandbox: Pick<Sandbox, "exec">): RealpathPort {
+  return async (absolutePath) => {
+    const result = await sandbox.exec(`realpath -m -- ${shellQuote(absolutePath)}`, {
+      timeoutMs: REALPATH_TIMEOUT_MS,
+      maxOutputBytes: 16_384,
+    });
+    if (result.exitCode !== 0 || result.truncated)
+      throw new Error(`realpath exited with ${result.exitCode}: ${result.stderr.trim().slice(0, 200)}`);
+    // Exactly one trailing newline; paths with control characters were refused before we got here.
+    return result.stdout.replace(/\n$/, "");
+  };
+}

@@ -1,0 +1,93 @@
+import type { ActiveIntent } from "@/server/governance/intent-gate";
+import { isInScope, protectionOf, resolveWorkspacePath } from "@/server/governance/scope";
+import { type ApprovalDecision, approve, ask, deny } from "./decision";
+import {
+  type ApprovalPolicy,
+  describePattern,
+  isPreApproved,
+  matchAllowList,
+  matchDenyList,
+  type PreApprovals,
+  setsExecutionEnv,
+} from "./policy";
+import { type CommandPart, type Redirection, splitShellCommand } from "./shell-split";
+import { summarise } from "./shell-vocabulary";
+
+/**
+ * The approval rules for `shell.exec`, in order: a denied program anywhere (including inside
+ * substitutions, `-c` strings, wrappers and `find -exec`) denies; a line that cannot be analysed or
+ * uses a construct that hides what runs is asked, never approved; output redirected outside the owned
+ * scope or onto a protected path is asked; a line whose every part is on the allow-list is approved;
+ * a pre-approved shell category approves what is left, except programs the deny list names.
+ */
+export function decideShellCommand(input: {
+  command: string;
+  activeIntent: ActiveIntent;
+  policy: ApprovalPolicy;
+  preApprovals: PreApprovals;
+}): ApprovalDecision {
+  const { command, activeIntent, policy, preApprovals } = input;
+  const parsed = splitShellCommand(command);
+  if (!parsed.ok)
+    return ask(`The command could not be analysed (${parsed.reason}); a person must read it.`, true);
+  const programs = parsed.parts.flatMap((part) => part.executes);
+  for (const program of programs) {
+    const match = matchDenyList(program, policy.denyCommands);
+    if (match.level === "denied")
+      return deny(
+        `The command runs ${program.name}, which the deny rule "${describePattern(match.pattern)}" forbids.`,
+      );
+  }
+  if (programs.length === 0) return ask("The command runs no program; a person must read it.", true);
+  if (parsed.constructs.length > 0) {
+    const details = [...new Set(parsed.constructs.map((c) => `${c.kind} (${c.detail})`))].join("; ");
+    return ask(`The command uses shell features that can hide what runs: ${details}.`, true);
+  }
+  const changesDirectory = parsed.parts.some((part) => ["cd", "pushd", "popd"].includes(part.program ?? ""));
+  const problems = parsed.parts.flatMap((part) =>
+    part.redirections.map((r) => redirectionProblem(r, activeIntent, changesDirectory)),
+  );
+  const problem = problems.find((p) => p !== null);
+  if (problem) return ask(`The command writes output ${problem}.`, true);
+  const allowed = parsed.parts.map((part) => allowedBy(part, policy));
+  if (allowed.every((pattern) => pattern !== null))
+    return approve(`Every part of the command is on the allow-list (${[...new Set(allowed)].join(", ")}).`);
+  const near = programs.find((program) => matchDenyList(program, policy.denyCommands).level === "near");
+  if (near)
+    return ask(
+      `The command runs ${near.name}, which the deny list names; only an allow rule can approve it.`,
+      true,
+    );
+  if (isPreApproved(preApprovals, "shell"))
+    return approve("Shell commands are pre-approved for this run or project.");
+  return ask(`Run: ${summarise(command, 200)}`, true);
+}
+
+/** The allow pattern a part matches, as text; a part that runs nothing needs none. */
+function allowedBy(part: CommandPart, policy: ApprovalPolicy): string | null {
+  if (part.words.length === 0) return setsExecutionEnv(part) ? null : "no program";
+  const pattern = matchAllowList(part, policy.allowCommands);
+  return pattern ? describePattern(pattern) : null;
+}
+
+const OUTPUT_SINKS = new Set(["/dev/null", "/dev/stdout", "/dev/stderr", "/dev/fd/1", "/dev/fd/2"]);
+
+function redirectionProblem(
+  redirection: Redirection,
+  intent: ActiveIntent,
+  changesDirectory: boolean,
+): string | null {
+  if (redirection.kind !== "write") return null;
+  const target = redirection.target;
+  if (!target.literal) return `to a path computed at run time (${summarise(target.text)})`;
+  if (OUTPUT_SINKS.has(target.text)) return null;
+  // After `cd`, a relative target is relative to somewhere this analysis cannot know.
+  if (changesDirectory && !target.text.startsWith("/")) return `to ${target.text} after changing directory`;
+  const resolved = resolveWorkspacePath(target.text);
+  if (!resolved.ok) return `to ${target.text}: ${resolved.reason}`;
+  const protectedReason = protectionOf(resolved.relative);
+  if (protectedReason) return `to ${resolved.relative}, a protected path (${protectedReason})`;
+  if (!isInScope(resolved.relative, intent.ownedScope))
+    return `to ${resolved.relative}, outside ${intent.id}'s owned scope`;
+  return null;
+}

@@ -1,0 +1,85 @@
+import { z } from "zod";
+import { CommandPattern } from "./approval/policy";
+
+/**
+ * Which of the agent's questions go to a person, per project (seed 000's checkpoints, seed 004's
+ * approval rules). Stored as JSON on the project; anything unreadable falls back to the strictest
+ * policy, never to a looser one.
+ */
+export const COMMAND_CHECKPOINTS = ["ask-always", "ask-unlisted", "never-ask"] as const;
+export const CommandCheckpoint = z.enum(COMMAND_CHECKPOINTS);
+export type CommandCheckpoint = z.infer<typeof CommandCheckpoint>;
+
+/**
+ * Programs that run without a click under "ask-unlisted": they read, print or wait, nothing else.
+ * Never a shell, an interpreter or a package manager; one that writes a file through a redirection
+ * still asks (see server/riva/command-gate.ts).
+ */
+const READ_ONLY_PROGRAMS = [
+  "ls",
+  "cat",
+  "pwd",
+  "echo",
+  "printf",
+  "id",
+  "whoami",
+  "uname",
+  "date",
+  "head",
+  "tail",
+  "wc",
+  "grep",
+  "true",
+  "false",
+  "test",
+  "stat",
+  "file",
+  "tree",
+  "du",
+  "df",
+  "sort",
+  "uniq",
+  "cut",
+  "basename",
+  "dirname",
+  "which",
+  "sleep",
+  "exit",
+  "cd",
+];
+export const READ_ONLY_COMMANDS: CommandPattern[] = [
+  ...READ_ONLY_PROGRAMS.map((program) => ({ program, args: [] })),
+  ...["status", "log", "diff", "show", "branch"].map((sub) => ({ program: "git", args: [sub] })),
+];
+
+export const CheckpointPolicy = z
+  .object({
+    /** approve_decomposition: ask a person (default) or let the auto checkpoint accept the model's split. */
+    decompositions: z.enum(["ask", "auto"]).default("ask"),
+    /** Before each command runs: always ask, ask unless every part is allow-listed (default), or never ask. */
+    commands: CommandCheckpoint.default("ask-unlisted"),
+    allowCommands: z.array(CommandPattern).max(100).default(READ_ONLY_COMMANDS),
+    denyCommands: z.array(CommandPattern).max(100).default([]),
+  })
+  .strict();
+export type CheckpointPolicy = z.infer<typeof CheckpointPolicy>;
+export type CheckpointPolicyInput = z.input<typeof CheckpointPolicy>;
+
+export const DEFAULT_CHECKPOINTS: CheckpointPolicy = CheckpointPolicy.parse({});
+const STRICTEST: CheckpointPolicy = {
+  decompositions: "ask",
+  commands: "ask-always",
+  allowCommands: [],
+  denyCommands: [],
+};
+
+/** The stored JSON as a policy; unreadable or invalid data gives the strictest policy (fail closed). */
+export function readCheckpointPolicy(stored: string | null | undefined): CheckpointPolicy {
+  if (!stored) return DEFAULT_CHECKPOINTS;
+  try {
+    const parsed = CheckpointPolicy.safeParse(JSON.parse(stored));
+    return parsed.success ? parsed.data : STRICTEST;
+  } catch {
+    return STRICTEST;
+  }
+}
