@@ -1,3 +1,4 @@
+import { readFileSync } from "node:fs";
 import { projectMemories } from "@/server/capture/memory";
 import { projectSessionViews } from "@/server/capture/read";
 import { db } from "@/server/db";
@@ -5,6 +6,8 @@ import { env } from "@/server/env";
 import { EventStore } from "@/server/events/store";
 import { logger } from "@/server/logger";
 import { createAgentModel } from "@/server/model";
+import { createPricer } from "@/server/model/pricing";
+import { loadTierConfig } from "@/server/model/tiers/load";
 import { Orchestrator } from "@/server/orchestrator/orchestrator";
 import { readCheckpointPolicy } from "@/server/policy/checkpoints";
 import { RivaLimits } from "@/server/riva/limits";
@@ -26,6 +29,10 @@ function create() {
     timeoutMs: env.ARBOR_MODEL_TIMEOUT_MS,
   });
   const sandboxes = getSandboxProvider();
+  // Prices and budgets come from the optional model config; a bad file stops the server, listing every problem.
+  const modelConfig = env.ARBOR_MODEL_CONFIG
+    ? loadTierConfig(readFileSync(env.ARBOR_MODEL_CONFIG, "utf8"))
+    : null;
   const orchestrator = new Orchestrator({
     log: store,
     model,
@@ -37,6 +44,10 @@ function create() {
       wallClockMs: env.ARBOR_WALL_CLOCK_SECONDS * 1000,
     }),
     clock: Date.now,
+    priceOf: createPricer(modelConfig?.prices ?? {}),
+    budget: modelConfig
+      ? { maxCostUsd: modelConfig.budgets.maxCostUsd, maxTokens: modelConfig.budgets.maxTokens }
+      : null,
     commandTimeoutMs: env.ARBOR_COMMAND_TIMEOUT_MS,
     sandboxImage: env.ARBOR_SANDBOX_IMAGE,
     logger,

@@ -30,6 +30,8 @@ const schema = z.object({
   ARBOR_MODEL_API_KEY: optionalString,
   ARBOR_MODEL_NAME: z.string().default("gpt-4o-mini"),
   ARBOR_MODEL_TIMEOUT_MS: positiveInt(60_000),
+  /** A YAML file with model prices and run budgets (see server/model/tiers/example.yaml). */
+  ARBOR_MODEL_CONFIG: optionalString,
   ARBOR_SANDBOX_IMAGE: z.string().default("arbor-sandbox:latest"),
   ARBOR_COMMAND_TIMEOUT_MS: positiveInt(120_000),
   /** Seed 000's safety limits (see server/riva/limits.ts). */

@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
 import { cycle, decomposedRun, sequence } from "@/server/testing/events";
-import { applyEvent, emptySessionView, foldEvents } from "./fold";
+import { applyEvent, emptySessionView, foldEvents, rollUp } from "./fold";
 
 describe("foldEvents", () => {
   it("builds the intention tree with children in order under the root", () => {
@@ -52,5 +52,30 @@ describe("foldEvents", () => {
       { type: "run-ended", runId: "run-1", status: "FAILED", reason: "child 2 failed" },
     ]);
     expect(foldEvents(events).runs["run-1"]).toMatchObject({ status: "FAILED", reason: "child 2 failed" });
+  });
+});
+
+describe("spend", () => {
+  it("adds each call's tokens and cost to the run and its intention, and rolls them up the tree", () => {
+    const call = (intentionId: string, costUsd: number | null) =>
+      ({
+        type: "llm-called",
+        runId: "run-1",
+        intentionId,
+        stage: "act",
+        modelId: "m",
+        offline: false,
+        tokensIn: 100,
+        tokensOut: 50,
+        latencyMs: 1,
+        error: null,
+        costUsd,
+      }) as const;
+    const view = foldEvents(sequence([...decomposedRun(), call("root", 0.01), call("c1", 0.02), call("c2", null)]));
+    expect(view.runs["run-1"]).toMatchObject({ llmCalls: 3, tokensIn: 300, tokensOut: 150, unpricedCalls: 1 });
+    expect(view.runs["run-1"]?.costUsd).toBeCloseTo(0.03);
+    expect(rollUp(view, "c1")).toEqual({ tokens: 150, costUsd: 0.02 });
+    expect(rollUp(view, "root").tokens).toBe(450);
+    expect(rollUp(view, "root").costUsd).toBeCloseTo(0.03);
   });
 });

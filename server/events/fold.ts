@@ -48,6 +48,9 @@ export interface IntentionView {
   cycles: CycleView[];
   decisions: { decision: string; reason: string }[];
   contract: Criterion[];
+  /** Model spend on this intention itself (children not included; see `rollUp`). */
+  tokens: number;
+  costUsd: number;
   /** The contract as checked when the children were integrated (null: not yet). */
   integrationChecks: CriterionResult[] | null;
 }
@@ -87,6 +90,9 @@ export interface RunView {
   llmCalls: number;
   tokensIn: number;
   tokensOut: number;
+  costUsd: number;
+  /** Calls whose model has no configured price: the cost shown is then a lower bound. */
+  unpricedCalls: number;
 }
 
 export interface MessageView {
@@ -149,6 +155,8 @@ export function applyEvent(view: SessionView, event: StoredEvent): SessionView {
         llmCalls: 0,
         tokensIn: 0,
         tokensOut: 0,
+        costUsd: 0,
+        unpricedCalls: 0,
       };
       break;
     case "intent-discovered": {
@@ -178,6 +186,8 @@ export function applyEvent(view: SessionView, event: StoredEvent): SessionView {
         decisions: [],
         contract: [],
         integrationChecks: null,
+        tokens: 0,
+        costUsd: 0,
       };
       if (body.parentId) view.intentions[body.parentId]?.childIds.push(body.intentionId);
       const run = view.runs[body.runId];
@@ -288,11 +298,18 @@ export function applyEvent(view: SessionView, event: StoredEvent): SessionView {
       break;
     }
     case "llm-called": {
+      const spender = body.intentionId ? view.intentions[body.intentionId] : undefined;
+      if (spender) {
+        spender.tokens += body.tokensIn + body.tokensOut;
+        spender.costUsd += body.costUsd ?? 0;
+      }
       const run = view.runs[body.runId];
       if (run) {
         run.llmCalls += 1;
         run.tokensIn += body.tokensIn;
         run.tokensOut += body.tokensOut;
+        if (body.costUsd === null) run.unpricedCalls += body.error === null ? 1 : 0;
+        else run.costUsd += body.costUsd;
       }
       break;
     }
@@ -319,4 +336,17 @@ export function foldEvents(
 ): SessionView {
   for (const event of events) applyEvent(view, event);
   return view;
+}
+
+/** An intention's spend with its whole subtree, for the tree's per-node figures. */
+export function rollUp(view: SessionView, intentionId: string): { tokens: number; costUsd: number } {
+  const intention = view.intentions[intentionId];
+  if (!intention) return { tokens: 0, costUsd: 0 };
+  return intention.childIds.reduce(
+    (sum, childId) => {
+      const child = rollUp(view, childId);
+      return { tokens: sum.tokens + child.tokens, costUsd: sum.costUsd + child.costUsd };
+    },
+    { tokens: intention.tokens, costUsd: intention.costUsd },
+  );
 }

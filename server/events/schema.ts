@@ -198,6 +198,8 @@ export const EventBody = z.discriminatedUnion("type", [
     tokensOut: z.number().int().nonnegative(),
     latencyMs: z.number().nonnegative(),
     error: z.string().nullable(),
+    /** Tokens × the configured price of this model, in US dollars; null when the model has no price. */
+    costUsd: z.number().nonnegative().nullable().default(null),
   }),
   z.object({
     type: z.literal("run-ended"),

@@ -376,3 +376,42 @@ describe("RivaEngine command checkpoints", () => {
     });
   });
 });
+
+describe("RivaEngine budgets", () => {
+  // Each scripted call costs 15 tokens, priced at $0.001 per token by the harness: $0.015 a call.
+  const threeSteps = () =>
+    scriptedModel({
+      plan: () => ({ kind: "decompose", thought: "", children: ["a", "b", "c"].map((x) => ({ what: `run \`${x}\``, acceptance: "" })) }),
+      nextAction: (input) => backticked(input.what),
+    });
+
+  it("pauses when the run spends its budget, and goes on when a person grants more", async () => {
+    const kinds: string[] = [];
+    const { view, runId } = await runTask({
+      task: "run `a` and run `b` and run `c`",
+      model: threeSteps(),
+      sandboxes: ok(),
+      budget: { maxCostUsd: 0.03, maxTokens: null },
+      answer: (approval) => {
+        kinds.push(approval.kind);
+        return { decision: "approved" };
+      },
+    });
+    expect(kinds).toEqual(["decomposition", "budget", "budget"]);
+    expect(view.runs[runId]).toMatchObject({ status: "VERIFIED", costUsd: expect.closeTo(0.06, 5), llmCalls: 4 });
+    const budget = Object.values(view.approvals).find((approval) => approval.kind === "budget");
+    expect(budget?.thought).toBe("The run has spent $0.0300 of $0.03. Grant the same budget again, or stop the run.");
+  });
+
+  it("stops the run when the person declines to grant more", async () => {
+    const { view, runId } = await runTask({
+      task: "run `a` and run `b` and run `c`",
+      model: threeSteps(),
+      sandboxes: ok(),
+      budget: { maxCostUsd: null, maxTokens: 30 },
+      answer: (approval) => (approval.kind === "budget" ? { decision: "rejected", reason: "enough" } : { decision: "approved" }),
+    });
+    expect(view.runs[runId]).toMatchObject({ status: "STOPPED", reason: "budget: stopped by Ada" });
+    expect(Object.values(view.intentions).filter((intention) => intention.status === "ACTIVE")).toEqual([]);
+  });
+});

@@ -64,7 +64,11 @@ export class RivaEngine {
           await this.endRun("STOPPED", "stopped by the user");
           return;
         }
-        const step = nextStep(this.view, this.runId, { limits: this.deps.limits, now: this.deps.clock() });
+        const step = nextStep(this.view, this.runId, {
+          limits: this.deps.limits,
+          now: this.deps.clock(),
+          budget: this.deps.budget ?? null,
+        });
         if (step.kind === "done") return;
         await this.perform(step, signal);
       }
@@ -86,6 +90,18 @@ export class RivaEngine {
         return this.waitForApproval(step.approvalId, signal);
       case "discover":
         return this.discover(step.root);
+      case "ask-budget":
+        return this.append([
+          {
+            type: "approval-requested",
+            runId: this.runId,
+            approvalId: randomUUID(),
+            intentionId: step.root.id,
+            kind: "budget",
+            thought: `The run has spent ${step.spent}. Grant the same budget again, or stop the run.`,
+            reason: step.spent,
+          },
+        ]);
       case "plan":
         return this.plan(step.intention, step.verdict, signal);
       case "decompose":
@@ -511,7 +527,8 @@ export class RivaEngine {
   }
 
   private llmCalled(call: ModelCallRecord, intentionId: string): EventInput {
-    return { type: "llm-called", runId: this.runId, intentionId, ...call, error: null };
+    const costUsd = this.deps.priceOf?.(call) ?? (call.offline ? 0 : null);
+    return { type: "llm-called", runId: this.runId, intentionId, ...call, error: null, costUsd };
   }
 
   private async append(bodies: EventInput[]): Promise<void> {

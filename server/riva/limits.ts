@@ -16,4 +16,13 @@ export const RivaLimits = z.object({
 });
 export type RivaLimits = z.infer<typeof RivaLimits>;
 
+/**
+ * A run's money and token budget. Spending past it pauses the run and asks a person to grant the
+ * same amount again or stop; it never kills the run on its own.
+ */
+export interface RunBudget {
+  maxCostUsd: number | null;
+  maxTokens: number | null;
+}
+
 export const DEFAULT_LIMITS: RivaLimits = RivaLimits.parse({});

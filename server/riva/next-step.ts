@@ -1,7 +1,7 @@
 import type { ApprovalView, IntentionView, RunView, SessionView } from "@/server/events/fold";
 import type { FinalRunStatus } from "@/server/events/vocabulary";
 import { canVerifyDirectly, failureSummary, shouldDecompose, type Verdict } from "./heuristics";
-import type { RivaLimits } from "./limits";
+import type { RivaLimits, RunBudget } from "./limits";
 
 /**
  * The RIVA transition: what a run does next, decided from its folded events (and the clock) alone.
@@ -15,6 +15,8 @@ export type Step =
   | { kind: "await-approval"; approvalId: string }
   /** Before anything is planned: read the request, scan the workspace, recall memories. */
   | { kind: "discover"; root: IntentionView }
+  /** The run spent its budget (times the grants so far): pause and ask a person. */
+  | { kind: "ask-budget"; root: IntentionView; spent: string }
   /** No decision yet: `verdict` is can_verify_directly; when it says no, the model is asked to split. */
   | { kind: "plan"; intention: IntentionView; verdict: Verdict }
   /** Direct work stopped converging (`trigger`): a split is required, or the intention fails. */
@@ -33,6 +35,7 @@ export interface StepContext {
   limits: RivaLimits;
   /** Milliseconds since the epoch, from the clock port. */
   now: number;
+  budget?: RunBudget | null;
 }
 
 export function nextStep(view: SessionView, runId: string, context: StepContext): Step {
@@ -59,6 +62,19 @@ export function nextStep(view: SessionView, runId: string, context: StepContext)
   }
 
   if (run.intent === null) return { kind: "discover", root };
+
+  const stoppedAtBudget = approvals.find(
+    (approval) => approval.kind === "budget" && approval.status === "REJECTED",
+  );
+  if (stoppedAtBudget) {
+    return {
+      kind: "end",
+      status: "STOPPED",
+      reason: `budget: stopped by ${stoppedAtBudget.decidedBy ?? "a user"}`,
+    };
+  }
+  const over = overBudget(view, run, context.budget ?? null);
+  if (over) return { kind: "ask-budget", root, spent: over };
 
   for (const approval of approvals) {
     const intention = view.intentions[approval.intentionId];
@@ -158,6 +174,22 @@ function unusedCommandApproval(view: SessionView, intention: IntentionView): App
     (approval) =>
       approval.kind === "command" && approval.intentionId === intention.id && !used.has(approval.id),
   );
+}
+
+/** What was spent, described, when it passed the budget times the grants a person gave; else null. */
+function overBudget(view: SessionView, run: RunView, budget: RunBudget | null): string | null {
+  if (!budget) return null;
+  const grants = Object.values(view.approvals).filter(
+    (approval) => approval.runId === run.id && approval.kind === "budget" && approval.status === "APPROVED",
+  ).length;
+  const tokens = run.tokensIn + run.tokensOut;
+  if (budget.maxCostUsd !== null && run.costUsd >= budget.maxCostUsd * (grants + 1)) {
+    return `$${run.costUsd.toFixed(4)} of $${(budget.maxCostUsd * (grants + 1)).toFixed(2)}`;
+  }
+  if (budget.maxTokens !== null && tokens >= budget.maxTokens * (grants + 1)) {
+    return `${tokens} of ${budget.maxTokens * (grants + 1)} tokens`;
+  }
+  return null;
 }
 
 function isOpen(intention: IntentionView): boolean {

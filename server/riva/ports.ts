@@ -1,9 +1,10 @@
 import type { Logger } from "pino";
 import type { EventLog } from "@/server/events/log";
+import type { Pricer } from "@/server/model/pricing";
 import type { AgentModel } from "@/server/model/types";
 import type { CheckpointPolicy } from "@/server/policy/checkpoints";
 import type { SandboxProvider } from "@/server/sandbox/types";
-import type { RivaLimits } from "./limits";
+import type { RivaLimits, RunBudget } from "./limits";
 
 /**
  * Everything the RIVA engine needs from the world. The engine itself is pure decision-making over
@@ -26,6 +27,10 @@ export interface RivaDeps {
   sleep?(ms: number, signal?: AbortSignal): Promise<void>;
   /** The project's checkpoint policy (which questions go to a person); default when absent. */
   checkpointsOf?(sessionId: string): Promise<CheckpointPolicy>;
+  /** The run's money and token budget; absent means unlimited. */
+  budget?: RunBudget | null;
+  /** The price of a model call; absent means costs are not known (recorded as null). */
+  priceOf?: Pricer;
   /** Concise lessons from the project's earlier verified runs, read by intent discovery. */
   memoriesOf?(sessionId: string): Promise<string[]>;
 }

@@ -4,7 +4,7 @@ import type { ChildProposal, StoredEvent } from "@/server/events/schema";
 import type { AgentModel } from "@/server/model/types";
 import { Orchestrator } from "@/server/orchestrator/orchestrator";
 import { CheckpointPolicy, type CheckpointPolicyInput } from "@/server/policy/checkpoints";
-import { DEFAULT_LIMITS, type RivaLimits } from "@/server/riva/limits";
+import { DEFAULT_LIMITS, type RivaLimits, type RunBudget } from "@/server/riva/limits";
 import type { SandboxProvider } from "@/server/sandbox/types";
 import { silentLogger } from "./fakes";
 
@@ -29,6 +29,7 @@ export async function runTask(options: {
   clock?: () => number;
   /** The project's checkpoint policy; by default commands never ask, so tests script only what they test. */
   checkpoints?: CheckpointPolicyInput;
+  budget?: RunBudget;
 }): Promise<{ view: SessionView; events: StoredEvent[]; runId: string; log: MemoryEventLog }> {
   const clock = options.clock ?? Date.now;
   const log = new MemoryEventLog(clock);
@@ -43,6 +44,8 @@ export async function runTask(options: {
     logger: silentLogger,
     workspaceOf: async () => ({ repoPath: "/nowhere.git", branch: "b" }),
     runningRuns: async () => [],
+    budget: options.budget ?? null,
+    priceOf: (call) => (call.tokensIn + call.tokensOut) / 1_000,
     checkpointsOf: async () => CheckpointPolicy.parse(options.checkpoints ?? { commands: "never-ask" }),
     // Retries are part of what is tested; their waiting is not.
     sleep: async () => undefined,

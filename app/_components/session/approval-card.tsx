@@ -25,6 +25,7 @@ export function ApprovalCard({
   const [command, setCommand] = useState(approval.command ?? "");
   const intention = view.intentions[approval.intentionId];
   const isCommand = approval.kind === "command";
+  const isBudget = approval.kind === "budget";
   const trigger = intention?.decisions.findLast((entry) => entry.decision === "decompose")?.reason;
 
   const approve = () =>
@@ -42,9 +43,11 @@ export function ApprovalCard({
       data-testid="approval-card"
       data-kind={approval.kind}
     >
-      <h2>{isCommand ? "Run this command?" : "Approve this decomposition?"}</h2>
+      <h2>{isBudget ? "Budget reached" : isCommand ? "Run this command?" : "Approve this decomposition?"}</h2>
       {intention && <p className="small">For: {intention.what}</p>}
-      {isCommand ? (
+      {isBudget ? (
+        <p data-testid="budget-question">{approval.thought}</p>
+      ) : isCommand ? (
         <>
           <p className="muted small">{approval.thought}</p>
           <label>
@@ -100,9 +103,11 @@ export function ApprovalCard({
           }}
         >
           <label>
-            {isCommand
-              ? "Why? (the agent is told, and tries another way)"
-              : "Why? (the run ends with this reason)"}
+            {isBudget
+              ? "Why stop? (optional)"
+              : isCommand
+                ? "Why? (the agent is told, and tries another way)"
+                : "Why? (the run ends with this reason)"}
             <input
               value={reason}
               onChange={(event) => setReason(event.target.value)}
@@ -111,7 +116,7 @@ export function ApprovalCard({
           </label>
           <div className="row">
             <button type="submit" className="danger" disabled={decide.isPending} data-testid="confirm-reject">
-              {isCommand ? "Reject the command" : "Reject and end the run"}
+              {isBudget ? "Stop the run" : isCommand ? "Reject the command" : "Reject and end the run"}
             </button>
             <button type="button" className="secondary" onClick={() => setRejecting(false)}>
               Cancel
@@ -129,9 +134,11 @@ export function ApprovalCard({
           >
             {decide.isPending
               ? "Sending…"
-              : isCommand && command.trim() !== approval.command
-                ? "Run edited command"
-                : "Approve"}
+              : isBudget
+                ? "Grant more"
+                : isCommand && command.trim() !== approval.command
+                  ? "Run edited command"
+                  : "Approve"}
           </button>
           <button
             type="button"

@@ -3,6 +3,7 @@
 import type { CycleView, IntentionView, SessionView } from "@/server/events/fold";
 import { CheckResults, ContractList } from "./contract-list";
 import { IntentSummary } from "./intent-summary";
+import { NodeSpend } from "./spend";
 import { StatusBadge } from "./status-badge";
 
 export function IntentionTree({ view, rootId }: { view: SessionView; rootId: string }) {
@@ -30,6 +31,7 @@ function IntentionNode({ view, intention }: { view: SessionView; intention: Inte
         <span className="node-what" data-testid="intention-what">
           {intention.what}
         </span>
+        <NodeSpend view={view} intentionId={intention.id} />
       </div>
       {intention.acceptance && <div className="muted small">acceptance: {intention.acceptance}</div>}
       <ContractList criteria={intention.contract} checks={lastChecks} />

@@ -9,6 +9,7 @@ import { CaptureMenu } from "./capture-menu";
 import { ChatPanel } from "./chat-panel";
 import { IntentionTree } from "./intention-tree";
 import { PhaseLabel } from "./phase-label";
+import { RunSpend } from "./spend";
 import { RunStatusBadge } from "./status-badge";
 import { useSessionEvents } from "./use-session-events";
 
@@ -35,6 +36,7 @@ export function SessionView({ sessionId }: { sessionId: string }) {
       <div className="session-bar" data-testid="session-bar">
         {currentRun && <RunStatusBadge status={currentRun.status} />}
         {currentRun && <PhaseLabel view={view} runId={currentRun.id} />}
+        {currentRun && <RunSpend run={currentRun} />}
         {currentRun?.reason && (
           <span className="run-reason" data-testid="run-reason">
             {currentRun.reason}

@@ -1,0 +1,75 @@
+import { mkdirSync, writeFileSync } from "node:fs";
+import path from "node:path";
+import { expect, test } from "@playwright/test";
+import { createProject, expectRunStatus, newUser, signUp, startTask } from "./support/arbor";
+import { FAKE_MODEL_PORT, SPARE_APP_PORT } from "./support/ports";
+import { type ArborServer, startArborServer } from "./support/server";
+
+/** Prices and a run budget from a model config file: spend is shown live, and a spent budget asks a person. */
+let server: ArborServer | null = null;
+test.use({ baseURL: `http://localhost:${SPARE_APP_PORT}` });
+test.afterEach(async () => {
+  await server?.stop();
+  server = null;
+});
+
+async function startPricedServer() {
+  const dir = path.resolve(".e2e/budget-config");
+  mkdirSync(dir, { recursive: true });
+  const config = path.join(dir, "model.yaml");
+  writeFileSync(
+    config,
+    [
+      "escalation: escalate-then-decompose",
+      "budgets: { maxCostUsd: 0.05, maxTokens: 10000000, maxIterations: 40 }",
+      "tiers:",
+      "  - { name: only, provider: openai-compatible, model: gpt-4o-mini, maxIterations: 5, maxCostUsd: 1, maxTokens: 1000000 }",
+      // A deliberately steep price, so one call spends the whole budget.
+      "prices:",
+      "  gpt-4o-mini: { inputPer1M: 1000, outputPer1M: 1000 }",
+    ].join("\n"),
+  );
+  server = await startArborServer({
+    port: SPARE_APP_PORT,
+    dataDir: ".e2e/budget",
+    modelUrl: `http://127.0.0.1:${FAKE_MODEL_PORT}/v1`,
+    env: { ARBOR_MODEL_CONFIG: config },
+  });
+}
+
+test("a spent budget pauses the run until a person grants more, and the cost is shown live", async ({ page }) => {
+  await startPricedServer();
+  await signUp(page, newUser("payer"));
+  await createProject(page, "Budget");
+  await startTask(page, "run `echo one` and then run `echo two`");
+  await page.getByTestId("approve").click();
+  const budgetCard = page.locator('[data-testid="approval-card"][data-kind="budget"]');
+  await expect(budgetCard.getByTestId("budget-question")).toContainText("The run has spent $");
+  await expect(page.getByTestId("run-cost")).toContainText("model calls");
+  await expect(page.getByTestId("run-cost")).not.toContainText("· $0 ");
+  let grants = 0;
+  while ((await page.getByTestId("run-status").getAttribute("data-status")) === "RUNNING" && grants < 30) {
+    const card = page.locator('[data-testid="approval-card"][data-kind="budget"]');
+    if (await card.isVisible()) {
+      await card.getByTestId("approve").click();
+      grants += 1;
+    }
+    await page.waitForTimeout(200);
+  }
+  await expectRunStatus(page, "VERIFIED");
+  expect(grants).toBeGreaterThanOrEqual(1);
+});
+
+test("declining to grant more stops the run with the reason", async ({ page }) => {
+  await startPricedServer();
+  const user = newUser("saver");
+  await signUp(page, user);
+  await createProject(page, "Budget stop");
+  await startTask(page, "run `echo one` and then run `echo two`");
+  await page.getByTestId("approve").click();
+  const card = page.locator('[data-testid="approval-card"][data-kind="budget"]');
+  await card.getByTestId("reject").click();
+  await card.getByTestId("confirm-reject").click();
+  await expectRunStatus(page, "STOPPED");
+  await expect(page.getByTestId("run-reason")).toHaveText(`budget: stopped by ${user.name}`);
+});
