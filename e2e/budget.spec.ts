@@ -37,7 +37,9 @@ async function startPricedServer() {
   });
 }
 
-test("a spent budget pauses the run until a person grants more, and the cost is shown live", async ({ page }) => {
+test("a spent budget pauses the run until a person grants more, and the cost is shown live", async ({
+  page,
+}) => {
   await startPricedServer();
   await signUp(page, newUser("payer"));
   await createProject(page, "Budget");
@@ -45,8 +47,7 @@ test("a spent budget pauses the run until a person grants more, and the cost is 
   await page.getByTestId("approve").click();
   const budgetCard = page.locator('[data-testid="approval-card"][data-kind="budget"]');
   await expect(budgetCard.getByTestId("budget-question")).toContainText("The run has spent $");
-  await expect(page.getByTestId("run-cost")).toContainText("model calls");
-  await expect(page.getByTestId("run-cost")).not.toContainText("· $0 ");
+  await expect(page.getByTestId("run-cost")).toContainText(/model calls · [\d,]+ tokens · \$0\.\d+/);
   let grants = 0;
   while ((await page.getByTestId("run-status").getAttribute("data-status")) === "RUNNING" && grants < 30) {
     const card = page.locator('[data-testid="approval-card"][data-kind="budget"]');

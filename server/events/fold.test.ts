@@ -71,8 +71,15 @@ describe("spend", () => {
         error: null,
         costUsd,
       }) as const;
-    const view = foldEvents(sequence([...decomposedRun(), call("root", 0.01), call("c1", 0.02), call("c2", null)]));
-    expect(view.runs["run-1"]).toMatchObject({ llmCalls: 3, tokensIn: 300, tokensOut: 150, unpricedCalls: 1 });
+    const view = foldEvents(
+      sequence([...decomposedRun(), call("root", 0.01), call("c1", 0.02), call("c2", null)]),
+    );
+    expect(view.runs["run-1"]).toMatchObject({
+      llmCalls: 3,
+      tokensIn: 300,
+      tokensOut: 150,
+      unpricedCalls: 1,
+    });
     expect(view.runs["run-1"]?.costUsd).toBeCloseTo(0.03);
     expect(rollUp(view, "c1")).toEqual({ tokens: 150, costUsd: 0.02 });
     expect(rollUp(view, "root").tokens).toBe(450);

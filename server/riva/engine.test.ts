@@ -381,7 +381,11 @@ describe("RivaEngine budgets", () => {
   // Each scripted call costs 15 tokens, priced at $0.001 per token by the harness: $0.015 a call.
   const threeSteps = () =>
     scriptedModel({
-      plan: () => ({ kind: "decompose", thought: "", children: ["a", "b", "c"].map((x) => ({ what: `run \`${x}\``, acceptance: "" })) }),
+      plan: () => ({
+        kind: "decompose",
+        thought: "",
+        children: ["a", "b", "c"].map((x) => ({ what: `run \`${x}\``, acceptance: "" })),
+      }),
       nextAction: (input) => backticked(input.what),
     });
 
@@ -398,9 +402,15 @@ describe("RivaEngine budgets", () => {
       },
     });
     expect(kinds).toEqual(["decomposition", "budget", "budget"]);
-    expect(view.runs[runId]).toMatchObject({ status: "VERIFIED", costUsd: expect.closeTo(0.06, 5), llmCalls: 4 });
+    expect(view.runs[runId]).toMatchObject({
+      status: "VERIFIED",
+      costUsd: expect.closeTo(0.06, 5),
+      llmCalls: 4,
+    });
     const budget = Object.values(view.approvals).find((approval) => approval.kind === "budget");
-    expect(budget?.thought).toBe("The run has spent $0.0300 of $0.03. Grant the same budget again, or stop the run.");
+    expect(budget?.thought).toBe(
+      "The run has spent $0.0300 of $0.03. Grant the same budget again, or stop the run.",
+    );
   });
 
   it("stops the run when the person declines to grant more", async () => {
@@ -409,7 +419,8 @@ describe("RivaEngine budgets", () => {
       model: threeSteps(),
       sandboxes: ok(),
       budget: { maxCostUsd: null, maxTokens: 30 },
-      answer: (approval) => (approval.kind === "budget" ? { decision: "rejected", reason: "enough" } : { decision: "approved" }),
+      answer: (approval) =>
+        approval.kind === "budget" ? { decision: "rejected", reason: "enough" } : { decision: "approved" },
     });
     expect(view.runs[runId]).toMatchObject({ status: "STOPPED", reason: "budget: stopped by Ada" });
     expect(Object.values(view.intentions).filter((intention) => intention.status === "ACTIVE")).toEqual([]);
