@@ -1,39 +1,28 @@
 import { randomUUID } from "node:crypto";
-import type { CriterionResult } from "@/server/contract/criteria";
 import { parseAcceptance } from "@/server/contract/parse-acceptance";
-import {
-  type ApprovalView,
-  applyEvent,
-  emptySessionView,
-  type IntentionView,
-  type SessionView,
-} from "@/server/events/fold";
-import type { EventInput, GateRecord } from "@/server/events/schema";
-import type { ModelCallRecord, Plan } from "@/server/model/types";
+import { applyEvent, emptySessionView, type IntentionView, type SessionView } from "@/server/events/fold";
+import type { EventInput } from "@/server/events/schema";
+import type { ModelCallRecord } from "@/server/model/types";
 import { errorMessage } from "@/server/orchestrator/errors";
 import { approvalBinding } from "@/server/policy/approval/binding";
 import { type CheckpointPolicy, DEFAULT_CHECKPOINTS } from "@/server/policy/checkpoints";
-import { childIntentions } from "./children";
 import { gateCommand } from "./command-gate";
-import { describeGap, gapOf, gapReflection, judgeWithContract } from "./contract-check";
+import { CycleRunner } from "./cycle-runner";
 import { discoverIntent } from "./discovery/discover";
 import { summarizeIntent } from "./discovery/discovered-intent";
 import type { Verdict } from "./heuristics";
-import { judgeCommand, reflectOnFailure } from "./judge";
 import { callWithRetries } from "./model-calls";
 import { nextStep, type Step } from "./next-step";
 import type { RivaDeps } from "./ports";
+import {
+  type Decision,
+  decisionMade,
+  llmCalledEvent,
+  proposalEvents,
+  type Settled,
+  statusChanged,
+} from "./run-events";
 import { SessionWorkspace } from "./session-workspace";
-
-const MIN_CHILDREN = 2;
-const MAX_CHILDREN = 5;
-type Settled = "ACTIVE" | "VERIFIED" | "FAILED";
-interface PlannedCycle {
-  intention: IntentionView;
-  thought: string;
-  command: string;
-  approvalId: string | null;
-}
 
 /**
  * Drives one run to its end: fold the log, ask `nextStep` what to do, do it, append what happened,
@@ -43,6 +32,7 @@ interface PlannedCycle {
 export class RivaEngine {
   private view: SessionView = emptySessionView();
   private readonly workspace: SessionWorkspace;
+  private readonly cycles: CycleRunner;
   private policy: CheckpointPolicy | null = null;
 
   constructor(
@@ -54,6 +44,12 @@ export class RivaEngine {
     this.workspace = new SessionWorkspace(deps, sessionId, (ready) =>
       this.append([{ type: "sandbox-ready", runId, image: deps.sandboxImage, ...ready }]),
     );
+    this.cycles = new CycleRunner({
+      runId,
+      workspace: this.workspace,
+      append: (bodies) => this.append(bodies),
+      checkpoints: () => this.checkpoints(),
+    });
   }
 
   async drive(signal: AbortSignal): Promise<void> {
@@ -130,11 +126,11 @@ export class RivaEngine {
       case "act":
         return this.act(step.intention, step.previousAttempts, signal);
       case "integrate":
-        return this.integrate(step.intention, step.childCount);
+        return this.cycles.integrate(step.intention, step.childCount);
       case "execute-approved":
-        return this.answered(step.intention, step.approval, true);
+        return this.cycles.answered(step.intention, step.approval, true);
       case "skip-rejected":
-        return this.answered(step.intention, step.approval, false);
+        return this.cycles.answered(step.intention, step.approval, false);
       case "settle":
         return this.append([this.status(step.intention, step.status, step.reason)]);
     }
@@ -163,7 +159,8 @@ export class RivaEngine {
     if (plan.kind === "decompose") {
       return this.append([
         this.llmCalled(call, intention.id),
-        ...this.proposal(
+        ...proposalEvents(
+          this.runId,
           intention,
           `cannot verify directly: ${verdict.reason}`,
           plan,
@@ -198,7 +195,13 @@ export class RivaEngine {
     if (plan.kind === "decompose") {
       return this.append([
         this.llmCalled(call, intention.id),
-        ...this.proposal(intention, `should decompose: ${trigger}`, plan, await this.checkpoints()),
+        ...proposalEvents(
+          this.runId,
+          intention,
+          `should decompose: ${trigger}`,
+          plan,
+          await this.checkpoints(),
+        ),
       ]);
     }
     const reason = `${trigger}; it cannot be decomposed further: ${plan.thought}`;
@@ -206,44 +209,6 @@ export class RivaEngine {
   }
 
   /** Seed 000: a decomposition has 2–5 children. The port is not trusted to have checked. */
-  private proposal(
-    intention: IntentionView,
-    reason: string,
-    plan: Extract<Plan, { kind: "decompose" }>,
-    policy: CheckpointPolicy,
-  ): EventInput[] {
-    const count = plan.children.length;
-    if (count < MIN_CHILDREN || count > MAX_CHILDREN) {
-      const why = `the model proposed ${count} children; a decomposition needs ${MIN_CHILDREN} to ${MAX_CHILDREN}`;
-      return [this.decision(intention, "decompose", reason), this.status(intention, "FAILED", why)];
-    }
-    const approvalId = randomUUID();
-    const request: EventInput = {
-      type: "approval-requested",
-      runId: this.runId,
-      approvalId,
-      intentionId: intention.id,
-      kind: "decomposition",
-      children: plan.children,
-      thought: plan.thought,
-    };
-    if (policy.decompositions === "ask") return [this.decision(intention, "decompose", reason), request];
-    // The project lets the auto checkpoint approve decompositions: recorded as such, never silently.
-    return [
-      this.decision(intention, "decompose", reason),
-      request,
-      {
-        type: "approval-decided",
-        runId: this.runId,
-        approvalId,
-        decision: "approved",
-        decidedBy: { userId: "auto", name: "auto checkpoint" },
-        reason: "this project approves decompositions automatically",
-      },
-      ...childIntentions(this.runId, intention, plan.children),
-    ];
-  }
-
   private async askPlan(
     intention: IntentionView,
     input: Parameters<RivaDeps["model"]["plan"]>[0],
@@ -310,155 +275,14 @@ export class RivaEngine {
     }
     const cycle = { intention, thought: next.action.thought, command: next.action.command, approvalId: null };
     if (gate.decision === "deny")
-      return this.blockedCycle(cycle, gate, "policy", `denied by the approval gate: ${gate.reason}`, [llm]);
-    return this.runCycle(cycle, gate, [next.action.command], [llm]);
-  }
-
-  /** A person answered a command approval: run exactly what they approved, or record the skip. */
-  private async answered(intention: IntentionView, approval: ApprovalView, approved: boolean): Promise<void> {
-    const original = approval.command ?? "";
-    const cycle = {
-      intention,
-      thought: approval.thought,
-      command: approval.editedCommand ?? original,
-      approvalId: approval.id,
-    };
-    const who = approval.decidedBy ?? "a user";
-    if (!approved) {
-      const why = approval.reason ? `: ${approval.reason}` : "";
-      return this.blockedCycle(
-        cycle,
-        { decision: "ask", reason: approval.gateReason },
-        who,
-        `skipped: ${who} rejected the command${why}`,
-      );
-    }
-    // What runs is exactly what was approved: the request is bound to a hash of its command.
-    if (approval.binding !== approvalBinding("shell.exec", { command: original })) {
-      return this.blockedCycle(
-        cycle,
-        { decision: "deny", reason: "binding mismatch" },
-        "policy",
-        "the approved command does not match its binding",
-      );
-    }
-    if (approval.editedCommand !== null) {
-      // An edited command goes back through the gate: a person's edit cannot reach a denied program.
-      const regate = gateCommand(cycle.command, intention.id, await this.checkpoints());
-      if (regate.decision === "deny")
-        return this.blockedCycle(cycle, regate, "policy", `denied by the approval gate: ${regate.reason}`);
-    }
-    const edited = approval.editedCommand !== null ? " (edited)" : "";
-    return this.runCycle(cycle, { decision: "approve", reason: `approved by ${who}${edited}` }, [
-      original,
-      cycle.command,
-    ]);
-  }
-
-  /** One thought → action → result → judgment (→ reflection) cycle, for a command the gate let through. */
-  private async runCycle(
-    cycle: PlannedCycle,
-    gate: GateRecord,
-    criterionCommands: string[],
-    before: EventInput[] = [],
-  ): Promise<void> {
-    const ids = { runId: this.runId, intentionId: cycle.intention.id, cycleId: randomUUID() };
-    await this.append([...before, this.cycleStarted(ids, cycle, gate)]);
-    const started = Date.now();
-    const outcome = await this.workspace.run(cycle.command);
-    let judged = judgeCommand(outcome);
-    const events: EventInput[] = [
-      { type: "cycle-result", ...ids, ...outcome, durationMs: Date.now() - started },
-    ];
-    let gap: CriterionResult[] = [];
-    if (judged.judgment === "SUCCESS" && cycle.intention.contract.length > 0) {
-      const results = await this.workspace.checkContract(cycle.intention, criterionCommands);
-      events.push({ type: "criteria-checked", ...ids, results });
-      judged = judgeWithContract(results);
-      gap = gapOf(results);
-    }
-    events.push({
-      type: "cycle-judged",
-      ...ids,
-      judgment: judged.judgment,
-      judgedBy: "auto",
-      reason: judged.reason,
-    });
-    if (judged.judgment !== "SUCCESS") {
-      const reflection =
-        gap.length > 0 ? gapReflection(gap) : reflectOnFailure(outcome, outcome.error ?? outcome.output);
-      events.push({ type: "cycle-reflected", ...ids, reflection });
-    }
-    await this.append(events);
-  }
-
-  /** A cycle whose command did not run: denied by policy or rejected by a person. Judged FAILURE. */
-  private async blockedCycle(
-    cycle: PlannedCycle,
-    gate: GateRecord,
-    judgedBy: string,
-    why: string,
-    before: EventInput[] = [],
-  ) {
-    const ids = { runId: this.runId, intentionId: cycle.intention.id, cycleId: randomUUID() };
-    const outcome = { exitCode: null, output: "", timedOut: false, error: why };
-    await this.append([
-      ...before,
-      this.cycleStarted(ids, cycle, gate),
-      { type: "cycle-result", ...ids, ...outcome, durationMs: 0 },
-      { type: "cycle-judged", ...ids, judgment: "FAILURE", judgedBy, reason: why },
-      {
-        type: "cycle-reflected",
-        ...ids,
-        reflection: `Not run (${why}). Try another way to reach the acceptance.`,
-      },
-    ]);
-  }
-
-  private cycleStarted(
-    ids: { runId: string; intentionId: string; cycleId: string },
-    cycle: PlannedCycle,
-    gate: GateRecord,
-  ): EventInput {
-    return {
-      type: "cycle-started",
-      ...ids,
-      index: cycle.intention.cycles.length,
-      thought: cycle.thought,
-      action: { type: "COMMAND", content: cycle.command, target: null },
-      approvalId: cycle.approvalId,
-      gate: { decision: gate.decision, reason: gate.reason },
-    };
+      return this.cycles.blocked(cycle, gate, "policy", `denied by the approval gate: ${gate.reason}`, [llm]);
+    return this.cycles.run(cycle, gate, [next.action.command], [llm]);
   }
 
   private async checkpoints(): Promise<CheckpointPolicy> {
     this.policy ??=
       (await this.deps.checkpointsOf?.(this.sessionId).catch(() => null)) ?? DEFAULT_CHECKPOINTS;
     return this.policy;
-  }
-
-  private async integrate(intention: IntentionView, childCount: number): Promise<void> {
-    let results: CriterionResult[];
-    try {
-      results = await this.workspace.checkContract(intention, []);
-    } catch (error) {
-      return this.append([
-        this.status(intention, "FAILED", `integration check could not run: ${errorMessage(error)}`),
-      ]);
-    }
-    const check: EventInput = {
-      type: "criteria-checked",
-      runId: this.runId,
-      intentionId: intention.id,
-      cycleId: null,
-      results,
-    };
-    const gap = gapOf(results);
-    const reason =
-      gap.length === 0
-        ? `integration check passed: all ${childCount} children verified and ${results.length} contract criteria hold`
-        : `integration check failed: all ${childCount} children verified, but ${describeGap(gap)} does not hold`;
-    return this.append([check, this.status(intention, gap.length === 0 ? "VERIFIED" : "FAILED", reason)]);
   }
 
   private async modelFailed(
@@ -515,20 +339,15 @@ export class RivaEngine {
   }
 
   private status(intention: IntentionView, status: Settled, reason: string | null): EventInput {
-    return { type: "intention-status-changed", runId: this.runId, intentionId: intention.id, status, reason };
+    return statusChanged(this.runId, intention, status, reason);
   }
 
-  private decision(
-    intention: IntentionView,
-    decision: "verify-directly" | "decompose" | "retry",
-    reason: string,
-  ): EventInput {
-    return { type: "decision-made", runId: this.runId, intentionId: intention.id, decision, reason };
+  private decision(intention: IntentionView, decision: Decision, reason: string): EventInput {
+    return decisionMade(this.runId, intention, decision, reason);
   }
 
   private llmCalled(call: ModelCallRecord, intentionId: string): EventInput {
-    const costUsd = this.deps.priceOf?.(call) ?? (call.offline ? 0 : null);
-    return { type: "llm-called", runId: this.runId, intentionId, ...call, error: null, costUsd };
+    return llmCalledEvent(this.runId, intentionId, call, this.deps.priceOf);
   }
 
   private async append(bodies: EventInput[]): Promise<void> {

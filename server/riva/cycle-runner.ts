@@ -1,0 +1,184 @@
+import { randomUUID } from "node:crypto";
+import type { CriterionResult } from "@/server/contract/criteria";
+import type { ApprovalView, IntentionView } from "@/server/events/fold";
+import type { EventInput, GateRecord } from "@/server/events/schema";
+import { errorMessage } from "@/server/orchestrator/errors";
+import { approvalBinding } from "@/server/policy/approval/binding";
+import type { CheckpointPolicy } from "@/server/policy/checkpoints";
+import { gateCommand } from "./command-gate";
+import { describeGap, gapOf, gapReflection, judgeWithContract } from "./contract-check";
+import { judgeCommand, reflectOnFailure } from "./judge";
+import { statusChanged } from "./run-events";
+import type { SessionWorkspace } from "./session-workspace";
+
+export interface PlannedCycle {
+  intention: IntentionView;
+  thought: string;
+  command: string;
+  approvalId: string | null;
+}
+
+/** What the cycle runner needs from the engine that owns it. */
+export interface CycleHost {
+  readonly runId: string;
+  readonly workspace: SessionWorkspace;
+  append(bodies: EventInput[]): Promise<void>;
+  checkpoints(): Promise<CheckpointPolicy>;
+}
+
+/**
+ * Carries out action cycles once the command gate (or a person) has decided: run, judge by exit code
+ * and contract, reflect on a miss; or record a cycle that did not run, with who stopped it and why.
+ */
+export class CycleRunner {
+  constructor(private readonly host: CycleHost) {}
+
+  /** A person answered a command approval: run exactly what they approved, or record the skip. */
+  async answered(intention: IntentionView, approval: ApprovalView, approved: boolean): Promise<void> {
+    const original = approval.command ?? "";
+    const cycle = {
+      intention,
+      thought: approval.thought,
+      command: approval.editedCommand ?? original,
+      approvalId: approval.id,
+    };
+    const who = approval.decidedBy ?? "a user";
+    if (!approved) {
+      const why = approval.reason ? `: ${approval.reason}` : "";
+      return this.blocked(
+        cycle,
+        { decision: "ask", reason: approval.gateReason },
+        who,
+        `skipped: ${who} rejected the command${why}`,
+      );
+    }
+    // What runs is exactly what was approved: the request is bound to a hash of its command.
+    if (approval.binding !== approvalBinding("shell.exec", { command: original })) {
+      return this.blocked(
+        cycle,
+        { decision: "deny", reason: "binding mismatch" },
+        "policy",
+        "the approved command does not match its binding",
+      );
+    }
+    if (approval.editedCommand !== null) {
+      // An edited command goes back through the gate: a person's edit cannot reach a denied program.
+      const regate = gateCommand(cycle.command, intention.id, await this.host.checkpoints());
+      if (regate.decision === "deny")
+        return this.blocked(cycle, regate, "policy", `denied by the approval gate: ${regate.reason}`);
+    }
+    const edited = approval.editedCommand !== null ? " (edited)" : "";
+    return this.run(cycle, { decision: "approve", reason: `approved by ${who}${edited}` }, [
+      original,
+      cycle.command,
+    ]);
+  }
+
+  /** One thought → action → result → judgment (→ reflection) cycle, for a command the gate let through. */
+  async run(
+    cycle: PlannedCycle,
+    gate: GateRecord,
+    criterionCommands: string[],
+    before: EventInput[] = [],
+  ): Promise<void> {
+    const ids = { runId: this.host.runId, intentionId: cycle.intention.id, cycleId: randomUUID() };
+    await this.host.append([...before, this.started(ids, cycle, gate)]);
+    const started = Date.now();
+    const outcome = await this.host.workspace.run(cycle.command);
+    let judged = judgeCommand(outcome);
+    const events: EventInput[] = [
+      { type: "cycle-result", ...ids, ...outcome, durationMs: Date.now() - started },
+    ];
+    let gap: CriterionResult[] = [];
+    if (judged.judgment === "SUCCESS" && cycle.intention.contract.length > 0) {
+      const results = await this.host.workspace.checkContract(cycle.intention, criterionCommands);
+      events.push({ type: "criteria-checked", ...ids, results });
+      judged = judgeWithContract(results);
+      gap = gapOf(results);
+    }
+    events.push({
+      type: "cycle-judged",
+      ...ids,
+      judgment: judged.judgment,
+      judgedBy: "auto",
+      reason: judged.reason,
+    });
+    if (judged.judgment !== "SUCCESS") {
+      const reflection =
+        gap.length > 0 ? gapReflection(gap) : reflectOnFailure(outcome, outcome.error ?? outcome.output);
+      events.push({ type: "cycle-reflected", ...ids, reflection });
+    }
+    await this.host.append(events);
+  }
+
+  /** A cycle whose command did not run: denied by policy or rejected by a person. Judged FAILURE. */
+  async blocked(
+    cycle: PlannedCycle,
+    gate: GateRecord,
+    judgedBy: string,
+    why: string,
+    before: EventInput[] = [],
+  ) {
+    const ids = { runId: this.host.runId, intentionId: cycle.intention.id, cycleId: randomUUID() };
+    const outcome = { exitCode: null, output: "", timedOut: false, error: why };
+    await this.host.append([
+      ...before,
+      this.started(ids, cycle, gate),
+      { type: "cycle-result", ...ids, ...outcome, durationMs: 0 },
+      { type: "cycle-judged", ...ids, judgment: "FAILURE", judgedBy, reason: why },
+      {
+        type: "cycle-reflected",
+        ...ids,
+        reflection: `Not run (${why}). Try another way to reach the acceptance.`,
+      },
+    ]);
+  }
+
+  private started(
+    ids: { runId: string; intentionId: string; cycleId: string },
+    cycle: PlannedCycle,
+    gate: GateRecord,
+  ): EventInput {
+    return {
+      type: "cycle-started",
+      ...ids,
+      index: cycle.intention.cycles.length,
+      thought: cycle.thought,
+      action: { type: "COMMAND", content: cycle.command, target: null },
+      approvalId: cycle.approvalId,
+      gate: { decision: gate.decision, reason: gate.reason },
+    };
+  }
+
+  async integrate(intention: IntentionView, childCount: number): Promise<void> {
+    let results: CriterionResult[];
+    try {
+      results = await this.host.workspace.checkContract(intention, []);
+    } catch (error) {
+      return this.host.append([
+        statusChanged(
+          this.host.runId,
+          intention,
+          "FAILED",
+          `integration check could not run: ${errorMessage(error)}`,
+        ),
+      ]);
+    }
+    const check: EventInput = {
+      type: "criteria-checked",
+      runId: this.host.runId,
+      intentionId: intention.id,
+      cycleId: null,
+      results,
+    };
+    const gap = gapOf(results);
+    const reason =
+      gap.length === 0
+        ? `integration check passed: all ${childCount} children verified and ${results.length} contract criteria hold`
+        : `integration check failed: all ${childCount} children verified, but ${describeGap(gap)} does not hold`;
+    return this.host.append([
+      check,
+      statusChanged(this.host.runId, intention, gap.length === 0 ? "VERIFIED" : "FAILED", reason),
+    ]);
+  }
+}

@@ -1,0 +1,89 @@
+import { randomUUID } from "node:crypto";
+import type { IntentionView } from "@/server/events/fold";
+import type { EventInput } from "@/server/events/schema";
+import type { Pricer } from "@/server/model/pricing";
+import type { ModelCallRecord, Plan } from "@/server/model/types";
+import type { CheckpointPolicy } from "@/server/policy/checkpoints";
+import { childIntentions } from "./children";
+
+/** The engine's event builders: pure, so what a decision writes can be read (and tested) in one place. */
+
+const MIN_CHILDREN = 2;
+const MAX_CHILDREN = 5;
+
+export type Settled = "ACTIVE" | "VERIFIED" | "FAILED";
+export type Decision = "verify-directly" | "decompose" | "retry";
+
+export function statusChanged(
+  runId: string,
+  intention: Pick<IntentionView, "id">,
+  status: Settled,
+  reason: string | null,
+): EventInput {
+  return { type: "intention-status-changed", runId, intentionId: intention.id, status, reason };
+}
+
+export function decisionMade(
+  runId: string,
+  intention: Pick<IntentionView, "id">,
+  decision: Decision,
+  reason: string,
+): EventInput {
+  return { type: "decision-made", runId, intentionId: intention.id, decision, reason };
+}
+
+export function llmCalledEvent(
+  runId: string,
+  intentionId: string,
+  call: ModelCallRecord,
+  priceOf?: Pricer,
+): EventInput {
+  const costUsd = priceOf?.(call) ?? (call.offline ? 0 : null);
+  return { type: "llm-called", runId, intentionId, ...call, error: null, costUsd };
+}
+
+/**
+ * A proposed decomposition: seed 000's 2–5 children (the model port is not trusted to have checked),
+ * asked of a person, or approved by the auto checkpoint when the project says so — recorded as such.
+ */
+export function proposalEvents(
+  runId: string,
+  intention: IntentionView,
+  reason: string,
+  plan: Extract<Plan, { kind: "decompose" }>,
+  policy: CheckpointPolicy,
+): EventInput[] {
+  const count = plan.children.length;
+  if (count < MIN_CHILDREN || count > MAX_CHILDREN) {
+    const why = `the model proposed ${count} children; a decomposition needs ${MIN_CHILDREN} to ${MAX_CHILDREN}`;
+    return [
+      decisionMade(runId, intention, "decompose", reason),
+      statusChanged(runId, intention, "FAILED", why),
+    ];
+  }
+  const approvalId = randomUUID();
+  const request: EventInput = {
+    type: "approval-requested",
+    runId,
+    approvalId,
+    intentionId: intention.id,
+    kind: "decomposition",
+    children: plan.children,
+    thought: plan.thought,
+  };
+  if (policy.decompositions === "ask") return [decisionMade(runId, intention, "decompose", reason), request];
+  // The project lets the auto checkpoint approve decompositions: recorded as such, never silently.
+  return [
+    decisionMade(runId, intention, "decompose", reason),
+    request,
+    {
+      type: "approval-decided",
+      runId,
+      approvalId,
+      decision: "approved",
+      decidedBy: { userId: "auto", name: "auto checkpoint" },
+      reason: "this project approves decompositions automatically",
+    },
+    ...childIntentions(runId, intention, plan.children),
+  ];
+}
