@@ -46,7 +46,11 @@ describe("buildContext", () => {
       what: `part ${index}\nwith details`,
       verifiedBy: "`npm test` exited 0",
     }));
-    const { body, record } = buildContext({ ...base, finishedSubtrees: finished });
+    const { body, record } = buildContext({
+      ...base,
+      finishedSubtrees: finished,
+      limits: { finishedSubtrees: 20 },
+    });
     expect(body).toContain(
       "- ✓ 5 earlier parts verified (not listed)\n- ✓ part 5 with details — verified: `npm test` exited 0",
     );

@@ -49,7 +49,9 @@ export const CONTEXT_LIMITS: ContextLimits = {
   intentionFieldChars: 1000,
   contractChars: 3000,
   repoContextChars: 6000,
-  finishedSubtrees: 20,
+  // Recent verified siblings only: the root → current chain carries the context that matters, and a
+  // long tree must not grow every prompt (bench/prompt-growth.bench.ts holds this to ≤ 1.2×).
+  finishedSubtrees: 6,
   finishedLineChars: 160,
 };
 
