@@ -49,6 +49,7 @@ function create() {
       ? { maxCostUsd: modelConfig.budgets.maxCostUsd, maxTokens: modelConfig.budgets.maxTokens }
       : null,
     commandTimeoutMs: env.ARBOR_COMMAND_TIMEOUT_MS,
+    traceLedger: true,
     sandboxImage: env.ARBOR_SANDBOX_IMAGE,
     logger,
     async workspaceOf(sessionId) {

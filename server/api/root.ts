@@ -4,6 +4,7 @@ import { projectRouter } from "./routers/project";
 import { approvalRouter, runRouter } from "./routers/run";
 import { sessionRouter } from "./routers/session";
 import { systemRouter } from "./routers/system";
+import { traceRouter } from "./routers/trace";
 import { createRouter } from "./trpc";
 
 export const appRouter = createRouter({
@@ -14,6 +15,7 @@ export const appRouter = createRouter({
   approval: approvalRouter,
   system: systemRouter,
   capture: captureRouter,
+  trace: traceRouter,
 });
 
 export type AppRouter = typeof appRouter;

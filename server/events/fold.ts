@@ -322,6 +322,9 @@ export function applyEvent(view: SessionView, event: StoredEvent): SessionView {
       }
       break;
     }
+    case "trace-recorded":
+      // The ledger is read from the log by `recordsFromEvents`; the tree does not show it.
+      break;
     default: {
       const unreachable: never = body;
       return unreachable;

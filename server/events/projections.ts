@@ -125,6 +125,7 @@ export async function project(tx: Tx, sessionId: string, event: StoredEvent): Pr
     case "contract-built":
     case "criteria-checked":
     case "llm-called":
+    case "trace-recorded":
       // Kept in the log only; nothing queries them as rows yet.
       return;
     default: {

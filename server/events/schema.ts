@@ -1,5 +1,6 @@
 import { z } from "zod";
 import { Criterion, CriterionResult } from "@/server/contract/criteria";
+import { TraceRecordedBody } from "@/server/governance/ledger/trace-schema";
 import { DiscoveredIntent } from "@/server/riva/discovery/discovered-intent";
 import {
   ActionType,
@@ -44,6 +45,8 @@ export const Action = z.object({
 export type Action = z.infer<typeof Action>;
 
 export const EventBody = z.discriminatedUnion("type", [
+  /** What a cycle wrote, as Agent Trace records (the trace ledger, seed 003). */
+  TraceRecordedBody,
   /** A chat message from the user, the agent or the system (errors, notices). */
   z.object({
     type: z.literal("message-posted"),

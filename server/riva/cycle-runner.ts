@@ -2,6 +2,7 @@ import { randomUUID } from "node:crypto";
 import type { CriterionResult } from "@/server/contract/criteria";
 import type { ApprovalView, IntentionView } from "@/server/events/fold";
 import type { EventInput, GateRecord } from "@/server/events/schema";
+import type { CycleLedger } from "@/server/governance/ledger/cycle-ledger";
 import { errorMessage } from "@/server/orchestrator/errors";
 import { approvalBinding } from "@/server/policy/approval/binding";
 import type { CheckpointPolicy } from "@/server/policy/checkpoints";
@@ -16,6 +17,8 @@ export interface PlannedCycle {
   thought: string;
   command: string;
   approvalId: string | null;
+  /** Who approved the command, when a person did (recorded in the trace ledger). */
+  approver?: string | null;
 }
 
 /** What the cycle runner needs from the engine that owns it. */
@@ -24,6 +27,8 @@ export interface CycleHost {
   readonly workspace: SessionWorkspace;
   append(bodies: EventInput[]): Promise<void>;
   checkpoints(): Promise<CheckpointPolicy>;
+  /** The trace ledger; absent in tests that do not care. */
+  readonly ledger?: CycleLedger;
 }
 
 /**
@@ -41,6 +46,7 @@ export class CycleRunner {
       thought: approval.thought,
       command: approval.editedCommand ?? original,
       approvalId: approval.id,
+      approver: approval.decidedBy,
     };
     const who = approval.decidedBy ?? "a user";
     if (!approved) {
@@ -83,12 +89,15 @@ export class CycleRunner {
   ): Promise<void> {
     const ids = { runId: this.host.runId, intentionId: cycle.intention.id, cycleId: randomUUID() };
     await this.host.append([...before, this.started(ids, cycle, gate)]);
+    const mark = await this.host.ledger?.begin();
     const started = Date.now();
     const outcome = await this.host.workspace.run(cycle.command);
     let judged = judgeCommand(outcome);
     const events: EventInput[] = [
       { type: "cycle-result", ...ids, ...outcome, durationMs: Date.now() - started },
     ];
+    // Collected right after the action, so files left by contract checks are not credited to it.
+    const written = mark ? await this.host.ledger?.afterAction(mark, ids) : undefined;
     let gap: CriterionResult[] = [];
     if (judged.judgment === "SUCCESS" && cycle.intention.contract.length > 0) {
       const results = await this.host.workspace.checkContract(cycle.intention, criterionCommands);
@@ -103,6 +112,8 @@ export class CycleRunner {
       judgedBy: "auto",
       reason: judged.reason,
     });
+    const trace = written && this.host.ledger?.judged(written, ids, judged.judgment, cycle.approver ?? null);
+    if (trace) events.push(trace);
     if (judged.judgment !== "SUCCESS") {
       const reflection =
         gap.length > 0 ? gapReflection(gap) : reflectOnFailure(outcome, outcome.error ?? outcome.output);

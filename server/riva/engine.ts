@@ -2,6 +2,7 @@ import { randomUUID } from "node:crypto";
 import { parseAcceptance } from "@/server/contract/parse-acceptance";
 import { applyEvent, emptySessionView, type IntentionView, type SessionView } from "@/server/events/fold";
 import type { EventInput } from "@/server/events/schema";
+import { CycleLedger } from "@/server/governance/ledger/cycle-ledger";
 import type { ModelCallRecord } from "@/server/model/types";
 import { errorMessage } from "@/server/orchestrator/errors";
 import { approvalBinding } from "@/server/policy/approval/binding";
@@ -49,6 +50,15 @@ export class RivaEngine {
       workspace: this.workspace,
       append: (bodies) => this.append(bodies),
       checkpoints: () => this.checkpoints(),
+      ...(deps.traceLedger
+        ? {
+            ledger: new CycleLedger((command) => this.workspace.ledgerExec(command), {
+              sessionId,
+              modelId: deps.model.id,
+              logger: deps.logger,
+            }),
+          }
+        : {}),
     });
   }
 

@@ -33,4 +33,6 @@ export interface RivaDeps {
   priceOf?: Pricer;
   /** Concise lessons from the project's earlier verified runs, read by intent discovery. */
   memoriesOf?(sessionId: string): Promise<string[]>;
+  /** Record what each cycle wrote in the trace ledger (git commands in the sandbox); off when absent. */
+  traceLedger?: boolean;
 }

@@ -1,5 +1,6 @@
 import type { CriterionResult } from "@/server/contract/criteria";
 import type { IntentionView } from "@/server/events/fold";
+import { type LedgerExecResult, ledgerExecOf } from "@/server/governance/ledger/collect";
 import { errorMessage } from "@/server/orchestrator/errors";
 import type { Sandbox } from "@/server/sandbox/types";
 import { checkContract } from "./contract-check";
@@ -64,6 +65,11 @@ export class SessionWorkspace {
     ranCommands: readonly string[],
   ): Promise<CriterionResult[]> {
     return checkContract(await this.acquire(), intention, ranCommands, this.execOptions());
+  }
+
+  /** A git command of the trace ledger: stdout apart from stderr, read whole (4 MB cap). */
+  async ledgerExec(command: string): Promise<LedgerExecResult> {
+    return ledgerExecOf(await this.acquire(), this.deps.commandTimeoutMs)(command);
   }
 
   private execOptions() {

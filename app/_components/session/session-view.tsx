@@ -11,6 +11,7 @@ import { IntentionTree } from "./intention-tree";
 import { PhaseLabel } from "./phase-label";
 import { RunSpend } from "./spend";
 import { RunStatusBadge } from "./status-badge";
+import { TraceExport } from "./trace-export";
 import { useSessionEvents } from "./use-session-events";
 
 export function SessionView({ sessionId }: { sessionId: string }) {
@@ -63,6 +64,7 @@ export function SessionView({ sessionId }: { sessionId: string }) {
           </button>
         )}
         <CaptureMenu sessionId={sessionId} />
+        <TraceExport sessionId={sessionId} />
       </div>
       {error && (
         <p role="alert" className="error">

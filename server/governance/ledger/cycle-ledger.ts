@@ -1,0 +1,92 @@
+import { type CollectResult, collectCycleTrace, type LedgerExec, snapshotWorkingTree } from "./collect";
+import {
+  type AgentTraceRecord,
+  ARBOR_METADATA_KEY,
+  arborMetadataOf,
+  type TraceRecordedBody,
+} from "./trace-schema";
+
+/**
+ * The trace ledger as the cycle runner uses it, in three calls around one cycle:
+ *
+ *   const mark = await ledger.begin();                       // before the action runs
+ *   const written = await ledger.afterAction(mark, ids);    // right after it, before contract checks
+ *   const event = ledger.judged(written, ids, judgment, approver);  // pure; null when nothing changed
+ *
+ * Collecting right after the action (not after the contract checks) credits the model with what its
+ * command wrote, not with what a test run left behind. Every call is safe: a ledger failure is
+ * logged and yields no records; it never fails or delays the cycle beyond its git commands.
+ */
+
+export interface CycleIds {
+  runId: string;
+  intentionId: string;
+  cycleId: string;
+}
+
+export interface LedgerMark {
+  /** The working tree before the action, as a git tree id (null: diff against HEAD instead). */
+  before: string | null;
+}
+
+interface LedgerLogger {
+  warn(object: object, message: string): void;
+}
+
+/** Judgments after which the action ran and its changes are recorded (UNCLEAR: cut off, retried). */
+const RECORDED_JUDGMENTS = new Set(["SUCCESS", "PARTIAL", "FAILURE"]);
+
+export class CycleLedger {
+  constructor(
+    private readonly exec: LedgerExec,
+    private readonly context: { sessionId: string; modelId: string; logger?: LedgerLogger },
+  ) {}
+
+  async begin(): Promise<LedgerMark> {
+    return { before: await snapshotWorkingTree(this.exec) };
+  }
+
+  async afterAction(mark: LedgerMark, ids: CycleIds): Promise<AgentTraceRecord[]> {
+    const result: CollectResult = await collectCycleTrace({
+      exec: this.exec,
+      before: mark.before,
+      sessionId: this.context.sessionId,
+      ...ids,
+      modelId: this.context.modelId,
+      approver: null,
+      checkResult: null,
+    });
+    if (result.problem)
+      this.context.logger?.warn({ ...ids, problem: result.problem }, "trace ledger could not collect");
+    return result.records;
+  }
+
+  /** The cycle's `trace-recorded` event with its judgment and approver filled in, or null. */
+  judged(
+    records: readonly AgentTraceRecord[],
+    ids: CycleIds,
+    judgment: string,
+    approver: string | null,
+  ): TraceRecordedBody | null {
+    if (records.length === 0 || !RECORDED_JUDGMENTS.has(judgment)) return null;
+    return {
+      type: "trace-recorded",
+      ...ids,
+      records: records.map((record) => withOutcome(record, judgment, approver)),
+    };
+  }
+}
+
+/** A record with Arbor's `check_result` and `approver` set (other metadata kept as it is). */
+export function withOutcome(
+  record: AgentTraceRecord,
+  checkResult: string,
+  approver: string | null,
+): AgentTraceRecord {
+  const meta = arborMetadataOf(record);
+  if (!meta) return record;
+  return {
+    ...record,
+    metadata: { ...record.metadata, [ARBOR_METADATA_KEY]: { ...meta, check_result: checkResult, approver } },
+  };
+}
