@@ -33,6 +33,8 @@ const schema = z.object({
   /** A YAML file with model prices and run budgets (see server/model/tiers/example.yaml). */
   ARBOR_MODEL_CONFIG: optionalString,
   ARBOR_SANDBOX_IMAGE: z.string().default("arbor-sandbox:latest"),
+  /** Warm sandbox containers kept ready for new sessions (0: off). */
+  ARBOR_SANDBOX_POOL_SIZE: z.coerce.number().int().min(0).max(16).default(0),
   ARBOR_COMMAND_TIMEOUT_MS: positiveInt(120_000),
   /** Seed 000's safety limits (see server/riva/limits.ts). */
   ARBOR_MAX_DEPTH: z.coerce.number().int().min(0).max(50).default(10),

@@ -6,7 +6,14 @@ import path from "node:path";
 import pino from "pino";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { DockerSandboxProvider } from "./docker-provider";
-import { type Sandbox, SandboxFileError, SandboxImageMissingError, SandboxUnavailableError } from "./types";
+import {
+  type ExecOptions,
+  type ExecResult,
+  type Sandbox,
+  SandboxFileError,
+  SandboxImageMissingError,
+  SandboxUnavailableError,
+} from "./types";
 
 /**
  * Runs against the real Docker engine (start it with scripts/ensure-docker.sh). The image is built or
@@ -55,7 +62,8 @@ let sandbox: Sandbox;
 
 beforeAll(() => {
   execFileSync("bash", [path.join(ROOT, "sandbox-image/build.sh")], { stdio: "pipe" });
-  provider = new DockerSandboxProvider({ logger: silent });
+  // Its own instance: sweeps here never touch other sandboxes on the engine, nor theirs ours.
+  provider = new DockerSandboxProvider({ logger: silent, instance: PREFIX });
 }, 600_000);
 
 afterAll(async () => {
@@ -165,7 +173,7 @@ describe("a sandbox made from a repository", () => {
   it("reports missing files and unwritable paths as SandboxFileError", async () => {
     await expect(sandbox.readFile("missing.txt")).rejects.toThrow(SandboxFileError);
     await expect(sandbox.readFile("missing.txt")).rejects.toThrow(/No such file or directory/);
-    await expect(sandbox.writeFile("/etc/passwd", "x")).rejects.toThrow(/Permission denied/);
+    await expect(sandbox.writeFile("/etc/passwd", "x")).rejects.toThrow(/Read-only file system/);
   });
 
   it("runs with the hardened container settings", () => {
@@ -179,8 +187,86 @@ describe("a sandbox made from a repository", () => {
     expect(info.HostConfig.NetworkMode).toBe("none");
     expect(info.HostConfig.Privileged).toBe(false);
     expect(info.HostConfig.Binds ?? []).toEqual([]);
-    expect(info.Mounts).toEqual([]);
+    expect(info.HostConfig.ReadonlyRootfs).toBe(true);
+    expect(info.HostConfig.Tmpfs).toEqual({ "/tmp": "rw,nosuid,nodev,size=256m" });
+    // The only mounts: the two anonymous volumes (writable /workspace and HOME), never a host path.
+    const mounts = info.Mounts as Array<{ Type: string; Destination: string; Source: string }>;
+    expect(mounts.map((m) => m.Type)).toEqual(["volume", "volume"]);
+    expect(mounts.map((m) => m.Destination).sort()).toEqual(["/home/arbor", "/workspace"]);
+    expect(JSON.stringify(info)).not.toContain("docker.sock");
+    expect(info.HostConfig.NetworkMode).not.toBe("host");
     expect(info.Config.User).toBe("1000:1000");
+  });
+
+  it("can write only to /workspace, /tmp and /home/arbor (read-only root)", async () => {
+    for (const dir of ["/workspace", "/tmp", "/home/arbor"]) {
+      const ok = await sandbox.exec(`echo x > ${dir}/.probe && cat ${dir}/.probe && rm ${dir}/.probe`);
+      expect(ok).toMatchObject({ exitCode: 0, stdout: "x\n" });
+    }
+    for (const target of ["/etc/arbor-probe", "/usr/local/bin/probe", "/probe", "/var/tmp/probe"]) {
+      const denied = await sandbox.exec(`touch ${target}`);
+      expect(denied.exitCode).not.toBe(0);
+      expect(denied.stderr).toMatch(/Read-only file system|Permission denied/);
+    }
+    // /tmp is a size-capped tmpfs, not part of the image.
+    const tmp = await sandbox.exec("grep ' /tmp ' /proc/mounts");
+    expect(tmp.stdout).toMatch(/^tmpfs \/tmp tmpfs rw,nosuid,nodev.*size=262144k/);
+  });
+
+  it("gives byte-identical results through the persistent shell and plain docker exec", async () => {
+    // Each run has its own random tag (it is $0); everything else must match byte for byte.
+    const comparable = (result?: ExecResult) =>
+      result && {
+        ...result,
+        durationMs: 0,
+        stdout: result.stdout.replace(/arbor-exec-[0-9a-f]{12}/g, "<tag>"),
+        stderr: result.stderr.replace(/arbor-exec-[0-9a-f]{12}/g, "<tag>"),
+      };
+    const slow = new DockerSandboxProvider({ logger: silent, instance: PREFIX, persistentShell: false });
+    const viaExec = await slow.get(sessionId);
+    expect(viaExec?.id).toBe(sandbox.id);
+    const commands = [
+      "env | sort",
+      "echo out; echo err >&2; exit 3",
+      "printf 'no newline ✓ \\x00\\xff'",
+      "ulimit -a; umask; trap -p",
+      "cat",
+      "seq 1 20000",
+      "ls -la /workspace /home/arbor | sed 1d",
+      "kill -TERM $$",
+      "sleep 0.1 & echo started; wait",
+      'echo "$0"; pwd; echo "$OLDPWD"; ls /proc/self/fd | wc -l',
+    ];
+    for (const command of commands) {
+      const options = { stdin: "piped ✓\n", env: { EXTRA: "1 $x" } };
+      const fast = await sandbox.exec(command, options);
+      const plain = await viaExec?.exec(command, options);
+      expect(comparable(fast), command).toEqual(comparable(plain));
+    }
+    const variants: Array<[string, ExecOptions]> = [
+      ["pwd; echo $PWD $OLDPWD; env | sort", { cwd: "sub/dir" }],
+      ["pwd", { cwd: "no/such/dir" }],
+      ["echo begin; sleep 5", { timeoutMs: 300 }],
+      ["trap '' TERM; echo begin; sleep 5", { timeoutMs: 300 }],
+      ["echo quiet", {}],
+    ];
+    for (const [command, options] of variants) {
+      const fast = await sandbox.exec(command, options);
+      const plain = await viaExec?.exec(command, options);
+      expect(comparable(fast), command).toEqual(comparable(plain));
+    }
+  });
+
+  it("falls back to docker exec when the persistent shell dies, then restarts it", async () => {
+    expect((await sandbox.exec("echo before")).stdout).toBe("before\n");
+    // The agent is the python3 process started with `-u -c`; kill it from outside.
+    execFileSync("docker", ["exec", sandbox.containerName, "pkill", "-KILL", "-f", "^python3 -u -c"]);
+    await new Promise((resolve) => setTimeout(resolve, 200));
+    for (let i = 0; i < 3; i++) {
+      const result = await sandbox.exec("echo after; echo e >&2");
+      expect(result).toMatchObject({ exitCode: 0, stdout: "after\n", stderr: "e\n" });
+    }
+    expect(await sandbox.readFile("README.md")).toBe("# Sandbox test project\n");
   });
 
   it("re-attaches to the same container by session", async () => {
@@ -215,6 +301,22 @@ describe("other sandbox lifecycles", () => {
         "echo hi > a.txt && git add a.txt && git commit -qm first && git log --format=%an",
       );
       expect(commit.stdout).toBe("Arbor Agent\n");
+    } finally {
+      await box.dispose();
+    }
+  });
+
+  it("keeps /workspace and HOME across a stop and restart, and gets a new shell", async () => {
+    const box = await provider.create({ sessionId: `${PREFIX}-restart`, repoPath: makeBareRepo(true) });
+    try {
+      await box.writeFile("notes.txt", "kept\n");
+      await box.exec("echo home > ~/h.txt; echo tmp > /tmp/t.txt");
+      execFileSync("docker", ["stop", "-t", "1", box.containerName], { stdio: "ignore" });
+      const again = await provider.get(box.sessionId);
+      expect(again?.id).toBe(box.id);
+      const result = await again?.exec("cat notes.txt ~/h.txt; ls /tmp; git -C /workspace status --short");
+      // The volumes survive; /tmp is a tmpfs and starts empty again.
+      expect(result).toMatchObject({ exitCode: 0, stdout: "kept\nhome\n?? notes.txt\n" });
     } finally {
       await box.dispose();
     }
@@ -276,3 +378,181 @@ describe("other sandbox lifecycles", () => {
     await expect(down.create({ sessionId: `${PREFIX}-down` })).rejects.toThrow(SandboxUnavailableError);
   });
 });
+
+describe("containment", () => {
+  let box: Sandbox;
+  let neighbour: Sandbox;
+
+  beforeAll(async () => {
+    [box, neighbour] = await Promise.all([
+      provider.create({ sessionId: `${PREFIX}-contain` }),
+      provider.create({ sessionId: `${PREFIX}-neighbour` }),
+    ]);
+  });
+
+  afterAll(async () => {
+    await Promise.all([box?.dispose(), neighbour?.dispose()]);
+  });
+
+  it("stops a fork bomb at the pids limit while another sandbox stays responsive", async () => {
+    const bomb = box.exec(":(){ :|:& };:", { timeoutMs: 8_000 });
+    try {
+      // Let the bomb reach the limit, then time a neighbour's commands while it is still running.
+      await new Promise((resolve) => setTimeout(resolve, 1_500));
+      const pids = Number(
+        execFileSync("docker", ["stats", "--no-stream", "--format", "{{.PIDs}}", box.containerName], {
+          encoding: "utf8",
+        }).trim(),
+      );
+      // The bomb fills the limit and the engine holds it there.
+      expect(pids).toBeGreaterThan(200);
+      expect(pids).toBeLessThanOrEqual(256);
+      for (let i = 0; i < 3; i++) {
+        const started = Date.now();
+        const answer = await neighbour.exec("true");
+        expect(answer.exitCode).toBe(0);
+        expect(Date.now() - started).toBeLessThan(3_000);
+      }
+    } finally {
+      const result = await bomb;
+      expect(result.timedOut).toBe(true);
+      expect(result.killedReason).toBe("timeout");
+    }
+    // The bomb is gone and the sandbox works again.
+    await expect.poll(async () => (await box.exec("echo alive")).stdout, { timeout: 15_000 }).toBe("alive\n");
+  });
+
+  it("kills a memory hog at the memory limit, says so, and keeps working", async () => {
+    const result = await box.exec(`python3 -c "a=' '*2**31; print('survived')"`, { timeoutMs: 60_000 });
+    expect(result.exitCode).toBe(137);
+    expect(result.timedOut).toBe(false);
+    expect(result.oomKilled).toBe(true);
+    expect(result.killedReason).toBe("oom");
+    expect(result.stdout).not.toContain("survived");
+    const after = await box.exec("echo still here");
+    expect(after).toMatchObject({ exitCode: 0, stdout: "still here\n" });
+    expect(after.oomKilled).toBeUndefined();
+  });
+
+  it("reports an OOM kill on the plain docker exec path too", async () => {
+    const slow = new DockerSandboxProvider({ logger: silent, instance: PREFIX, persistentShell: false });
+    const plain = await slow.get(box.sessionId);
+    const result = await plain?.exec("head -c 2G /dev/zero | tail", { timeoutMs: 60_000 });
+    expect(result).toMatchObject({ exitCode: 137, timedOut: false, oomKilled: true, killedReason: "oom" });
+  });
+
+  it("has no egress: neither IP connections nor DNS", async () => {
+    const ip = await box.exec(`python3 -c "import socket; socket.create_connection(('1.1.1.1', 53), 2)"`);
+    expect(ip.exitCode).not.toBe(0);
+    expect(ip.stderr).toMatch(/Network is unreachable|OSError/);
+    const dns = await box.exec("getent hosts example.com");
+    expect(dns.exitCode).not.toBe(0);
+    expect(dns.stdout).toBe("");
+  });
+});
+
+describe("the warm pool", () => {
+  const instance = `${PREFIX}-pool`;
+  let pooled: DockerSandboxProvider;
+
+  beforeAll(async () => {
+    pooled = new DockerSandboxProvider({ logger: silent, instance, poolSize: 2 });
+    await pooled.fillPool();
+  });
+
+  afterAll(async () => {
+    await pooled?.sweepOrphans(() => new Set<string>());
+    await pooled?.close();
+  });
+
+  function poolContainers(): string[] {
+    const out = execFileSync(
+      "docker",
+      ["ps", "-a", "--filter", `label=arbor.instance=${instance}`, "--format", "{{.Names}}"],
+      { encoding: "utf8" },
+    );
+    return out.split("\n").filter(Boolean).sort();
+  }
+
+  it("keeps containers ready, hardened like any sandbox", () => {
+    expect(pooled.poolReady).toBe(2);
+    const names = poolContainers();
+    expect(names).toHaveLength(2);
+    for (const name of names) {
+      expect(name.startsWith(`arbor-pool-${instance}-`)).toBe(true);
+      const info = dockerInspect(name);
+      expect(info.HostConfig.ReadonlyRootfs).toBe(true);
+      expect(info.HostConfig.NetworkMode).toBe("none");
+      expect(info.HostConfig.CapDrop).toEqual(["ALL"]);
+    }
+  });
+
+  it("claims a warm container for a new session, clones into it, and refills", async () => {
+    const before = poolContainers().map(dockerInspectId);
+    const started = performance.now();
+    const box = await pooled.create({ sessionId: `${PREFIX}-warm`, repoPath: makeBareRepo(true) });
+    const first = await box.exec("cat README.md; git rev-parse --abbrev-ref HEAD; id -u");
+    const elapsed = performance.now() - started;
+    expect(first.stdout).toBe(`# Sandbox test project\narbor/${PREFIX}-warm\n1000\n`);
+    expect(before).toContain(box.id);
+    expect(box.containerName).toBe(`arbor-session-${PREFIX}-warm`);
+    expect(dockerInspect(box.containerName).HostConfig.ReadonlyRootfs).toBe(true);
+    expect(elapsed).toBeLessThan(2_000);
+    // get() finds it by name (its labels still say "pool").
+    expect((await pooled.get(`${PREFIX}-warm`))?.id).toBe(box.id);
+    expect((await pooled.create({ sessionId: `${PREFIX}-warm` })).id).toBe(box.id);
+    await pooled.fillPool();
+    expect(pooled.poolReady).toBe(2);
+  });
+
+  it("sweeps a claimed container by its name and keeps the pool", async () => {
+    const live = await pooled.create({ sessionId: `${PREFIX}-claimed-live` });
+    const orphan = await pooled.create({ sessionId: `${PREFIX}-claimed-orphan` });
+    await pooled.fillPool();
+    const asked: string[] = [];
+    const { removed, kept } = await pooled.sweepOrphans((ids) => {
+      asked.push(...ids);
+      return new Set(ids.filter((id) => id !== orphan.sessionId));
+    });
+    expect(asked).toEqual(expect.arrayContaining([live.sessionId, orphan.sessionId]));
+    expect(asked.some((id) => id.startsWith("arbor-pool-"))).toBe(false);
+    expect(removed).toContain(orphan.sessionId);
+    expect(kept).toContain(live.sessionId);
+    expect(containerExists(orphan.containerName)).toBe(false);
+    expect(pooled.poolReady).toBe(2);
+    expect(poolContainers().filter((n) => n.startsWith("arbor-pool-"))).toHaveLength(2);
+    await live.dispose();
+  });
+
+  it("adopts the pool of an earlier process of the same instance", async () => {
+    const ids = poolContainers()
+      .filter((n) => n.startsWith("arbor-pool-"))
+      .map(dockerInspectId);
+    const next = new DockerSandboxProvider({ logger: silent, instance, poolSize: 2 });
+    await next.sweepOrphans(() => new Set<string>());
+    expect(next.poolReady).toBe(2);
+    const box = await next.create({ sessionId: `${PREFIX}-adopted` });
+    expect(ids).toContain(box.id);
+    expect((await box.exec("echo ok")).stdout).toBe("ok\n");
+    await box.dispose();
+    // Hand the pool back: the first provider's close() removes what is left.
+    await next.close();
+  });
+
+  it("close() removes the unclaimed pool containers", async () => {
+    const other = new DockerSandboxProvider({ logger: silent, instance: `${instance}-b`, poolSize: 1 });
+    await other.fillPool();
+    expect(other.poolReady).toBe(1);
+    await other.close();
+    const left = execFileSync(
+      "docker",
+      ["ps", "-a", "--filter", `label=arbor.instance=${instance}-b`, "--format", "{{.Names}}"],
+      { encoding: "utf8" },
+    );
+    expect(left.trim()).toBe("");
+  });
+});
+
+function dockerInspectId(name: string): string {
+  return execFileSync("docker", ["inspect", "-f", "{{.Id}}", name], { encoding: "utf8" }).trim();
+}

@@ -1,4 +1,5 @@
 import { spawn } from "node:child_process";
+import { randomBytes } from "node:crypto";
 import { stat } from "node:fs/promises";
 import path from "node:path";
 import type { Readable } from "node:stream";
@@ -8,6 +9,7 @@ import { logger as rootLogger } from "@/server/logger";
 import { runInContainer } from "./docker-exec";
 import { DockerSandbox } from "./docker-sandbox";
 import { containerNameFor } from "./shell";
+import { ShellAgent } from "./shell-agent";
 import type {
   CreateSandboxOptions,
   LiveSessionsQuery,
@@ -25,6 +27,15 @@ export const LABEL_SESSION = "arbor.session";
  * the test suite's), and each sweeps only its own orphans.
  */
 export const LABEL_INSTANCE = "arbor.instance";
+/**
+ * Set on warm-pool containers at creation. Labels cannot change later, so a claimed pool container
+ * keeps it: once claimed, its name (`arbor-session-<id>`) is the source of truth for its session.
+ */
+export const LABEL_POOL = "arbor.pool";
+const SESSION_NAME_PREFIX = "arbor-session-";
+const POOL_NAME_PREFIX = "arbor-pool-";
+/** Size caps of the writable tmpfs (the root filesystem itself is read-only). */
+const TMP_TMPFS = "rw,nosuid,nodev,size=256m";
 const HOME_DIR = "/home/arbor";
 const ORIGIN_DIR = `${HOME_DIR}/origin.git`;
 const GiB = 1024 ** 3;
@@ -45,6 +56,23 @@ export interface DockerSandboxProviderOptions {
   logger?: Logger;
   /** Owner label for the orphan sweep (default "default"); see LABEL_INSTANCE. */
   instance?: string;
+  /**
+   * Containers kept created, started and with their shell up, ready to be claimed by create() (default
+   * 0: none). Only sessions without network use the pool.
+   */
+  poolSize?: number;
+  /**
+   * How long after a claim the pool starts refilling (default 1000 ms), so creating the replacement
+   * does not compete with the new session's first commands for the engine and the CPU.
+   */
+  poolRefillDelayMs?: number;
+  /** Run commands through a persistent shell in each container (default true). */
+  persistentShell?: boolean;
+}
+
+interface PoolEntry {
+  id: string;
+  name: string;
 }
 
 /** One hardened container per session, driven through the Docker Engine API (dockerode). */
@@ -55,6 +83,17 @@ export class DockerSandboxProvider implements SandboxProvider {
   private readonly defaultTimeoutMs: number;
   private readonly log: Logger;
   private readonly instance: string;
+  private readonly poolSize: number;
+  private readonly persistentShell: boolean;
+  private readonly pool: PoolEntry[] = [];
+  private poolPending = 0;
+  private filling: Promise<void> | null = null;
+  private readonly poolRefillDelayMs: number;
+  private refillTimer: NodeJS.Timeout | undefined;
+  private closed = false;
+  /** One persistent shell per container id, shared by every Sandbox object for it. */
+  private readonly agents = new Map<string, Promise<ShellAgent | null>>();
+  private readonly oomStates = new Map<string, { count: number }>();
 
   constructor(options: DockerSandboxProviderOptions = {}) {
     this.docker = options.docker ?? new Docker(options.dockerOptions);
@@ -63,6 +102,160 @@ export class DockerSandboxProvider implements SandboxProvider {
     this.limits = { memoryBytes: GiB, nanoCpus: 1e9, pidsLimit: 256, ...options.limits };
     this.log = (options.logger ?? rootLogger).child({ module: "sandbox" });
     this.instance = options.instance ?? "default";
+    this.poolSize = Math.max(0, Math.floor(options.poolSize ?? 0));
+    this.persistentShell = options.persistentShell ?? true;
+    this.poolRefillDelayMs = options.poolRefillDelayMs ?? 1_000;
+  }
+
+  private refillSoon(): void {
+    if (this.poolSize === 0 || this.closed || this.refillTimer) return;
+    this.refillTimer = setTimeout(() => {
+      this.refillTimer = undefined;
+      void this.fillPool();
+    }, this.poolRefillDelayMs);
+    this.refillTimer.unref();
+  }
+
+  /** How many warm containers wait to be claimed right now. */
+  get poolReady(): number {
+    return this.pool.length;
+  }
+
+  /** Tops the warm pool up to its size; resolves when it is full (or a creation failed). */
+  async fillPool(): Promise<void> {
+    if (this.poolSize === 0 || this.closed) return;
+    if (!this.filling) {
+      // `.finally` always runs later than this assignment, so `filling` cannot stay set by mistake.
+      const run: Promise<void> = this.topUpPool().finally(() => {
+        if (this.filling === run) this.filling = null;
+      });
+      this.filling = run;
+    }
+    return this.filling;
+  }
+
+  private async topUpPool(): Promise<void> {
+    try {
+      while (!this.closed && this.pool.length + this.poolPending < this.poolSize) {
+        this.poolPending++;
+        try {
+          const entry = await this.createPoolContainer();
+          if (this.closed) await this.removeQuietly(entry.id);
+          else this.pool.push(entry);
+        } finally {
+          this.poolPending--;
+        }
+      }
+    } catch (error) {
+      this.log.warn(
+        { err: error instanceof Error ? error.message : String(error) },
+        "warm pool refill failed",
+      );
+    }
+  }
+
+  /** Stops refilling, removes the unclaimed pool containers and closes every persistent shell. */
+  async close(): Promise<void> {
+    this.closed = true;
+    clearTimeout(this.refillTimer);
+    this.refillTimer = undefined;
+    await this.filling?.catch(() => undefined);
+    const entries = this.pool.splice(0);
+    await Promise.all(entries.map((entry) => this.removeQuietly(entry.id)));
+    for (const [id, agent] of this.agents) {
+      this.agents.delete(id);
+      void agent.then(
+        (a) => a?.close(),
+        () => undefined,
+      );
+    }
+  }
+
+  private async createPoolContainer(): Promise<PoolEntry> {
+    const owner = this.instance.replace(/[^A-Za-z0-9_.-]/g, "-").slice(0, 64);
+    const name = `${POOL_NAME_PREFIX}${owner}-${randomBytes(6).toString("hex")}`;
+    const spec = this.containerSpec(name, undefined, false);
+    let container: Docker.Container;
+    try {
+      container = await this.docker.createContainer(spec);
+    } catch (error) {
+      if (statusOf(error) === 404) throw new SandboxImageMissingError(this.image);
+      throw this.wrap(error, "create a warm sandbox");
+    }
+    try {
+      await container.start();
+      // The shell is part of "warm": a claimed sandbox answers its first command at once.
+      await this.agentFor(container.id);
+    } catch (error) {
+      await this.removeQuietly(container.id);
+      throw this.wrap(error, "start a warm sandbox");
+    }
+    return { id: container.id, name };
+  }
+
+  /** A pool container renamed to the session's name, or null when none is ready (or the name is taken). */
+  private async claimFromPool(sessionName: string): Promise<Docker.Container | null> {
+    for (let entry = this.pool.shift(); entry; entry = this.pool.shift()) {
+      this.refillSoon();
+      const container = this.docker.getContainer(entry.id);
+      try {
+        await container.rename({ name: sessionName });
+        return container;
+      } catch (error) {
+        if (statusOf(error) === 409) {
+          // The session's name is taken (a concurrent create): the entry stays warm for someone else.
+          this.pool.unshift(entry);
+          return null;
+        }
+        // Gone or broken: drop it and try the next one.
+        await this.removeQuietly(entry.id);
+      }
+    }
+    this.refillSoon();
+    return null;
+  }
+
+  private async removeQuietly(containerId: string): Promise<void> {
+    this.forgetAgent(containerId);
+    await this.docker
+      .getContainer(containerId)
+      .remove({ force: true, v: true })
+      .catch(() => undefined);
+  }
+
+  /** The container's persistent shell, started on first use; null when it cannot be had. */
+  private agentFor(containerId: string): Promise<ShellAgent | null> {
+    if (!this.persistentShell) return Promise.resolve(null);
+    const current = this.agents.get(containerId);
+    if (current) {
+      return current.then((agent) => {
+        if (agent?.isAlive) return agent;
+        // Dead (the container restarted, the connection broke): start a new one next time.
+        if (this.agents.get(containerId) === current) this.agents.delete(containerId);
+        return agent === null ? null : this.agentFor(containerId);
+      });
+    }
+    const started = ShellAgent.start(this.docker.getContainer(containerId)).catch((error: unknown) => {
+      this.log.debug(
+        { container: containerId, err: String(error) },
+        "no persistent shell; using docker exec",
+      );
+      // Retry on a later command rather than remembering a failure forever.
+      if (this.agents.get(containerId) === started) this.agents.delete(containerId);
+      return null;
+    });
+    this.agents.set(containerId, started);
+    return started;
+  }
+
+  private forgetAgent(containerId: string): void {
+    const agent = this.agents.get(containerId);
+    this.agents.delete(containerId);
+    this.oomStates.delete(containerId);
+    void agent?.then(
+      (a) => a?.close(),
+      () => undefined,
+    );
   }
 
   /** Where the engine is expected, for error messages (never includes credentials). */
@@ -101,6 +294,20 @@ export class DockerSandboxProvider implements SandboxProvider {
 
     const started = Date.now();
     let container: Docker.Container;
+    const claimed = options.allowNetwork ? null : await this.claimFromPool(name);
+    if (claimed) {
+      try {
+        if (options.repoPath) await this.cloneInto(claimed, options.repoPath, branch);
+      } catch (error) {
+        await this.removeQuietly(claimed.id);
+        throw error instanceof SandboxError ? error : this.wrap(error, "start the sandbox");
+      }
+      this.log.info(
+        { sessionId, container: name, durationMs: Date.now() - started },
+        "sandbox claimed from pool",
+      );
+      return this.sandboxFor(claimed.id, sessionId);
+    }
     try {
       container = await this.docker.createContainer(
         this.containerSpec(name, sessionId, options.allowNetwork ?? false),
@@ -119,7 +326,7 @@ export class DockerSandboxProvider implements SandboxProvider {
       if (options.repoPath) await this.cloneInto(container, options.repoPath, branch);
     } catch (error) {
       // A half-made sandbox would be re-attached by the next create(); remove it so a retry starts clean.
-      await container.remove({ force: true, v: true }).catch(() => undefined);
+      await this.removeQuietly(container.id);
       throw error instanceof SandboxError ? error : this.wrap(error, "start the sandbox");
     }
     this.log.info({ sessionId, container: name, durationMs: Date.now() - started }, "sandbox created");
@@ -142,6 +349,7 @@ export class DockerSandboxProvider implements SandboxProvider {
       );
     }
     if (!info.State.Running) {
+      this.forgetAgent(info.Id);
       try {
         await this.docker.getContainer(info.Id).start();
       } catch (error) {
@@ -162,20 +370,55 @@ export class DockerSandboxProvider implements SandboxProvider {
     } catch (error) {
       throw this.wrap(error, "list sandbox containers");
     }
+    // Unclaimed pool containers of this instance are kept (adopted when this process did not make
+    // them), as long as they run the current image; the others are removed like orphans.
+    const pooled = new Set(this.pool.map((entry) => entry.id));
+    const imageId = await this.docker
+      .getImage(this.image)
+      .inspect()
+      .then((image) => image.Id)
+      .catch(() => undefined);
+    const sessionOf = (c: Docker.ContainerInfo): string | undefined => {
+      const byName = c.Names.map((n) => n.replace(/^\//, "")).find((n) => n.startsWith(SESSION_NAME_PREFIX));
+      // A claimed pool container has no session label: its name says which session it belongs to.
+      return byName ? byName.slice(SESSION_NAME_PREFIX.length) : c.Labels[LABEL_SESSION];
+    };
+    const isPoolEntry = (c: Docker.ContainerInfo) =>
+      c.Labels[LABEL_POOL] === "true" &&
+      c.Names.some((n) => n.replace(/^\//, "").startsWith(POOL_NAME_PREFIX));
     const sessionIds = [
-      ...new Set(containers.map((c) => c.Labels[LABEL_SESSION]).filter((id) => id !== undefined)),
+      ...new Set(
+        containers
+          .filter((c) => !isPoolEntry(c))
+          .map(sessionOf)
+          .filter((id) => id !== undefined),
+      ),
     ];
     const live = sessionIds.length > 0 ? await isLive(sessionIds) : new Set<string>();
     const removed: string[] = [];
     const kept: string[] = [];
     for (const container of containers) {
-      const sessionId = container.Labels[LABEL_SESSION];
+      if (isPoolEntry(container)) {
+        if (pooled.has(container.Id)) continue;
+        const adoptable =
+          !this.closed &&
+          container.State === "running" &&
+          imageId !== undefined &&
+          container.ImageID === imageId &&
+          this.pool.length + this.poolPending < this.poolSize;
+        if (adoptable) {
+          this.pool.push({ id: container.Id, name: container.Names[0]?.replace(/^\//, "") ?? container.Id });
+          continue;
+        }
+      }
+      const sessionId = isPoolEntry(container) ? undefined : sessionOf(container);
       const label = sessionId ?? container.Names[0] ?? container.Id;
       if (sessionId !== undefined && live.has(sessionId)) {
         kept.push(sessionId);
         continue;
       }
       try {
+        this.forgetAgent(container.Id);
         await this.docker.getContainer(container.Id).remove({ force: true, v: true });
         removed.push(label);
       } catch (error) {
@@ -188,18 +431,25 @@ export class DockerSandboxProvider implements SandboxProvider {
       }
     }
     if (removed.length > 0) this.log.info({ removed }, "removed orphaned sandboxes");
+    void this.fillPool();
     return { removed, kept };
   }
 
   private containerSpec(
     name: string,
-    sessionId: string,
+    sessionId: string | undefined,
     allowNetwork: boolean,
   ): Docker.ContainerCreateOptions {
+    const labels: Record<string, string> = { [LABEL_MANAGED]: "true", [LABEL_INSTANCE]: this.instance };
+    if (sessionId === undefined) labels[LABEL_POOL] = "true";
+    else labels[LABEL_SESSION] = sessionId;
     return {
       name,
       Image: this.image,
-      Labels: { [LABEL_MANAGED]: "true", [LABEL_SESSION]: sessionId, [LABEL_INSTANCE]: this.instance },
+      Labels: labels,
+      // Anonymous volumes (removed with the container): the only writable places besides /tmp. They
+      // start as copies of the image's directories, owned by the sandbox user, and survive a restart.
+      Volumes: { "/workspace": {}, [HOME_DIR]: {} },
       User: "1000:1000",
       WorkingDir: "/workspace",
       Hostname: "sandbox",
@@ -216,6 +466,8 @@ export class DockerSandboxProvider implements SandboxProvider {
         NetworkMode: allowNetwork ? "bridge" : "none",
         // No bind mounts at all: the host's files (and the Docker socket) stay out of reach.
         Binds: [],
+        ReadonlyRootfs: true,
+        Tmpfs: { "/tmp": TMP_TMPFS },
         RestartPolicy: { Name: "no" },
       },
     };
@@ -268,13 +520,11 @@ export class DockerSandboxProvider implements SandboxProvider {
       'git clone -q "$1" /workspace && cd /workspace || exit 1',
       'if git rev-parse -q --verify "refs/remotes/origin/$2" >/dev/null; then git checkout -q "$2"; else git checkout -q -b "$2"; fi',
     ].join("\n");
-    const result = await runInContainer(
-      container,
-      ["bash", "-c", script, "arbor-clone", ORIGIN_DIR, branch],
-      {
-        deadlineMs: 120_000,
-      },
-    );
+    const argv = ["bash", "-c", script, "arbor-clone", ORIGIN_DIR, branch];
+    const agent = await this.agentFor(container.id);
+    const result = agent?.isAlive
+      ? await agent.run(argv, { deadlineMs: 120_000 })
+      : await runInContainer(container, argv, { deadlineMs: 120_000 });
     if (result.exitCode !== 0) {
       throw new SandboxError(
         "create_failed",
@@ -291,7 +541,19 @@ export class DockerSandboxProvider implements SandboxProvider {
       defaultTimeoutMs: this.defaultTimeoutMs,
       log: this.log,
       wrap: (error, action) => this.wrap(error, action, "exec_failed"),
+      agent: () => this.agentFor(containerId),
+      oomState: this.oomStateFor(containerId),
+      onDispose: () => this.forgetAgent(containerId),
     });
+  }
+
+  private oomStateFor(containerId: string): { count: number } {
+    let state = this.oomStates.get(containerId);
+    if (!state) {
+      state = { count: 0 };
+      this.oomStates.set(containerId, state);
+    }
+    return state;
   }
 
   /** Turns a Docker client error into a typed one with a message fit for a user. */

@@ -1,8 +1,9 @@
 import { randomBytes } from "node:crypto";
 import type Docker from "dockerode";
 import type { Logger } from "pino";
-import { runInContainer } from "./docker-exec";
+import { type RunOptions, type RunResult, runInContainer } from "./docker-exec";
 import { buildExecArgv, buildKillArgv, KILL_AFTER_MS, resolveWorkspacePath } from "./shell";
+import { AgentUnavailableError, type DirectCommand, type ShellAgent } from "./shell-agent";
 import {
   type ExecOptions,
   type ExecResult,
@@ -25,7 +26,17 @@ export interface DockerSandboxDeps {
   defaultTimeoutMs: number;
   log: Logger;
   wrap: (error: unknown, action: string) => SandboxError;
+  /** The container's persistent shell, when one can be had; null means "use plain docker exec". */
+  agent?: () => Promise<ShellAgent | null>;
+  /** Per-container memory of the cgroup's OOM-kill counter, for the slow path's OOM detection. */
+  oomState?: { count: number };
+  /** Called first thing in dispose(), e.g. to close the persistent shell. */
+  onDispose?: () => void;
 }
+
+/** Reads the cgroup's OOM-kill counter (v2 memory.events, v1 memory.oom_control); -1 when unknown. */
+const OOM_COUNT_SCRIPT =
+  "cat /sys/fs/cgroup/memory.events /sys/fs/cgroup/memory/memory.oom_control 2>/dev/null | awk '$1==\"oom_kill\"{print $2; exit}'";
 
 export class DockerSandbox implements Sandbox {
   readonly id: string;
@@ -42,17 +53,19 @@ export class DockerSandbox implements Sandbox {
     const timeoutMs = options.timeoutMs ?? this.deps.defaultTimeoutMs;
     // A unique tag in the command line lets the host find and kill the process group if it must.
     const tag = `arbor-exec-${randomBytes(6).toString("hex")}`;
-    const argv = buildExecArgv({ command, cwd: resolveWorkspacePath(options.cwd ?? "."), timeoutMs, tag });
+    const cwd = resolveWorkspacePath(options.cwd ?? ".");
+    const argv = buildExecArgv({ command, cwd, timeoutMs, tag });
     const started = performance.now();
-    let result: Awaited<ReturnType<typeof runInContainer>>;
+    let result: RunResult & { oomKilled?: boolean };
     try {
-      result = await runInContainer(this.deps.container, argv, {
+      result = await this.runArgv(argv, {
         stdin: options.stdin,
         env: options.env,
         onOutput: options.onOutput,
         maxOutputBytes: options.maxOutputBytes,
         deadlineMs: timeoutMs + KILL_AFTER_MS + HOST_GRACE_MS,
         onDeadline: () => void this.kill(tag),
+        direct: { command, cwd, tag, timeoutMs, killAfterMs: KILL_AFTER_MS },
       });
     } catch (error) {
       throw this.deps.wrap(error, "run the command in the sandbox");
@@ -61,6 +74,8 @@ export class DockerSandbox implements Sandbox {
     // 124 = `timeout` sent TERM, 137 = it had to KILL. A command may exit 124 by itself, hence the clock.
     const killedByTimeout = (result.exitCode === 124 || result.exitCode === 137) && durationMs >= timeoutMs;
     const timedOut = result.deadlineHit || killedByTimeout;
+    const oomKilled =
+      !timedOut && result.exitCode === 137 && (result.oomKilled ?? (await this.oomKilledSince()));
     this.deps.log.debug(
       {
         sessionId: this.sessionId,
@@ -78,7 +93,48 @@ export class DockerSandbox implements Sandbox {
       timedOut,
       truncated: result.truncated,
       durationMs,
+      ...(oomKilled ? { oomKilled: true } : {}),
+      ...(timedOut
+        ? { killedReason: "timeout" as const }
+        : oomKilled
+          ? { killedReason: "oom" as const }
+          : {}),
     };
+  }
+
+  /** Through the persistent shell when it is up; plain docker exec when it is not (or cannot spawn). */
+  private async runArgv(
+    argv: string[],
+    options: RunOptions & { direct?: DirectCommand },
+  ): Promise<RunResult & { oomKilled?: boolean }> {
+    const agent = await this.deps.agent?.().catch(() => null);
+    if (agent?.isAlive) {
+      try {
+        return await agent.run(argv, options);
+      } catch (error) {
+        if (!(error instanceof AgentUnavailableError && error.notStarted)) throw error;
+        this.deps.log.debug({ sessionId: this.sessionId, err: error.message }, "sandbox shell unavailable");
+      }
+    }
+    const { direct: _direct, ...plain } = options;
+    return runInContainer(this.deps.container, argv, plain);
+  }
+
+  /** Slow path: did the cgroup's OOM killer act since the last look? */
+  private async oomKilledSince(): Promise<boolean> {
+    try {
+      const result = await runInContainer(this.deps.container, ["sh", "-c", OOM_COUNT_SCRIPT], {
+        deadlineMs: 10_000,
+      });
+      const count = Number.parseInt(result.stdout.trim(), 10);
+      if (!Number.isFinite(count)) return false;
+      const state = this.deps.oomState ?? { count: 0 };
+      const killed = count > state.count;
+      state.count = count;
+      return killed;
+    } catch {
+      return false;
+    }
   }
 
   async readFile(filePath: string): Promise<string> {
@@ -108,6 +164,7 @@ export class DockerSandbox implements Sandbox {
   }
 
   async dispose(): Promise<void> {
+    this.deps.onDispose?.();
     try {
       await this.deps.container.remove({ force: true, v: true });
       this.deps.log.info({ sessionId: this.sessionId, container: this.containerName }, "sandbox disposed");
@@ -121,7 +178,7 @@ export class DockerSandbox implements Sandbox {
 
   private async run(argv: string[], options: { stdin?: string; maxOutputBytes?: number }, action: string) {
     try {
-      return await runInContainer(this.deps.container, argv, { ...options, deadlineMs: FILE_OP_DEADLINE_MS });
+      return await this.runArgv(argv, { ...options, deadlineMs: FILE_OP_DEADLINE_MS });
     } catch (error) {
       throw this.deps.wrap(error, action);
     }

@@ -19,6 +19,9 @@ export function getSandboxProvider(): SandboxProvider {
     defaultTimeoutMs: env.ARBOR_COMMAND_TIMEOUT_MS,
     // One owner per database: servers sharing an engine never sweep each other's sandboxes.
     instance: createHash("sha256").update(env.DATABASE_URL).digest("hex").slice(0, 12),
+    // Opt-in: pool containers outlive the process (the next start of the same database adopts them),
+    // so a throwaway database (an e2e run) would leave them behind.
+    poolSize: env.ARBOR_SANDBOX_POOL_SIZE,
   });
   return globalForSandbox.arborSandboxProvider;
 }

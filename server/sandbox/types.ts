@@ -29,6 +29,10 @@ export interface ExecResult {
   /** True when either stream went over `maxOutputBytes` and was cut. */
   truncated: boolean;
   durationMs: number;
+  /** True when the kernel's OOM killer ended the command (exit 137 at the memory limit). */
+  oomKilled?: boolean;
+  /** Why the command was killed, when it was: its time limit or the sandbox's memory limit. */
+  killedReason?: "timeout" | "oom";
 }
 
 export interface Sandbox {
