@@ -1,11 +1,18 @@
-import { execFileSync, spawnSync } from "node:child_process";
-import { randomBytes } from "node:crypto";
-import { mkdtempSync, rmSync, writeFileSync } from "node:fs";
+import { execFileSync } from "node:child_process";
+import { rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import path from "node:path";
-import pino from "pino";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { DockerSandboxProvider } from "./docker-provider";
+import {
+  containerExists,
+  dockerInspect,
+  makeBareRepo,
+  PREFIX,
+  ROOT,
+  silent,
+  tempDirs,
+} from "./docker-testing";
 import {
   type ExecOptions,
   type ExecResult,
@@ -19,44 +26,6 @@ import {
  * Runs against the real Docker engine (start it with scripts/ensure-docker.sh). The image is built or
  * confirmed up to date by sandbox-image/build.sh before the tests.
  */
-const ROOT = path.resolve(import.meta.dirname, "../..");
-const PREFIX = `it-${randomBytes(4).toString("hex")}`;
-const silent = pino({ level: "silent" });
-const tempDirs: string[] = [];
-
-function git(args: string[], cwd?: string): string {
-  return execFileSync("git", args, { cwd, encoding: "utf8", stdio: ["ignore", "pipe", "pipe"] });
-}
-
-/** A bare repo; with `withCommit`, main holds one commit with README.md, pushed from a temp clone. */
-function makeBareRepo(withCommit: boolean): string {
-  const dir = mkdtempSync(path.join(tmpdir(), "arbor-sbx-"));
-  tempDirs.push(dir);
-  const bare = path.join(dir, "project.git");
-  git(["init", "-q", "--bare", "--initial-branch=main", bare]);
-  if (withCommit) {
-    const work = path.join(dir, "work");
-    git(["clone", "-q", bare, work]);
-    writeFileSync(path.join(work, "README.md"), "# Sandbox test project\n");
-    git(["add", "README.md"], work);
-    git(["-c", "user.name=Test", "-c", "user.email=test@example.com", "commit", "-q", "-m", "init"], work);
-    git(["push", "-q", "origin", "HEAD:main"], work);
-  }
-  return bare;
-}
-
-function dockerInspect(name: string): {
-  HostConfig: Record<string, unknown>;
-  Config: { User: string };
-  Mounts: unknown[];
-} {
-  return JSON.parse(execFileSync("docker", ["inspect", name], { encoding: "utf8" }))[0];
-}
-
-function containerExists(name: string): boolean {
-  return spawnSync("docker", ["inspect", name], { stdio: "ignore" }).status === 0;
-}
-
 let provider: DockerSandboxProvider;
 let sandbox: Sandbox;
 
@@ -378,181 +347,3 @@ describe("other sandbox lifecycles", () => {
     await expect(down.create({ sessionId: `${PREFIX}-down` })).rejects.toThrow(SandboxUnavailableError);
   });
 });
-
-describe("containment", () => {
-  let box: Sandbox;
-  let neighbour: Sandbox;
-
-  beforeAll(async () => {
-    [box, neighbour] = await Promise.all([
-      provider.create({ sessionId: `${PREFIX}-contain` }),
-      provider.create({ sessionId: `${PREFIX}-neighbour` }),
-    ]);
-  });
-
-  afterAll(async () => {
-    await Promise.all([box?.dispose(), neighbour?.dispose()]);
-  });
-
-  it("stops a fork bomb at the pids limit while another sandbox stays responsive", async () => {
-    const bomb = box.exec(":(){ :|:& };:", { timeoutMs: 8_000 });
-    try {
-      // Let the bomb reach the limit, then time a neighbour's commands while it is still running.
-      await new Promise((resolve) => setTimeout(resolve, 1_500));
-      const pids = Number(
-        execFileSync("docker", ["stats", "--no-stream", "--format", "{{.PIDs}}", box.containerName], {
-          encoding: "utf8",
-        }).trim(),
-      );
-      // The bomb fills the limit and the engine holds it there.
-      expect(pids).toBeGreaterThan(200);
-      expect(pids).toBeLessThanOrEqual(256);
-      for (let i = 0; i < 3; i++) {
-        const started = Date.now();
-        const answer = await neighbour.exec("true");
-        expect(answer.exitCode).toBe(0);
-        expect(Date.now() - started).toBeLessThan(3_000);
-      }
-    } finally {
-      const result = await bomb;
-      expect(result.timedOut).toBe(true);
-      expect(result.killedReason).toBe("timeout");
-    }
-    // The bomb is gone and the sandbox works again.
-    await expect.poll(async () => (await box.exec("echo alive")).stdout, { timeout: 15_000 }).toBe("alive\n");
-  });
-
-  it("kills a memory hog at the memory limit, says so, and keeps working", async () => {
-    const result = await box.exec(`python3 -c "a=' '*2**31; print('survived')"`, { timeoutMs: 60_000 });
-    expect(result.exitCode).toBe(137);
-    expect(result.timedOut).toBe(false);
-    expect(result.oomKilled).toBe(true);
-    expect(result.killedReason).toBe("oom");
-    expect(result.stdout).not.toContain("survived");
-    const after = await box.exec("echo still here");
-    expect(after).toMatchObject({ exitCode: 0, stdout: "still here\n" });
-    expect(after.oomKilled).toBeUndefined();
-  });
-
-  it("reports an OOM kill on the plain docker exec path too", async () => {
-    const slow = new DockerSandboxProvider({ logger: silent, instance: PREFIX, persistentShell: false });
-    const plain = await slow.get(box.sessionId);
-    const result = await plain?.exec("head -c 2G /dev/zero | tail", { timeoutMs: 60_000 });
-    expect(result).toMatchObject({ exitCode: 137, timedOut: false, oomKilled: true, killedReason: "oom" });
-  });
-
-  it("has no egress: neither IP connections nor DNS", async () => {
-    const ip = await box.exec(`python3 -c "import socket; socket.create_connection(('1.1.1.1', 53), 2)"`);
-    expect(ip.exitCode).not.toBe(0);
-    expect(ip.stderr).toMatch(/Network is unreachable|OSError/);
-    const dns = await box.exec("getent hosts example.com");
-    expect(dns.exitCode).not.toBe(0);
-    expect(dns.stdout).toBe("");
-  });
-});
-
-describe("the warm pool", () => {
-  const instance = `${PREFIX}-pool`;
-  let pooled: DockerSandboxProvider;
-
-  beforeAll(async () => {
-    pooled = new DockerSandboxProvider({ logger: silent, instance, poolSize: 2 });
-    await pooled.fillPool();
-  });
-
-  afterAll(async () => {
-    await pooled?.sweepOrphans(() => new Set<string>());
-    await pooled?.close();
-  });
-
-  function poolContainers(): string[] {
-    const out = execFileSync(
-      "docker",
-      ["ps", "-a", "--filter", `label=arbor.instance=${instance}`, "--format", "{{.Names}}"],
-      { encoding: "utf8" },
-    );
-    return out.split("\n").filter(Boolean).sort();
-  }
-
-  it("keeps containers ready, hardened like any sandbox", () => {
-    expect(pooled.poolReady).toBe(2);
-    const names = poolContainers();
-    expect(names).toHaveLength(2);
-    for (const name of names) {
-      expect(name.startsWith(`arbor-pool-${instance}-`)).toBe(true);
-      const info = dockerInspect(name);
-      expect(info.HostConfig.ReadonlyRootfs).toBe(true);
-      expect(info.HostConfig.NetworkMode).toBe("none");
-      expect(info.HostConfig.CapDrop).toEqual(["ALL"]);
-    }
-  });
-
-  it("claims a warm container for a new session, clones into it, and refills", async () => {
-    const before = poolContainers().map(dockerInspectId);
-    const started = performance.now();
-    const box = await pooled.create({ sessionId: `${PREFIX}-warm`, repoPath: makeBareRepo(true) });
-    const first = await box.exec("cat README.md; git rev-parse --abbrev-ref HEAD; id -u");
-    const elapsed = performance.now() - started;
-    expect(first.stdout).toBe(`# Sandbox test project\narbor/${PREFIX}-warm\n1000\n`);
-    expect(before).toContain(box.id);
-    expect(box.containerName).toBe(`arbor-session-${PREFIX}-warm`);
-    expect(dockerInspect(box.containerName).HostConfig.ReadonlyRootfs).toBe(true);
-    expect(elapsed).toBeLessThan(2_000);
-    // get() finds it by name (its labels still say "pool").
-    expect((await pooled.get(`${PREFIX}-warm`))?.id).toBe(box.id);
-    expect((await pooled.create({ sessionId: `${PREFIX}-warm` })).id).toBe(box.id);
-    await pooled.fillPool();
-    expect(pooled.poolReady).toBe(2);
-  });
-
-  it("sweeps a claimed container by its name and keeps the pool", async () => {
-    const live = await pooled.create({ sessionId: `${PREFIX}-claimed-live` });
-    const orphan = await pooled.create({ sessionId: `${PREFIX}-claimed-orphan` });
-    await pooled.fillPool();
-    const asked: string[] = [];
-    const { removed, kept } = await pooled.sweepOrphans((ids) => {
-      asked.push(...ids);
-      return new Set(ids.filter((id) => id !== orphan.sessionId));
-    });
-    expect(asked).toEqual(expect.arrayContaining([live.sessionId, orphan.sessionId]));
-    expect(asked.some((id) => id.startsWith("arbor-pool-"))).toBe(false);
-    expect(removed).toContain(orphan.sessionId);
-    expect(kept).toContain(live.sessionId);
-    expect(containerExists(orphan.containerName)).toBe(false);
-    expect(pooled.poolReady).toBe(2);
-    expect(poolContainers().filter((n) => n.startsWith("arbor-pool-"))).toHaveLength(2);
-    await live.dispose();
-  });
-
-  it("adopts the pool of an earlier process of the same instance", async () => {
-    const ids = poolContainers()
-      .filter((n) => n.startsWith("arbor-pool-"))
-      .map(dockerInspectId);
-    const next = new DockerSandboxProvider({ logger: silent, instance, poolSize: 2 });
-    await next.sweepOrphans(() => new Set<string>());
-    expect(next.poolReady).toBe(2);
-    const box = await next.create({ sessionId: `${PREFIX}-adopted` });
-    expect(ids).toContain(box.id);
-    expect((await box.exec("echo ok")).stdout).toBe("ok\n");
-    await box.dispose();
-    // Hand the pool back: the first provider's close() removes what is left.
-    await next.close();
-  });
-
-  it("close() removes the unclaimed pool containers", async () => {
-    const other = new DockerSandboxProvider({ logger: silent, instance: `${instance}-b`, poolSize: 1 });
-    await other.fillPool();
-    expect(other.poolReady).toBe(1);
-    await other.close();
-    const left = execFileSync(
-      "docker",
-      ["ps", "-a", "--filter", `label=arbor.instance=${instance}-b`, "--format", "{{.Names}}"],
-      { encoding: "utf8" },
-    );
-    expect(left.trim()).toBe("");
-  });
-});
-
-function dockerInspectId(name: string): string {
-  return execFileSync("docker", ["inspect", "-f", "{{.Id}}", name], { encoding: "utf8" }).trim();
-}

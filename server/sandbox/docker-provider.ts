@@ -1,13 +1,23 @@
-import { spawn } from "node:child_process";
 import { randomBytes } from "node:crypto";
-import { stat } from "node:fs/promises";
-import path from "node:path";
-import type { Readable } from "node:stream";
 import Docker from "dockerode";
 import type { Logger } from "pino";
 import { logger as rootLogger } from "@/server/logger";
+import {
+  containerSpec,
+  DEFAULT_SANDBOX_IMAGE,
+  GiB,
+  LABEL_INSTANCE,
+  LABEL_MANAGED,
+  LABEL_POOL,
+  LABEL_SESSION,
+  POOL_NAME_PREFIX,
+  type SandboxLimits,
+  SESSION_NAME_PREFIX,
+} from "./container-spec";
+import { dockerMessage, statusOf, toSandboxError } from "./docker-errors";
 import { runInContainer } from "./docker-exec";
 import { DockerSandbox } from "./docker-sandbox";
+import { assertBareRepo, copyRepoInto } from "./repo-copy";
 import { containerNameFor } from "./shell";
 import { ShellAgent } from "./shell-agent";
 import type {
@@ -17,34 +27,7 @@ import type {
   SandboxErrorCode,
   SandboxProvider,
 } from "./types";
-import { SandboxError, SandboxImageMissingError, SandboxUnavailableError } from "./types";
-
-export const DEFAULT_SANDBOX_IMAGE = "arbor-sandbox:latest";
-export const LABEL_MANAGED = "arbor.managed";
-export const LABEL_SESSION = "arbor.session";
-/**
- * Which Arbor server owns a container. Several servers may share one engine (a developer's Arbor and
- * the test suite's), and each sweeps only its own orphans.
- */
-export const LABEL_INSTANCE = "arbor.instance";
-/**
- * Set on warm-pool containers at creation. Labels cannot change later, so a claimed pool container
- * keeps it: once claimed, its name (`arbor-session-<id>`) is the source of truth for its session.
- */
-export const LABEL_POOL = "arbor.pool";
-const SESSION_NAME_PREFIX = "arbor-session-";
-const POOL_NAME_PREFIX = "arbor-pool-";
-/** Size caps of the writable tmpfs (the root filesystem itself is read-only). */
-const TMP_TMPFS = "rw,nosuid,nodev,size=256m";
-const HOME_DIR = "/home/arbor";
-const ORIGIN_DIR = `${HOME_DIR}/origin.git`;
-const GiB = 1024 ** 3;
-
-export interface SandboxLimits {
-  memoryBytes: number;
-  nanoCpus: number;
-  pidsLimit: number;
-}
+import { SandboxError, SandboxImageMissingError } from "./types";
 
 export interface DockerSandboxProviderOptions {
   /** A ready client; otherwise one is made from `dockerOptions` (default: DOCKER_HOST or the local socket). */
@@ -174,7 +157,7 @@ export class DockerSandboxProvider implements SandboxProvider {
   private async createPoolContainer(): Promise<PoolEntry> {
     const owner = this.instance.replace(/[^A-Za-z0-9_.-]/g, "-").slice(0, 64);
     const name = `${POOL_NAME_PREFIX}${owner}-${randomBytes(6).toString("hex")}`;
-    const spec = this.containerSpec(name, undefined, false);
+    const spec = this.spec(name, undefined, false);
     let container: Docker.Container;
     try {
       container = await this.docker.createContainer(spec);
@@ -310,7 +293,7 @@ export class DockerSandboxProvider implements SandboxProvider {
     }
     try {
       container = await this.docker.createContainer(
-        this.containerSpec(name, sessionId, options.allowNetwork ?? false),
+        this.spec(name, sessionId, options.allowNetwork ?? false),
       );
     } catch (error) {
       // Another request created it first: use that one.
@@ -435,102 +418,25 @@ export class DockerSandboxProvider implements SandboxProvider {
     return { removed, kept };
   }
 
-  private containerSpec(
-    name: string,
-    sessionId: string | undefined,
-    allowNetwork: boolean,
-  ): Docker.ContainerCreateOptions {
-    const labels: Record<string, string> = { [LABEL_MANAGED]: "true", [LABEL_INSTANCE]: this.instance };
-    if (sessionId === undefined) labels[LABEL_POOL] = "true";
-    else labels[LABEL_SESSION] = sessionId;
-    return {
+  private spec(name: string, sessionId: string | undefined, allowNetwork: boolean) {
+    return containerSpec({
       name,
-      Image: this.image,
-      Labels: labels,
-      // Anonymous volumes (removed with the container): the only writable places besides /tmp. They
-      // start as copies of the image's directories, owned by the sandbox user, and survive a restart.
-      Volumes: { "/workspace": {}, [HOME_DIR]: {} },
-      User: "1000:1000",
-      WorkingDir: "/workspace",
-      Hostname: "sandbox",
-      Env: [`HOME=${HOME_DIR}`, "LANG=C.UTF-8", "GIT_TERMINAL_PROMPT=0"],
-      HostConfig: {
-        CapDrop: ["ALL"],
-        SecurityOpt: ["no-new-privileges:true"],
-        Privileged: false,
-        PidsLimit: this.limits.pidsLimit,
-        Memory: this.limits.memoryBytes,
-        // Equal to Memory: no swap on top of the limit.
-        MemorySwap: this.limits.memoryBytes,
-        NanoCpus: this.limits.nanoCpus,
-        NetworkMode: allowNetwork ? "bridge" : "none",
-        // No bind mounts at all: the host's files (and the Docker socket) stay out of reach.
-        Binds: [],
-        ReadonlyRootfs: true,
-        Tmpfs: { "/tmp": TMP_TMPFS },
-        RestartPolicy: { Name: "no" },
-      },
-    };
+      sessionId,
+      allowNetwork,
+      image: this.image,
+      instance: this.instance,
+      limits: this.limits,
+    });
   }
 
-  /**
-   * Copies the bare repo in through the Engine API (a tar stream, no bind mount), then clones it
-   * inside. The copy stays as the clone's `origin`, so the agent's branch can be fetched back.
-   */
+  /** Copies the project into the container and clones it there (see repo-copy.ts). */
   private async cloneInto(container: Docker.Container, repoPath: string, branch: string): Promise<void> {
-    // GNU tar renames the root to origin.git and owns everything by the sandbox user.
-    const tar = spawn(
-      "tar",
-      [
-        "-C",
-        repoPath,
-        "-c",
-        "--owner=1000",
-        "--group=1000",
-        "--numeric-owner",
-        "--transform=s,^\\.,origin.git,S",
-        ".",
-      ],
-      { stdio: ["ignore", "pipe", "pipe"] },
-    );
-    let tarErr = "";
-    tar.stderr.on("data", (chunk: Buffer) => {
-      tarErr += chunk.toString("utf8");
-    });
-    // Never rejects, so a failed upload below cannot leave an unhandled rejection behind.
-    const tarExit = new Promise<number>((resolve) => {
-      tar.on("error", (error) => {
-        tarErr += error.message;
-        resolve(-1);
-      });
-      tar.on("close", (code) => resolve(code ?? 1));
-    });
-    try {
-      await container.putArchive(tar.stdout as Readable, { path: HOME_DIR });
-    } catch (error) {
-      tar.kill();
-      throw this.wrap(error, "copy the repository into the sandbox");
-    }
-    const code = await tarExit;
-    if (code !== 0)
-      throw new SandboxError("create_failed", `Cannot archive the repository: ${tarErr.trim()}`);
-
-    // Check out the branch from origin when it exists there (a resumed session), else start it here.
-    const script = [
-      'git clone -q "$1" /workspace && cd /workspace || exit 1',
-      'if git rev-parse -q --verify "refs/remotes/origin/$2" >/dev/null; then git checkout -q "$2"; else git checkout -q -b "$2"; fi',
-    ].join("\n");
-    const argv = ["bash", "-c", script, "arbor-clone", ORIGIN_DIR, branch];
     const agent = await this.agentFor(container.id);
-    const result = agent?.isAlive
-      ? await agent.run(argv, { deadlineMs: 120_000 })
-      : await runInContainer(container, argv, { deadlineMs: 120_000 });
-    if (result.exitCode !== 0) {
-      throw new SandboxError(
-        "create_failed",
-        `Cannot clone the repository in the sandbox: ${result.stderr.trim()}`,
-      );
-    }
+    const run = (argv: string[]) =>
+      agent?.isAlive
+        ? agent.run(argv, { deadlineMs: 120_000 })
+        : runInContainer(container, argv, { deadlineMs: 120_000 });
+    await copyRepoInto(container, repoPath, branch, run, (error, action) => this.wrap(error, action));
   }
 
   private sandboxFor(containerId: string, sessionId: string): Sandbox {
@@ -558,57 +464,16 @@ export class DockerSandboxProvider implements SandboxProvider {
 
   /** Turns a Docker client error into a typed one with a message fit for a user. */
   wrap(error: unknown, action: string, code: SandboxErrorCode = "create_failed"): SandboxError {
-    if (error instanceof SandboxError) return error;
-    const netCode = (error as { code?: unknown })?.code;
-    if (typeof netCode === "string" && CONNECTION_ERRORS.has(netCode)) {
-      const hint =
-        netCode === "EACCES"
-          ? "permission denied on the socket (is the server's user allowed to use Docker?)"
-          : "is dockerd running? (scripts/ensure-docker.sh starts it)";
-      return new SandboxUnavailableError(
-        `Docker engine is not reachable at ${this.engineAddress}: ${hint} [${netCode}]`,
-        {
-          cause: error,
-        },
-      );
-    }
-    if (statusOf(error) === 404)
-      return new SandboxError("not_found", `Cannot ${action}: ${dockerMessage(error)}`);
-    return new SandboxError(code, `Cannot ${action}: ${dockerMessage(error)}`, { cause: error });
+    return toSandboxError(error, action, code, this.engineAddress);
   }
 }
 
-const CONNECTION_ERRORS = new Set([
-  "ENOENT",
-  "ECONNREFUSED",
-  "EACCES",
-  "ETIMEDOUT",
-  "EHOSTUNREACH",
-  "ECONNRESET",
-]);
-
-function statusOf(error: unknown): number | undefined {
-  const status = (error as { statusCode?: unknown })?.statusCode;
-  return typeof status === "number" ? status : undefined;
-}
-
-/** The engine's own message when there is one ("No such container: …"), else the error's. */
-export function dockerMessage(error: unknown): string {
-  const json = (error as { json?: { message?: unknown } })?.json;
-  if (json && typeof json.message === "string") return json.message.trim();
-  return error instanceof Error ? error.message : String(error);
-}
-
-async function assertBareRepo(repoPath: string): Promise<void> {
-  const ok = await Promise.all(
-    ["HEAD", "objects", "refs"].map((entry) =>
-      stat(path.join(repoPath, entry)).then(
-        () => true,
-        () => false,
-      ),
-    ),
-  );
-  if (!ok.every(Boolean)) {
-    throw new SandboxError("invalid_argument", `Not a bare git repository: ${repoPath}.`);
-  }
-}
+export {
+  DEFAULT_SANDBOX_IMAGE,
+  LABEL_INSTANCE,
+  LABEL_MANAGED,
+  LABEL_POOL,
+  LABEL_SESSION,
+  type SandboxLimits,
+} from "./container-spec";
+export { dockerMessage } from "./docker-errors";

@@ -1,0 +1,76 @@
+import type Docker from "dockerode";
+
+/**
+ * What every sandbox container is: hardened by default (non-root, no capabilities, no new privileges,
+ * read-only root, limits, no network unless asked, no binds), labelled so its owner can find it.
+ */
+export const DEFAULT_SANDBOX_IMAGE = "arbor-sandbox:latest";
+export const LABEL_MANAGED = "arbor.managed";
+export const LABEL_SESSION = "arbor.session";
+/**
+ * Which Arbor server owns a container. Several servers may share one engine (a developer's Arbor and
+ * the test suite's), and each sweeps only its own orphans.
+ */
+export const LABEL_INSTANCE = "arbor.instance";
+/**
+ * Set on warm-pool containers at creation. Labels cannot change later, so a claimed pool container
+ * keeps it: once claimed, its name (`arbor-session-<id>`) is the source of truth for its session.
+ */
+export const LABEL_POOL = "arbor.pool";
+export const SESSION_NAME_PREFIX = "arbor-session-";
+export const POOL_NAME_PREFIX = "arbor-pool-";
+/** Size caps of the writable tmpfs (the root filesystem itself is read-only). */
+export const TMP_TMPFS = "rw,nosuid,nodev,size=256m";
+export const HOME_DIR = "/home/arbor";
+export const ORIGIN_DIR = `${HOME_DIR}/origin.git`;
+export const GiB = 1024 ** 3;
+
+export interface SandboxLimits {
+  memoryBytes: number;
+  nanoCpus: number;
+  pidsLimit: number;
+}
+
+/** The sandbox's resource limits. */
+export function containerSpec(options: {
+  name: string;
+  /** Absent for a warm-pool container, which gets the pool label instead. */
+  sessionId: string | undefined;
+  allowNetwork: boolean;
+  image: string;
+  instance: string;
+  limits: SandboxLimits;
+}): Docker.ContainerCreateOptions {
+  const { name, sessionId, allowNetwork } = options;
+  const labels: Record<string, string> = { [LABEL_MANAGED]: "true", [LABEL_INSTANCE]: options.instance };
+  if (sessionId === undefined) labels[LABEL_POOL] = "true";
+  else labels[LABEL_SESSION] = sessionId;
+  return {
+    name,
+    Image: options.image,
+    Labels: labels,
+    // Anonymous volumes (removed with the container): the only writable places besides /tmp. They
+    // start as copies of the image's directories, owned by the sandbox user, and survive a restart.
+    Volumes: { "/workspace": {}, [HOME_DIR]: {} },
+    User: "1000:1000",
+    WorkingDir: "/workspace",
+    Hostname: "sandbox",
+    Env: [`HOME=${HOME_DIR}`, "LANG=C.UTF-8", "GIT_TERMINAL_PROMPT=0"],
+    HostConfig: {
+      CapDrop: ["ALL"],
+      SecurityOpt: ["no-new-privileges:true"],
+      Privileged: false,
+      PidsLimit: options.limits.pidsLimit,
+      Memory: options.limits.memoryBytes,
+      // Equal to Memory: no swap on top of the limit.
+      MemorySwap: options.limits.memoryBytes,
+      NanoCpus: options.limits.nanoCpus,
+      NetworkMode: allowNetwork ? "bridge" : "none",
+      // No bind mounts at all: the host's files (and the Docker socket) stay out of reach.
+      Binds: [],
+      ReadonlyRootfs: true,
+      Tmpfs: { "/tmp": TMP_TMPFS },
+      RestartPolicy: { Name: "no" },
+    },
+  };
+}
