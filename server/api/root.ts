@@ -5,6 +5,7 @@ import { approvalRouter, runRouter } from "./routers/run";
 import { sessionRouter } from "./routers/session";
 import { systemRouter } from "./routers/system";
 import { traceRouter } from "./routers/trace";
+import { workRouter } from "./routers/work";
 import { createRouter } from "./trpc";
 
 export const appRouter = createRouter({
@@ -14,6 +15,7 @@ export const appRouter = createRouter({
   run: runRouter,
   approval: approvalRouter,
   system: systemRouter,
+  work: workRouter,
   capture: captureRouter,
   trace: traceRouter,
 });

@@ -103,8 +103,19 @@ export interface MessageView {
   at: string;
 }
 
+/** What became of the session's work in the project's repository. */
+export interface WorkView {
+  state: "saved" | "merged" | "discarded";
+  branch: string;
+  commit: string | null;
+  files: string[];
+  by: string;
+  secretsOverridden: boolean;
+}
+
 export interface SessionView {
   lastSeq: number;
+  work: WorkView | null;
   runOrder: string[];
   runs: Record<string, RunView>;
   intentions: Record<string, IntentionView>;
@@ -113,7 +124,7 @@ export interface SessionView {
 }
 
 export function emptySessionView(): SessionView {
-  return { lastSeq: 0, runOrder: [], runs: {}, intentions: {}, approvals: {}, messages: [] };
+  return { lastSeq: 0, work: null, runOrder: [], runs: {}, intentions: {}, approvals: {}, messages: [] };
 }
 
 function findCycle(view: SessionView, intentionId: string, cycleId: string): CycleView | undefined {
@@ -322,6 +333,35 @@ export function applyEvent(view: SessionView, event: StoredEvent): SessionView {
       }
       break;
     }
+    case "work-saved":
+      view.work = {
+        state: "saved",
+        branch: body.branch,
+        commit: body.commit,
+        files: body.files,
+        by: body.by,
+        secretsOverridden: body.secretsOverridden,
+      };
+      break;
+    case "work-merged":
+      view.work = {
+        ...(view.work ?? { files: [], secretsOverridden: false }),
+        state: "merged",
+        branch: body.branch,
+        commit: body.commit,
+        by: body.by,
+      };
+      break;
+    case "work-discarded":
+      view.work = {
+        state: "discarded",
+        branch: body.branch,
+        commit: null,
+        files: [],
+        by: body.by,
+        secretsOverridden: false,
+      };
+      break;
     case "trace-recorded":
       // The ledger is read from the log by `recordsFromEvents`; the tree does not show it.
       break;

@@ -126,6 +126,9 @@ export async function project(tx: Tx, sessionId: string, event: StoredEvent): Pr
     case "criteria-checked":
     case "llm-called":
     case "trace-recorded":
+    case "work-saved":
+    case "work-merged":
+    case "work-discarded":
       // Kept in the log only; nothing queries them as rows yet.
       return;
     default: {

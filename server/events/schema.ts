@@ -204,6 +204,26 @@ export const EventBody = z.discriminatedUnion("type", [
     /** Tokens × the configured price of this model, in US dollars; null when the model has no price. */
     costUsd: z.number().nonnegative().nullable().default(null),
   }),
+  /** The session's work was committed and stored in the project as the session's branch. */
+  z.object({
+    type: z.literal("work-saved"),
+    branch: z.string(),
+    commit: z.string(),
+    files: z.array(z.string()).max(10_000),
+    by: z.string(),
+    /** A person saved despite secrets found in the staged changes. */
+    secretsOverridden: z.boolean(),
+  }),
+  /** The session's branch was merged into the project's default branch. */
+  z.object({
+    type: z.literal("work-merged"),
+    branch: z.string(),
+    into: z.string(),
+    commit: z.string(),
+    by: z.string(),
+  }),
+  /** The session's branch and sandbox were thrown away. */
+  z.object({ type: z.literal("work-discarded"), branch: z.string(), by: z.string() }),
   z.object({
     type: z.literal("run-ended"),
     runId: z.string(),

@@ -81,3 +81,70 @@ export async function importRepository(repoPath: string, source: string): Promis
 export async function removeRepository(repoPath: string): Promise<void> {
   await rm(repoPath, { recursive: true, force: true });
 }
+
+/** Stores a bundle's HEAD as `branch` in the bare repository (replacing an earlier save of it). */
+export async function fetchBundle(repoPath: string, bundlePath: string, branch: string): Promise<string> {
+  await git(["-C", repoPath, "fetch", "-q", bundlePath, `+HEAD:refs/heads/${branch}`]);
+  const { stdout } = await git(["-C", repoPath, "rev-parse", `refs/heads/${branch}`]);
+  return stdout.trim();
+}
+
+export async function defaultBranch(repoPath: string): Promise<string> {
+  const { stdout } = await git(["-C", repoPath, "symbolic-ref", "--short", "HEAD"]);
+  return stdout.trim() || "main";
+}
+
+export async function changedFiles(repoPath: string, base: string, branch: string): Promise<string[]> {
+  const { stdout } = await git(["-C", repoPath, "diff", "--name-only", `${base}...${branch}`]);
+  return stdout.split("\n").filter(Boolean);
+}
+
+/**
+ * Merges `branch` into `into` in the bare repository, through a temporary clone (a bare repository has
+ * no working tree to merge in). A conflict aborts cleanly and names the files; nothing is pushed.
+ */
+export async function mergeBranch(
+  repoPath: string,
+  branch: string,
+  into: string,
+  message: string,
+): Promise<string> {
+  const work = await mkdtemp(path.join(tmpdir(), "arbor-merge-"));
+  try {
+    await git(["clone", "-q", "--branch", into, "--", repoPath, work]);
+    try {
+      await git(
+        [
+          "-c",
+          "user.name=Arbor",
+          "-c",
+          "user.email=arbor@localhost",
+          "merge",
+          "--no-ff",
+          "-q",
+          "-m",
+          message,
+          `origin/${branch}`,
+        ],
+        work,
+      );
+    } catch {
+      const { stdout } = await git(["diff", "--name-only", "--diff-filter=U"], work);
+      await git(["merge", "--abort"], work).catch(() => undefined);
+      const files = stdout.split("\n").filter(Boolean);
+      throw new UserFacingError(
+        `The session's work conflicts with ${into}${files.length ? ` in ${files.join(", ")}` : ""}; nothing was merged.`,
+        "CONFLICT",
+      );
+    }
+    await git(["push", "-q", "origin", `HEAD:${into}`], work);
+    const { stdout } = await git(["rev-parse", "HEAD"], work);
+    return stdout.trim();
+  } finally {
+    await rm(work, { recursive: true, force: true });
+  }
+}
+
+export async function deleteBranch(repoPath: string, branch: string): Promise<void> {
+  await git(["-C", repoPath, "update-ref", "-d", `refs/heads/${branch}`]).catch(() => undefined);
+}

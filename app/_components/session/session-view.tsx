@@ -13,6 +13,7 @@ import { RunSpend } from "./spend";
 import { RunStatusBadge } from "./status-badge";
 import { TraceExport } from "./trace-export";
 import { useSessionEvents } from "./use-session-events";
+import { WorkPanel } from "./work-panel";
 
 export function SessionView({ sessionId }: { sessionId: string }) {
   const trpc = useTRPC();
@@ -77,7 +78,10 @@ export function SessionView({ sessionId }: { sessionId: string }) {
         </p>
       )}
       <div className="session-grid">
-        <ChatPanel sessionId={sessionId} view={view} running={currentRun?.status === "RUNNING"} />
+        <div className="stack">
+          <ChatPanel sessionId={sessionId} view={view} running={currentRun?.status === "RUNNING"} />
+          <WorkPanel sessionId={sessionId} work={view.work} running={currentRun?.status === "RUNNING"} />
+        </div>
         <div className="stack">
           {pendingApprovals.map((approval) => (
             <ApprovalCard key={approval.id} sessionId={sessionId} approval={approval} view={view} />

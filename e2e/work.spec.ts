@@ -1,0 +1,43 @@
+import { expect, test } from "@playwright/test";
+import { createProject, expectRunStatus, newUser, signUp, startTask } from "./support/arbor";
+
+/** The session's work reaches the project: saved as its branch, merged, and seen by the next session. */
+test("a session's work is saved, merged into the project, and the next session starts from it", async ({
+  page,
+}) => {
+  await signUp(page, newUser("merger"));
+  const projectId = await createProject(page, "Merge demo");
+  await page.getByTestId("checkpoint-commands").selectOption("never-ask");
+  await page.getByTestId("save-checkpoints").click();
+  await expect(page.getByTestId("checkpoints-saved")).toBeVisible();
+  await startTask(page, "run `printf 'from session one\\n' > hello.txt` and then run `cat hello.txt`");
+  await page.getByTestId("approve").click();
+  await expectRunStatus(page, "VERIFIED");
+
+  await page.getByTestId("work-message").fill("Add hello.txt");
+  await page.getByTestId("work-save").click();
+  await expect(page.getByTestId("work-state")).toHaveAttribute("data-state", "saved");
+  await expect(page.getByTestId("work-state")).toContainText("1 files changed");
+  await page.getByTestId("work-merge").click();
+  await expect(page.getByTestId("work-state")).toHaveAttribute("data-state", "merged");
+
+  await page.goto(`/projects/${projectId}`);
+  await startTask(page, "run `cat hello.txt`");
+  await expectRunStatus(page, "VERIFIED");
+  await expect(page.getByTestId("cycle-output").first()).toContainText("from session one");
+});
+
+test("saving work that contains a secret is blocked until overridden", async ({ page }) => {
+  await signUp(page, newUser("leaky"));
+  await createProject(page, "Secrets");
+  await page.getByTestId("checkpoint-commands").selectOption("never-ask");
+  await page.getByTestId("save-checkpoints").click();
+  await expect(page.getByTestId("checkpoints-saved")).toBeVisible();
+  await startTask(page, "run `printf 'TOKEN=abc\\n' > .env`");
+  await expectRunStatus(page, "VERIFIED");
+  await page.getByTestId("work-save").click();
+  await expect(page.getByTestId("work-findings")).toContainText(".env");
+  await expect(page.getByTestId("work-state")).toHaveCount(0);
+  await page.getByTestId("work-save-anyway").click();
+  await expect(page.getByTestId("work-state")).toContainText("Saved despite a secret warning");
+});

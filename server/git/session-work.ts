@@ -1,0 +1,55 @@
+import { randomUUID } from "node:crypto";
+import { mkdtemp, rm, writeFile } from "node:fs/promises";
+import { tmpdir } from "node:os";
+import path from "node:path";
+import { changedFiles, defaultBranch, fetchBundle } from "@/server/projects/git-repository";
+import type { Sandbox } from "@/server/sandbox/types";
+import { type StagedFinding, secretsInStagedDiff } from "./staged-secrets";
+
+const BIG = { timeoutMs: 120_000, maxOutputBytes: 96 * 1024 * 1024 };
+
+export type SaveResult =
+  | { status: "saved"; commit: string; files: string[]; secretsOverridden: boolean }
+  | { status: "blocked"; findings: StagedFinding[] };
+
+/**
+ * Saves the session's work to the project: everything in /workspace is committed on the session's
+ * branch (after a secret scan of what is staged — a finding blocks unless the person overrides), the
+ * branch travels to the host as a git bundle, and the project's bare repository gets it as
+ * `branch`. Nothing is pushed anywhere else and no history is rewritten.
+ */
+export async function saveSessionWork(
+  sandbox: Sandbox,
+  project: { repoPath: string; branch: string },
+  options: { message: string; allowSecrets: boolean },
+): Promise<SaveResult> {
+  const staged = await sandbox.exec("git add -A && git diff --cached --unified=0 --no-color", BIG);
+  if (staged.exitCode !== 0) throw new Error(`could not stage the work: ${staged.stderr.trim()}`);
+  const findings = secretsInStagedDiff(staged.stdout);
+  if (findings.length > 0 && !options.allowSecrets) {
+    await sandbox.exec("git reset -q", BIG);
+    return { status: "blocked", findings };
+  }
+  if (staged.stdout.trim() !== "") {
+    const message = options.message.trim() || "Arbor session work";
+    const committed = await sandbox.exec(`git commit -q -F -`, { ...BIG, stdin: message });
+    if (committed.exitCode !== 0) throw new Error(`could not commit the work: ${committed.stderr.trim()}`);
+  }
+  const bundleName = `/tmp/arbor-${randomUUID()}.bundle`;
+  const bundled = await sandbox.exec(
+    `git bundle create -q ${bundleName} HEAD && base64 -w0 ${bundleName}; status=$?; rm -f ${bundleName}; exit $status`,
+    BIG,
+  );
+  if (bundled.exitCode !== 0 || bundled.truncated)
+    throw new Error(`could not bundle the work: ${bundled.stderr.trim() || "too large"}`);
+  const dir = await mkdtemp(path.join(tmpdir(), "arbor-bundle-"));
+  try {
+    const file = path.join(dir, "work.bundle");
+    await writeFile(file, Buffer.from(bundled.stdout, "base64"));
+    const commit = await fetchBundle(project.repoPath, file, project.branch);
+    const files = await changedFiles(project.repoPath, await defaultBranch(project.repoPath), project.branch);
+    return { status: "saved", commit, files, secretsOverridden: findings.length > 0 };
+  } finally {
+    await rm(dir, { recursive: true, force: true });
+  }
+}
