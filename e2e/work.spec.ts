@@ -34,6 +34,10 @@ test("saving work that contains a secret is blocked until overridden", async ({ 
   await page.getByTestId("save-checkpoints").click();
   await expect(page.getByTestId("checkpoints-saved")).toBeVisible();
   await startTask(page, "run `printf 'TOKEN=abc\\n' > .env`");
+  // Writing a protected file (.env) asks even when commands never ask.
+  const card = page.locator('[data-testid="approval-card"][data-kind="command"]');
+  await expect(card.getByTestId("gate-reason")).toContainText(".env");
+  await card.getByTestId("approve").click();
   await expectRunStatus(page, "VERIFIED");
   await page.getByTestId("work-save").click();
   await expect(page.getByTestId("work-findings")).toContainText(".env");
