@@ -66,6 +66,12 @@ export function SessionView({ sessionId }: { sessionId: string }) {
         )}
         <CaptureMenu sessionId={sessionId} />
         <TraceExport sessionId={sessionId} />
+        <Link
+          href={`/projects/${session.data.project.id}/sessions/${sessionId}/replay`}
+          data-testid="open-replay"
+        >
+          Replay
+        </Link>
       </div>
       {error && (
         <p role="alert" className="error">

@@ -2,6 +2,10 @@ import { tracked } from "@trpc/server";
 import { z } from "zod";
 import { createRouter, projectProcedure, sessionProcedure } from "@/server/api/trpc";
 import { followEvents } from "@/server/events/follow";
+import type { StoredEvent } from "@/server/events/schema";
+
+const MAX_REPLAY_EVENTS = 50_000;
+
 import { UserMode } from "@/server/events/vocabulary";
 
 export const sessionRouter = createRouter({
@@ -53,6 +57,16 @@ export const sessionRouter = createRouter({
     project: { id: ctx.session.project.id, name: ctx.session.project.name },
     model: { id: ctx.app.model.id, label: ctx.app.model.label, offline: ctx.app.model.offline },
   })),
+
+  /** The whole log of a session, for the replay viewer (capped: a replay folds it in the browser). */
+  eventLog: sessionProcedure.query(async ({ ctx }) => {
+    const events: StoredEvent[] = [];
+    for (;;) {
+      const page = await ctx.app.store.read(ctx.session.id, events.at(-1)?.seq ?? 0);
+      if (page.length === 0 || events.length >= MAX_REPLAY_EVENTS) return events.slice(0, MAX_REPLAY_EVENTS);
+      events.push(...page);
+    }
+  }),
 
   /**
    * Every event of the session after `lastEventId`, then live. SSE reconnects send the id of the

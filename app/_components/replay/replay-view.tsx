@@ -1,0 +1,134 @@
+"use client";
+
+import { useQuery } from "@tanstack/react-query";
+import Link from "next/link";
+import { useEffect, useMemo, useState } from "react";
+import { foldEvents } from "@/server/events/fold";
+import { useTRPC } from "../../_trpc/client";
+import { NotFound } from "../not-found";
+import { IntentionTree } from "../session/intention-tree";
+import { RunStatusBadge } from "../session/status-badge";
+import { markersOf } from "./markers";
+
+const SPEEDS = [1, 4, 16, 64] as const;
+
+/**
+ * A past session, event by event: play, pause, speed and a scrubber over its log; jump to its
+ * decompositions, answers and failures. At any point the tree is the fold of the log up to there.
+ */
+export function ReplayView({ sessionId }: { sessionId: string }) {
+  const trpc = useTRPC();
+  const session = useQuery(trpc.session.getById.queryOptions({ sessionId }));
+  const log = useQuery(trpc.session.eventLog.queryOptions({ sessionId }));
+  const events = log.data ?? [];
+  const [position, setPosition] = useState<number | null>(null);
+  const [playing, setPlaying] = useState(false);
+  const [speed, setSpeed] = useState<(typeof SPEEDS)[number]>(4);
+  const at = position ?? events.length;
+  const view = useMemo(() => foldEvents(events.slice(0, at)), [events, at]);
+  const markers = useMemo(() => markersOf(events), [events]);
+
+  useEffect(() => {
+    if (!playing) return;
+    if (at >= events.length) {
+      setPlaying(false);
+      return;
+    }
+    const timer = setTimeout(() => setPosition(at + 1), 1000 / speed);
+    return () => clearTimeout(timer);
+  }, [playing, at, events.length, speed]);
+
+  if (session.error) return <NotFound what="Session" error={session.error} />;
+  if (!session.data || log.isPending) return <p className="muted">Loading the session's log…</p>;
+  const current = events[at - 1];
+
+  return (
+    <div className="stack">
+      <nav className="breadcrumbs">
+        <Link href="/projects">Projects</Link> /{" "}
+        <Link href={`/projects/${session.data.project.id}`}>{session.data.project.name}</Link> /{" "}
+        <Link href={`/projects/${session.data.project.id}/sessions/${sessionId}`}>{session.data.title}</Link>{" "}
+        / replay
+      </nav>
+      <section className="card stack" aria-label="Replay controls">
+        <div className="row">
+          <button
+            type="button"
+            className="secondary"
+            onClick={() => setPlaying(!playing)}
+            data-testid="replay-play"
+          >
+            {playing ? "Pause" : "Play"}
+          </button>
+          <label className="inline">
+            Speed
+            <select
+              value={speed}
+              onChange={(event) => setSpeed(Number(event.target.value) as (typeof SPEEDS)[number])}
+              data-testid="replay-speed"
+            >
+              {SPEEDS.map((value) => (
+                <option key={value} value={value}>
+                  {value} events/s
+                </option>
+              ))}
+            </select>
+          </label>
+          <span className="muted small" data-testid="replay-position">
+            event {at} of {events.length}
+            {current ? ` · ${current.body.type} · ${new Date(current.at).toLocaleTimeString()}` : ""}
+          </span>
+        </div>
+        <input
+          type="range"
+          min={0}
+          max={events.length}
+          value={at}
+          onChange={(event) => {
+            setPlaying(false);
+            setPosition(Number(event.target.value));
+          }}
+          aria-label="Position in the session"
+          data-testid="replay-scrubber"
+        />
+        <div className="row">
+          {markers.map((marker) => (
+            <button
+              key={`${marker.position}:${marker.kind}`}
+              type="button"
+              className={`link marker ${marker.kind}`}
+              onClick={() => {
+                setPlaying(false);
+                setPosition(marker.position);
+              }}
+              data-testid="replay-marker"
+              data-kind={marker.kind}
+            >
+              {marker.label}
+            </button>
+          ))}
+        </div>
+      </section>
+      <section className="card" aria-label="Intention tree at this point">
+        <h2>Intentions at this point</h2>
+        {Object.values(view.approvals)
+          .filter((approval) => approval.status === "PENDING")
+          .map((approval) => (
+            <p key={approval.id} className="warn small" data-testid="replay-waiting">
+              Waiting for a person: {approval.kind} ({approval.thought})
+            </p>
+          ))}
+        {view.runOrder.length === 0 && <p className="muted">Nothing had happened yet.</p>}
+        {[...view.runOrder].reverse().map((runId) => {
+          const run = view.runs[runId];
+          return run?.rootId ? (
+            <div key={runId}>
+              <RunStatusBadge status={run.status} />
+              <IntentionTree view={view} rootId={run.rootId} />
+            </div>
+          ) : null;
+        })}
+      </section>
+    </div>
+  );
+}
