@@ -83,13 +83,11 @@ function session(target: number): StoredEvent[] {
     });
     child += 1;
   }
-  return bodies
-    .slice(0, target)
-    .map((body, index) => ({
-      seq: index + 1,
-      at: new Date(1_800_000_000_000 + index).toISOString(),
-      body: EventBody.parse(body),
-    }));
+  return bodies.slice(0, target).map((body, index) => ({
+    seq: index + 1,
+    at: new Date(1_800_000_000_000 + index).toISOString(),
+    body: EventBody.parse(body),
+  }));
 }
 
 function median(samples: number[]): number {
