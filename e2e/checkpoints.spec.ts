@@ -63,3 +63,20 @@ test("a project set to never ask runs unlisted commands without a click", async 
   await expect(page.getByTestId("approval-card")).toHaveCount(0);
   await expect(child(page, 1).getByTestId("cycle-output")).toContainText("free.txt");
 });
+
+test("the waiting count shows, and the keyboard answers: R opens the rejection, A approves", async ({
+  page,
+}) => {
+  await signUp(page, newUser("keys"));
+  await createProject(page, "Keyboard");
+  await startTask(page, "run `echo one` and then run `echo two`");
+  await expect(page.getByTestId("approvals-count")).toHaveText("1 waiting for you");
+  await page.locator("body").click();
+  await page.keyboard.press("r");
+  await expect(page.getByTestId("reject-reason")).toBeVisible();
+  await page.getByRole("button", { name: "Cancel" }).click();
+  await page.locator("body").click();
+  await page.keyboard.press("a");
+  await expectRunStatus(page, "VERIFIED");
+  await expect(page.getByTestId("approvals-count")).toHaveCount(0);
+});

@@ -1,7 +1,7 @@
 "use client";
 
 import { useMutation } from "@tanstack/react-query";
-import { useState } from "react";
+import { useEffect, useRef, useState } from "react";
 import type { ApprovalView, SessionView } from "@/server/events/fold";
 import { describeError, useTRPC } from "../../_trpc/client";
 
@@ -13,10 +13,13 @@ export function ApprovalCard({
   sessionId,
   approval,
   view,
+  shortcuts = false,
 }: {
   sessionId: string;
   approval: ApprovalView;
   view: SessionView;
+  /** The first waiting card answers the keyboard: A approves, R opens the rejection. */
+  shortcuts?: boolean;
 }) {
   const trpc = useTRPC();
   const decide = useMutation(trpc.approval.decide.mutationOptions());
@@ -36,10 +39,31 @@ export function ApprovalCard({
       command: isCommand && command.trim() !== approval.command ? command.trim() : undefined,
     });
 
+  const approveRef = useRef(approve);
+  approveRef.current = approve;
+  useEffect(() => {
+    if (!shortcuts) return;
+    const onKey = (event: KeyboardEvent) => {
+      const target = event.target as HTMLElement | null;
+      const typing = target?.closest("input, textarea, select, [contenteditable]") !== null;
+      if (typing || event.metaKey || event.ctrlKey || event.altKey) return;
+      if (event.key === "a") {
+        event.preventDefault();
+        approveRef.current();
+      } else if (event.key === "r") {
+        event.preventDefault();
+        setRejecting(true);
+      }
+    };
+    window.addEventListener("keydown", onKey);
+    return () => window.removeEventListener("keydown", onKey);
+  }, [shortcuts]);
+
   return (
     <section
       className="card approval"
       aria-label="Approval needed"
+      aria-keyshortcuts={shortcuts ? "a r" : undefined}
       data-testid="approval-card"
       data-kind={approval.kind}
     >

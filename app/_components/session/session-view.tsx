@@ -39,6 +39,11 @@ export function SessionView({ sessionId }: { sessionId: string }) {
         {currentRun && <RunStatusBadge status={currentRun.status} />}
         {currentRun && <PhaseLabel view={view} runId={currentRun.id} />}
         {currentRun && <RunSpend run={currentRun} />}
+        {pendingApprovals.length > 0 && (
+          <span className="pill warn" data-testid="approvals-count" title="Press A to approve, R to reject">
+            {pendingApprovals.length} waiting for you
+          </span>
+        )}
         {currentRun?.reason && (
           <span className="run-reason" data-testid="run-reason">
             {currentRun.reason}
@@ -89,8 +94,14 @@ export function SessionView({ sessionId }: { sessionId: string }) {
           <WorkPanel sessionId={sessionId} work={view.work} running={currentRun?.status === "RUNNING"} />
         </div>
         <div className="stack">
-          {pendingApprovals.map((approval) => (
-            <ApprovalCard key={approval.id} sessionId={sessionId} approval={approval} view={view} />
+          {pendingApprovals.map((approval, index) => (
+            <ApprovalCard
+              key={approval.id}
+              sessionId={sessionId}
+              approval={approval}
+              view={view}
+              shortcuts={index === 0}
+            />
           ))}
           <section className="card" aria-label="Intention tree">
             <h2>Intentions</h2>
