@@ -122,3 +122,24 @@ test("updates arrive live while the run is still going", async ({ page }) => {
   await expectRunStatus(page, "RUNNING");
   await expectRunStatus(page, "VERIFIED");
 });
+
+test("a person edits, removes and adds children before approving, and the edited plan is what runs", async ({
+  page,
+}) => {
+  await signUp(page, newUser("planner"));
+  await createProject(page, "Edited plan");
+  await startTask(page, "run `echo first` and then run `echo second`");
+  const card = page.getByTestId("approval-card");
+  await expect(card.getByTestId("child-what")).toHaveCount(2);
+  await expect(card.getByTestId("child-what").nth(0)).toHaveValue("run `echo first`");
+  await card.getByTestId("child-what").nth(1).fill("run `echo edited`");
+  await card.getByTestId("child-add").click();
+  await card.getByTestId("child-what").nth(2).fill("run `echo added`");
+  await card.getByTestId("child-remove").nth(0).click();
+  await expect(card.getByTestId("child-what")).toHaveCount(2);
+  await card.getByTestId("approve").click();
+  await expectRunStatus(page, "VERIFIED");
+  await expect(intentions(page)).toHaveCount(3);
+  await expect(child(page, 0).getByTestId("cycle-output")).toContainText("edited");
+  await expect(child(page, 1).getByTestId("cycle-output")).toContainText("added");
+});

@@ -4,6 +4,7 @@ import { useMutation } from "@tanstack/react-query";
 import { useEffect, useRef, useState } from "react";
 import type { ApprovalView, SessionView } from "@/server/events/fold";
 import { describeError, useTRPC } from "../../_trpc/client";
+import { ChildrenEditor } from "./children-editor";
 
 /**
  * A question waiting for a person. A decomposition shows the proposed children; a command shows the
@@ -26,6 +27,9 @@ export function ApprovalCard({
   const [rejecting, setRejecting] = useState(false);
   const [reason, setReason] = useState("");
   const [command, setCommand] = useState(approval.command ?? "");
+  const [children, setChildren] = useState(approval.children);
+  const childrenEdited = JSON.stringify(children) !== JSON.stringify(approval.children);
+  const childrenValid = children.length > 0 && children.every((child) => child.what.trim() !== "");
   const intention = view.intentions[approval.intentionId];
   const isCommand = approval.kind === "command";
   const isBudget = approval.kind === "budget";
@@ -37,6 +41,10 @@ export function ApprovalCard({
       approvalId: approval.id,
       decision: "approved",
       command: isCommand && command.trim() !== approval.command ? command.trim() : undefined,
+      children:
+        approval.kind === "decomposition" && childrenEdited
+          ? children.map((child) => ({ what: child.what.trim(), acceptance: child.acceptance.trim() }))
+          : undefined,
     });
 
   const approveRef = useRef(approve);
@@ -98,14 +106,7 @@ export function ApprovalCard({
             </p>
           )}
           <p className="muted small">{approval.thought}</p>
-          <ol className="proposal" data-testid="proposed-children">
-            {approval.children.map((child) => (
-              <li key={`${child.what}:${child.acceptance}`} data-testid="proposed-child">
-                <div>{child.what}</div>
-                <div className="muted small">acceptance: {child.acceptance}</div>
-              </li>
-            ))}
-          </ol>
+          <ChildrenEditor proposals={children} onChange={setChildren} />
         </>
       )}
       {decide.error && (
@@ -152,7 +153,11 @@ export function ApprovalCard({
           <button
             type="button"
             className="primary"
-            disabled={decide.isPending || (isCommand && command.trim() === "")}
+            disabled={
+              decide.isPending ||
+              (isCommand && command.trim() === "") ||
+              (approval.kind === "decomposition" && !childrenValid)
+            }
             onClick={approve}
             data-testid="approve"
           >

@@ -1,0 +1,65 @@
+"use client";
+
+import type { ChildProposal } from "@/server/events/schema";
+
+const MAX_CHILDREN = 5;
+
+/**
+ * The proposed children of a decomposition, editable before approving: change what a child does or
+ * how it is checked, remove one, or add one (1 to 5 in all).
+ */
+export function ChildrenEditor({
+  proposals,
+  onChange,
+}: {
+  proposals: ChildProposal[];
+  onChange: (next: ChildProposal[]) => void;
+}) {
+  const update = (index: number, patch: Partial<ChildProposal>) =>
+    onChange(proposals.map((child, at) => (at === index ? { ...child, ...patch } : child)));
+  return (
+    <>
+      <ol className="proposal" data-testid="proposed-children">
+        {proposals.map((child, index) => (
+          // biome-ignore lint/suspicious/noArrayIndexKey: rows are edited in place; their position is their identity.
+          <li key={index} data-testid="proposed-child" className="stack">
+            <input
+              value={child.what}
+              onChange={(event) => update(index, { what: event.target.value })}
+              aria-label={`Child ${index + 1}: what`}
+              data-testid="child-what"
+            />
+            <input
+              value={child.acceptance}
+              onChange={(event) => update(index, { acceptance: event.target.value })}
+              aria-label={`Child ${index + 1}: acceptance`}
+              placeholder="acceptance, e.g. the command `npm test` exits 0"
+              className="small"
+              data-testid="child-acceptance"
+            />
+            {proposals.length > 1 && (
+              <button
+                type="button"
+                className="link small"
+                onClick={() => onChange(proposals.filter((_, at) => at !== index))}
+                data-testid="child-remove"
+              >
+                Remove
+              </button>
+            )}
+          </li>
+        ))}
+      </ol>
+      {proposals.length < MAX_CHILDREN && (
+        <button
+          type="button"
+          className="link small"
+          onClick={() => onChange([...proposals, { what: "", acceptance: "" }])}
+          data-testid="child-add"
+        >
+          + Add a child
+        </button>
+      )}
+    </>
+  );
+}
