@@ -9,6 +9,7 @@ import {
   startTask,
   treeSnapshot,
 } from "./support/arbor";
+import { FAKE_MODEL_PORT } from "./support/ports";
 
 /**
  * The six steps of the walking skeleton, in real Chromium against the production build, a real
@@ -20,7 +21,7 @@ test("a new user signs up, gives a task, approves its decomposition and watches 
   const user = newUser("ada");
   await signUp(page, user);
   await expect(page.getByTestId("projects-empty")).toBeVisible();
-  await expect(page.getByTestId("model-label")).toContainText("at http://127.0.0.1:4010/v1");
+  await expect(page.getByTestId("model-label")).toContainText(`at http://127.0.0.1:${FAKE_MODEL_PORT}/v1`);
 
   await createProject(page, "Skeleton demo");
   // `/etc/arbor-sandbox` exists only in the sandbox image, and the host runs as root, not `arbor`.

@@ -1,5 +1,9 @@
-/** Ports used only by the end-to-end suite, away from the 3000 a developer's own Arbor uses. */
-export const APP_PORT = 3100;
-export const FAKE_MODEL_PORT = 4010;
+/**
+ * Ports used only by the end-to-end suite, away from the 3000 a developer's own Arbor uses.
+ * `ARBOR_E2E_PORT_OFFSET` (a multiple of 10) shifts all three so that two checkouts can run their suites at once.
+ */
+const offset = Number(process.env.ARBOR_E2E_PORT_OFFSET ?? 0);
+export const APP_PORT = 3100 + offset;
+export const FAKE_MODEL_PORT = 4010 + offset;
 /** Extra servers started by specs that need their own (restart, engine down, model down). */
-export const SPARE_APP_PORT = 3101;
+export const SPARE_APP_PORT = 3105 + offset;
