@@ -12,9 +12,15 @@ export function AppHeader() {
   const status = useQuery({ ...trpc.system.status.queryOptions(), refetchInterval: 30_000 });
   return (
     <header className="app-header">
-      <Link href="/projects" className="brand">
-        Arbor
-      </Link>
+      <nav aria-label="Main" className="header-nav">
+        <Link href="/projects" className="brand">
+          Arbor
+        </Link>
+        <Link href="/projects">Projects</Link>
+        <Link href="/dashboard" data-testid="nav-dashboard">
+          Dashboard
+        </Link>
+      </nav>
       <div className="header-status">
         {status.data && (
           <span

@@ -1,5 +1,6 @@
 import { authRouter } from "./routers/auth";
 import { captureRouter } from "./routers/capture";
+import { dashboardRouter } from "./routers/dashboard";
 import { projectRouter } from "./routers/project";
 import { approvalRouter, runRouter } from "./routers/run";
 import { sessionRouter } from "./routers/session";
@@ -18,6 +19,7 @@ export const appRouter = createRouter({
   work: workRouter,
   capture: captureRouter,
   trace: traceRouter,
+  dashboard: dashboardRouter,
 });
 
 export type AppRouter = typeof appRouter;

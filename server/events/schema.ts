@@ -62,6 +62,8 @@ export const EventBody = z.discriminatedUnion("type", [
     task: text,
     mode: UserMode,
     model: z.object({ id: z.string(), label: z.string(), offline: z.boolean() }),
+    /** The user who gave the task (null in logs written before this was recorded). */
+    startedBy: z.string().nullable().default(null),
   }),
   /** Intent discovery: what was asked, what the workspace is, what earlier sessions taught. */
   z.object({

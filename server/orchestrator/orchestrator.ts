@@ -57,6 +57,7 @@ export class Orchestrator {
         task,
         mode: input.mode,
         model: { id: model.id, label: model.label, offline: model.offline },
+        startedBy: input.actor.userId,
       },
       {
         type: "intention-created",
