@@ -4,6 +4,7 @@ import { useQuery } from "@tanstack/react-query";
 import Link from "next/link";
 import { signOut, useSession } from "next-auth/react";
 import { useTRPC } from "../_trpc/client";
+import { InboxBadge } from "./inbox/inbox-badge";
 
 /** Top bar: where you are, which model answers (offline is said plainly), whether Docker answers. */
 export function AppHeader() {
@@ -20,6 +21,7 @@ export function AppHeader() {
         <Link href="/dashboard" data-testid="nav-dashboard">
           Dashboard
         </Link>
+        {auth?.user && <InboxBadge />}
       </nav>
       <div className="header-status">
         {status.data && (

@@ -1,6 +1,7 @@
 import { authRouter } from "./routers/auth";
 import { captureRouter } from "./routers/capture";
 import { dashboardRouter } from "./routers/dashboard";
+import { inboxRouter } from "./routers/inbox";
 import { projectRouter } from "./routers/project";
 import { approvalRouter, runRouter } from "./routers/run";
 import { sessionRouter } from "./routers/session";
@@ -20,6 +21,7 @@ export const appRouter = createRouter({
   capture: captureRouter,
   trace: traceRouter,
   dashboard: dashboardRouter,
+  inbox: inboxRouter,
 });
 
 export type AppRouter = typeof appRouter;
