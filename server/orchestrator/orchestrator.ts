@@ -5,6 +5,7 @@ import type { UserMode } from "@/server/events/vocabulary";
 import { childIntentions } from "@/server/riva/children";
 import { RivaEngine } from "@/server/riva/engine";
 import type { RivaDeps } from "@/server/riva/ports";
+import { RunStopped } from "@/server/riva/stop";
 import { UserFacingError } from "./errors";
 
 interface Actor {
@@ -132,19 +133,24 @@ export class Orchestrator {
     this.ensureDriving(input.sessionId, approval.runId);
   }
 
-  async stop(sessionId: string, runId: string): Promise<void> {
+  /**
+   * Stops a run now: a model call is cancelled, an approval wait ends, and a command that is running is
+   * killed with its whole process tree (the cycle records who cut it). Resolves once the run is STOPPED.
+   */
+  async stop(sessionId: string, runId: string, actor?: Actor): Promise<void> {
     const run = (await this.viewOf(sessionId)).runs[runId];
     if (!run) throw new UserFacingError("That run does not exist.", "NOT_FOUND");
     if (run.status !== "RUNNING") return;
+    const reason = new RunStopped(actor?.name ?? "the user");
     const active = this.active.get(runId);
     if (active) {
-      active.controller.abort();
+      active.controller.abort(reason);
       await active.done;
       return;
     }
     // No engine (for example it crashed): a fresh one sees the abort at once and records the stop.
     const controller = new AbortController();
-    controller.abort();
+    controller.abort(reason);
     await this.engine(sessionId, runId).drive(controller.signal);
   }
 

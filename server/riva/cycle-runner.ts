@@ -10,7 +10,7 @@ import { gateCommand } from "./command-gate";
 import { describeGap, gapOf, gapReflection, judgeWithContract } from "./contract-check";
 import { judgeCommand, reflectOnFailure } from "./judge";
 import { statusChanged } from "./run-events";
-import type { SessionWorkspace } from "./session-workspace";
+import type { ActionOutcome, SessionWorkspace } from "./session-workspace";
 
 export interface PlannedCycle {
   intention: IntentionView;
@@ -91,15 +91,20 @@ export class CycleRunner {
     await this.host.append([...before, this.started(ids, cycle, gate)]);
     const mark = await this.host.ledger?.begin();
     const started = Date.now();
-    const outcome = await this.host.workspace.run(cycle.command);
+    const { stoppedBy: cutBy, ...outcome } = await this.host.workspace.run(cycle.command);
     let judged = judgeCommand(outcome);
     const events: EventInput[] = [
-      { type: "cycle-result", ...ids, ...outcome, durationMs: Date.now() - started },
+      cutBy
+        ? { type: "cycle-result", ...ids, ...cutResult(outcome, cutBy), durationMs: Date.now() - started }
+        : { type: "cycle-result", ...ids, ...outcome, durationMs: Date.now() - started },
     ];
     // Collected right after the action, so files left by contract checks are not credited to it.
     const written = mark ? await this.host.ledger?.afterAction(mark, ids) : undefined;
+    // A Stop during (or right after) the action: nothing more runs, and the cycle says why it is open.
+    const stopper = cutBy ?? this.host.workspace.stoppedBy();
+    if (stopper) judged = stoppedJudgment(stopper, cutBy !== undefined);
     let gap: CriterionResult[] = [];
-    if (judged.judgment === "SUCCESS" && cycle.intention.contract.length > 0) {
+    if (!stopper && judged.judgment === "SUCCESS" && cycle.intention.contract.length > 0) {
       const results = await this.host.workspace.checkContract(cycle.intention, criterionCommands);
       events.push({ type: "criteria-checked", ...ids, results });
       judged = judgeWithContract(results);
@@ -109,12 +114,12 @@ export class CycleRunner {
       type: "cycle-judged",
       ...ids,
       judgment: judged.judgment,
-      judgedBy: "auto",
+      judgedBy: stopper ?? "auto",
       reason: judged.reason,
     });
     const trace = written && this.host.ledger?.judged(written, ids, judged.judgment, cycle.approver ?? null);
     if (trace) events.push(trace);
-    if (judged.judgment !== "SUCCESS") {
+    if (judged.judgment !== "SUCCESS" && !stopper) {
       const reflection =
         gap.length > 0 ? gapReflection(gap) : reflectOnFailure(outcome, outcome.error ?? outcome.output);
       events.push({ type: "cycle-reflected", ...ids, reflection });
@@ -192,4 +197,15 @@ export class CycleRunner {
       statusChanged(this.host.runId, intention, gap.length === 0 ? "VERIFIED" : "FAILED", reason),
     ]);
   }
+}
+
+/** What a cut command's cycle records: the output it printed until then and who cut it. */
+function cutResult(outcome: Omit<ActionOutcome, "stoppedBy">, by: string) {
+  return { ...outcome, exitCode: null, timedOut: false, error: `stopped by ${by} while running` };
+}
+
+/** A stopped cycle proves nothing either way: UNCLEAR, with who stopped it and when. */
+function stoppedJudgment(by: string, whileRunning: boolean): { judgment: "UNCLEAR"; reason: string } {
+  const when = whileRunning ? "while running" : "before its result was checked";
+  return { judgment: "UNCLEAR", reason: `stopped by ${by} ${when}` };
 }

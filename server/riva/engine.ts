@@ -24,6 +24,7 @@ import {
   statusChanged,
 } from "./run-events";
 import { SessionWorkspace } from "./session-workspace";
+import { stoppedBy } from "./stop";
 
 /**
  * Drives one run to its end: fold the log, ask `nextStep` what to do, do it, append what happened,
@@ -63,11 +64,12 @@ export class RivaEngine {
   }
 
   async drive(signal: AbortSignal): Promise<void> {
+    this.workspace.stopOn(signal);
     try {
       for (;;) {
         await this.catchUp();
         if (signal.aborted) {
-          await this.endRun("STOPPED", "stopped by the user");
+          await this.endRun("STOPPED", `stopped by ${stoppedBy(signal)}`);
           return;
         }
         const step = nextStep(this.view, this.runId, {

@@ -5,6 +5,7 @@ import { errorMessage } from "@/server/orchestrator/errors";
 import type { Sandbox } from "@/server/sandbox/types";
 import { checkContract } from "./contract-check";
 import type { RivaDeps } from "./ports";
+import { stoppedBy } from "./stop";
 
 const MAX_OUTPUT_BYTES = 64 * 1024;
 
@@ -13,6 +14,8 @@ export interface ActionOutcome {
   output: string;
   timedOut: boolean;
   error: string | null;
+  /** Set when a person's Stop killed the command while it ran: who stopped it. */
+  stoppedBy?: string;
 }
 
 export interface SandboxReady {
@@ -27,6 +30,7 @@ export interface SandboxReady {
  */
 export class SessionWorkspace {
   private sandbox: Sandbox | null = null;
+  private stopSignal: AbortSignal | null = null;
 
   constructor(
     private readonly deps: Pick<RivaDeps, "sandboxes" | "workspaceOf" | "commandTimeoutMs" | "logger">,
@@ -35,14 +39,29 @@ export class SessionWorkspace {
     private readonly onReady: (ready: SandboxReady) => Promise<void>,
   ) {}
 
+  /**
+   * The run's stop signal: aborting it kills the action running at that moment (its whole process
+   * tree). Contract checks, listings and the ledger are short bookkeeping and are not cut.
+   */
+  stopOn(signal: AbortSignal): void {
+    this.stopSignal = signal;
+  }
+
+  /** Who stopped the run, once its signal is aborted; null while it goes on. */
+  stoppedBy(): string | null {
+    return this.stopSignal?.aborted ? stoppedBy(this.stopSignal) : null;
+  }
+
   /** Runs an action's command. Never throws: a sandbox that cannot run it becomes the outcome's error. */
   async run(command: string): Promise<ActionOutcome> {
     try {
       const sandbox = await this.acquire();
-      const result = await sandbox.exec(command, this.execOptions());
+      const signal = this.stopSignal ?? undefined;
+      const result = await sandbox.exec(command, { ...this.execOptions(), signal });
       const separator = result.stdout === "" || result.stdout.endsWith("\n") ? "" : "\n";
       const output = result.stdout + separator + result.stderr;
-      return { exitCode: result.exitCode, output, timedOut: result.timedOut, error: null };
+      const outcome = { exitCode: result.exitCode, output, timedOut: result.timedOut, error: null };
+      return result.aborted && signal ? { ...outcome, stoppedBy: stoppedBy(signal) } : outcome;
     } catch (error) {
       this.deps.logger.warn({ err: error, sessionId: this.sessionId }, "action could not run");
       return { exitCode: null, output: "", timedOut: false, error: errorMessage(error) };

@@ -14,6 +14,10 @@ export interface RunOptions {
   deadlineMs: number;
   /** Called once when the deadline passes, to kill what is still running inside. */
   onDeadline?: () => void;
+  /** Aborting stops the wait: `onAbort` kills what runs inside, and the host gives up shortly after. */
+  signal?: AbortSignal;
+  /** Called once when `signal` aborts, to kill the command's process group inside the container. */
+  onAbort?: () => void;
 }
 
 export interface RunResult {
@@ -22,10 +26,16 @@ export interface RunResult {
   stderr: string;
   truncated: boolean;
   deadlineHit: boolean;
+  /** True when the caller's signal aborted the command. */
+  aborted?: boolean;
 }
 
 /** Exit code reported when the host gave up waiting and the engine had none yet. */
 const GAVE_UP_EXIT_CODE = 124;
+/** Exit code of a command killed because its caller aborted (what SIGKILL gives: 128 + 9). */
+export const ABORTED_EXIT_CODE = 137;
+/** After an abort, how long the host waits for the killed command's stream to end before it lets go. */
+export const ABORT_GRACE_MS = 1_000;
 
 /**
  * Runs argv in the container with the Engine API's exec (no shell on the host), streaming and capping
@@ -55,13 +65,16 @@ export async function runInContainer(
   };
   (container.modem as DockerModem).demuxStream(stream, sinks.stdout.writable, sinks.stderr.writable);
 
-  const deadlineAt = Date.now() + options.deadlineMs;
+  let deadlineAt = Date.now() + options.deadlineMs;
   let deadlineHit = false;
+  let aborted = false;
   const giveUp = () => {
     if (deadlineHit) return;
     deadlineHit = true;
     options.onDeadline?.();
   };
+  let abortTimer: NodeJS.Timeout | undefined;
+  let onAbort: (() => void) | undefined;
   await new Promise<void>((resolve, reject) => {
     const timer = setTimeout(() => {
       giveUp();
@@ -70,17 +83,34 @@ export async function runInContainer(
     }, options.deadlineMs);
     const finish = () => {
       clearTimeout(timer);
+      clearTimeout(abortTimer);
       resolve();
     };
+    onAbort = () => {
+      if (aborted) return;
+      aborted = true;
+      options.onAbort?.();
+      // The kill ends the stream; if it does not within the grace, stop waiting anyway.
+      deadlineAt = Math.min(deadlineAt, Date.now() + ABORT_GRACE_MS);
+      abortTimer = setTimeout(() => {
+        clearTimeout(timer);
+        stream.destroy();
+        resolve();
+      }, ABORT_GRACE_MS);
+    };
+    if (options.signal?.aborted) onAbort();
+    else options.signal?.addEventListener("abort", onAbort, { once: true });
     stream.once("end", finish);
     stream.once("close", finish);
     stream.once("error", (error) => {
       clearTimeout(timer);
-      if (deadlineHit) resolve();
+      clearTimeout(abortTimer);
+      if (deadlineHit || aborted) resolve();
       else reject(error);
     });
     if (withStdin) stream.end(Buffer.from(options.stdin ?? "", "utf8"));
   });
+  if (onAbort) options.signal?.removeEventListener("abort", onAbort);
 
   let exitCode = GAVE_UP_EXIT_CODE;
   // The stream can end a moment before the engine records the exit code, or long before it when the
@@ -92,13 +122,15 @@ export async function runInContainer(
       break;
     }
     if (deadlineHit || Date.now() >= deadlineAt) {
-      giveUp();
+      if (aborted) exitCode = ABORTED_EXIT_CODE;
+      else giveUp();
       break;
     }
     await new Promise((resolve) => setTimeout(resolve, wait));
   }
 
   return {
+    ...(aborted ? { aborted: true } : {}),
     exitCode,
     stdout: sinks.stdout.finish(),
     stderr: sinks.stderr.finish(),

@@ -1,7 +1,7 @@
 import { randomBytes } from "node:crypto";
 import type Docker from "dockerode";
 import type { Logger } from "pino";
-import { type RunOptions, type RunResult, runInContainer } from "./docker-exec";
+import { ABORTED_EXIT_CODE, type RunOptions, type RunResult, runInContainer } from "./docker-exec";
 import { buildExecArgv, buildKillArgv, KILL_AFTER_MS, resolveWorkspacePath } from "./shell";
 import { AgentUnavailableError, type DirectCommand, type ShellAgent } from "./shell-agent";
 import {
@@ -56,6 +56,7 @@ export class DockerSandbox implements Sandbox {
     const cwd = resolveWorkspacePath(options.cwd ?? ".");
     const argv = buildExecArgv({ command, cwd, timeoutMs, tag });
     const started = performance.now();
+    if (options.signal?.aborted) return abortedBeforeStart();
     let result: RunResult & { oomKilled?: boolean };
     try {
       result = await this.runArgv(argv, {
@@ -65,12 +66,15 @@ export class DockerSandbox implements Sandbox {
         maxOutputBytes: options.maxOutputBytes,
         deadlineMs: timeoutMs + KILL_AFTER_MS + HOST_GRACE_MS,
         onDeadline: () => void this.kill(tag),
+        signal: options.signal,
+        onAbort: () => void this.kill(tag),
         direct: { command, cwd, tag, timeoutMs, killAfterMs: KILL_AFTER_MS },
       });
     } catch (error) {
       throw this.deps.wrap(error, "run the command in the sandbox");
     }
     const durationMs = Math.round(performance.now() - started);
+    if (result.aborted) return abortedResult(result, durationMs);
     // 124 = `timeout` sent TERM, 137 = it had to KILL. A command may exit 124 by itself, hence the clock.
     const killedByTimeout = (result.exitCode === 124 || result.exitCode === 137) && durationMs >= timeoutMs;
     const timedOut = result.deadlineHit || killedByTimeout;
@@ -194,6 +198,28 @@ export class DockerSandbox implements Sandbox {
       );
     }
   }
+}
+
+/** A command cut by its caller's signal: what it printed until then, killed for the abort. */
+function abortedResult(result: RunResult, durationMs: number): ExecResult {
+  return {
+    exitCode: result.exitCode,
+    stdout: result.stdout,
+    stderr: result.stderr,
+    timedOut: false,
+    truncated: result.truncated,
+    durationMs,
+    aborted: true,
+    killedReason: "aborted",
+  };
+}
+
+/** The signal was aborted before the command could start: it never runs. */
+function abortedBeforeStart(): ExecResult {
+  return abortedResult(
+    { exitCode: ABORTED_EXIT_CODE, stdout: "", stderr: "", truncated: false, deadlineHit: false },
+    0,
+  );
 }
 
 /** "cat: /x: No such file or directory" → "No such file or directory". */

@@ -3,7 +3,7 @@ import { PassThrough } from "node:stream";
 import { StringDecoder } from "node:string_decoder";
 import type DockerModem from "docker-modem";
 import type Docker from "dockerode";
-import type { RunOptions, RunResult } from "./docker-exec";
+import { ABORT_GRACE_MS, ABORTED_EXIT_CODE, type RunOptions, type RunResult } from "./docker-exec";
 import { CappedOutput, DEFAULT_MAX_OUTPUT_BYTES } from "./output";
 import type { OutputStream } from "./types";
 
@@ -273,7 +273,10 @@ export class ShellAgent {
       stderr: new AgentSink("stderr", max, options.onOutput),
     };
     let deadlineHit = false;
+    let aborted = false;
     let timer: NodeJS.Timeout | undefined;
+    let graceTimer: NodeJS.Timeout | undefined;
+    let onAbort: (() => void) | undefined;
     const outcome = await new Promise<{ code: number; oom: boolean }>((resolve, reject) => {
       this.jobs.set(id, { sinks, resolve, reject, started: false });
       timer = setTimeout(() => {
@@ -283,6 +286,18 @@ export class ShellAgent {
         this.jobs.delete(id);
         resolve({ code: 124, oom: false });
       }, options.deadlineMs);
+      // The agent kills the job's process group with KILL; its exit (137) then arrives as usual. Should
+      // it not arrive, the host lets go after a grace and kills by tag the slow way.
+      onAbort = () => {
+        aborted = true;
+        this.send({ kill: id });
+        graceTimer = setTimeout(() => {
+          options.onAbort?.();
+          this.jobs.delete(id);
+          resolve({ code: ABORTED_EXIT_CODE, oom: false });
+        }, ABORT_GRACE_MS);
+      };
+      options.signal?.addEventListener("abort", onAbort, { once: true });
       this.send({
         id,
         argv,
@@ -290,8 +305,14 @@ export class ShellAgent {
         direct: options.direct ?? null,
         stdin: options.stdin === undefined ? null : Buffer.from(options.stdin, "utf8").toString("base64"),
       });
-    }).finally(() => clearTimeout(timer));
+      if (options.signal?.aborted) onAbort();
+    }).finally(() => {
+      clearTimeout(timer);
+      clearTimeout(graceTimer);
+      if (onAbort) options.signal?.removeEventListener("abort", onAbort);
+    });
     return {
+      ...(aborted ? { aborted: true } : {}),
       exitCode: outcome.code,
       stdout: sinks.stdout.finish(),
       stderr: sinks.stderr.finish(),

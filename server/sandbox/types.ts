@@ -18,6 +18,11 @@ export interface ExecOptions {
   onOutput?: (stream: OutputStream, chunk: string) => void;
   /** Cap on the captured bytes of EACH stream; head and tail are kept around a truncation marker. */
   maxOutputBytes?: number;
+  /**
+   * Aborting kills the command's whole process group at once (like the time limit, without the grace
+   * period) and the result comes back with `aborted: true`: how a person's Stop cuts a running command.
+   */
+  signal?: AbortSignal;
 }
 
 export interface ExecResult {
@@ -31,8 +36,10 @@ export interface ExecResult {
   durationMs: number;
   /** True when the kernel's OOM killer ended the command (exit 137 at the memory limit). */
   oomKilled?: boolean;
-  /** Why the command was killed, when it was: its time limit or the sandbox's memory limit. */
-  killedReason?: "timeout" | "oom";
+  /** True when the caller's signal aborted the command and it was killed for that. */
+  aborted?: boolean;
+  /** Why the command was killed, when it was: its time limit, the sandbox's memory limit, or an abort. */
+  killedReason?: "timeout" | "oom" | "aborted";
 }
 
 export interface Sandbox {

@@ -88,9 +88,13 @@ function CycleDetails({ cycle }: { cycle: CycleView }) {
         </dd>
         <dt>result</dt>
         <dd>
-          {cycle.error ? (
-            <span className="error">{cycle.error}</span>
-          ) : (
+          {cycle.error && (
+            <span className="error" data-testid="cycle-error">
+              {cycle.error}
+            </span>
+          )}
+          {/* A stopped command has both: why it ended, and what it printed until then. */}
+          {(!cycle.error || cycle.output) && (
             <>
               <span className="muted small">
                 exit code {cycle.exitCode ?? "—"}

@@ -22,7 +22,9 @@ export const runRouter = createRouter({
 
   stop: sessionProcedure
     .input(z.object({ runId: z.string().min(1) }))
-    .mutation(({ ctx, input }) => ctx.app.orchestrator.stop(ctx.session.id, input.runId)),
+    .mutation(({ ctx, input }) =>
+      ctx.app.orchestrator.stop(ctx.session.id, input.runId, { userId: ctx.user.id, name: ctx.user.name }),
+    ),
 });
 
 export const approvalRouter = createRouter({
