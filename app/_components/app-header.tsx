@@ -5,6 +5,7 @@ import Link from "next/link";
 import { signOut, useSession } from "next-auth/react";
 import { useTRPC } from "../_trpc/client";
 import { InboxBadge } from "./inbox/inbox-badge";
+import { ThemeSwitch } from "./theme-switch";
 
 /** Top bar: where you are, which model answers (offline is said plainly), whether Docker answers. */
 export function AppHeader() {
@@ -24,6 +25,7 @@ export function AppHeader() {
         {auth?.user && <InboxBadge />}
       </nav>
       <div className="header-status">
+        <ThemeSwitch />
         {status.data && (
           <span
             className={status.data.model.offline ? "pill warn" : "pill"}
