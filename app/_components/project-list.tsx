@@ -4,17 +4,19 @@ import { useMutation, useQuery, useQueryClient } from "@tanstack/react-query";
 import Link from "next/link";
 import { useRouter } from "next/navigation";
 import { type FormEvent, useState } from "react";
+import { can, type Role, refusal } from "@/server/auth/roles";
 import { describeError, useTRPC } from "../_trpc/client";
 
-export function ProjectList() {
+/** The chosen team's projects, and a form to add one when the caller's role may. */
+export function ProjectList({ team }: { team: { id: string; name: string; role: Role } }) {
   const trpc = useTRPC();
   const router = useRouter();
   const queryClient = useQueryClient();
-  const projects = useQuery(trpc.project.list.queryOptions());
+  const projects = useQuery(trpc.project.list.queryOptions({ teamId: team.id }));
   const create = useMutation(
     trpc.project.create.mutationOptions({
       onSuccess: async (project) => {
-        await queryClient.invalidateQueries({ queryKey: trpc.project.list.queryKey() });
+        await queryClient.invalidateQueries({ queryKey: trpc.project.list.queryKey({ teamId: team.id }) });
         router.push(`/projects/${project.id}`);
       },
     }),
@@ -26,6 +28,7 @@ export function ProjectList() {
     const form = new FormData(event.currentTarget);
     const sourceUrl = String(form.get("sourceUrl") ?? "").trim();
     create.mutate({
+      teamId: team.id,
       name: String(form.get("name") ?? ""),
       sourceUrl: importing && sourceUrl ? sourceUrl : undefined,
     });
@@ -33,44 +36,56 @@ export function ProjectList() {
 
   return (
     <div className="stack">
-      <section className="card">
-        <h2>New project</h2>
-        <form onSubmit={submit} className="stack" aria-label="New project">
-          <label>
-            Name
-            <input name="name" required maxLength={100} data-testid="project-name" />
-          </label>
-          <label className="inline">
-            <input
-              type="checkbox"
-              checked={importing}
-              onChange={(event) => setImporting(event.target.checked)}
-              data-testid="project-import-toggle"
-            />
-            Import from a git repository
-          </label>
-          {importing && (
+      {!can(team.role, "createProject") && (
+        <p className="muted" role="note" data-testid="cannot-create-project">
+          {refusal(team.role, "createProject")}
+        </p>
+      )}
+      {can(team.role, "createProject") && (
+        <section className="card">
+          <h2>New project</h2>
+          <form onSubmit={submit} className="stack" aria-label="New project">
             <label>
-              Repository URL
-              <input
-                name="sourceUrl"
-                placeholder="https://github.com/you/repo.git or file:///path/to/repo"
-                data-testid="project-source"
-              />
+              Name
+              <input name="name" required maxLength={100} data-testid="project-name" />
             </label>
-          )}
-          {create.error && (
-            <p role="alert" className="error" data-testid="project-error">
-              {describeError(create.error)}
-            </p>
-          )}
-          <button type="submit" className="primary" disabled={create.isPending} data-testid="create-project">
-            {create.isPending ? (importing ? "Cloning…" : "Creating…") : "Create project"}
-          </button>
-        </form>
-      </section>
+            <label className="inline">
+              <input
+                type="checkbox"
+                checked={importing}
+                onChange={(event) => setImporting(event.target.checked)}
+                data-testid="project-import-toggle"
+              />
+              Import from a git repository
+            </label>
+            {importing && (
+              <label>
+                Repository URL
+                <input
+                  name="sourceUrl"
+                  placeholder="https://github.com/you/repo.git or file:///path/to/repo"
+                  data-testid="project-source"
+                />
+              </label>
+            )}
+            {create.error && (
+              <p role="alert" className="error" data-testid="project-error">
+                {describeError(create.error)}
+              </p>
+            )}
+            <button
+              type="submit"
+              className="primary"
+              disabled={create.isPending}
+              data-testid="create-project"
+            >
+              {create.isPending ? (importing ? "Cloning…" : "Creating…") : "Create project"}
+            </button>
+          </form>
+        </section>
+      )}
       <section className="card">
-        <h2>Your projects</h2>
+        <h2>Projects of {team.name}</h2>
         {projects.isPending && <p className="muted">Loading projects…</p>}
         {projects.error && (
           <p role="alert" className="error">
@@ -79,7 +94,10 @@ export function ProjectList() {
         )}
         {projects.data?.length === 0 && (
           <p className="muted" data-testid="projects-empty">
-            No projects yet. Create an empty one or import a repository above, then give the agent a task.
+            No projects in this team yet.
+            {can(team.role, "createProject")
+              ? " Create an empty one or import a repository above, then give the agent a task."
+              : ""}
           </p>
         )}
         <ul className="list" data-testid="project-list">

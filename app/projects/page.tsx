@@ -1,16 +1,17 @@
 import { requireUserId } from "@/server/auth/session";
 import { AppHeader } from "../_components/app-header";
-import { ProjectList } from "../_components/project-list";
+import { TeamProjects } from "../_components/teams/team-projects";
 
 export const dynamic = "force-dynamic";
 
-export default async function ProjectsPage() {
+export default async function ProjectsPage({ searchParams }: { searchParams: Promise<{ team?: string }> }) {
   await requireUserId();
+  const { team } = await searchParams;
   return (
     <>
       <AppHeader />
       <main className="page">
-        <ProjectList />
+        <TeamProjects requestedTeamId={team ?? null} />
       </main>
     </>
   );

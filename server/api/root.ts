@@ -6,6 +6,7 @@ import { projectRouter } from "./routers/project";
 import { approvalRouter, runRouter } from "./routers/run";
 import { sessionRouter } from "./routers/session";
 import { systemRouter } from "./routers/system";
+import { teamRouter } from "./routers/team";
 import { traceRouter } from "./routers/trace";
 import { workRouter } from "./routers/work";
 import { createRouter } from "./trpc";
@@ -22,6 +23,7 @@ export const appRouter = createRouter({
   trace: traceRouter,
   dashboard: dashboardRouter,
   inbox: inboxRouter,
+  team: teamRouter,
 });
 
 export type AppRouter = typeof appRouter;

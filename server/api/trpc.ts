@@ -4,6 +4,15 @@ import superjson from "superjson";
 import { z } from "zod";
 import { appContext } from "@/server/app-context";
 import { authOptions } from "@/server/auth/options";
+import {
+  type Action,
+  atLeast,
+  can,
+  MUTATION_MINIMUM,
+  parseRole,
+  type Role,
+  refusal,
+} from "@/server/auth/roles";
 import { db } from "@/server/db";
 import { logger } from "@/server/logger";
 import { UserFacingError } from "@/server/orchestrator/errors";
@@ -62,26 +71,95 @@ export const protectedProcedure = publicProcedure.use(({ ctx, next }) => {
 });
 
 /**
- * A project the caller's team owns. Someone outside the team gets NOT_FOUND, exactly like a project
- * that does not exist, so ids cannot be probed.
+ * Resource procedures. Each loads the resource through the caller's membership of its team, so a
+ * caller outside the team gets NOT_FOUND exactly like for an id that does not exist (ids cannot be
+ * probed), and puts the caller's `role` in the context.
+ *
+ * Reads need any role (viewers watch). Mutations need at least a member, always: a viewer never
+ * changes anything, even through a procedure that forgot to say what it needs (fail closed).
+ * `.requires(action)` adds the role an action needs (see `server/auth/roles.ts`), e.g.
+ * `sessionProcedure.requires("approve").input(…).mutation(…)`. Every router uses these builders;
+ * `server/api/router-auth.integration.test.ts` walks the router to prove it.
  */
-export const projectProcedure = protectedProcedure
-  .input(z.object({ projectId: z.string().min(1) }))
-  .use(async ({ ctx, input, next }) => {
-    const project = await ctx.db.project.findFirst({
-      where: { id: input.projectId, team: { memberships: { some: { userId: ctx.user.id } } } },
+function assertRole(role: Role, type: string, action: Action | null): void {
+  if (type === "mutation" && !atLeast(role, MUTATION_MINIMUM))
+    throw new TRPCError({ code: "FORBIDDEN", message: refusal(role, action ?? "run") });
+  if (action && !can(role, action))
+    throw new TRPCError({ code: "FORBIDDEN", message: refusal(role, action) });
+}
+
+const teamBase = protectedProcedure
+  .input(z.object({ teamId: z.string().min(1) }))
+  .use(async ({ ctx, input, next, type }) => {
+    const membership = await ctx.db.membership.findUnique({
+      where: { userId_teamId: { userId: ctx.user.id, teamId: input.teamId } },
+      include: { team: true },
     });
-    if (!project) throw new TRPCError({ code: "NOT_FOUND", message: "Project not found." });
-    return next({ ctx: { ...ctx, project } });
+    const role = parseRole(membership?.role);
+    if (!membership || !role) throw new TRPCError({ code: "NOT_FOUND", message: "Team not found." });
+    assertRole(role, type, null);
+    return next({ ctx: { ...ctx, team: membership.team, role } });
   });
 
-export const sessionProcedure = protectedProcedure
-  .input(z.object({ sessionId: z.string().min(1) }))
-  .use(async ({ ctx, input, next }) => {
-    const session = await ctx.db.session.findFirst({
-      where: { id: input.sessionId, project: { team: { memberships: { some: { userId: ctx.user.id } } } } },
-      include: { project: true },
+const projectBase = protectedProcedure
+  .input(z.object({ projectId: z.string().min(1) }))
+  .use(async ({ ctx, input, next, type }) => {
+    const found = await ctx.db.project.findFirst({
+      where: { id: input.projectId },
+      include: {
+        team: { select: { memberships: { where: { userId: ctx.user.id }, select: { role: true } } } },
+      },
     });
-    if (!session) throw new TRPCError({ code: "NOT_FOUND", message: "Session not found." });
-    return next({ ctx: { ...ctx, session } });
+    const role = parseRole(found?.team.memberships[0]?.role);
+    if (!found || !role) throw new TRPCError({ code: "NOT_FOUND", message: "Project not found." });
+    assertRole(role, type, null);
+    const { team: _membership, ...project } = found;
+    return next({ ctx: { ...ctx, project, role } });
   });
+
+const sessionBase = protectedProcedure
+  .input(z.object({ sessionId: z.string().min(1) }))
+  .use(async ({ ctx, input, next, type }) => {
+    const found = await ctx.db.session.findFirst({
+      where: { id: input.sessionId },
+      include: {
+        project: {
+          include: {
+            team: { select: { memberships: { where: { userId: ctx.user.id }, select: { role: true } } } },
+          },
+        },
+      },
+    });
+    const role = parseRole(found?.project.team.memberships[0]?.role);
+    if (!found || !role) throw new TRPCError({ code: "NOT_FOUND", message: "Session not found." });
+    assertRole(role, type, null);
+    const { team: _membership, ...project } = found.project;
+    return next({ ctx: { ...ctx, session: { ...found, project }, role } });
+  });
+
+/** A team the caller belongs to (`teamId` in the input). */
+export const teamProcedure = Object.assign(teamBase, {
+  requires: (action: Action) =>
+    teamBase.use(({ ctx, next, type }) => {
+      assertRole(ctx.role, type, action);
+      return next();
+    }),
+});
+
+/** A project of a team the caller belongs to (`projectId` in the input). */
+export const projectProcedure = Object.assign(projectBase, {
+  requires: (action: Action) =>
+    projectBase.use(({ ctx, next, type }) => {
+      assertRole(ctx.role, type, action);
+      return next();
+    }),
+});
+
+/** A session of a project of a team the caller belongs to (`sessionId` in the input). */
+export const sessionProcedure = Object.assign(sessionBase, {
+  requires: (action: Action) =>
+    sessionBase.use(({ ctx, next, type }) => {
+      assertRole(ctx.role, type, action);
+      return next();
+    }),
+});

@@ -73,6 +73,8 @@ export interface ApprovalView {
   binding: string | null;
   confirm: boolean;
   gateReason: string;
+  /** Delegated to this member: only they (or an owner/admin) may answer. */
+  assignee?: { userId: string; name: string } | null;
 }
 
 export interface RunView {
@@ -246,6 +248,11 @@ export function applyEvent(view: SessionView, event: StoredEvent): SessionView {
         approval.decidedAt = event.at;
         approval.editedCommand = body.command;
       }
+      break;
+    }
+    case "approval-assigned": {
+      const approval = view.approvals[body.approvalId];
+      if (approval) approval.assignee = body.assignee;
       break;
     }
     case "cycle-started":

@@ -83,6 +83,12 @@ export async function project(tx: Tx, sessionId: string, event: StoredEvent): Pr
         },
       });
       return;
+    case "approval-assigned":
+      await tx.approval.update({
+        where: { id: body.approvalId },
+        data: { assignedToId: body.assignee?.userId ?? null },
+      });
+      return;
     case "cycle-started":
       await tx.cycle.create({
         data: {

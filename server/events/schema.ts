@@ -150,6 +150,17 @@ export const EventBody = z.discriminatedUnion("type", [
     /** kind "command": the command as the person edited it before approving (null: unchanged). */
     command: z.string().max(20_000).nullable().default(null),
   }),
+  /**
+   * An approval delegated to a named member (`assignee` null: back to anyone who may approve). Then
+   * only that member, or an owner or admin, may answer it.
+   */
+  z.object({
+    type: z.literal("approval-assigned"),
+    runId: z.string(),
+    approvalId: z.string(),
+    assignee: z.object({ userId: z.string(), name: z.string() }).nullable(),
+    assignedBy: z.object({ userId: z.string(), name: z.string() }),
+  }),
   /** A cycle begins: the thought and the concrete action it is about to run. */
   z.object({
     type: z.literal("cycle-started"),

@@ -2,7 +2,7 @@
 export class UserFacingError extends Error {
   constructor(
     message: string,
-    readonly code: "NOT_FOUND" | "CONFLICT" | "BAD_REQUEST" | "PRECONDITION_FAILED",
+    readonly code: "NOT_FOUND" | "CONFLICT" | "BAD_REQUEST" | "PRECONDITION_FAILED" | "FORBIDDEN",
   ) {
     super(message);
     this.name = "UserFacingError";

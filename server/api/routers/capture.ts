@@ -52,6 +52,7 @@ export const captureRouter = createRouter({
 
   /** A new session in this project from an exported file; nothing in the file starts running. */
   importSession: projectProcedure
+    .requires("run")
     .input(z.object({ file: z.string().max(MAX_IMPORT_CHARS, "The file is larger than 20 MB.") }))
     .mutation(async ({ ctx, input }) => {
       const parsed = parseSessionExport(parseJson(input.file));

@@ -1,7 +1,7 @@
 import { randomUUID } from "node:crypto";
-import { TRPCError } from "@trpc/server";
 import { z } from "zod";
-import { createRouter, projectProcedure, protectedProcedure } from "@/server/api/trpc";
+import { createRouter, projectProcedure, teamProcedure } from "@/server/api/trpc";
+import { permissionsOf } from "@/server/auth/roles";
 import { env } from "@/server/env";
 import { CheckpointPolicy, readCheckpointPolicy } from "@/server/policy/checkpoints";
 import {
@@ -17,44 +17,42 @@ export const CreateProjectInput = z.object({
 });
 
 export const projectRouter = createRouter({
-  list: protectedProcedure.query(({ ctx }) =>
+  /** The projects of one team the caller belongs to (the projects page lets them choose the team). */
+  list: teamProcedure.query(({ ctx }) =>
     ctx.db.project.findMany({
-      where: { team: { memberships: { some: { userId: ctx.user.id } } } },
+      where: { teamId: ctx.team.id },
       orderBy: { createdAt: "desc" },
       select: { id: true, name: true, sourceUrl: true, createdAt: true, team: { select: { name: true } } },
     }),
   ),
 
-  create: protectedProcedure.input(CreateProjectInput).mutation(async ({ ctx, input }) => {
-    const membership = await ctx.db.membership.findFirst({
-      where: { userId: ctx.user.id, role: { in: ["owner", "admin", "member"] } },
-      orderBy: { createdAt: "asc" },
-    });
-    if (!membership)
-      throw new TRPCError({
-        code: "FORBIDDEN",
-        message: "You are not a member of a team that can create projects.",
+  create: teamProcedure
+    .requires("createProject")
+    .input(CreateProjectInput)
+    .mutation(async ({ ctx, input }) => {
+      const id = randomUUID();
+      const repoPath = repoPathFor(env.dataDir, id);
+      const source = input.sourceUrl ? validateSourceUrl(input.sourceUrl) : null;
+      if (source) await importRepository(repoPath, source);
+      else await createEmptyRepository(repoPath, input.name);
+      return ctx.db.project.create({
+        data: {
+          id,
+          name: input.name,
+          teamId: ctx.team.id,
+          sourceUrl: source,
+          repoPath,
+          createdById: ctx.user.id,
+        },
+        select: { id: true, name: true },
       });
-    const id = randomUUID();
-    const repoPath = repoPathFor(env.dataDir, id);
-    const source = input.sourceUrl ? validateSourceUrl(input.sourceUrl) : null;
-    if (source) await importRepository(repoPath, source);
-    else await createEmptyRepository(repoPath, input.name);
-    return ctx.db.project.create({
-      data: {
-        id,
-        name: input.name,
-        teamId: membership.teamId,
-        sourceUrl: source,
-        repoPath,
-        createdById: ctx.user.id,
-      },
-      select: { id: true, name: true },
-    });
-  }),
+    }),
 
   getById: projectProcedure.query(({ ctx }) => ({
     id: ctx.project.id,
+    teamId: ctx.project.teamId,
+    role: ctx.role,
+    permissions: permissionsOf(ctx.role),
     name: ctx.project.name,
     sourceUrl: ctx.project.sourceUrl,
     createdAt: ctx.project.createdAt,
@@ -63,6 +61,7 @@ export const projectRouter = createRouter({
 
   /** Which questions go to a person in this project's runs; applies from the next action on. */
   updateCheckpoints: projectProcedure
+    .requires("settings")
     .input(z.object({ checkpoints: CheckpointPolicy }))
     .mutation(async ({ ctx, input }) => {
       await ctx.db.project.update({

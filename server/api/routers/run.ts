@@ -2,9 +2,11 @@ import { z } from "zod";
 import { createRouter, sessionProcedure } from "@/server/api/trpc";
 import { ChildProposal } from "@/server/events/schema";
 import { UserMode } from "@/server/events/vocabulary";
+import { assertMayAnswerApproval, assignApproval, assignableMembers } from "@/server/teams/delegation";
 
 export const runRouter = createRouter({
   start: sessionProcedure
+    .requires("run")
     .input(
       z.object({
         task: z.string().trim().min(1, "Type a task for the agent first.").max(20_000),
@@ -21,6 +23,7 @@ export const runRouter = createRouter({
     ),
 
   stop: sessionProcedure
+    .requires("run")
     .input(z.object({ runId: z.string().min(1) }))
     .mutation(({ ctx, input }) =>
       ctx.app.orchestrator.stop(ctx.session.id, input.runId, { userId: ctx.user.id, name: ctx.user.name }),
@@ -29,6 +32,7 @@ export const runRouter = createRouter({
 
 export const approvalRouter = createRouter({
   decide: sessionProcedure
+    .requires("approve")
     .input(
       z.object({
         approvalId: z.string().min(1),
@@ -38,8 +42,13 @@ export const approvalRouter = createRouter({
         command: z.string().trim().min(1).max(20_000).optional(),
       }),
     )
-    .mutation(({ ctx, input }) =>
-      ctx.app.orchestrator.decide({
+    .mutation(async ({ ctx, input }) => {
+      await assertMayAnswerApproval(ctx.db, {
+        sessionId: ctx.session.id,
+        approvalId: input.approvalId,
+        actor: { userId: ctx.user.id, role: ctx.role },
+      });
+      return ctx.app.orchestrator.decide({
         sessionId: ctx.session.id,
         approvalId: input.approvalId,
         decision: input.decision,
@@ -47,6 +56,26 @@ export const approvalRouter = createRouter({
         children: input.children,
         command: input.command,
         actor: { userId: ctx.user.id, name: ctx.user.name },
-      }),
+      });
+    }),
+
+  /** Delegate a waiting approval to a named member (null: back to anyone who may approve). */
+  assign: sessionProcedure
+    .requires("approve")
+    .input(z.object({ approvalId: z.string().min(1), assigneeUserId: z.string().min(1).nullable() }))
+    .mutation(({ ctx, input }) =>
+      assignApproval(
+        { db: ctx.db, log: ctx.app.store },
+        {
+          sessionId: ctx.session.id,
+          teamId: ctx.session.project.teamId,
+          approvalId: input.approvalId,
+          assigneeUserId: input.assigneeUserId,
+          actor: { userId: ctx.user.id, name: ctx.user.name, role: ctx.role },
+        },
+      ),
     ),
+
+  /** Who an approval of this session can be delegated to. */
+  assignees: sessionProcedure.query(({ ctx }) => assignableMembers(ctx.db, ctx.session.project.teamId)),
 });

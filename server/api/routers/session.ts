@@ -1,6 +1,7 @@
 import { tracked } from "@trpc/server";
 import { z } from "zod";
 import { createRouter, projectProcedure, sessionProcedure } from "@/server/api/trpc";
+import { permissionsOf } from "@/server/auth/roles";
 import { followEvents } from "@/server/events/follow";
 import type { StoredEvent } from "@/server/events/schema";
 
@@ -24,6 +25,7 @@ export const sessionRouter = createRouter({
 
   /** Opens a session and starts its first run with the task typed on the project page. */
   create: projectProcedure
+    .requires("run")
     .input(
       z.object({
         task: z.string().trim().min(1, "Type a task for the agent first.").max(20_000),
@@ -55,6 +57,8 @@ export const sessionRouter = createRouter({
     title: ctx.session.title,
     branch: ctx.session.branch,
     project: { id: ctx.session.project.id, name: ctx.session.project.name },
+    role: ctx.role,
+    permissions: permissionsOf(ctx.role),
     model: { id: ctx.app.model.id, label: ctx.app.model.label, offline: ctx.app.model.offline },
   })),
 

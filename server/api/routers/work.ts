@@ -16,6 +16,7 @@ async function assertIdle(ctx: Context, sessionId: string): Promise<void> {
 
 export const workRouter = createRouter({
   save: sessionProcedure
+    .requires("work")
     .input(
       z.object({
         message: z.string().trim().max(2_000).default(""),
@@ -49,7 +50,7 @@ export const workRouter = createRouter({
       return result;
     }),
 
-  merge: sessionProcedure.mutation(async ({ ctx }) => {
+  merge: sessionProcedure.requires("work").mutation(async ({ ctx }) => {
     await assertIdle(ctx, ctx.session.id);
     const { repoPath } = ctx.session.project;
     const into = await defaultBranch(repoPath);
@@ -71,7 +72,7 @@ export const workRouter = createRouter({
     return { into, commit };
   }),
 
-  discard: sessionProcedure.mutation(async ({ ctx }) => {
+  discard: sessionProcedure.requires("work").mutation(async ({ ctx }) => {
     await assertIdle(ctx, ctx.session.id);
     await deleteBranch(ctx.session.project.repoPath, ctx.session.branch);
     await (await ctx.app.sandboxes.get(ctx.session.id))?.dispose();

@@ -1,0 +1,119 @@
+import { z } from "zod";
+import { createRouter, protectedProcedure, teamProcedure } from "@/server/api/trpc";
+import { can, grantableRoles, parseRole, permissionsOf, Role } from "@/server/auth/roles";
+import { UserFacingError } from "@/server/orchestrator/errors";
+import { DEFAULT_INVITE_EXPIRY_DAYS, INVITE_EXPIRY_DAYS } from "@/server/teams/invite-state";
+import {
+  acceptInvite,
+  createInvite,
+  describeInvite,
+  openInvites,
+  revokeInvite,
+} from "@/server/teams/invites";
+import { changeRole, createTeam, membersOf, removeMember, teamsOf } from "@/server/teams/members";
+
+const InviteToken = z.string().trim().min(1, "The invite link has no token.").max(200);
+const TeamName = z.string().trim().min(1, "Give the team a name.").max(100);
+
+export const teamRouter = createRouter({
+  /** Signed-in, own data only: the caller's teams and their role in each. */
+  list: protectedProcedure.query(({ ctx }) => teamsOf(ctx.db, ctx.user.id)),
+
+  /** Anyone signed in may start a team; they are its owner. */
+  create: protectedProcedure
+    .input(z.object({ name: TeamName }))
+    .mutation(({ ctx, input }) => createTeam(ctx.db, ctx.user.id, input.name)),
+
+  /** The members page: who is in the team, the caller's role, and open links for those who manage. */
+  getById: teamProcedure.query(async ({ ctx }) => ({
+    id: ctx.team.id,
+    name: ctx.team.name,
+    personal: ctx.team.personal,
+    role: ctx.role,
+    permissions: permissionsOf(ctx.role),
+    grantableRoles: grantableRoles(ctx.role),
+    members: await membersOf(ctx.db, ctx.team.id),
+    invites: can(ctx.role, "manageMembers") ? await openInvites(ctx.db, ctx.team.id) : [],
+  })),
+
+  createInvite: teamProcedure
+    .requires("manageMembers")
+    .input(
+      z.object({
+        role: Role,
+        expiresInDays: z
+          .number()
+          .refine((days) => (INVITE_EXPIRY_DAYS as readonly number[]).includes(days), {
+            message: `Choose ${INVITE_EXPIRY_DAYS.join(", ")} days.`,
+          })
+          .default(DEFAULT_INVITE_EXPIRY_DAYS),
+      }),
+    )
+    .mutation(({ ctx, input }) =>
+      createInvite(ctx.db, {
+        teamId: ctx.team.id,
+        actor: { userId: ctx.user.id, role: ctx.role },
+        role: input.role,
+        expiresInDays: input.expiresInDays,
+      }),
+    ),
+
+  revokeInvite: teamProcedure
+    .requires("manageMembers")
+    .input(z.object({ inviteId: z.string().min(1) }))
+    .mutation(async ({ ctx, input }) => {
+      await revokeInvite(ctx.db, ctx.team.id, input.inviteId);
+      return { revoked: input.inviteId };
+    }),
+
+  changeRole: teamProcedure
+    .requires("manageMembers")
+    .input(z.object({ userId: z.string().min(1), role: Role }))
+    .mutation(({ ctx, input }) =>
+      changeRole(ctx.db, {
+        teamId: ctx.team.id,
+        actor: { userId: ctx.user.id, role: ctx.role },
+        userId: input.userId,
+        role: input.role,
+      }),
+    ),
+
+  removeMember: teamProcedure
+    .requires("manageMembers")
+    .input(z.object({ userId: z.string().min(1) }))
+    .mutation(({ ctx, input }) =>
+      removeMember(ctx.db, {
+        teamId: ctx.team.id,
+        actor: { userId: ctx.user.id, role: ctx.role },
+        userId: input.userId,
+      }),
+    ),
+
+  /**
+   * Leaving is open to every role, viewers included, so it cannot use the team builder (which keeps
+   * viewers from every mutation); it checks membership itself: not a member, NOT_FOUND.
+   */
+  leave: protectedProcedure
+    .input(z.object({ teamId: z.string().min(1) }))
+    .mutation(async ({ ctx, input }) => {
+      const membership = await ctx.db.membership.findUnique({
+        where: { userId_teamId: { userId: ctx.user.id, teamId: input.teamId } },
+      });
+      const role = parseRole(membership?.role);
+      if (!role) throw new UserFacingError("Team not found.", "NOT_FOUND");
+      return removeMember(ctx.db, {
+        teamId: input.teamId,
+        actor: { userId: ctx.user.id, role },
+        userId: ctx.user.id,
+      });
+    }),
+
+  /** The link is the permission (a bearer token): any signed-in holder may see where it leads. */
+  inviteInfo: protectedProcedure
+    .input(z.object({ token: InviteToken }))
+    .query(({ ctx, input }) => describeInvite(ctx.db, input.token, ctx.user.id)),
+
+  acceptInvite: protectedProcedure
+    .input(z.object({ token: InviteToken }))
+    .mutation(({ ctx, input }) => acceptInvite(ctx.db, input.token, ctx.user.id)),
+});
