@@ -36,6 +36,8 @@ const schema = z.object({
   /** Warm sandbox containers kept ready for new sessions (0: off). */
   ARBOR_SANDBOX_POOL_SIZE: z.coerce.number().int().min(0).max(16).default(0),
   ARBOR_COMMAND_TIMEOUT_MS: positiveInt(120_000),
+  /** fs.write and fs.edit refuse to grow a session's /workspace beyond this many MB. */
+  ARBOR_WORKSPACE_MAX_MB: positiveInt(2_048),
   /** Seed 000's safety limits (see server/riva/limits.ts). */
   ARBOR_MAX_DEPTH: z.coerce.number().int().min(0).max(50).default(10),
   ARBOR_MAX_CYCLES: positiveInt(5),

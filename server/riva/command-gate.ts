@@ -1,3 +1,4 @@
+import type { ActiveIntent } from "@/server/governance/intent-gate";
 import { decideApproval } from "@/server/policy/approval/decide";
 import type { ApprovalDecision } from "@/server/policy/approval/decision";
 import { splitShellCommand } from "@/server/policy/approval/shell-split";
@@ -12,14 +13,15 @@ import type { CheckpointPolicy } from "@/server/policy/checkpoints";
  */
 export function gateCommand(
   command: string,
-  intentionId: string,
+  /** The active intent, or the id of the intention being worked (its scope is the whole workspace). */
+  intent: string | ActiveIntent,
   policy: CheckpointPolicy,
 ): ApprovalDecision {
   const decided = decideApproval({
     tool: "shell.exec",
     input: { command },
     risk: "dangerous",
-    activeIntent: { id: intentionId, ownedScope: ["**"] },
+    activeIntent: typeof intent === "string" ? { id: intent, ownedScope: ["**"] } : intent,
     policy: { allowCommands: policy.allowCommands, denyCommands: policy.denyCommands },
     preApprovals: { run: [], project: policy.commands === "never-ask" ? ["shell"] : [] },
   });

@@ -5,12 +5,12 @@ import type { EventInput, GateRecord } from "@/server/events/schema";
 import type { CycleLedger } from "@/server/governance/ledger/cycle-ledger";
 import { errorMessage } from "@/server/orchestrator/errors";
 import { approvalBinding } from "@/server/policy/approval/binding";
-import type { CheckpointPolicy } from "@/server/policy/checkpoints";
-import { gateCommand } from "./command-gate";
+import type { ToolDispatch, ToolResult } from "@/server/tools/dispatch";
 import { describeGap, gapOf, gapReflection, judgeWithContract } from "./contract-check";
 import { judgeCommand, reflectOnFailure } from "./judge";
 import { statusChanged } from "./run-events";
 import type { ActionOutcome, SessionWorkspace } from "./session-workspace";
+import { stoppedBy } from "./stop";
 
 export interface PlannedCycle {
   intention: IntentionView;
@@ -19,16 +19,36 @@ export interface PlannedCycle {
   approvalId: string | null;
   /** Who approved the command, when a person did (recorded in the trace ledger). */
   approver?: string | null;
+  /** The binding of the exact command the person approved; the dispatch runs nothing else. */
+  approvedBinding?: string;
 }
 
 /** What the cycle runner needs from the engine that owns it. */
 export interface CycleHost {
   readonly runId: string;
   readonly workspace: SessionWorkspace;
+  /** The one door to the sandbox: every action runs through its gates. */
+  readonly tools: ToolDispatch;
   append(bodies: EventInput[]): Promise<void>;
-  checkpoints(): Promise<CheckpointPolicy>;
-  /** The trace ledger; absent in tests that do not care. */
+  /** The trace ledger (its records come back from the dispatch); absent in tests that do not care. */
   readonly ledger?: CycleLedger;
+}
+
+/** The intention being worked is the active intent; a command's effects have no path, so its scope is all. */
+export function intentionIntent(intention: Pick<IntentionView, "id">) {
+  return { id: intention.id, ownedScope: ["**"] };
+}
+
+/** The dispatch's result as the judge reads an action: an exit code, or why it did not run. */
+function outcomeOf(result: ToolResult): ActionOutcome {
+  if (result.exitCode !== null || result.timedOut)
+    return { exitCode: result.exitCode, output: result.output, timedOut: result.timedOut, error: null };
+  return {
+    exitCode: null,
+    output: "",
+    timedOut: false,
+    error: result.error?.message ?? "the action did not run",
+  };
 }
 
 /**
@@ -69,15 +89,31 @@ export class CycleRunner {
     }
     if (approval.editedCommand !== null) {
       // An edited command goes back through the gate: a person's edit cannot reach a denied program.
-      const regate = gateCommand(cycle.command, intention.id, await this.host.checkpoints());
-      if (regate.decision === "deny")
-        return this.blocked(cycle, regate, "policy", `denied by the approval gate: ${regate.reason}`);
+      const regate = await this.host.tools.check(
+        { tool: "shell.exec", input: { command: cycle.command } },
+        { activeIntent: intentionIntent(intention) },
+      );
+      if (regate.status === "denied" || regate.status === "invalid") {
+        const reason = regate.gate?.reason ?? regate.error?.message ?? "invalid command";
+        return this.blocked(
+          cycle,
+          { decision: "deny", reason },
+          "policy",
+          `denied by the approval gate: ${reason}`,
+        );
+      }
     }
     const edited = approval.editedCommand !== null ? " (edited)" : "";
-    return this.run(cycle, { decision: "approve", reason: `approved by ${who}${edited}` }, [
-      original,
-      cycle.command,
-    ]);
+    // The person approved the request as bound when it was made, or exactly the text of their edit.
+    const approvedBinding =
+      approval.editedCommand !== null
+        ? approvalBinding("shell.exec", { command: approval.editedCommand })
+        : approval.binding;
+    return this.run(
+      { ...cycle, approvedBinding },
+      { decision: "approve", reason: `approved by ${who}${edited}` },
+      [original, cycle.command],
+    );
   }
 
   /** One thought → action → result → judgment (→ reflection) cycle, for a command the gate let through. */
@@ -89,17 +125,31 @@ export class CycleRunner {
   ): Promise<void> {
     const ids = { runId: this.host.runId, intentionId: cycle.intention.id, cycleId: randomUUID() };
     await this.host.append([...before, this.started(ids, cycle, gate)]);
-    const mark = await this.host.ledger?.begin();
     const started = Date.now();
-    const { stoppedBy: cutBy, ...outcome } = await this.host.workspace.run(cycle.command);
+    // The dispatch gates the call again (a person's approval counts only for its exact binding), runs
+    // it and collects what it wrote for the ledger right after it, before any contract check runs.
+    const result = await this.host.tools.run(
+      { tool: "shell.exec", input: { command: cycle.command } },
+      {
+        activeIntent: intentionIntent(cycle.intention),
+        approval: cycle.approvedBinding
+          ? { binding: cycle.approvedBinding, approver: cycle.approver ?? null }
+          : null,
+        traceIds: ids,
+        signal: this.host.workspace.signal(),
+      },
+    );
+    const outcome = outcomeOf(result);
+    // A person's Stop killed the command while it ran: who stopped it.
+    const signal = this.host.workspace.signal();
+    const cutBy = result.aborted && signal ? stoppedBy(signal) : undefined;
     let judged = judgeCommand(outcome);
     const events: EventInput[] = [
       cutBy
         ? { type: "cycle-result", ...ids, ...cutResult(outcome, cutBy), durationMs: Date.now() - started }
         : { type: "cycle-result", ...ids, ...outcome, durationMs: Date.now() - started },
     ];
-    // Collected right after the action, so files left by contract checks are not credited to it.
-    const written = mark ? await this.host.ledger?.afterAction(mark, ids) : undefined;
+    const written = result.trace;
     // A Stop during (or right after) the action: nothing more runs, and the cycle says why it is open.
     const stopper = cutBy ?? this.host.workspace.stoppedBy();
     if (stopper) judged = stoppedJudgment(stopper, cutBy !== undefined);
@@ -117,7 +167,7 @@ export class CycleRunner {
       judgedBy: stopper ?? "auto",
       reason: judged.reason,
     });
-    const trace = written && this.host.ledger?.judged(written, ids, judged.judgment, cycle.approver ?? null);
+    const trace = this.host.ledger?.judged(written, ids, judged.judgment, cycle.approver ?? null);
     if (trace) events.push(trace);
     if (judged.judgment !== "SUCCESS" && !stopper) {
       const reflection =

@@ -7,8 +7,8 @@ import type { ModelCallRecord } from "@/server/model/types";
 import { errorMessage } from "@/server/orchestrator/errors";
 import { approvalBinding } from "@/server/policy/approval/binding";
 import { type CheckpointPolicy, DEFAULT_CHECKPOINTS } from "@/server/policy/checkpoints";
-import { gateCommand } from "./command-gate";
-import { CycleRunner } from "./cycle-runner";
+import { ToolDispatch } from "@/server/tools/dispatch";
+import { CycleRunner, intentionIntent } from "./cycle-runner";
 import { discoverIntent } from "./discovery/discover";
 import { summarizeIntent } from "./discovery/discovered-intent";
 import type { Verdict } from "./heuristics";
@@ -35,6 +35,7 @@ export class RivaEngine {
   private view: SessionView = emptySessionView();
   private readonly workspace: SessionWorkspace;
   private readonly cycles: CycleRunner;
+  private readonly tools: ToolDispatch;
   private policy: CheckpointPolicy | null = null;
 
   constructor(
@@ -46,20 +47,27 @@ export class RivaEngine {
     this.workspace = new SessionWorkspace(deps, sessionId, (ready) =>
       this.append([{ type: "sandbox-ready", runId, image: deps.sandboxImage, ...ready }]),
     );
+    const ledger = deps.traceLedger
+      ? new CycleLedger((command) => this.workspace.ledgerExec(command), {
+          sessionId,
+          modelId: deps.model.id,
+          logger: deps.logger,
+        })
+      : undefined;
+    this.tools = new ToolDispatch({
+      sandbox: () => this.workspace.box(),
+      policy: async () => ({ checkpoints: await this.checkpoints() }),
+      timeoutMs: deps.commandTimeoutMs,
+      workspaceMaxBytes: deps.workspaceMaxBytes ?? null,
+      logger: deps.logger,
+      ...(ledger ? { ledger } : {}),
+    });
     this.cycles = new CycleRunner({
       runId,
       workspace: this.workspace,
+      tools: this.tools,
       append: (bodies) => this.append(bodies),
-      checkpoints: () => this.checkpoints(),
-      ...(deps.traceLedger
-        ? {
-            ledger: new CycleLedger((command) => this.workspace.ledgerExec(command), {
-              sessionId,
-              modelId: deps.model.id,
-              logger: deps.logger,
-            }),
-          }
-        : {}),
+      ...(ledger ? { ledger } : {}),
     });
   }
 
@@ -266,7 +274,14 @@ export class RivaEngine {
     if (asked.failedAttempts.length > 0) await this.append(asked.failedAttempts);
     if (!("value" in asked)) return this.modelFailed(intention, "act", asked.error);
     const next = asked.value;
-    const gate = gateCommand(next.action.command, intention.id, await this.checkpoints());
+    const checked = await this.tools.check(
+      { tool: "shell.exec", input: { command: next.action.command } },
+      { activeIntent: intentionIntent(intention) },
+    );
+    const gate = checked.gate ?? {
+      decision: "deny" as const,
+      reason: checked.error?.message ?? "invalid command",
+    };
     const llm = this.llmCalled(next.call, intention.id);
     if (gate.decision === "ask") {
       return this.append([
@@ -279,7 +294,7 @@ export class RivaEngine {
           kind: "command",
           thought: next.action.thought,
           command: next.action.command,
-          binding: approvalBinding("shell.exec", { command: next.action.command }),
+          binding: checked.binding ?? approvalBinding("shell.exec", { command: next.action.command }),
           confirm: gate.confirm === true,
           reason: gate.reason,
         },

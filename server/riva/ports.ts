@@ -35,4 +35,6 @@ export interface RivaDeps {
   memoriesOf?(sessionId: string): Promise<string[]>;
   /** Record what each cycle wrote in the trace ledger (git commands in the sandbox); off when absent. */
   traceLedger?: boolean;
+  /** fs.write and fs.edit refuse to grow /workspace beyond this many bytes; absent means no cap. */
+  workspaceMaxBytes?: number | null;
 }

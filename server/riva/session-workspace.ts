@@ -1,7 +1,6 @@
 import type { CriterionResult } from "@/server/contract/criteria";
 import type { IntentionView } from "@/server/events/fold";
 import { type LedgerExecResult, ledgerExecOf } from "@/server/governance/ledger/collect";
-import { errorMessage } from "@/server/orchestrator/errors";
 import type { Sandbox } from "@/server/sandbox/types";
 import { checkContract } from "./contract-check";
 import type { RivaDeps } from "./ports";
@@ -52,20 +51,14 @@ export class SessionWorkspace {
     return this.stopSignal?.aborted ? stoppedBy(this.stopSignal) : null;
   }
 
-  /** Runs an action's command. Never throws: a sandbox that cannot run it becomes the outcome's error. */
-  async run(command: string): Promise<ActionOutcome> {
-    try {
-      const sandbox = await this.acquire();
-      const signal = this.stopSignal ?? undefined;
-      const result = await sandbox.exec(command, { ...this.execOptions(), signal });
-      const separator = result.stdout === "" || result.stdout.endsWith("\n") ? "" : "\n";
-      const output = result.stdout + separator + result.stderr;
-      const outcome = { exitCode: result.exitCode, output, timedOut: result.timedOut, error: null };
-      return result.aborted && signal ? { ...outcome, stoppedBy: stoppedBy(signal) } : outcome;
-    } catch (error) {
-      this.deps.logger.warn({ err: error, sessionId: this.sessionId }, "action could not run");
-      return { exitCode: null, output: "", timedOut: false, error: errorMessage(error) };
-    }
+  /** The run's stop signal, when the engine set one: the dispatch hands it to the action's exec. */
+  signal(): AbortSignal | undefined {
+    return this.stopSignal ?? undefined;
+  }
+
+  /** The session's sandbox, for the tool dispatch (the only caller that runs actions in it). */
+  box(): Promise<Sandbox> {
+    return this.acquire();
   }
 
   /** The tracked files (capped) and the package manifest, for intent discovery. */

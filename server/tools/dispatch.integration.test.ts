@@ -1,0 +1,400 @@
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { INTENT_REQUIRED_ERROR } from "@/server/governance/intent-gate";
+import { ledgerExecOf } from "@/server/governance/ledger/collect";
+import { CycleLedger } from "@/server/governance/ledger/cycle-ledger";
+import { CheckpointPolicy } from "@/server/policy/checkpoints";
+import type { DockerSandboxProvider } from "@/server/sandbox/docker-provider";
+import { cleanUp, makeBareRepo, PREFIX, testProvider } from "@/server/sandbox/docker-testing";
+import type { Sandbox } from "@/server/sandbox/types";
+import { type DispatchContext, type DispatchDeps, type ToolCall, ToolDispatch } from "./dispatch";
+import type { GatePolicy } from "./tool-gate";
+
+/** Every tool through the one door, against the real Docker sandbox and a real git clone. */
+let provider: DockerSandboxProvider;
+let box: Sandbox;
+const SCOPED = { id: "INT-001", ownedScope: ["src/**", "notes/**"] };
+const WIDE = { id: "INT-002", ownedScope: ["**"] };
+const NO_QUESTIONS: GatePolicy = {
+  checkpoints: CheckpointPolicy.parse({ commands: "never-ask" }),
+  preApproved: { run: ["write", "git-write", "shell"] },
+};
+
+beforeAll(async () => {
+  provider = testProvider("tools");
+  box = await provider.create({
+    sessionId: `${PREFIX}-tools`,
+    repoPath: makeBareRepo(true),
+    branch: "arbor/tools",
+  });
+}, 600_000);
+afterAll(async () => {
+  await box?.dispose();
+  await cleanUp(provider);
+});
+
+function dispatchWith(overrides: Partial<DispatchDeps> = {}) {
+  return new ToolDispatch({
+    sandbox: async () => box,
+    policy: async () => NO_QUESTIONS,
+    timeoutMs: 20_000,
+    ...overrides,
+  });
+}
+
+/** Runs a call as a person who approves whatever the gate asks about (a deny still stops it). */
+async function approved(dispatch: ToolDispatch, call: ToolCall, context: DispatchContext) {
+  const checked = await dispatch.check(call, context);
+  return dispatch.run(call, { ...context, approval: { binding: checked.binding ?? "", approver: "Ada" } });
+}
+
+async function sh(command: string): Promise<string> {
+  const result = await box.exec(command);
+  if (result.exitCode !== 0) throw new Error(`${command}: ${result.stderr}`);
+  return result.stdout;
+}
+
+describe("fs tools", () => {
+  const tools = () => dispatchWith();
+
+  it("write → read → list → search, with numbered lines", async () => {
+    const write = await tools().run(
+      { tool: "fs.write", input: { path: "src/app.ts", content: "const a = 1;\nconst b = 2;\n" } },
+      { activeIntent: SCOPED },
+    );
+    expect(write).toMatchObject({ status: "ok", output: "Wrote src/app.ts: 2 lines, 26 bytes." });
+    expect(await sh("cat src/app.ts")).toBe("const a = 1;\nconst b = 2;\n");
+    const read = await tools().run(
+      { tool: "fs.read", input: { path: "src/app.ts", startLine: 2 } },
+      { activeIntent: null },
+    );
+    expect(read).toMatchObject({ status: "ok", output: "     2\tconst b = 2;\n" });
+    const list = await tools().run({ tool: "fs.list", input: {} }, { activeIntent: null });
+    expect(list.output.split("\n")).toEqual(expect.arrayContaining(["d .git", "f README.md", "d src"]));
+    const deep = await tools().run(
+      { tool: "fs.list", input: { path: "src", recursive: true } },
+      { activeIntent: null },
+    );
+    expect(deep.output).toBe("f src/app.ts");
+    const search = await tools().run(
+      { tool: "fs.search", input: { pattern: "b = 2" } },
+      { activeIntent: null },
+    );
+    expect(search).toMatchObject({ status: "ok", output: "src/app.ts:2:const b = 2;" });
+    const none = await tools().run({ tool: "fs.search", input: { pattern: "zzz" } }, { activeIntent: null });
+    expect(none).toMatchObject({ status: "ok", output: 'No matches for "zzz" in ..' });
+  });
+
+  it("reports a missing file, a directory and a missing search text as results, not crashes", async () => {
+    const missing = await tools().run(
+      { tool: "fs.read", input: { path: "nope.txt" } },
+      { activeIntent: null },
+    );
+    expect(missing).toMatchObject({
+      status: "failed",
+      error: { code: "not_found", message: "nope.txt does not exist." },
+    });
+    const dir = await tools().run({ tool: "fs.read", input: { path: "src" } }, { activeIntent: null });
+    expect(dir).toMatchObject({ status: "failed", error: { code: "not_a_file" } });
+    const edit = await tools().run(
+      { tool: "fs.edit", input: { path: "src/nope.ts", search: "a", replace: "b" } },
+      { activeIntent: SCOPED },
+    );
+    expect(edit).toMatchObject({ status: "failed", error: { code: "not_found" } });
+    const del = await tools().run(
+      { tool: "fs.delete", input: { path: "src/nope.ts" } },
+      { activeIntent: SCOPED },
+    );
+    expect(del).toMatchObject({ status: "failed", error: { code: "not_found" } });
+  });
+
+  it("edits exactly one occurrence; a missing or ambiguous search text changes nothing", async () => {
+    await sh("mkdir -p src && printf 'x = 1\\ny = 1\\nx = 1\\n' > src/edit.py");
+    const ambiguous = await tools().run(
+      { tool: "fs.edit", input: { path: "src/edit.py", search: "x = 1", replace: "x = 2" } },
+      { activeIntent: SCOPED },
+    );
+    expect(ambiguous).toMatchObject({ status: "failed", error: { code: "search_ambiguous" } });
+    expect(ambiguous.error?.message).toContain("lines 1, 3");
+    const missing = await tools().run(
+      { tool: "fs.edit", input: { path: "src/edit.py", search: "z = 1", replace: "z = 2" } },
+      { activeIntent: SCOPED },
+    );
+    expect(missing).toMatchObject({ status: "failed", error: { code: "search_not_found" } });
+    expect(await sh("cat src/edit.py")).toBe("x = 1\ny = 1\nx = 1\n");
+    const edited = await tools().run(
+      { tool: "fs.edit", input: { path: "src/edit.py", search: "y = 1", replace: "y = 'it''s $HOME'" } },
+      { activeIntent: SCOPED },
+    );
+    expect(edited).toMatchObject({
+      status: "ok",
+      output: "Edited src/edit.py: 1 replacement, first at line 2.",
+    });
+    expect(await sh("cat src/edit.py")).toBe("x = 1\ny = 'it''s $HOME'\nx = 1\n");
+  });
+
+  it("deletes a file but not a directory", async () => {
+    await sh("mkdir -p src/dir && touch src/gone.txt");
+    expect(
+      await tools().run({ tool: "fs.delete", input: { path: "src/dir" } }, { activeIntent: SCOPED }),
+    ).toMatchObject({ status: "failed", error: { code: "not_a_file" } });
+    expect(
+      await tools().run({ tool: "fs.delete", input: { path: "src/gone.txt" } }, { activeIntent: SCOPED }),
+    ).toMatchObject({ status: "ok", output: "Deleted src/gone.txt." });
+    expect(await sh("test -e src/gone.txt || echo gone")).toBe("gone\n");
+  });
+});
+
+describe("gates against the real sandbox", () => {
+  it("blocks a write without an intent, with seed 003's error", async () => {
+    const result = await dispatchWith().run(
+      { tool: "fs.write", input: { path: "src/x.ts", content: "x" } },
+      { activeIntent: null },
+    );
+    expect(result).toMatchObject({ status: "denied", error: { message: INTENT_REQUIRED_ERROR } });
+  });
+
+  it("refuses `..` and symlink escapes for reads and writes", async () => {
+    await sh(
+      "ln -sfn /etc src/etc && ln -sfn ../README.md src/readme-link && ln -sfn /tmp/outside notes-link",
+    );
+    const tools = dispatchWith();
+    const cases: [string, unknown, DispatchContext][] = [
+      ["fs.read", { path: "../etc/passwd" }, { activeIntent: null }],
+      ["fs.read", { path: "src/etc/passwd" }, { activeIntent: null }],
+      ["fs.list", { path: "src/etc" }, { activeIntent: null }],
+      ["fs.search", { pattern: "root", path: "src/etc" }, { activeIntent: null }],
+      ["fs.write", { path: "src/../../tmp/x", content: "x" }, { activeIntent: WIDE }],
+      ["fs.write", { path: "src/etc/evil", content: "x" }, { activeIntent: WIDE }],
+      // In scope as written, but the link leads to README.md, outside src/**.
+      ["fs.write", { path: "src/readme-link", content: "x" }, { activeIntent: SCOPED }],
+      ["fs.delete", { path: "src/readme-link" }, { activeIntent: SCOPED }],
+      ["git.add", { paths: ["src/etc"] }, { activeIntent: WIDE }],
+    ];
+    for (const [tool, input, context] of cases) {
+      const result = await tools.run({ tool, input }, context);
+      expect(result.status, `${tool} ${JSON.stringify(input)}`).toBe("denied");
+    }
+    expect(await sh("cat README.md")).toBe("# Sandbox test project\n");
+    expect(await sh("test -e /tmp/x || echo absent")).toBe("absent\n");
+  });
+
+  it("asks (with confirmation) before protected paths, even pre-approved, existing or not", async () => {
+    await sh("ln -sfn ../.git/hooks/pre-commit src/hook");
+    const tools = dispatchWith();
+    for (const path of [
+      "package.json",
+      ".git/hooks/pre-commit",
+      ".orchestration/active_intents.yaml",
+      "sub/.env",
+    ]) {
+      const result = await tools.run(
+        { tool: "fs.write", input: { path, content: "x" } },
+        { activeIntent: WIDE },
+      );
+      expect(result, path).toMatchObject({ status: "ask", gate: { decision: "ask", confirm: true } });
+      // .env is caught first as a secret-holding file; the others as protected paths.
+      expect(result.gate?.reason).toMatch(/protected|environment file/);
+    }
+    // A link in scope to a hook is judged on where it leads.
+    const viaLink = await tools.run(
+      { tool: "fs.write", input: { path: "src/hook", content: "x" } },
+      { activeIntent: WIDE },
+    );
+    expect(viaLink).toMatchObject({ status: "ask", gate: { confirm: true } });
+    expect(await sh("test -e package.json || echo absent")).toBe("absent\n");
+  });
+
+  it("writes outside the owned scope are a scope violation", async () => {
+    const result = await dispatchWith().run(
+      { tool: "fs.write", input: { path: "docs/x.md", content: "x" } },
+      { activeIntent: SCOPED },
+    );
+    expect(result.error?.message).toContain("Scope Violation: INT-001 is not authorized to edit docs/x.md");
+  });
+});
+
+describe("git tools", () => {
+  it("status → add → diff → commit → log → branch → checkout, none able to rewrite history", async () => {
+    const tools = dispatchWith({ policy: async () => ({ checkpoints: CheckpointPolicy.parse({}) }) });
+    const ctx = { activeIntent: WIDE };
+    await sh("rm -rf src notes-link && mkdir -p lib && echo 'export const v = 1;' > lib/v.ts");
+    const status = await tools.run({ tool: "git.status", input: {} }, { activeIntent: null });
+    expect(status.output).toMatch(/^## arbor\/tools/);
+    expect(status.output).toContain("?? lib/");
+    const add = await approved(tools, { tool: "git.add", input: { paths: ["lib/v.ts"] } }, ctx);
+    expect(add).toMatchObject({ status: "ok" });
+    expect(add.output).toContain("A  lib/v.ts");
+    const diff = await tools.run({ tool: "git.diff", input: { staged: true } }, { activeIntent: null });
+    expect(diff.output).toContain("+export const v = 1;");
+
+    const commitCall = { tool: "git.commit", input: { message: "--amend\n\nAdd v" } };
+    const asked = await tools.check(commitCall, ctx);
+    expect(asked).toMatchObject({ status: "ask" });
+    expect(asked.preview).toContain("+export const v = 1;");
+    const commit = await approved(tools, commitCall, ctx);
+    expect(commit).toMatchObject({ status: "ok" });
+    expect(commit.output).toMatch(/^[0-9a-f]{7,} --amend$/);
+    const log = await tools.run({ tool: "git.log", input: { limit: 2 } }, { activeIntent: null });
+    expect(log.output.split("\n")).toHaveLength(2);
+    expect(log.output).toContain("Arbor Agent: --amend");
+    expect(log.output).toContain("init");
+
+    const nothing = await approved(tools, { tool: "git.commit", input: { message: "empty" } }, ctx);
+    expect(nothing).toMatchObject({ status: "failed", error: { code: "git_failed" } });
+    expect(nothing.error?.message).toContain("nothing is staged");
+
+    expect(await approved(tools, { tool: "git.branch", input: { name: "feature/x" } }, ctx)).toMatchObject({
+      status: "ok",
+      output: "created branch feature/x",
+    });
+    expect(await approved(tools, { tool: "git.branch", input: { name: "feature/x" } }, ctx)).toMatchObject({
+      status: "failed",
+    });
+    const checkout = await tools.check({ tool: "git.checkout", input: { branch: "feature/x" } }, ctx);
+    expect(checkout).toMatchObject({ status: "ask", gate: { confirm: true } });
+    expect(
+      await approved(tools, { tool: "git.checkout", input: { branch: "feature/x" } }, ctx),
+    ).toMatchObject({
+      status: "ok",
+      output: expect.stringContaining("feature/x"),
+    });
+    expect((await sh("git rev-parse --abbrev-ref HEAD")).trim()).toBe("feature/x");
+    expect(
+      await approved(tools, { tool: "git.checkout", input: { branch: "arbor/tools" } }, ctx),
+    ).toMatchObject({
+      status: "ok",
+    });
+
+    // The history stays: a force push or amend through the shell is refused even when approved.
+    const head = await sh("git rev-parse HEAD");
+    for (const command of [
+      "git commit --amend -m rewritten",
+      "git reset --hard HEAD~1",
+      "git push --force origin HEAD",
+    ]) {
+      const result = await approved(tools, { tool: "shell.exec", input: { command } }, ctx);
+      expect(result.status, command).toBe("denied");
+    }
+    expect(await sh("git rev-parse HEAD")).toBe(head);
+  });
+
+  it("asks before committing staged content that looks like a secret", async () => {
+    const tools = dispatchWith();
+    await sh("echo 'AWS_SECRET=AKIAIOSFODNN7EXAMPLE' > creds.txt && git add creds.txt");
+    const result = await tools.run(
+      { tool: "git.commit", input: { message: "creds" } },
+      { activeIntent: WIDE },
+    );
+    expect(result).toMatchObject({ status: "ask", gate: { confirm: true } });
+    expect(result.gate?.reason).toContain("secrets");
+    await sh("git reset -q && rm creds.txt");
+  });
+});
+
+describe("shell.exec", () => {
+  it("returns output and exit codes the model can read; a timeout kills it", async () => {
+    const tools = dispatchWith({ timeoutMs: 1_500 });
+    const ok = await tools.run(
+      { tool: "shell.exec", input: { command: "echo out; echo err >&2" } },
+      { activeIntent: WIDE },
+    );
+    expect(ok).toMatchObject({ status: "ok", exitCode: 0, output: "out\nerr\n" });
+    const failed = await tools.run(
+      { tool: "shell.exec", input: { command: "echo nope; exit 3" } },
+      { activeIntent: WIDE },
+    );
+    expect(failed).toMatchObject({
+      status: "failed",
+      exitCode: 3,
+      output: "nope\n",
+      error: { code: "command_failed" },
+    });
+    const slow = await tools.run(
+      { tool: "shell.exec", input: { command: "sleep 30" } },
+      { activeIntent: WIDE },
+    );
+    expect(slow).toMatchObject({ status: "failed", timedOut: true, error: { code: "timeout" } });
+    expect(slow.durationMs).toBeLessThan(10_000);
+  });
+
+  it("asks before an unlisted command by default and never runs it without the bound approval", async () => {
+    const tools = dispatchWith({ policy: async () => ({ checkpoints: CheckpointPolicy.parse({}) }) });
+    const call = { tool: "shell.exec", input: { command: "touch asked.txt" } };
+    expect(await tools.run(call, { activeIntent: WIDE })).toMatchObject({ status: "ask" });
+    expect(await sh("test -e asked.txt || echo absent")).toBe("absent\n");
+    expect(await approved(tools, call, { activeIntent: WIDE })).toMatchObject({ status: "ok" });
+    expect(await sh("test -e asked.txt && echo present")).toBe("present\n");
+    await sh("rm asked.txt");
+  });
+});
+
+describe("select_active_intent", () => {
+  it("returns the intent's <intent_context>, or says why it cannot", async () => {
+    const tools = dispatchWith();
+    const none = await tools.run(
+      { tool: "select_active_intent", input: { intent_id: "INT-001" } },
+      { activeIntent: null },
+    );
+    expect(none).toMatchObject({ status: "failed", error: { code: "not_found" } });
+    await box.writeFile(
+      ".orchestration/active_intents.yaml",
+      'active_intents:\n  - id: "INT-001"\n    name: "Auth"\n    status: "IN_PROGRESS"\n    owned_scope: ["src/auth/**"]\n',
+    );
+    const selected = await tools.run(
+      { tool: "select_active_intent", input: { intent_id: "INT-001" } },
+      { activeIntent: null },
+    );
+    expect(selected).toMatchObject({
+      status: "ok",
+      selectedIntent: { id: "INT-001", ownedScope: ["src/auth/**"] },
+    });
+    expect(selected.output).toContain('<intent id="INT-001" name="Auth">');
+    const unknown = await tools.run(
+      { tool: "select_active_intent", input: { intent_id: "INT-404" } },
+      { activeIntent: null },
+    );
+    expect(unknown.error?.message).toBe("There is no intent INT-404 (known: INT-001).");
+    await sh("rm -rf .orchestration");
+  });
+});
+
+describe("workspace cap and trace ledger", () => {
+  it("refuses a write that would take /workspace over its cap, and writes nothing", async () => {
+    const used = Number((await sh("du -sb /workspace | cut -f1")).trim());
+    const tools = dispatchWith({ workspaceMaxBytes: used + 1_000 });
+    const big = await tools.run(
+      { tool: "fs.write", input: { path: "src/big.txt", content: "x".repeat(5_000) } },
+      { activeIntent: SCOPED },
+    );
+    expect(big).toMatchObject({ status: "failed", error: { code: "workspace_full" } });
+    expect(big.error?.message).toContain("ARBOR_WORKSPACE_MAX_MB");
+    expect(await sh("test -e src/big.txt || echo absent")).toBe("absent\n");
+    const small = await tools.run(
+      { tool: "fs.write", input: { path: "src/small.txt", content: "ok\n" } },
+      { activeIntent: SCOPED },
+    );
+    expect(small.status).toBe("ok");
+  });
+
+  it("records a write's lines in the trace ledger", async () => {
+    const ledger = new CycleLedger(ledgerExecOf(box), { sessionId: PREFIX, modelId: "test-model" });
+    const tools = dispatchWith({ ledger });
+    const ids = { runId: "r1", intentionId: "i1", cycleId: "c1" };
+    const result = await tools.run(
+      { tool: "fs.write", input: { path: "src/traced.txt", content: "a\nb\nc\n" } },
+      { activeIntent: SCOPED, traceIds: ids },
+    );
+    expect(result.status).toBe("ok");
+    expect(result.trace.flatMap((record) => record.files.map((file) => file.path))).toEqual([
+      "src/traced.txt",
+    ]);
+    const ranges = result.trace[0]?.files[0]?.conversations[0]?.ranges;
+    expect(ranges?.map((range) => [range.start_line, range.end_line])).toEqual([[1, 3]]);
+    // A read is not a change: nothing is recorded.
+    const read = await tools.run(
+      { tool: "fs.read", input: { path: "src/traced.txt" } },
+      { activeIntent: SCOPED, traceIds: ids },
+    );
+    expect(read.trace).toEqual([]);
+  });
+});

@@ -1,0 +1,61 @@
+import { z } from "zod";
+import { quotedPath, relativePath, WorkspacePathInput } from "./paths";
+import { combinedOutput, execIn, isFailure } from "./sandbox-calls";
+import { defineTool } from "./types";
+
+/** Folders nobody reads entry by entry: listed as one line, never descended into. */
+const PRUNED = [".git", "node_modules", ".venv", "__pycache__", ".next"];
+
+export const fsList = defineTool({
+  name: "fs.list",
+  risk: "safe",
+  description: [
+    "Lists a directory of the workspace: one entry per line, `d` for a directory or `f` for a file, then its path relative to /workspace, sorted.",
+    "Without `path` it lists the workspace root. Set `recursive` to walk subdirectories (.git, node_modules and similar folders are shown but not entered).",
+    "At most `limit` entries are returned (default 500); a note says when there were more.",
+    "Use it to find files before reading them. Needs no approval and no active intent.",
+  ].join(" "),
+  input: z.strictObject({
+    path: WorkspacePathInput.optional(),
+    recursive: z.boolean().default(false).describe("Walk subdirectories too."),
+    limit: z.number().int().min(1).max(5_000).default(500).describe("Most entries to return."),
+  }),
+  paths: (input) => (input.path === undefined ? [] : [input.path]),
+  writes: false,
+  async execute(input, runtime) {
+    const dir = quotedPath(input.path ?? ".");
+    const depth = input.recursive ? 64 : 1;
+    const prune = PRUNED.map((name) => `-name ${name}`).join(" -o ");
+    const command = [
+      `if [ ! -e ${dir} ]; then echo "no such directory" >&2; exit 2; fi`,
+      `if [ ! -d ${dir} ]; then echo "not a directory" >&2; exit 3; fi`,
+      `cd ${dir} && find . -mindepth 1 -maxdepth ${depth} \\( \\( ${prune} \\) -prune -printf 'd %P\\n' \\) -o -printf '%y %P\\n' | LC_ALL=C sort -k2 | head -n ${input.limit + 1}`,
+    ].join("\n");
+    const result = await execIn(runtime, command);
+    if (isFailure(result)) return result.failure;
+    const name = relativePath(input.path ?? ".");
+    if (result.exitCode === 2) return { ok: false, code: "not_found", message: `${name} does not exist.` };
+    if (result.exitCode === 3)
+      return { ok: false, code: "not_a_file", message: `${name} is a file, not a directory; use fs.read.` };
+    if (result.exitCode !== 0)
+      return {
+        ok: false,
+        code: "command_failed",
+        message: `Could not list ${name}.`,
+        output: combinedOutput(result),
+      };
+    const base = name === "." ? "" : `${name}/`;
+    const lines = result.stdout
+      .split("\n")
+      .filter((line) => line !== "")
+      // `find -printf %y` says l for a link, f for a file; the model needs only file or directory.
+      .map((line) => `${line[0] === "d" ? "d" : "f"} ${base}${line.slice(2)}`);
+    const more = lines.length > input.limit;
+    const shown = lines.slice(0, input.limit);
+    if (shown.length === 0) return { ok: true, output: `(${name} is empty)` };
+    return {
+      ok: true,
+      output: shown.join("\n") + (more ? `\n[more than ${input.limit} entries: list a subdirectory]` : ""),
+    };
+  },
+});

@@ -1,0 +1,37 @@
+import { z } from "zod";
+import { detectSecrets } from "@/server/governance/secrets";
+import { relativePath, WorkspacePathInput } from "./paths";
+import { defineTool } from "./types";
+import { countLines, writeChecked } from "./write-file";
+
+export const fsWrite = defineTool({
+  name: "fs.write",
+  risk: "moderate",
+  description: [
+    "Creates a file, or replaces a file's whole content, with exactly `content` (missing parent directories are created).",
+    "To change part of an existing file prefer fs.edit, which cannot drop the rest of it by accident.",
+    "Needs an active intent (call select_active_intent first) and the path must be inside its owned scope.",
+    "Moderate risk: a person approves it unless the path is in a scope approved with the decomposition;",
+    "protected paths (.git, .orchestration, package.json, .env, CI workflows, hooks) always ask.",
+    "Refused when the write would take /workspace over its size cap.",
+  ].join(" "),
+  input: z.strictObject({
+    path: WorkspacePathInput,
+    content: z
+      .string()
+      .max(8 * 1024 * 1024)
+      .describe("The file's complete new content."),
+  }),
+  paths: (input) => [input.path],
+  writes: true,
+  inspect: async (input) => ({ secretFindings: detectSecrets(input.content, { fileName: input.path }) }),
+  async execute(input, runtime) {
+    const failed = await writeChecked(runtime, input.path, input.content);
+    if (failed) return failed;
+    const lines = countLines(input.content);
+    return {
+      ok: true,
+      output: `Wrote ${relativePath(input.path)}: ${lines} line${lines === 1 ? "" : "s"}, ${Buffer.byteLength(input.content, "utf8")} bytes.`,
+    };
+  },
+});

@@ -1,0 +1,26 @@
+import { z } from "zod";
+import { runGit } from "./git-run";
+import { quotedPath, WorkspacePathInput } from "./paths";
+import { defineTool } from "./types";
+
+export const gitAdd = defineTool({
+  name: "git.add",
+  risk: "moderate",
+  description: [
+    "Stages files for the next commit (`git add`), including deletions of tracked files. Give each file or directory in `paths`;",
+    "paths are taken literally (no globs). Check the result with git.status or git.diff with staged.",
+    "Needs an active intent and paths inside its owned scope; moderate risk: a person approves it unless git-write tools are pre-approved.",
+  ].join(" "),
+  input: z.strictObject({
+    paths: z.array(WorkspacePathInput).min(1).max(200).describe("Files or directories to stage."),
+  }),
+  paths: (input) => input.paths,
+  writes: true,
+  execute: (input, runtime) =>
+    runGit(
+      runtime,
+      `git --literal-pathspecs add -A -- ${input.paths.map(quotedPath).join(" ")} && git -c core.quotePath=false status --short`,
+      "git add",
+      { empty: "(nothing to stage)" },
+    ),
+});

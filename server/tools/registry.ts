@@ -1,0 +1,55 @@
+import type { RiskClass } from "@/server/policy/approval/risk";
+import { isToolName, type ToolName } from "@/server/policy/stages/vocabulary";
+import { fsDelete } from "./fs-delete";
+import { fsEdit } from "./fs-edit";
+import { fsList } from "./fs-list";
+import { fsRead } from "./fs-read";
+import { fsSearch } from "./fs-search";
+import { fsWrite } from "./fs-write";
+import { gitAdd } from "./git-add";
+import { gitBranch } from "./git-branch";
+import { gitCheckout } from "./git-checkout";
+import { gitCommit } from "./git-commit";
+import { gitDiff } from "./git-diff";
+import { gitLog } from "./git-log";
+import { gitStatus } from "./git-status";
+import { selectActiveIntent } from "./select-active-intent";
+import { shellExec } from "./shell-exec";
+import type { ToolDefinition } from "./types";
+
+/**
+ * Every tool the agent has, by name. The names are the approval gate's vocabulary
+ * (`server/policy/stages/vocabulary.ts`), so the registry, the risk table and the stage policy
+ * cannot disagree: `satisfies Record<ToolName, …>` fails to compile when one is missing.
+ */
+export const TOOLS = {
+  "fs.read": fsRead,
+  "fs.list": fsList,
+  "fs.search": fsSearch,
+  "fs.write": fsWrite,
+  "fs.edit": fsEdit,
+  "fs.delete": fsDelete,
+  "git.status": gitStatus,
+  "git.diff": gitDiff,
+  "git.log": gitLog,
+  "git.add": gitAdd,
+  "git.commit": gitCommit,
+  "git.branch": gitBranch,
+  "git.checkout": gitCheckout,
+  "shell.exec": shellExec,
+  select_active_intent: selectActiveIntent,
+} as const satisfies Record<ToolName, { name: ToolName; risk: RiskClass; description: string }>;
+
+/** The tool of that name, or null: the dispatch answers an unknown name with an error result. */
+export function toolNamed(name: string): ToolDefinition | null {
+  return isToolName(name) ? (TOOLS[name] as unknown as ToolDefinition) : null;
+}
+
+/** For a model's tool list: name, manual and JSON Schema of the input. */
+export function toolManuals(): { name: ToolName; description: string; risk: string }[] {
+  return Object.values(TOOLS).map((tool) => ({
+    name: tool.name,
+    description: tool.description,
+    risk: tool.risk,
+  }));
+}

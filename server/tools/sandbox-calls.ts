@@ -1,0 +1,80 @@
+import { errorMessage } from "@/server/orchestrator/errors";
+import type { ExecResult } from "@/server/sandbox/types";
+import type { ToolOutput, ToolRuntime } from "./types";
+
+/**
+ * The tools' only way into the sandbox's exec: the runtime's limits applied, and a sandbox that
+ * cannot run the command turned into a result the model can read instead of an exception.
+ */
+export async function execIn(
+  runtime: ToolRuntime,
+  command: string,
+  options: { stdin?: string; maxOutputBytes?: number } = {},
+): Promise<ExecResult | { failure: ToolOutput & { ok: false } }> {
+  try {
+    return await runtime.sandbox.exec(command, {
+      timeoutMs: runtime.timeoutMs,
+      maxOutputBytes: options.maxOutputBytes ?? runtime.maxOutputBytes,
+      ...(options.stdin !== undefined ? { stdin: options.stdin } : {}),
+      ...(runtime.signal ? { signal: runtime.signal } : {}),
+    });
+  } catch (error) {
+    return {
+      failure: {
+        ok: false,
+        code: "sandbox_error",
+        message: `The sandbox could not run it: ${errorMessage(error)}`,
+      },
+    };
+  }
+}
+
+/** stdout, then stderr on its own line when there is any: how a command's output reads. */
+export function combinedOutput(result: Pick<ExecResult, "stdout" | "stderr">): string {
+  const separator = result.stdout === "" || result.stdout.endsWith("\n") ? "" : "\n";
+  return result.stdout + separator + result.stderr;
+}
+
+/** A command that exited non-zero (or timed out) as a tool failure with its output. */
+export function commandFailure(result: ExecResult, what: string): ToolOutput & { ok: false } {
+  const output = combinedOutput(result);
+  if (result.aborted)
+    return {
+      ok: false,
+      code: "stopped",
+      message: `${what} was stopped by a person while it ran.`,
+      output,
+      exitCode: result.exitCode,
+      timedOut: false,
+      aborted: true,
+    };
+  if (result.timedOut)
+    return {
+      ok: false,
+      code: "timeout",
+      message: `${what} hit its time limit (${Math.round(result.durationMs / 1000)} s) and was killed.`,
+      output,
+      exitCode: result.exitCode,
+      timedOut: true,
+    };
+  const detail = result.stderr.trim().split("\n").at(-1)?.slice(0, 300);
+  return {
+    ok: false,
+    code: what.startsWith("git") ? "git_failed" : "command_failed",
+    message: `${what} failed with exit code ${result.exitCode}${detail ? `: ${detail}` : ""}.`,
+    output,
+    exitCode: result.exitCode,
+    timedOut: false,
+  };
+}
+
+export function isFailure(
+  value: ExecResult | { failure: ToolOutput },
+): value is { failure: ToolOutput & { ok: false } } {
+  return "failure" in value;
+}
+
+/** Marks output that a size cap cut, so the model knows it did not see everything. */
+export function noteTruncation(output: string, truncated: boolean): string {
+  return truncated ? `${output}\n[output truncated: narrow the request to see the rest]` : output;
+}
