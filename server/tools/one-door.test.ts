@@ -107,5 +107,6 @@ describe("the scan itself", () => {
       "server/feature/sneaky.ts:5 exec",
       "server/feature/sneaky.ts:6 writeFile",
     ]);
-  });
+    // Type-checking even a small program takes seconds on a loaded machine.
+  }, 60_000);
 });
