@@ -1,4 +1,6 @@
+import path from "node:path";
 import { expect, test } from "@playwright/test";
+import { storeSession } from "../bench/support/store-session";
 import { createProject, expectRunStatus, intentions, newUser, signUp, startTask } from "./support/arbor";
 
 /** A finished session replayed: scrub back to the decomposition, play forward to the end. */
@@ -29,4 +31,27 @@ test("a replay scrubs back to an earlier state and plays forward to the end", as
   });
   await expect(intentions(page)).toHaveCount(3);
   await expect(page.getByTestId("replay-play")).toHaveText("Play");
+});
+
+/** A long session (stored straight into the suite's database): the replay opens with its first children. */
+test("a long replay shows the first 50 children, the rest on request, and a cycle's details when opened", async ({
+  page,
+}) => {
+  const user = newUser("longreplay");
+  await signUp(page, user);
+  const url = await storeSession(path.resolve(".e2e/main/arbor.db"), user.email, 1_000, "");
+  await page.goto(url);
+  await expect(page.getByTestId("replay-position")).toContainText("event 1000 of 1000");
+  const children = page.locator('[data-testid="intention"][data-depth="1"]');
+  await expect(children).toHaveCount(50);
+  const more = page.getByTestId("show-all-children");
+  const total = Number(/Show all (\d+) children/.exec((await more.textContent()) ?? "")?.[1]);
+  expect(total).toBeGreaterThan(50);
+  await more.click();
+  await expect(children).toHaveCount(total);
+
+  const cycle = children.first().getByTestId("cycle").first();
+  await expect(cycle.getByTestId("cycle-output")).toHaveCount(0);
+  await cycle.locator("summary").click();
+  await expect(cycle.getByTestId("cycle-output")).toContainText("xxxx");
 });

@@ -15,11 +15,13 @@ export function AppHeader() {
   return (
     <header className="app-header">
       <nav aria-label="Main" className="header-nav">
-        <Link href="/projects" className="brand">
+        <Link href="/projects" className="brand" prefetch={false}>
           Arbor
         </Link>
-        <Link href="/projects">Projects</Link>
-        <Link href="/dashboard" data-testid="nav-dashboard">
+        <Link href="/projects" prefetch={false}>
+          Projects
+        </Link>
+        <Link href="/dashboard" data-testid="nav-dashboard" prefetch={false}>
           Dashboard
         </Link>
         {auth?.user && <InboxBadge />}

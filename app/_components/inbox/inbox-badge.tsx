@@ -10,6 +10,7 @@ export function InboxBadge() {
   return (
     <Link
       href="/inbox"
+      prefetch={false}
       data-testid="nav-inbox"
       aria-label={total === 0 ? "Approvals inbox, nothing waiting" : `Approvals inbox, ${total} waiting`}
     >

@@ -4,6 +4,7 @@ import { useQuery } from "@tanstack/react-query";
 import Link from "next/link";
 import { useEffect, useMemo, useState } from "react";
 import { foldEvents } from "@/server/events/fold";
+import type { StoredEvent } from "@/server/events/schema";
 import { useTRPC } from "../../_trpc/client";
 import { NotFound } from "../not-found";
 import { IntentionTree } from "../session/intention-tree";
@@ -20,7 +21,7 @@ export function ReplayView({ sessionId }: { sessionId: string }) {
   const trpc = useTRPC();
   const session = useQuery(trpc.session.getById.queryOptions({ sessionId }));
   const log = useQuery(trpc.session.eventLog.queryOptions({ sessionId }));
-  const events = log.data ?? [];
+  const events = useMemo<StoredEvent[]>(() => (log.data ? JSON.parse(log.data) : []), [log.data]);
   const [position, setPosition] = useState<number | null>(null);
   const [playing, setPlaying] = useState(false);
   const [speed, setSpeed] = useState<(typeof SPEEDS)[number]>(4);
@@ -124,7 +125,7 @@ export function ReplayView({ sessionId }: { sessionId: string }) {
           return run?.rootId ? (
             <div key={runId}>
               <RunStatusBadge status={run.status} />
-              <IntentionTree view={view} rootId={run.rootId} />
+              <IntentionTree view={view} rootId={run.rootId} lazyCycles />
             </div>
           ) : null;
         })}

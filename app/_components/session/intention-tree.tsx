@@ -1,21 +1,43 @@
 "use client";
 
+import { useState } from "react";
 import type { CycleView, IntentionView, SessionView } from "@/server/events/fold";
 import { CheckResults, ContractList } from "./contract-list";
 import { IntentSummary } from "./intent-summary";
 import { NodeSpend } from "./spend";
 import { StatusBadge } from "./status-badge";
 
-export function IntentionTree({ view, rootId }: { view: SessionView; rootId: string }) {
+/**
+ * `lazyCycles` (the replay, whose logs can be long): a cycle's details are rendered when opened, not
+ * up front, so a 10 000-event session paints at once. The live view renders them all, which keeps
+ * their text findable in the page.
+ */
+export function IntentionTree({
+  view,
+  rootId,
+  lazyCycles = false,
+}: {
+  view: SessionView;
+  rootId: string;
+  lazyCycles?: boolean;
+}) {
   const root = view.intentions[rootId];
   return root ? (
     <ul className="tree" data-testid="intention-tree">
-      <IntentionNode view={view} intention={root} />
+      <IntentionNode view={view} intention={root} lazyCycles={lazyCycles} />
     </ul>
   ) : null;
 }
 
-function IntentionNode({ view, intention }: { view: SessionView; intention: IntentionView }) {
+function IntentionNode({
+  view,
+  intention,
+  lazyCycles,
+}: {
+  view: SessionView;
+  intention: IntentionView;
+  lazyCycles: boolean;
+}) {
   const decision = intention.decisions.filter((entry) => entry.decision !== "retry").at(-1);
   const lastChecks =
     intention.integrationChecks ?? intention.cycles.findLast((cycle) => cycle.checks)?.checks ?? null;
@@ -52,25 +74,60 @@ function IntentionNode({ view, intention }: { view: SessionView; intention: Inte
       {intention.cycles.length > 0 && (
         <div className="cycles">
           {intention.cycles.map((cycle) => (
-            <CycleDetails key={cycle.id} cycle={cycle} />
+            <CycleDetails key={cycle.id} cycle={cycle} lazy={lazyCycles} />
           ))}
         </div>
       )}
       {intention.childIds.length > 0 && (
-        <ul className="tree">
-          {intention.childIds.map((id) => {
-            const child = view.intentions[id];
-            return child ? <IntentionNode key={id} view={view} intention={child} /> : null;
-          })}
-        </ul>
+        <Children view={view} childIds={intention.childIds} lazyCycles={lazyCycles} />
       )}
     </li>
   );
 }
 
-function CycleDetails({ cycle }: { cycle: CycleView }) {
+/** In a replay, a node with very many children shows the first ones and the rest on request. */
+const FIRST_CHILDREN = 50;
+
+function Children({
+  view,
+  childIds,
+  lazyCycles,
+}: {
+  view: SessionView;
+  childIds: string[];
+  lazyCycles: boolean;
+}) {
+  const [all, setAll] = useState(false);
+  const shown = lazyCycles && !all ? childIds.slice(0, FIRST_CHILDREN) : childIds;
   return (
-    <details className="cycle" data-testid="cycle" open={cycle.judgment !== "SUCCESS"}>
+    <ul className="tree">
+      {shown.map((id) => {
+        const child = view.intentions[id];
+        return child ? (
+          <IntentionNode key={id} view={view} intention={child} lazyCycles={lazyCycles} />
+        ) : null;
+      })}
+      {shown.length < childIds.length && (
+        <li>
+          <button type="button" className="link" onClick={() => setAll(true)} data-testid="show-all-children">
+            Show all {childIds.length} children ({childIds.length - shown.length} more)
+          </button>
+        </li>
+      )}
+    </ul>
+  );
+}
+
+function CycleDetails({ cycle, lazy }: { cycle: CycleView; lazy: boolean }) {
+  // Live, a cycle stays open until it succeeds (it closes by itself then); in a replay it opens on a click.
+  const [opened, setOpened] = useState(false);
+  return (
+    <details
+      className="cycle"
+      data-testid="cycle"
+      open={lazy ? opened : cycle.judgment !== "SUCCESS"}
+      onToggle={(event) => setOpened(event.currentTarget.open)}
+    >
       <summary>
         cycle {cycle.index + 1}: <code>{cycle.action.content}</code>{" "}
         {cycle.judgment ? (
@@ -79,59 +136,65 @@ function CycleDetails({ cycle }: { cycle: CycleView }) {
           <span className="muted">running…</span>
         )}
       </summary>
-      <dl>
-        <dt>thought</dt>
-        <dd>{cycle.thought}</dd>
-        <dt>action</dt>
-        <dd>
-          {cycle.action.type} <code>{cycle.action.content}</code>
-        </dd>
-        <dt>result</dt>
-        <dd>
-          {cycle.error && (
-            <span className="error" data-testid="cycle-error">
-              {cycle.error}
-            </span>
-          )}
-          {/* A stopped command has both: why it ended, and what it printed until then. */}
-          {(!cycle.error || cycle.output) && (
-            <>
-              <span className="muted small">
-                exit code {cycle.exitCode ?? "—"}
-                {cycle.timedOut ? " (timed out)" : ""}
-                {cycle.durationMs !== null ? ` · ${cycle.durationMs} ms` : ""}
-              </span>
-              <pre className="output" data-testid="cycle-output">
-                {cycle.output ?? ""}
-              </pre>
-            </>
-          )}
-        </dd>
-        {cycle.checks && (
-          <>
-            <dt>contract</dt>
-            <dd>
-              <CheckResults results={cycle.checks} />
-            </dd>
-          </>
-        )}
-        {cycle.judgment && (
-          <>
-            <dt>judgment</dt>
-            <dd>
-              {cycle.judgment} by {cycle.judgedBy}: {cycle.judgmentReason}
-            </dd>
-          </>
-        )}
-        {cycle.reflection && (
-          <>
-            <dt>reflection</dt>
-            <dd>
-              <pre className="output">{cycle.reflection}</pre>
-            </dd>
-          </>
-        )}
-      </dl>
+      {(opened || !lazy) && <CycleBody cycle={cycle} />}
     </details>
+  );
+}
+
+function CycleBody({ cycle }: { cycle: CycleView }) {
+  return (
+    <dl>
+      <dt>thought</dt>
+      <dd>{cycle.thought}</dd>
+      <dt>action</dt>
+      <dd>
+        {cycle.action.type} <code>{cycle.action.content}</code>
+      </dd>
+      <dt>result</dt>
+      <dd>
+        {cycle.error && (
+          <span className="error" data-testid="cycle-error">
+            {cycle.error}
+          </span>
+        )}
+        {/* A stopped command has both: why it ended, and what it printed until then. */}
+        {(!cycle.error || cycle.output) && (
+          <>
+            <span className="muted small">
+              exit code {cycle.exitCode ?? "—"}
+              {cycle.timedOut ? " (timed out)" : ""}
+              {cycle.durationMs !== null ? ` · ${cycle.durationMs} ms` : ""}
+            </span>
+            <pre className="output" data-testid="cycle-output">
+              {cycle.output ?? ""}
+            </pre>
+          </>
+        )}
+      </dd>
+      {cycle.checks && (
+        <>
+          <dt>contract</dt>
+          <dd>
+            <CheckResults results={cycle.checks} />
+          </dd>
+        </>
+      )}
+      {cycle.judgment && (
+        <>
+          <dt>judgment</dt>
+          <dd>
+            {cycle.judgment} by {cycle.judgedBy}: {cycle.judgmentReason}
+          </dd>
+        </>
+      )}
+      {cycle.reflection && (
+        <>
+          <dt>reflection</dt>
+          <dd>
+            <pre className="output">{cycle.reflection}</pre>
+          </dd>
+        </>
+      )}
+    </dl>
   );
 }
