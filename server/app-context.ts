@@ -12,6 +12,11 @@ import { Orchestrator } from "@/server/orchestrator/orchestrator";
 import { readCheckpointPolicy } from "@/server/policy/checkpoints";
 import { RivaLimits } from "@/server/riva/limits";
 import { getSandboxProvider } from "@/server/sandbox";
+import { resolveModelSettings } from "@/server/settings/layers";
+import { openedKeys } from "@/server/settings/opened-keys";
+import { environmentLayer } from "@/server/settings/resolve";
+import { modelForSession } from "@/server/settings/run-model";
+import { createSecretBox } from "@/server/settings/secret-box";
 
 /**
  * The long-lived services of one server process. On globalThis because Next.js loads route handlers
@@ -21,13 +26,13 @@ function create() {
   const secrets = [env.NEXTAUTH_SECRET, env.ARBOR_MODEL_API_KEY, env.GITHUB_SECRET].filter(
     (value): value is string => typeof value === "string",
   );
-  const store = new EventStore(db, () => secrets);
-  const model = createAgentModel({
-    baseUrl: env.ARBOR_MODEL_BASE_URL,
-    apiKey: env.ARBOR_MODEL_API_KEY,
-    modelName: env.ARBOR_MODEL_NAME,
-    timeoutMs: env.ARBOR_MODEL_TIMEOUT_MS,
-  });
+  // Keys decrypted from team/project settings are redacted like the environment's.
+  const store = new EventStore(db, () => [...secrets, ...openedKeys()]);
+  const box = createSecretBox(env.secretKey);
+  const environment = environmentLayer(env);
+  // The server-wide model (status bar, resumed runs): environment over defaults. Each new run
+  // resolves its own from the project's and team's settings (see modelForRun below).
+  const model = createAgentModel(resolveModelSettings({ environment }));
   const sandboxes = getSandboxProvider();
   // Prices and budgets come from the optional model config; a bad file stops the server, listing every problem.
   const modelConfig = env.ARBOR_MODEL_CONFIG
@@ -75,6 +80,7 @@ function create() {
       const memories = projectMemories(await projectSessionViews({ db, store }, session.projectId), 10);
       return memories.map((memory) => `${memory.kind}: ${memory.summary} (${memory.detail.split("\n")[0]})`);
     },
+    modelForRun: (sessionId, overrides) => modelForSession({ db, box, environment }, sessionId, overrides),
     async runningRuns() {
       const runs = await db.run.findMany({
         where: { status: "RUNNING" },
@@ -83,7 +89,7 @@ function create() {
       return runs.map((run) => ({ runId: run.id, sessionId: run.sessionId }));
     },
   });
-  return { store, model, sandboxes, orchestrator };
+  return { store, model, sandboxes, orchestrator, box, environment };
 }
 
 export type AppContext = ReturnType<typeof create>;

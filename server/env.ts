@@ -2,6 +2,8 @@ import { randomBytes } from "node:crypto";
 import { chmodSync, existsSync, mkdirSync, readFileSync, writeFileSync } from "node:fs";
 import path from "node:path";
 import { z } from "zod";
+import { PROVIDER_IDS } from "./model/provider-vocabulary";
+import { parseSecretKey } from "./settings/secret-key";
 
 /**
  * The one place that reads `process.env`. Every other module imports `env` from here, so a bad value
@@ -25,11 +27,32 @@ const schema = z.object({
   NEXTAUTH_URL: z.url().default("http://localhost:3000"),
   GITHUB_ID: optionalString,
   GITHUB_SECRET: optionalString,
-  /** OpenAI-compatible model server. With no base URL, the built-in offline model is used. */
+  /**
+   * The model, deployment-wide: this "environment" layer beats project and team settings (see
+   * server/settings/layers.ts). Unset values leave the choice to the settings page; with no server at
+   * all, the built-in offline model is used. A base URL alone means an OpenAI-compatible provider.
+   */
+  ARBOR_MODEL_PROVIDER: optionalString.pipe(z.enum(PROVIDER_IDS).optional()),
   ARBOR_MODEL_BASE_URL: optionalString.pipe(z.url().optional()),
   ARBOR_MODEL_API_KEY: optionalString,
-  ARBOR_MODEL_NAME: z.string().default("gpt-4o-mini"),
-  ARBOR_MODEL_TIMEOUT_MS: positiveInt(60_000),
+  ARBOR_MODEL_NAME: optionalString,
+  ARBOR_MODEL_TIMEOUT_MS: z.coerce.number().int().positive().optional(),
+  /**
+   * 32 bytes (64 hex digits or base64) that encrypt API keys stored in settings (AES-256-GCM);
+   * generated once into the data directory when not set.
+   */
+  ARBOR_SECRET_KEY: z
+    .string()
+    .optional()
+    .superRefine((value, context) => {
+      if (value === undefined || value.trim() === "") return;
+      try {
+        parseSecretKey(value);
+      } catch (error) {
+        context.addIssue({ code: "custom", message: error instanceof Error ? error.message : String(error) });
+      }
+    })
+    .transform((value) => (value === undefined || value.trim() === "" ? undefined : value.trim())),
   /** A YAML file with model prices and run budgets (see server/model/tiers/example.yaml). */
   ARBOR_MODEL_CONFIG: optionalString,
   ARBOR_SANDBOX_IMAGE: z.string().default("arbor-sandbox:latest"),
@@ -46,10 +69,16 @@ const schema = z.object({
   ARBOR_LOG_LEVEL: z.enum(["fatal", "error", "warn", "info", "debug", "trace", "silent"]).default("info"),
 });
 
-export type Env = z.infer<typeof schema> & { DATABASE_URL: string; NEXTAUTH_SECRET: string; dataDir: string };
+export type Env = z.infer<typeof schema> & {
+  DATABASE_URL: string;
+  NEXTAUTH_SECRET: string;
+  dataDir: string;
+  /** The 32-byte key behind ARBOR_SECRET_KEY (or the generated one). */
+  secretKey: Buffer;
+};
 
-function readOrCreateSecret(dataDir: string): string {
-  const file = path.join(dataDir, "auth-secret");
+function readOrCreateSecret(dataDir: string, name = "auth-secret"): string {
+  const file = path.join(dataDir, name);
   if (existsSync(file)) return readFileSync(file, "utf8").trim();
   mkdirSync(dataDir, { recursive: true });
   const secret = randomBytes(32).toString("base64url");
@@ -71,6 +100,7 @@ export function parseEnv(source: Record<string, string | undefined>): Env {
     dataDir,
     DATABASE_URL: values.DATABASE_URL ?? `file:${path.join(dataDir, "arbor.db")}`,
     NEXTAUTH_SECRET: values.NEXTAUTH_SECRET ?? readOrCreateSecret(dataDir),
+    secretKey: parseSecretKey(values.ARBOR_SECRET_KEY ?? readOrCreateSecret(dataDir, "secret-key")),
   };
 }
 

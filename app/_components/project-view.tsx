@@ -9,6 +9,7 @@ import { NotFound } from "./not-found";
 import { ImportSession, ProjectMemory } from "./project-capture";
 import { RunStatusBadge } from "./session/status-badge";
 import { TaskForm } from "./session/task-form";
+import { ProjectModelSettings } from "./settings/project-model-settings";
 
 export function ProjectView({ projectId }: { projectId: string }) {
   const trpc = useTRPC();
@@ -56,6 +57,7 @@ export function ProjectView({ projectId }: { projectId: string }) {
         </ul>
       </section>
       <CheckpointSettings projectId={projectId} policy={project.data.checkpoints} />
+      <ProjectModelSettings projectId={projectId} />
       <section className="card" aria-label="Import session">
         <h2>Import session</h2>
         <ImportSession projectId={projectId} />

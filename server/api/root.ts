@@ -5,6 +5,7 @@ import { inboxRouter } from "./routers/inbox";
 import { projectRouter } from "./routers/project";
 import { approvalRouter, runRouter } from "./routers/run";
 import { sessionRouter } from "./routers/session";
+import { settingsRouter } from "./routers/settings";
 import { systemRouter } from "./routers/system";
 import { teamRouter } from "./routers/team";
 import { traceRouter } from "./routers/trace";
@@ -24,6 +25,7 @@ export const appRouter = createRouter({
   dashboard: dashboardRouter,
   inbox: inboxRouter,
   team: teamRouter,
+  settings: settingsRouter,
 });
 
 export type AppRouter = typeof appRouter;

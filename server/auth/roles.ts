@@ -41,6 +41,8 @@ export const ACTION_MINIMUM = {
   createProject: "member",
   /** Project settings: checkpoints, model providers. */
   settings: "admin",
+  /** A project's own model settings (provider, base URL, model, key, timeout) and testing them. */
+  projectModel: "member",
   /** Invitations, roles, removing members. */
   manageMembers: "admin",
   /** Answer an approval that was delegated to somebody else. */
@@ -63,6 +65,7 @@ const ACTION_PHRASES: Record<Action, string> = {
   work: "save, merge or discard work",
   createProject: "create projects",
   settings: "change project settings",
+  projectModel: "change this project's model settings",
   manageMembers: "manage members and invitations",
   answerAnyApproval: "answer an approval delegated to someone else",
 };

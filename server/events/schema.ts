@@ -61,7 +61,13 @@ export const EventBody = z.discriminatedUnion("type", [
     runId: z.string(),
     task: text,
     mode: UserMode,
-    model: z.object({ id: z.string(), label: z.string(), offline: z.boolean() }),
+    /** `provider` (openai, anthropic, openai-compatible) since model settings; never the API key. */
+    model: z.object({
+      id: z.string(),
+      label: z.string(),
+      offline: z.boolean(),
+      provider: z.string().optional(),
+    }),
     /** The user who gave the task (null in logs written before this was recorded). */
     startedBy: z.string().nullable().default(null),
   }),

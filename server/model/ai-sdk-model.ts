@@ -1,9 +1,10 @@
-import { createOpenAICompatible } from "@ai-sdk/openai-compatible";
 import { type LanguageModel, type ModelMessage, type ToolSet, tool } from "ai";
 import { ModelOutputError } from "./errors";
 import { MAX_CHILDREN, MIN_CHILDREN } from "./heuristics/split-task";
 import { estimateTokens } from "./offline-model";
 import { renderPrompt } from "./prompts";
+import type { ProviderId } from "./provider-vocabulary";
+import { createLanguageModel, effectiveBaseUrl } from "./providers";
 import { requestToolCall } from "./request-tool-call";
 import { displayUrl, toModelError } from "./to-model-error";
 import {
@@ -22,8 +23,13 @@ import {
 import type { AgentModel, ModelCallRecord, NextAction, Plan, PlanInput } from "./types";
 
 export interface AiSdkModelConfig {
-  /** OpenAI-compatible base URL, e.g. http://localhost:11434/v1 (Ollama) or https://api.openai.com/v1. */
-  baseUrl: string;
+  /** Which AI SDK provider package speaks to the server; default "openai-compatible". */
+  provider?: ProviderId;
+  /**
+   * The server's base URL, e.g. http://localhost:11434/v1 (Ollama). Required for "openai-compatible";
+   * OpenAI and Anthropic default to their public APIs.
+   */
+  baseUrl?: string;
   apiKey?: string;
   modelName: string;
   /** Per request; a re-ask gets its own budget. */
@@ -72,7 +78,7 @@ interface Ask<T> {
 }
 
 /**
- * The real model behind the port: any OpenAI-compatible server through the AI SDK. Each call is
+ * The real model behind the port: OpenAI, Anthropic or any OpenAI-compatible server through the AI SDK. Each call is
  * built fresh from its inputs (no growing chat), must answer with a tool call, and gets exactly one
  * corrective re-ask when the answer does not validate.
  */
@@ -80,20 +86,17 @@ export class AiSdkModel implements AgentModel {
   readonly id: string;
   readonly label: string;
   readonly offline = false;
+  readonly provider: ProviderId;
   private readonly model: LanguageModel;
+  private readonly baseUrl: string;
 
   constructor(private readonly config: AiSdkModelConfig) {
-    this.id = `openai-compatible:${config.modelName}`;
-    this.label = `${config.modelName} at ${displayUrl(config.baseUrl)}`;
-    // Always a provider instance: a bare model string would route to the hosted AI Gateway.
-    const provider = createOpenAICompatible({
-      name: "openai-compatible",
-      baseURL: config.baseUrl,
-      apiKey: config.apiKey,
-      headers: config.headers,
-      includeUsage: true,
-    });
-    this.model = provider(config.modelName);
+    this.provider = config.provider ?? "openai-compatible";
+    this.id = `${this.provider}:${config.modelName}`;
+    const settings = { ...config, provider: this.provider };
+    this.baseUrl = effectiveBaseUrl(settings) ?? "";
+    this.label = `${config.modelName} at ${displayUrl(this.baseUrl)}`;
+    this.model = createLanguageModel(settings);
   }
 
   async plan(input: PlanInput, signal?: AbortSignal) {
@@ -192,7 +195,7 @@ export class AiSdkModel implements AgentModel {
       // The caller cancelled (run stopped): not a model failure, let the abort propagate as is.
       if (signal?.aborted) throw signal.reason ?? error;
       throw toModelError(error, {
-        baseUrl: this.config.baseUrl,
+        baseUrl: this.baseUrl,
         apiKey: this.config.apiKey,
         timeoutMs: this.config.timeoutMs,
         timedOut: timeout.aborted,

@@ -1,9 +1,16 @@
 import { AiSdkModel } from "./ai-sdk-model";
 import { createOfflineModel } from "./offline-model";
+import type { ProviderId } from "./provider-vocabulary";
+import { effectiveBaseUrl } from "./providers";
 import type { AgentModel } from "./types";
 
 export interface AgentModelConfig {
-  /** OpenAI-compatible base URL; without one the built-in offline model is used. */
+  /** Default "openai-compatible". */
+  provider?: ProviderId;
+  /**
+   * The model server's base URL. An OpenAI-compatible provider without one means the built-in offline
+   * model; OpenAI and Anthropic fall back to their public APIs.
+   */
   baseUrl?: string;
   apiKey?: string;
   modelName: string;
@@ -15,9 +22,11 @@ export interface AgentModelConfig {
  * `@/server/env`) so that this module, and its tests, never read the process environment.
  */
 export function createAgentModel(config: AgentModelConfig): AgentModel {
-  const baseUrl = config.baseUrl?.trim();
+  const provider = config.provider ?? "openai-compatible";
+  const baseUrl = effectiveBaseUrl({ provider, baseUrl: config.baseUrl });
   if (!baseUrl) return createOfflineModel();
   return new AiSdkModel({
+    provider,
     baseUrl,
     apiKey: config.apiKey,
     modelName: config.modelName,

@@ -2,10 +2,12 @@ import { randomUUID } from "node:crypto";
 import { emptySessionView, foldEvents, type SessionView } from "@/server/events/fold";
 import { ChildProposal, type EventInput } from "@/server/events/schema";
 import type { UserMode } from "@/server/events/vocabulary";
+import type { AgentModel } from "@/server/model/types";
 import { childIntentions } from "@/server/riva/children";
 import { RivaEngine } from "@/server/riva/engine";
 import type { RivaDeps } from "@/server/riva/ports";
 import { RunStopped } from "@/server/riva/stop";
+import type { ModelSettingValues } from "@/server/settings/layers";
 import { UserFacingError } from "./errors";
 
 interface Actor {
@@ -16,6 +18,11 @@ interface Actor {
 export interface OrchestratorDeps extends RivaDeps {
   /** Runs the log says are still going, across sessions: the ones to resume at startup. */
   runningRuns(): Promise<{ runId: string; sessionId: string }[]>;
+  /**
+   * The model a new run in this session uses (project/team settings, environment, run overrides);
+   * absent: every run uses `model`. Throws a UserFacingError when the settings cannot be used.
+   */
+  modelForRun?(sessionId: string, overrides: ModelSettingValues): Promise<AgentModel & { provider?: string }>;
 }
 
 /**
@@ -26,6 +33,8 @@ export interface OrchestratorDeps extends RivaDeps {
 export class Orchestrator {
   private readonly active = new Map<string, { controller: AbortController; done: Promise<void> }>();
   private readonly approvalWaiters = new Map<string, Set<() => void>>();
+  /** The model each run resolved when it started, so a settings change never switches a run midway. */
+  private readonly runModels = new Map<string, AgentModel>();
 
   constructor(private readonly deps: OrchestratorDeps) {}
 
@@ -38,6 +47,8 @@ export class Orchestrator {
     task: string;
     mode: UserMode;
     actor: Actor;
+    /** Run overrides: the highest configuration layer (model name, timeout). */
+    modelOverrides?: ModelSettingValues;
   }): Promise<{ runId: string }> {
     const task = input.task.trim();
     if (task.length === 0) throw new UserFacingError("Type a task for the agent first.", "BAD_REQUEST");
@@ -49,7 +60,10 @@ export class Orchestrator {
       );
     }
     const runId = randomUUID();
-    const model = this.deps.model;
+    const model = this.deps.modelForRun
+      ? await this.deps.modelForRun(input.sessionId, input.modelOverrides ?? {})
+      : this.deps.model;
+    this.runModels.set(runId, model);
     await this.deps.log.append(input.sessionId, [
       { type: "message-posted", messageId: randomUUID(), runId, role: "user", text: task },
       {
@@ -57,7 +71,13 @@ export class Orchestrator {
         runId,
         task,
         mode: input.mode,
-        model: { id: model.id, label: model.label, offline: model.offline },
+        // Provider and model only: the settings' API key never enters the log.
+        model: {
+          id: model.id,
+          label: model.label,
+          offline: model.offline,
+          ...("provider" in model && typeof model.provider === "string" ? { provider: model.provider } : {}),
+        },
         startedBy: input.actor.userId,
       },
       {
@@ -175,8 +195,8 @@ export class Orchestrator {
     }
   }
 
-  private engine(sessionId: string, runId: string): RivaEngine {
-    return new RivaEngine(this.deps, sessionId, runId, (id, signal) =>
+  private engine(sessionId: string, runId: string, model = this.deps.model): RivaEngine {
+    return new RivaEngine({ ...this.deps, model }, sessionId, runId, (id, signal) =>
       this.waitForApproval(sessionId, id, signal),
     );
   }
@@ -184,10 +204,30 @@ export class Orchestrator {
   private ensureDriving(sessionId: string, runId: string): void {
     if (this.active.has(runId)) return;
     const controller = new AbortController();
-    const done = this.engine(sessionId, runId)
-      .drive(controller.signal)
+    const done = this.modelOf(sessionId, runId)
+      .then((model) => this.engine(sessionId, runId, model).drive(controller.signal))
       .finally(() => this.active.delete(runId));
     this.active.set(runId, { controller, done });
+  }
+
+  /**
+   * The model the run started with; a run resumed after a restart resolves the settings again (they
+   * may have changed meanwhile), and falls back to the server's default if they cannot be used.
+   */
+  private async modelOf(sessionId: string, runId: string): Promise<AgentModel> {
+    const remembered = this.runModels.get(runId);
+    if (remembered || !this.deps.modelForRun) return remembered ?? this.deps.model;
+    try {
+      const model = await this.deps.modelForRun(sessionId, {});
+      this.runModels.set(runId, model);
+      return model;
+    } catch (error) {
+      this.deps.logger.warn(
+        { err: error, runId },
+        "model settings unusable on resume; using the default model",
+      );
+      return this.deps.model;
+    }
   }
 
   private waitForApproval(sessionId: string, approvalId: string, signal: AbortSignal): Promise<void> {

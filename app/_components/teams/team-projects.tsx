@@ -48,6 +48,11 @@ export function TeamProjects({ requestedTeamId }: { requestedTeamId: string | nu
               Members{team.members > 1 ? ` (${team.members})` : ""} and invitations
             </Link>
           )}
+          {team && (
+            <Link href={`/teams/${team.id}/settings`} data-testid="team-model-settings-link">
+              Model settings
+            </Link>
+          )}
         </div>
         <NewTeamForm />
       </section>

@@ -1,6 +1,13 @@
 import { createServer, type IncomingMessage, type ServerResponse } from "node:http";
 import type { AddressInfo } from "node:net";
 import {
+  AnthropicRequestError,
+  anthropicErrorBody,
+  messageBody,
+  messageEvents,
+  parseMessagesRequest,
+} from "./anthropic-wire";
+import {
   type ChatMessage,
   type ChatRequest,
   type FakeReply,
@@ -11,10 +18,15 @@ import {
 import { completionBody, completionChunks, errorBody, usageFor } from "./wire";
 
 /**
- * A fake OpenAI-compatible model server (node:http, no framework) so the real AI SDK provider code runs
- * over real HTTP in tests and e2e: `POST /v1/chat/completions` (JSON or SSE) and `GET /v1/models`.
+ * A fake model server (node:http, no framework) so the real AI SDK provider code runs over real HTTP
+ * in tests and e2e: OpenAI's `POST /v1/chat/completions` (JSON or SSE) and `GET /v1/models`, and
+ * Anthropic's `POST /v1/messages` (JSON or SSE), all answering from the same scripted scenarios.
  * The scenario comes from the `x-fake-scenario` header, else the server's own, else "default".
+ * Two conventions script failures without headers (so the settings page can trigger them): an API key
+ * starting with `bad-` gets HTTP 401, and a model named `no-such-…` gets HTTP 404.
  */
+
+type Dialect = "openai" | "anthropic";
 
 export interface RecordedRequest {
   method: string;
@@ -46,9 +58,22 @@ class HttpError extends Error {
     readonly status: number,
     message: string,
     readonly param: string | null = null,
+    readonly code: string | null = null,
   ) {
     super(message);
   }
+}
+
+function presentedKey(headers: Record<string, string | undefined>): string {
+  return headers["x-api-key"] ?? headers.authorization?.replace(/^Bearer\s+/i, "") ?? "";
+}
+
+/** The failures a real provider gives for a wrong key or model name, before any scenario runs. */
+function checkKeyAndModel(request: ChatRequest): void {
+  if (presentedKey(request.headers).startsWith("bad-"))
+    throw new HttpError(401, "Incorrect API key provided.", null, "invalid_api_key");
+  if (request.model.startsWith("no-such-"))
+    throw new HttpError(404, `The model \`${request.model}\` does not exist.`, "model", "model_not_found");
 }
 
 function flattenHeaders(request: IncomingMessage): Record<string, string | undefined> {
@@ -97,6 +122,21 @@ function parseChatRequest(raw: string, headers: Record<string, string | undefine
   return { model, messages: messages as ChatMessage[], toolNames, stream: stream === true, headers };
 }
 
+function parseAnthropic(raw: string, headers: Record<string, string | undefined>): ChatRequest {
+  let body: unknown;
+  try {
+    body = JSON.parse(raw);
+  } catch {
+    throw new HttpError(400, "The request body is not valid JSON.");
+  }
+  try {
+    return parseMessagesRequest(body, headers);
+  } catch (error) {
+    if (error instanceof AnthropicRequestError) throw new HttpError(400, error.message);
+    throw error;
+  }
+}
+
 function sleep(ms: number, signal: AbortSignal): Promise<void> {
   return new Promise((resolve) => {
     const timer = setTimeout(resolve, ms);
@@ -107,34 +147,53 @@ function sleep(ms: number, signal: AbortSignal): Promise<void> {
   });
 }
 
+function errorBodyFor(dialect: Dialect, status: number, message: string, param: string | null = null) {
+  return dialect === "anthropic" ? anthropicErrorBody(status, message) : errorBody(status, message, param);
+}
+
 async function sendReply(
   response: ServerResponse,
   request: ChatRequest,
   reply: FakeReply,
   closed: AbortSignal,
+  dialect: Dialect,
 ) {
   if (reply.type === "delay") {
     await sleep(reply.ms, closed);
-    if (!closed.aborted) await sendReply(response, request, reply.reply, closed);
+    if (!closed.aborted) await sendReply(response, request, reply.reply, closed, dialect);
     return;
   }
   if (reply.type === "http-error")
-    return sendJson(response, reply.status, errorBody(reply.status, reply.message));
+    return sendJson(response, reply.status, errorBodyFor(dialect, reply.status, reply.message));
   const id = Math.random().toString(36).slice(2, 12);
   const usage = usageFor(JSON.stringify(request.messages), reply);
-  if (!request.stream) return sendJson(response, 200, completionBody(reply, request.model, id, usage));
+  if (!request.stream) {
+    const body =
+      dialect === "anthropic"
+        ? messageBody(reply, request.model, id, usage)
+        : completionBody(reply, request.model, id, usage);
+    return sendJson(response, 200, body);
+  }
   response.writeHead(200, {
     "content-type": "text/event-stream",
     "cache-control": "no-cache",
     connection: "keep-alive",
   });
-  for (const chunk of completionChunks(reply, request.model, id, usage)) {
+  const frames =
+    dialect === "anthropic"
+      ? messageEvents(reply, request.model, id, usage).map(
+          ([event, data]) => `event: ${event}\ndata: ${JSON.stringify(data)}\n\n`,
+        )
+      : completionChunks(reply, request.model, id, usage).map(
+          (chunk) => `data: ${JSON.stringify(chunk)}\n\n`,
+        );
+  for (const frame of frames) {
     if (closed.aborted) return;
-    response.write(`data: ${JSON.stringify(chunk)}\n\n`);
+    response.write(frame);
     // Yield between chunks so they leave as separate writes, like a real token stream.
     await new Promise((resolve) => setImmediate(resolve));
   }
-  response.end("data: [DONE]\n\n");
+  response.end(dialect === "anthropic" ? undefined : "data: [DONE]\n\n");
 }
 
 function pickScenario(headers: Record<string, string | undefined>, fallback: Scenario): Scenario {
@@ -158,7 +217,7 @@ export async function startFakeModelServer(options: FakeModelServerOptions = {})
   const serverScenario = resolveScenario(options.scenario);
   const requests: RecordedRequest[] = [];
 
-  async function handle(req: IncomingMessage, res: ServerResponse): Promise<void> {
+  async function handle(req: IncomingMessage, res: ServerResponse, dialectOf: (d: Dialect) => void) {
     const path = new URL(req.url ?? "/", "http://fake").pathname.replace(/\/+$/, "");
     const headers = flattenHeaders(req);
     const raw = await readBody(req);
@@ -175,23 +234,35 @@ export async function startFakeModelServer(options: FakeModelServerOptions = {})
       const data = MODEL_IDS.map((id) => ({ id, object: "model", created: 0, owned_by: "arbor-fake" }));
       return sendJson(res, 200, { object: "list", data });
     }
-    if (path !== "/v1/chat/completions") throw new HttpError(404, `Unknown path ${req.method} ${path}`);
+    const dialect: Dialect = path === "/v1/messages" ? "anthropic" : "openai";
+    dialectOf(dialect);
+    if (path !== "/v1/chat/completions" && path !== "/v1/messages")
+      throw new HttpError(404, `Unknown path ${req.method} ${path}`);
     if (req.method !== "POST") throw new HttpError(405, `Use POST for ${path}`);
-    const chat = parseChatRequest(raw, headers);
+    const chat = dialect === "anthropic" ? parseAnthropic(raw, headers) : parseChatRequest(raw, headers);
     recorded.body = JSON.parse(raw);
+    checkKeyAndModel(chat);
     const scenario = pickScenario(headers, serverScenario);
     recorded.scenario = scenario.name;
     const closed = new AbortController();
     res.on("close", () => closed.abort());
-    await sendReply(res, chat, replyFor(scenario, chat), closed.signal);
+    await sendReply(res, chat, replyFor(scenario, chat), closed.signal, dialect);
   }
 
   const server = createServer((req, res) => {
-    handle(req, res).catch((error: unknown) => {
+    let dialect: Dialect = "openai";
+    handle(req, res, (found) => {
+      dialect = found;
+    }).catch((error: unknown) => {
       const status = error instanceof HttpError ? error.status : 500;
       const message = error instanceof Error ? error.message : String(error);
       if (res.headersSent) res.destroy();
-      else sendJson(res, status, errorBody(status, message, error instanceof HttpError ? error.param : null));
+      else if (dialect === "anthropic") sendJson(res, status, anthropicErrorBody(status, message));
+      else {
+        const body = errorBody(status, message, error instanceof HttpError ? error.param : null);
+        if (error instanceof HttpError && error.code) body.error.code = error.code;
+        sendJson(res, status, body);
+      }
     });
   });
 

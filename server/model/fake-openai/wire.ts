@@ -108,5 +108,5 @@ export function completionChunks(reply: ContentReply, model: string, id: string,
 export function errorBody(status: number, message: string, param: string | null = null) {
   const type =
     status >= 500 ? "server_error" : status === 401 ? "authentication_error" : "invalid_request_error";
-  return { error: { message, type, param, code: null } };
+  return { error: { message, type, param, code: null as string | null } };
 }

@@ -1,0 +1,45 @@
+import type { ResolvedRow } from "@/server/settings/view";
+
+const SOURCE_LABELS = {
+  run: "run override",
+  environment: "environment",
+  project: "project",
+  team: "team",
+  default: "default",
+} as const;
+
+/** What a new run in this project will use, and which layer each value came from. */
+export function ResolvedSettings({
+  rows,
+  note,
+  keyError,
+}: {
+  rows: ResolvedRow[];
+  note: string | null;
+  keyError: string | null;
+}) {
+  return (
+    <div className="stack">
+      <p className="muted small">
+        What new runs use. Precedence: run overrides, then the environment (ARBOR_MODEL_*), then the project,
+        then the team, then defaults.
+      </p>
+      <ul className="list" data-testid="resolved-settings">
+        {rows.map((row) => (
+          <li key={row.field} data-testid={`resolved-${row.field}`}>
+            <span>
+              {row.label}: <code>{row.value}</code>
+            </span>
+            <span className="badge info">from {SOURCE_LABELS[row.source]}</span>
+          </li>
+        ))}
+      </ul>
+      {note && <p className="muted small">{note}</p>}
+      {keyError && (
+        <p role="alert" className="error small" data-testid="resolved-key-error">
+          {keyError}
+        </p>
+      )}
+    </div>
+  );
+}

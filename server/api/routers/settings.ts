@@ -1,0 +1,148 @@
+import { TRPCError } from "@trpc/server";
+import { z } from "zod";
+import type { Context } from "@/server/api/trpc";
+import { createRouter, projectProcedure, teamProcedure } from "@/server/api/trpc";
+import { can } from "@/server/auth/roles";
+import { type ConnectionResult, testConnection } from "@/server/model/connection-test";
+import { type ModelSettingValues, resolveModelSettings } from "@/server/settings/layers";
+import {
+  ModelSettingsInput,
+  type PublicModelSettings,
+  readLayer,
+  readPublicSettings,
+  type SettingsScope,
+  saveSettings,
+} from "@/server/settings/model-settings";
+import { resolveProjectSettings } from "@/server/settings/resolve";
+import { resolvedRows, withheldNote } from "@/server/settings/view";
+
+/**
+ * Model settings of teams and projects, on the role-checking builders of `server/api/trpc.ts`: anyone
+ * in the team reads them; a team's need an owner or admin ("settings"), a project's a member or
+ * above ("projectModel"); viewers only read. No procedure returns an API key: the browser gets
+ * "set / not set" and at most the last 4 characters.
+ */
+
+/**
+ * A stored key is never sent to a server other than the one it was saved with: changing the
+ * provider or base URL while keeping the key is refused, so whoever may edit settings cannot point
+ * someone else's key at an address of their own.
+ */
+function guardKeptKey(input: ModelSettingsInput, stored: PublicModelSettings): void {
+  const serverChanged = input.provider !== stored.provider || input.baseUrl !== stored.baseUrl;
+  if (input.apiKey.action === "keep" && stored.apiKey.set && serverChanged)
+    throw new TRPCError({
+      code: "BAD_REQUEST",
+      message:
+        "You changed the provider or base URL: enter the API key again (or clear it), so the stored key is never sent to a new server.",
+    });
+}
+
+/** The entered values as a layer, with the stored key when the person kept it. */
+async function enteredLayer(
+  ctx: Pick<Context, "db"> & { app: { box: Parameters<typeof readLayer>[1] } },
+  scope: SettingsScope,
+  input: ModelSettingsInput,
+): Promise<{ values: ModelSettingValues; keyError: string | null }> {
+  const values: ModelSettingValues = {
+    ...(input.provider ? { provider: input.provider } : {}),
+    ...(input.baseUrl ? { baseUrl: input.baseUrl } : {}),
+    ...(input.modelName ? { modelName: input.modelName } : {}),
+    ...(input.timeoutMs ? { timeoutMs: input.timeoutMs } : {}),
+  };
+  if (input.apiKey.action === "set")
+    return { values: { ...values, apiKey: input.apiKey.value }, keyError: null };
+  if (input.apiKey.action === "clear") return { values, keyError: null };
+  const stored = await readLayer(ctx.db, ctx.app.box, scope);
+  return {
+    values: { ...values, ...(stored.values.apiKey ? { apiKey: stored.values.apiKey } : {}) },
+    keyError: stored.keyError,
+  };
+}
+
+const SettingsEdit = z.object({ settings: ModelSettingsInput });
+
+/**
+ * One tiny real request with the settings as entered (not yet saved), over the stored settings of
+ * the layers below (a project's team). The environment layer is left out on purpose: this tests what
+ * the person typed. Editors only (it makes the server call an address they choose).
+ */
+async function testEntered(
+  ctx: Pick<Context, "db"> & { app: { box: Parameters<typeof readLayer>[1] } },
+  scope: SettingsScope,
+  teamId: string,
+  input: ModelSettingsInput,
+): Promise<ConnectionResult> {
+  guardKeptKey(input, await readPublicSettings(ctx.db, scope));
+  const entered = await enteredLayer(ctx, scope, input);
+  const team =
+    scope.kind === "project" ? await readLayer(ctx.db, ctx.app.box, { kind: "team", teamId }) : null;
+  const resolved = resolveModelSettings(
+    scope.kind === "project" ? { project: entered.values, team: team?.values } : { team: entered.values },
+  );
+  const keyError =
+    entered.keyError ?? (resolved.sources.apiKey === "default" ? team?.keyError : null) ?? null;
+  if (keyError) return { ok: false, reason: "other", message: keyError, latencyMs: 0 };
+  return testConnection(resolved);
+}
+
+export const settingsRouter = createRouter({
+  team: teamProcedure.query(async ({ ctx }) => ({
+    team: { id: ctx.team.id, name: ctx.team.name },
+    settings: await readPublicSettings(ctx.db, { kind: "team", teamId: ctx.team.id }),
+    canEdit: can(ctx.role, "settings"),
+  })),
+
+  updateTeam: teamProcedure
+    .requires("settings")
+    .input(SettingsEdit)
+    .mutation(async ({ ctx, input }) => {
+      const scope: SettingsScope = { kind: "team", teamId: ctx.team.id };
+      guardKeptKey(input.settings, await readPublicSettings(ctx.db, scope));
+      return saveSettings(ctx.db, ctx.app.box, scope, input.settings, ctx.user.id);
+    }),
+
+  testTeamConnection: teamProcedure
+    .requires("settings")
+    .input(SettingsEdit)
+    .mutation(({ ctx, input }) =>
+      testEntered(ctx, { kind: "team", teamId: ctx.team.id }, ctx.team.id, input.settings),
+    ),
+
+  /** The project's own settings, its team's, and what a run would use with where each value comes from. */
+  project: projectProcedure.query(async ({ ctx }) => {
+    const [own, team] = await Promise.all([
+      readPublicSettings(ctx.db, { kind: "project", projectId: ctx.project.id }),
+      readPublicSettings(ctx.db, { kind: "team", teamId: ctx.project.teamId }),
+    ]);
+    const { resolved, keyError } = await resolveProjectSettings(
+      { db: ctx.db, box: ctx.app.box, environment: ctx.app.environment },
+      ctx.project,
+    );
+    return {
+      teamId: ctx.project.teamId,
+      settings: own,
+      team,
+      resolved: resolvedRows(resolved, { project: own, team }),
+      note: withheldNote(resolved),
+      keyError,
+      canEdit: can(ctx.role, "projectModel"),
+    };
+  }),
+
+  updateProject: projectProcedure
+    .requires("projectModel")
+    .input(SettingsEdit)
+    .mutation(async ({ ctx, input }) => {
+      const scope: SettingsScope = { kind: "project", projectId: ctx.project.id };
+      guardKeptKey(input.settings, await readPublicSettings(ctx.db, scope));
+      return saveSettings(ctx.db, ctx.app.box, scope, input.settings, ctx.user.id);
+    }),
+
+  testProjectConnection: projectProcedure
+    .requires("projectModel")
+    .input(SettingsEdit)
+    .mutation(({ ctx, input }) =>
+      testEntered(ctx, { kind: "project", projectId: ctx.project.id }, ctx.project.teamId, input.settings),
+    ),
+});

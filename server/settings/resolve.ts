@@ -1,0 +1,73 @@
+import type { Env } from "@/server/env";
+import type { PrismaClient } from "@/server/generated/prisma/client";
+import {
+  LAYER_NAMES,
+  type LayerName,
+  type ModelSettingValues,
+  type ResolvedModelSettings,
+  resolveModelSettings,
+} from "./layers";
+import { readLayer } from "./model-settings";
+import type { SecretBox } from "./secret-box";
+
+/** The environment layer: ARBOR_MODEL_*; a base URL alone means an OpenAI-compatible server. */
+export function environmentLayer(
+  env: Pick<
+    Env,
+    | "ARBOR_MODEL_PROVIDER"
+    | "ARBOR_MODEL_BASE_URL"
+    | "ARBOR_MODEL_API_KEY"
+    | "ARBOR_MODEL_NAME"
+    | "ARBOR_MODEL_TIMEOUT_MS"
+  >,
+): ModelSettingValues {
+  const provider = env.ARBOR_MODEL_PROVIDER ?? (env.ARBOR_MODEL_BASE_URL ? "openai-compatible" : undefined);
+  return {
+    ...(provider ? { provider } : {}),
+    ...(env.ARBOR_MODEL_BASE_URL ? { baseUrl: env.ARBOR_MODEL_BASE_URL } : {}),
+    ...(env.ARBOR_MODEL_API_KEY ? { apiKey: env.ARBOR_MODEL_API_KEY } : {}),
+    ...(env.ARBOR_MODEL_NAME ? { modelName: env.ARBOR_MODEL_NAME } : {}),
+    ...(env.ARBOR_MODEL_TIMEOUT_MS ? { timeoutMs: env.ARBOR_MODEL_TIMEOUT_MS } : {}),
+  };
+}
+
+export interface ResolveDeps {
+  db: PrismaClient;
+  box: SecretBox;
+  environment: ModelSettingValues;
+}
+
+export interface ProjectModelSettings {
+  resolved: ResolvedModelSettings;
+  /**
+   * A stored key that would have been used but could not be decrypted (rotated ARBOR_SECRET_KEY,
+   * altered row). A run refuses to start with it rather than silently using another key or none.
+   */
+  keyError: string | null;
+}
+
+/** Run overrides > environment > project > team > defaults, for one project. */
+export async function resolveProjectSettings(
+  deps: ResolveDeps,
+  project: { id: string; teamId: string },
+  run: ModelSettingValues = {},
+): Promise<ProjectModelSettings> {
+  const [projectLayer, teamLayer] = await Promise.all([
+    readLayer(deps.db, deps.box, { kind: "project", projectId: project.id }),
+    readLayer(deps.db, deps.box, { kind: "team", teamId: project.teamId }),
+  ]);
+  const resolved = resolveModelSettings({
+    run,
+    environment: deps.environment,
+    project: projectLayer.values,
+    team: teamLayer.values,
+  });
+  const rank = (name: LayerName) => LAYER_NAMES.indexOf(name);
+  const broken = (
+    [
+      ["project", projectLayer],
+      ["team", teamLayer],
+    ] as const
+  ).find(([name, layer]) => layer.keyError !== null && rank(name) < rank(resolved.sources.apiKey));
+  return { resolved, keyError: broken?.[1].keyError ?? null };
+}

@@ -1,0 +1,24 @@
+import { createAgentModel } from "@/server/model";
+import type { AiSdkModel } from "@/server/model/ai-sdk-model";
+import type { AgentModel } from "@/server/model/types";
+import { UserFacingError } from "@/server/orchestrator/errors";
+import type { ModelSettingValues } from "./layers";
+import { type ResolveDeps, resolveProjectSettings } from "./resolve";
+
+/**
+ * The model for a new run in a session: its project's resolved settings with the run's overrides on
+ * top. A stored key that no longer decrypts stops the run before it starts, with the reason.
+ */
+export async function modelForSession(
+  deps: ResolveDeps,
+  sessionId: string,
+  overrides: ModelSettingValues,
+): Promise<AgentModel & Partial<Pick<AiSdkModel, "provider">>> {
+  const session = await deps.db.session.findUniqueOrThrow({
+    where: { id: sessionId },
+    select: { project: { select: { id: true, teamId: true } } },
+  });
+  const { resolved, keyError } = await resolveProjectSettings(deps, session.project, overrides);
+  if (keyError) throw new UserFacingError(keyError, "PRECONDITION_FAILED");
+  return createAgentModel(resolved);
+}
