@@ -17,6 +17,7 @@ import { openedKeys } from "@/server/settings/opened-keys";
 import { environmentLayer } from "@/server/settings/resolve";
 import { modelForSession } from "@/server/settings/run-model";
 import { createSecretBox } from "@/server/settings/secret-box";
+import { createTerminalHub } from "@/server/terminal/create";
 
 /**
  * The long-lived services of one server process. On globalThis because Next.js loads route handlers
@@ -89,7 +90,8 @@ function create() {
       return runs.map((run) => ({ runId: run.id, sessionId: run.sessionId }));
     },
   });
-  return { store, model, sandboxes, orchestrator, box, environment };
+  const terminals = createTerminalHub({ sandboxes, store, log: logger });
+  return { store, model, sandboxes, orchestrator, box, environment, terminals };
 }
 
 export type AppContext = ReturnType<typeof create>;

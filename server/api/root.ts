@@ -8,6 +8,7 @@ import { sessionRouter } from "./routers/session";
 import { settingsRouter } from "./routers/settings";
 import { systemRouter } from "./routers/system";
 import { teamRouter } from "./routers/team";
+import { terminalRouter } from "./routers/terminal";
 import { traceRouter } from "./routers/trace";
 import { workRouter } from "./routers/work";
 import { createRouter } from "./trpc";
@@ -26,6 +27,7 @@ export const appRouter = createRouter({
   inbox: inboxRouter,
   team: teamRouter,
   settings: settingsRouter,
+  terminal: terminalRouter,
 });
 
 export type AppRouter = typeof appRouter;

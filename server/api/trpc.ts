@@ -52,8 +52,11 @@ const errorMapping = t.middleware(async ({ next, path }) => {
   const result = await next();
   if (!result.ok) {
     const cause = result.error.cause;
-    if (cause instanceof UserFacingError) {
-      throw new TRPCError({ code: cause.code, message: cause.message, cause });
+    // By name too: services on `appContext()` are built by the instrumentation bundle, whose copy of
+    // the class is not the one this route bundle imported.
+    if (cause instanceof UserFacingError || cause?.name === "UserFacingError") {
+      const { code } = cause as UserFacingError;
+      throw new TRPCError({ code, message: cause.message, cause });
     }
     if (result.error.code === "INTERNAL_SERVER_ERROR")
       logger.error({ err: result.error, path }, "procedure failed");

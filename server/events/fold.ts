@@ -369,6 +369,11 @@ export function applyEvent(view: SessionView, event: StoredEvent): SessionView {
         secretsOverridden: false,
       };
       break;
+    case "terminal-opened":
+    case "terminal-typed":
+    case "terminal-closed":
+      // Human activity in the terminal: kept in the log for the record; the tree does not show it.
+      break;
     case "trace-recorded":
       // The ledger is read from the log by `recordsFromEvents`; the tree does not show it.
       break;

@@ -135,6 +135,9 @@ export async function project(tx: Tx, sessionId: string, event: StoredEvent): Pr
     case "work-saved":
     case "work-merged":
     case "work-discarded":
+    case "terminal-opened":
+    case "terminal-typed":
+    case "terminal-closed":
       // Kept in the log only; nothing queries them as rows yet.
       return;
     default: {

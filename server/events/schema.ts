@@ -243,6 +243,26 @@ export const EventBody = z.discriminatedUnion("type", [
   }),
   /** The session's branch and sandbox were thrown away. */
   z.object({ type: z.literal("work-discarded"), branch: z.string(), by: z.string() }),
+  /** A person opened the session's terminal (a shell in its sandbox); its output is not logged. */
+  z.object({
+    type: z.literal("terminal-opened"),
+    terminalId: z.string(),
+    by: z.object({ userId: z.string(), name: z.string() }),
+  }),
+  /** Someone typed in the terminal (at most one event per person per minute; what was typed is not kept). */
+  z.object({
+    type: z.literal("terminal-typed"),
+    terminalId: z.string(),
+    by: z.object({ userId: z.string(), name: z.string() }),
+  }),
+  /** The terminal ended: closed by a person (`by`), left idle, or its shell exited or was lost. */
+  z.object({
+    type: z.literal("terminal-closed"),
+    terminalId: z.string(),
+    reason: z.enum(["closed", "idle", "exited", "shutdown"]),
+    by: z.object({ userId: z.string(), name: z.string() }).nullable().default(null),
+    exitCode: z.number().int().nullable().default(null),
+  }),
   z.object({
     type: z.literal("run-ended"),
     runId: z.string(),

@@ -20,6 +20,7 @@ import { DockerSandbox } from "./docker-sandbox";
 import { assertBareRepo, copyRepoInto } from "./repo-copy";
 import { containerNameFor } from "./shell";
 import { ShellAgent } from "./shell-agent";
+import { openContainerTerminal, type SandboxTerminal, type TerminalSize } from "./terminal";
 import type {
   CreateSandboxOptions,
   LiveSessionsQuery,
@@ -341,6 +342,22 @@ export class DockerSandboxProvider implements SandboxProvider {
       }
     }
     return this.sandboxFor(info.Id, sessionId);
+  }
+
+  /**
+   * A person's interactive shell (a TTY exec) in the session's sandbox, started again if it was stopped.
+   * Only the terminal hub calls this; the agent's commands go through the tool dispatch and its gate.
+   */
+  async openTerminal(sessionId: string, size: TerminalSize): Promise<SandboxTerminal> {
+    const sandbox = await this.get(sessionId);
+    if (!sandbox) {
+      throw new SandboxError("not_found", "This session has no sandbox: it was discarded or never started.");
+    }
+    try {
+      return await openContainerTerminal(this.docker.getContainer(sandbox.id), size);
+    } catch (error) {
+      throw this.wrap(error, "open a terminal in the sandbox", "exec_failed");
+    }
   }
 
   async sweepOrphans(isLive: LiveSessionsQuery): Promise<{ removed: string[]; kept: string[] }> {

@@ -1,3 +1,5 @@
+import type { SandboxTerminal, TerminalSize } from "./terminal";
+
 /**
  * The sandbox port: one isolated container per session where every tool runs. The orchestrator and
  * tools depend on these types only; `docker-provider.ts` is the implementation.
@@ -83,6 +85,8 @@ export interface SandboxProvider {
   sweepOrphans(isLive: LiveSessionsQuery): Promise<{ removed: string[]; kept: string[] }>;
   /** Resolves when the engine answers; throws SandboxUnavailableError otherwise. */
   ping(): Promise<void>;
+  /** A person's interactive shell in the session's sandbox (see terminal.ts); absent: no terminals. */
+  openTerminal?(sessionId: string, size: TerminalSize): Promise<SandboxTerminal>;
 }
 
 export type SandboxErrorCode =

@@ -4,6 +4,7 @@ import { useMutation, useQuery } from "@tanstack/react-query";
 import Link from "next/link";
 import { describeError, useTRPC } from "../../_trpc/client";
 import { NotFound } from "../not-found";
+import { TerminalPanel } from "../terminal/terminal-panel";
 import { ApprovalCard } from "./approval-card";
 import { CaptureMenu } from "./capture-menu";
 import { ChatPanel } from "./chat-panel";
@@ -113,6 +114,7 @@ export function SessionView({ sessionId }: { sessionId: string }) {
           </section>
         </div>
       </div>
+      <TerminalPanel sessionId={sessionId} />
     </div>
   );
 }

@@ -1,0 +1,24 @@
+import type { Logger } from "pino";
+import type { EventLog } from "@/server/events/log";
+import { UserFacingError } from "@/server/orchestrator/errors";
+import type { SandboxProvider } from "@/server/sandbox/types";
+import { TerminalHub } from "./hub";
+
+/** The process's terminal hub, on the sandbox provider's `openTerminal` and the session event log. */
+export function createTerminalHub(deps: {
+  sandboxes: SandboxProvider;
+  store: EventLog;
+  log: Logger;
+}): TerminalHub {
+  const { sandboxes, store } = deps;
+  return new TerminalHub({
+    log: deps.log.child({ module: "terminal" }),
+    openTerminal: (sessionId, size) => {
+      if (!sandboxes.openTerminal) {
+        throw new UserFacingError("This server's sandbox provider has no terminals.", "PRECONDITION_FAILED");
+      }
+      return sandboxes.openTerminal(sessionId, size);
+    },
+    record: (sessionId, body) => store.append(sessionId, [body]),
+  });
+}
