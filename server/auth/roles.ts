@@ -38,6 +38,8 @@ export const ACTION_MINIMUM = {
   run: "member",
   /** Save, merge or discard a session's work. */
   work: "member",
+  /** Open, type in, resize or close a session's terminal (watching it is `read`). */
+  terminal: "member",
   createProject: "member",
   /** Project settings: checkpoints, model providers. */
   settings: "admin",
@@ -63,6 +65,7 @@ const ACTION_PHRASES: Record<Action, string> = {
   approve: "approve",
   run: "start or stop runs or post messages",
   work: "save, merge or discard work",
+  terminal: "type in the terminal",
   createProject: "create projects",
   settings: "change project settings",
   projectModel: "change this project's model settings",

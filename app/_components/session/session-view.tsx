@@ -114,7 +114,7 @@ export function SessionView({ sessionId }: { sessionId: string }) {
           </section>
         </div>
       </div>
-      <TerminalPanel sessionId={sessionId} />
+      <TerminalPanel sessionId={sessionId} canType={session.data.permissions.terminal} />
     </div>
   );
 }

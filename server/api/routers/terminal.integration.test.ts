@@ -108,6 +108,32 @@ describe("terminal procedures", () => {
     expect(hub.current(sessionId)).toBeNull();
   });
 
+  it("let a viewer watch but not open, type, resize or close", async () => {
+    const sessionId = seeded.session.id;
+    const watcher = await db.user.create({ data: { email: "term-viewer@example.com", name: "Viewer" } });
+    await db.membership.create({ data: { userId: watcher.id, teamId: seeded.team.id, role: "viewer" } });
+    const viewer = terminalRouter.createCaller({ db, user: watcher });
+    const size = { cols: 80, rows: 24 };
+    for (const refused of [
+      () => viewer.open({ sessionId, size }),
+      () => viewer.write({ sessionId, data: "x" }),
+      () => viewer.resize({ sessionId, size }),
+      () => viewer.close({ sessionId }),
+    ]) {
+      await expect(refused()).rejects.toMatchObject({
+        code: "FORBIDDEN",
+        message: expect.stringContaining("Viewers can watch but not"),
+      });
+    }
+    expect(hub.current(sessionId)).toBeNull();
+    // Watching is allowed: the first frame says no terminal is open.
+    const stream = await viewer.output({ sessionId, lastEventId: null });
+    const iterator = (stream as AsyncIterable<[string, TerminalFrame]>)[Symbol.asyncIterator]();
+    const first = await iterator.next();
+    expect(first.value?.[1]).toEqual({ kind: "idle" });
+    await iterator.return?.();
+  });
+
   it("reject bad input with a clear error", async () => {
     const sessionId = seeded.session.id;
     const caller = terminalRouter.createCaller({ db, user: seeded.user });

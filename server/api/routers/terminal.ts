@@ -6,8 +6,8 @@ import type { TerminalActor } from "@/server/terminal/hub";
 
 /**
  * The session's shared terminal: a person's own shell in the session's sandbox. It does not pass the
- * agent's approval gate, so every procedure is a session procedure: only members of the project's team
- * reach it. Output streams over SSE (`output`); input and resize are mutations.
+ * agent's approval gate, so only the project's team reaches it: members and up open, type, resize and
+ * close (`terminal`); viewers may only watch (`output`). Output streams over SSE; input is mutations.
  */
 const Size = z.object({
   cols: z.number().int().min(MIN_COLS).max(MAX_COLS),
@@ -24,10 +24,12 @@ function actor(ctx: Pick<Context, "user"> & { user: NonNullable<Context["user"]>
 export const terminalRouter = createRouter({
   /** Opens the session's terminal, or joins the one already open. */
   open: sessionProcedure
+    .requires("terminal")
     .input(z.object({ size: Size }))
     .mutation(({ ctx, input }) => ctx.app.terminals.open(ctx.session.id, input.size, actor(ctx))),
 
   write: sessionProcedure
+    .requires("terminal")
     .input(
       z.object({
         data: z.string().min(1).max(MAX_INPUT_CHARS, `Paste at most ${MAX_INPUT_CHARS} characters at once.`),
@@ -38,12 +40,15 @@ export const terminalRouter = createRouter({
       return { ok: true };
     }),
 
-  resize: sessionProcedure.input(z.object({ size: Size })).mutation(async ({ ctx, input }) => {
-    await ctx.app.terminals.resize(ctx.session.id, input.size);
-    return { ok: true };
-  }),
+  resize: sessionProcedure
+    .requires("terminal")
+    .input(z.object({ size: Size }))
+    .mutation(async ({ ctx, input }) => {
+      await ctx.app.terminals.resize(ctx.session.id, input.size);
+      return { ok: true };
+    }),
 
-  close: sessionProcedure.mutation(async ({ ctx }) => ({
+  close: sessionProcedure.requires("terminal").mutation(async ({ ctx }) => ({
     closed: await ctx.app.terminals.close(ctx.session.id, actor(ctx)),
   })),
 
