@@ -96,6 +96,10 @@ class ContainerTerminal implements SandboxTerminal {
   private readonly dataListeners: ((chunk: Buffer) => void)[] = [];
   private readonly exitListeners: ((exitCode: number | null) => void)[] = [];
   private done = false;
+  /** Output that came before anyone listened (the first prompt may arrive during the first resize). */
+  private early: Buffer[] | null = [];
+  private exitCode: number | null = null;
+  private exitReported = false;
   private closing: Promise<void> | null = null;
   private readonly finished: Promise<void>;
 
@@ -107,7 +111,8 @@ class ContainerTerminal implements SandboxTerminal {
   ) {
     this.id = exec.id;
     stream.on("data", (chunk: Buffer) => {
-      for (const listener of this.dataListeners) listener(chunk);
+      if (this.early) this.early.push(chunk);
+      else for (const listener of this.dataListeners) listener(chunk);
     });
     this.finished = new Promise<void>((resolve) => {
       const end = () => {
@@ -126,10 +131,14 @@ class ContainerTerminal implements SandboxTerminal {
 
   onData(listener: (chunk: Buffer) => void): void {
     this.dataListeners.push(listener);
+    const early = this.early;
+    this.early = null;
+    for (const chunk of early ?? []) listener(chunk);
   }
 
   onExit(listener: (exitCode: number | null) => void): void {
     this.exitListeners.push(listener);
+    if (this.exited && this.exitReported) listener(this.exitCode);
   }
 
   write(data: string): void {
@@ -178,6 +187,8 @@ class ContainerTerminal implements SandboxTerminal {
       }
       await new Promise((resolve) => setTimeout(resolve, 20 * (attempt + 1)));
     }
+    this.exitCode = exitCode;
+    this.exitReported = true;
     for (const listener of this.exitListeners) {
       try {
         listener(exitCode);
