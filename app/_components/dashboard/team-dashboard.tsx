@@ -2,6 +2,7 @@
 
 import { useQuery } from "@tanstack/react-query";
 import Link from "next/link";
+import { useRouter } from "next/navigation";
 import { describeError, useTRPC } from "../../_trpc/client";
 import { CostByMemberChart, RunsOverTimeChart } from "./charts";
 import { decimal, duration, percent, usd } from "./format";
@@ -9,6 +10,8 @@ import { decimal, duration, percent, usd } from "./format";
 /** A team's dashboard: what the agent did, what it cost, what it achieved — all from the event logs. */
 export function TeamDashboard({ teamId }: { teamId?: string }) {
   const trpc = useTRPC();
+  const router = useRouter();
+  const teams = useQuery(trpc.team.list.queryOptions());
   const query = useQuery({ ...trpc.dashboard.team.queryOptions({ teamId }), refetchInterval: 30_000 });
   if (query.isPending) return <p className="muted">Loading the dashboard…</p>;
   if (query.error)
@@ -24,7 +27,25 @@ export function TeamDashboard({ teamId }: { teamId?: string }) {
       <nav className="breadcrumbs">
         <Link href="/projects">Projects</Link> / Dashboard
       </nav>
-      <h1>{team.name}</h1>
+      <div className="row">
+        <h1>{team.name}</h1>
+        {teams.data && teams.data.length > 1 && (
+          <label>
+            Team
+            <select
+              value={team.id}
+              onChange={(event) => router.push(`/dashboard?team=${encodeURIComponent(event.target.value)}`)}
+              data-testid="dashboard-team"
+            >
+              {teams.data.map((candidate) => (
+                <option key={candidate.id} value={candidate.id}>
+                  {candidate.name}
+                </option>
+              ))}
+            </select>
+          </label>
+        )}
+      </div>
       {m.runs.total === 0 && (
         <p className="muted" data-testid="dashboard-empty">
           No runs yet. Open a project and give the agent a task: its runs, costs and approvals show up here.

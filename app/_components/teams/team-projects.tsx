@@ -53,6 +53,11 @@ export function TeamProjects({ requestedTeamId }: { requestedTeamId: string | nu
               Model settings
             </Link>
           )}
+          {team && (
+            <Link href={`/dashboard?team=${encodeURIComponent(team.id)}`} data-testid="team-dashboard-link">
+              Dashboard
+            </Link>
+          )}
         </div>
         <NewTeamForm />
       </section>
