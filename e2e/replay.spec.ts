@@ -55,3 +55,32 @@ test("a long replay shows the first 50 children, the rest on request, and a cycl
   await cycle.locator("summary").click();
   await expect(cycle.getByTestId("cycle-output")).toContainText("xxxx");
 });
+
+test("a replay shows the files as they were at each point, as diffs against the start", async ({ page }) => {
+  await signUp(page, newUser("filer"));
+  await createProject(page, "Replay files");
+  await startTask(page, "run `echo hello > notes.txt` and then run `echo world >> notes.txt`");
+  await page.getByTestId("approve").click();
+  const card = page.locator('[data-testid="approval-card"][data-kind="command"]');
+  await expect(card.getByTestId("command-input")).toHaveValue("echo hello > notes.txt");
+  await card.getByTestId("approve").click();
+  await expect(card.getByTestId("command-input")).toHaveValue("echo world >> notes.txt");
+  await card.getByTestId("approve").click();
+  await expectRunStatus(page, "VERIFIED");
+
+  await page.getByTestId("open-replay").click();
+  const files = page.getByTestId("replay-files");
+  await expect(files.getByTestId("replay-changed-file")).toHaveText(["notes.txt +2 −0"]);
+  await files.getByTestId("replay-file-diff").locator("summary").click();
+  await expect(files.getByTestId("replay-file-diff")).toContainText("+hello\n+world");
+
+  // Back to before anything was written, then to the first write only.
+  await page.getByTestId("replay-scrubber").fill("0");
+  await expect(files.getByTestId("replay-files-none")).toBeVisible();
+  await page.locator('[data-testid="replay-marker"][data-kind="decomposition"]').click();
+  await expect(files.getByTestId("replay-files-none")).toBeVisible();
+  await page.getByTestId("replay-speed").selectOption("64");
+  await page.getByTestId("replay-play").click();
+  await expect(files.getByTestId("replay-changed-file")).toHaveText(["notes.txt +1 −0"]);
+  await expect(files.getByTestId("replay-changed-file")).toHaveText(["notes.txt +2 −0"], { timeout: 30_000 });
+});

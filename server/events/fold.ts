@@ -375,7 +375,8 @@ export function applyEvent(view: SessionView, event: StoredEvent): SessionView {
       // Human activity in the terminal: kept in the log for the record; the tree does not show it.
       break;
     case "trace-recorded":
-      // The ledger is read from the log by `recordsFromEvents`; the tree does not show it.
+    case "workspace-changed":
+      // The ledger is read from the log by `recordsFromEvents`, the patches by the replay's file view.
       break;
     default: {
       const unreachable: never = body;

@@ -132,6 +132,7 @@ export async function project(tx: Tx, sessionId: string, event: StoredEvent): Pr
     case "criteria-checked":
     case "llm-called":
     case "trace-recorded":
+    case "workspace-changed":
     case "work-saved":
     case "work-merged":
     case "work-discarded":

@@ -208,6 +208,28 @@ export const EventBody = z.discriminatedUnion("type", [
     cycleId: z.string(),
     reflection: text,
   }),
+  /**
+   * How the session's workspace differs from where the session started, after a cycle that changed
+   * files: the replay shows the files as they were at any point. The patch is capped (whole files).
+   */
+  z.object({
+    type: z.literal("workspace-changed"),
+    runId: z.string(),
+    intentionId: z.string(),
+    cycleId: z.string(),
+    base: z.string(),
+    files: z
+      .array(
+        z.object({
+          path: z.string(),
+          added: z.number().int().nullable(),
+          removed: z.number().int().nullable(),
+        }),
+      )
+      .max(2_000),
+    patch: z.string().max(200_000),
+    truncated: z.boolean(),
+  }),
   /** One model request: which stage asked, which model answered, what it cost in tokens and time. */
   z.object({
     type: z.literal("llm-called"),

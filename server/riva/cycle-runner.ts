@@ -169,6 +169,8 @@ export class CycleRunner {
     });
     const trace = this.host.ledger?.judged(written, ids, judged.judgment, cycle.approver ?? null);
     if (trace) events.push(trace);
+    const changed = this.host.ledger?.workspaceChanged(ids);
+    if (changed) events.push(changed);
     if (judged.judgment !== "SUCCESS" && !stopper) {
       const reflection =
         gap.length > 0 ? gapReflection(gap) : reflectOnFailure(outcome, outcome.error ?? outcome.output);

@@ -9,6 +9,8 @@ import { useTRPC } from "../../_trpc/client";
 import { NotFound } from "../not-found";
 import { IntentionTree } from "../session/intention-tree";
 import { RunStatusBadge } from "../session/status-badge";
+import { filesAt } from "./files-at";
+import { FilesPanel } from "./files-panel";
 import { markersOf } from "./markers";
 
 const SPEEDS = [1, 4, 16, 64] as const;
@@ -130,6 +132,7 @@ export function ReplayView({ sessionId }: { sessionId: string }) {
           ) : null;
         })}
       </section>
+      <FilesPanel change={filesAt(events, at)} />
     </div>
   );
 }

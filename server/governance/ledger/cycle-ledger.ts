@@ -1,4 +1,6 @@
+import type { EventOf } from "@/server/events/schema";
 import { type CollectResult, collectCycleTrace, type LedgerExec, snapshotWorkingTree } from "./collect";
+import { type SessionPatch, sessionPatch } from "./session-patch";
 import {
   type AgentTraceRecord,
   ARBOR_METADATA_KEY,
@@ -37,6 +39,9 @@ interface LedgerLogger {
 const RECORDED_JUDGMENTS = new Set(["SUCCESS", "PARTIAL", "FAILURE"]);
 
 export class CycleLedger {
+  /** Each changing cycle's session patch, from `afterAction` until `workspaceChanged` takes it. */
+  private readonly patches = new Map<string, SessionPatch>();
+
   constructor(
     private readonly exec: LedgerExec,
     private readonly context: { sessionId: string; modelId: string; logger?: LedgerLogger },
@@ -58,7 +63,18 @@ export class CycleLedger {
     });
     if (result.problem)
       this.context.logger?.warn({ ...ids, problem: result.problem }, "trace ledger could not collect");
+    if (result.records.length > 0 && result.after) {
+      const patch = await sessionPatch(this.exec, result.after);
+      if (patch) this.patches.set(ids.cycleId, patch);
+    }
     return result.records;
+  }
+
+  /** The cycle's `workspace-changed` event (the session's diff since its start), once; null if none. */
+  workspaceChanged(ids: CycleIds): EventOf<"workspace-changed"> | null {
+    const patch = this.patches.get(ids.cycleId);
+    this.patches.delete(ids.cycleId);
+    return patch ? { type: "workspace-changed", ...ids, ...patch } : null;
   }
 
   /** The cycle's `trace-recorded` event with its judgment and approver filled in, or null. */
