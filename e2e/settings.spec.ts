@@ -37,7 +37,7 @@ test("a project's model settings: test connection, clear errors, and a key that 
   await section.getByTestId("settings-base-url").fill(CLOSED_URL);
   await section.getByTestId("settings-test").click();
   await expect(result).toHaveAttribute("data-ok", "false");
-  await expect(result).toContainText("is not reachable (ECONNREFUSED)");
+  await expect(result).toContainText("is not reachable (ECONNREFUSED). Check the base URL");
   await expect(result).toContainText("Check the base URL");
 
   await section.getByTestId("settings-base-url").fill(FAKE_URL);

@@ -82,7 +82,7 @@ export async function testConnection(
     return {
       ok: false,
       reason,
-      message: hint ? `${error.message} ${hint}` : error.message,
+      message: hint ? `${error.message.replace(/[.\s]*$/, ".")} ${hint}` : error.message,
       latencyMs: elapsed(),
     };
   }

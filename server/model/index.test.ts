@@ -22,4 +22,19 @@ describe("createAgentModel", () => {
       label: "gpt-4o-mini at http://127.0.0.1:1/v1",
     });
   });
+
+  it("builds OpenAI and Anthropic models on their public APIs when no base URL is given", () => {
+    const openai = createAgentModel({ provider: "openai", apiKey: "k", modelName: "gpt-x", timeoutMs: 1000 });
+    expect(openai).toMatchObject({
+      id: "openai:gpt-x",
+      offline: false,
+      label: "gpt-x at https://api.openai.com/v1",
+    });
+    const anthropic = createAgentModel({ provider: "anthropic", modelName: "claude-x", timeoutMs: 1000 });
+    expect(anthropic).toMatchObject({
+      id: "anthropic:claude-x",
+      provider: "anthropic",
+      label: "claude-x at https://api.anthropic.com/v1",
+    });
+  });
 });

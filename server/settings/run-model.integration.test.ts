@@ -96,14 +96,15 @@ describe("runs use the resolved project settings", () => {
       task: "run `printenv ANTHROPIC_API_KEY`",
       mode: "agent",
       actor: { userId: user.id, name: user.name },
-      modelOverrides: { timeoutMs: 8_000 },
+      // Run overrides beat the project's model name.
+      modelOverrides: { modelName: "fake-override", timeoutMs: 8_000 },
     });
     await orch.idle();
 
     const events = await new EventStore(db).read(session.id);
     const started = events.find((event) => event.body.type === "run-started");
     expect(started?.body).toMatchObject({
-      model: { id: "anthropic:fake-model", provider: "anthropic", offline: false },
+      model: { id: "anthropic:fake-override", provider: "anthropic", offline: false },
     });
     expect(foldEvents(events).runs[runId]?.status).toBe("VERIFIED");
     const sent = fake.requests.slice(before);
@@ -111,6 +112,9 @@ describe("runs use the resolved project settings", () => {
     expect(
       sent.every((request) => request.path === "/v1/messages" && request.headers["x-api-key"] === KEY),
     ).toBe(true);
+    expect(sent.every((request) => (request.body as { model?: string }).model === "fake-override")).toBe(
+      true,
+    );
     expect(sandbox.actions).toContain("printenv ANTHROPIC_API_KEY");
 
     const stored = await db.event.findMany({ where: { sessionId: session.id } });

@@ -2,6 +2,7 @@ import { z } from "zod";
 import { createRouter, sessionProcedure } from "@/server/api/trpc";
 import { ChildProposal } from "@/server/events/schema";
 import { UserMode } from "@/server/events/vocabulary";
+import { RunModelOverrides } from "@/server/settings/run-overrides";
 import { assertMayAnswerApproval, assignApproval, assignableMembers } from "@/server/teams/delegation";
 
 export const runRouter = createRouter({
@@ -11,6 +12,8 @@ export const runRouter = createRouter({
       z.object({
         task: z.string().trim().min(1, "Type a task for the agent first.").max(20_000),
         mode: UserMode.default("agent"),
+        /** Run overrides: the highest layer of the model configuration. */
+        model: RunModelOverrides.optional(),
       }),
     )
     .mutation(({ ctx, input }) =>
@@ -19,6 +22,7 @@ export const runRouter = createRouter({
         task: input.task,
         mode: input.mode,
         actor: { userId: ctx.user.id, name: ctx.user.name },
+        modelOverrides: input.model,
       }),
     ),
 

@@ -8,6 +8,7 @@ import type { StoredEvent } from "@/server/events/schema";
 const MAX_REPLAY_EVENTS = 50_000;
 
 import { UserMode } from "@/server/events/vocabulary";
+import { RunModelOverrides } from "@/server/settings/run-overrides";
 
 export const sessionRouter = createRouter({
   list: projectProcedure.query(({ ctx }) =>
@@ -30,6 +31,8 @@ export const sessionRouter = createRouter({
       z.object({
         task: z.string().trim().min(1, "Type a task for the agent first.").max(20_000),
         mode: UserMode.default("agent"),
+        /** Run overrides: the highest layer of the model configuration. */
+        model: RunModelOverrides.optional(),
       }),
     )
     .mutation(async ({ ctx, input }) => {
@@ -48,6 +51,7 @@ export const sessionRouter = createRouter({
         task: input.task,
         mode: input.mode,
         actor: { userId: ctx.user.id, name: ctx.user.name },
+        modelOverrides: input.model,
       });
       return { sessionId: session.id, runId };
     }),

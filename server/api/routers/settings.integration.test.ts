@@ -179,11 +179,12 @@ describe("settings router", () => {
       ...scope,
       settings: settings({
         provider: "openai-compatible",
-        baseUrl: "http://127.0.0.1:1/v1",
+        baseUrl: "http://127.0.0.1:65534/v1",
         apiKey: { action: "clear" },
       }),
     });
-    expect(badUrl).toMatchObject({ ok: false });
+    expect(badUrl).toMatchObject({ ok: false, reason: "unreachable" });
+    expect(badUrl.ok || badUrl.message).toMatch(/is not reachable \(ECONNREFUSED\)\. Check the base URL/);
     expect(JSON.stringify(badUrl)).not.toContain(PROJECT_KEY);
   });
 
