@@ -1,11 +1,56 @@
+import net from "node:net";
 import { expect, type Page, test } from "@playwright/test";
 import { createProject, expectRunStatus, newUser, signUp, startTask } from "./support/arbor";
-import { FAKE_MODEL_PORT, SPARE_APP_PORT } from "./support/ports";
+import { APP_PORT, FAKE_MODEL_PORT, SPARE_APP_PORT } from "./support/ports";
 import { type ArborServer, startArborServer } from "./support/server";
 
 /** The rendered terminal text (xterm's DOM renderer draws each row as text). */
 function screen(page: Page) {
   return page.getByTestId("terminal-screen").locator(".xterm-rows");
+}
+
+/**
+ * A TCP proxy in front of the app, so a test can cut a page's open streams the way a flaky network
+ * does: `cut()` drops every connection and refuses new ones until `restore()`.
+ */
+async function cuttableProxy(targetPort: number) {
+  const sockets = new Set<net.Socket>();
+  let refusing = false;
+  const server = net.createServer((client) => {
+    if (refusing) {
+      client.destroy();
+      return;
+    }
+    const upstream = net.connect(targetPort, "127.0.0.1");
+    for (const socket of [client, upstream]) {
+      sockets.add(socket);
+      socket.on("error", () => socket.destroy());
+      socket.on("close", () => {
+        sockets.delete(socket);
+        client.destroy();
+        upstream.destroy();
+      });
+    }
+    client.pipe(upstream);
+    upstream.pipe(client);
+  });
+  await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
+  const { port } = server.address() as net.AddressInfo;
+  return {
+    url: `http://localhost:${port}`,
+    cut() {
+      refusing = true;
+      for (const socket of sockets) socket.destroy();
+    },
+    restore() {
+      refusing = false;
+    },
+    close: () =>
+      new Promise<void>((resolve) => {
+        for (const socket of sockets) socket.destroy();
+        server.close(() => resolve());
+      }),
+  };
 }
 
 async function typeInTerminal(page: Page, line: string): Promise<void> {
@@ -24,10 +69,10 @@ test("typing in the session's terminal runs in its sandbox; a second page sees t
   const sessionUrl = await startTask(page, "run `ls`");
   await expectRunStatus(page, "VERIFIED");
 
-  const panel = page.getByTestId("terminal-panel");
-  await expect(panel).toHaveAttribute("data-state", "idle");
+  // Nothing streams until a terminal is in use: the card waits, closed.
+  await expect(page.getByTestId("terminal-panel")).toHaveAttribute("data-shown", "false");
   await page.getByRole("button", { name: "Open terminal" }).click();
-  await expect(panel).toHaveAttribute("data-state", "open");
+  await expect(page.getByTestId("terminal-view")).toHaveAttribute("data-state", "open");
   await expect(screen(page)).toContainText("/workspace$");
   await typeInTerminal(page, "echo hi-$((40+2)) from $(whoami)");
   await expect(screen(page)).toContainText("hi-42 from arbor");
@@ -35,7 +80,8 @@ test("typing in the session's terminal runs in its sandbox; a second page sees t
   // Another page on the same session: the retained screen first, then the same live output.
   const second = await context.newPage();
   await second.goto(sessionUrl);
-  await expect(second.getByTestId("terminal-panel")).toHaveAttribute("data-state", "open");
+  // The log says a terminal is open, so the card shows itself.
+  await expect(second.getByTestId("terminal-view")).toHaveAttribute("data-state", "open");
   await expect(screen(second)).toContainText("hi-42 from arbor");
   await typeInTerminal(page, "echo shared-$((6*7))");
   await expect(screen(second)).toContainText("shared-42");
@@ -50,6 +96,25 @@ test("typing in the session's terminal runs in its sandbox; a second page sees t
   await expect(screen(back)).toContainText("while-away-5");
   await expect(screen(back)).toContainText("hi-42 from arbor");
   await expect(back.getByTestId("terminal-connection")).toHaveText("live");
+
+  // A dropped stream: the page says it is reconnecting, and on return shows what was typed meanwhile.
+  const proxy = await cuttableProxy(APP_PORT);
+  try {
+    const flaky = await context.newPage();
+    await flaky.goto(`${proxy.url}${new URL(sessionUrl).pathname}`);
+    await expect(screen(flaky)).toContainText("while-away-5");
+    await expect(flaky.getByTestId("terminal-connection")).toHaveText("live");
+    proxy.cut();
+    await expect(flaky.getByTestId("terminal-connection")).toHaveText("reconnecting…");
+    await typeInTerminal(page, "echo during-the-cut-$((4+4))");
+    await expect(screen(page)).toContainText("during-the-cut-8");
+    proxy.restore();
+    await expect(flaky.getByTestId("terminal-connection")).toHaveText("live", { timeout: 60_000 });
+    await expect(screen(flaky)).toContainText("during-the-cut-8");
+    await flaky.close();
+  } finally {
+    await proxy.close();
+  }
 
   // Closing ends it for everyone.
   await page.getByRole("button", { name: "Close terminal" }).click();
@@ -78,6 +143,6 @@ test.describe("without a Docker engine", () => {
     await expectRunStatus(page, "FAILED");
     await page.getByRole("button", { name: "Open terminal" }).click();
     await expect(page.getByTestId("terminal-error")).toContainText("Docker");
-    await expect(page.getByTestId("terminal-panel")).toHaveAttribute("data-state", "idle");
+    await expect(page.getByTestId("terminal-view")).toHaveAttribute("data-state", "idle");
   });
 });

@@ -115,9 +115,16 @@ export interface WorkView {
   secretsOverridden: boolean;
 }
 
+/** The session's terminal as the log tells it: open (by whom) or not. The output itself is not logged. */
+export interface TerminalView {
+  id: string;
+  openedBy: string;
+}
+
 export interface SessionView {
   lastSeq: number;
   work: WorkView | null;
+  terminal: TerminalView | null;
   runOrder: string[];
   runs: Record<string, RunView>;
   intentions: Record<string, IntentionView>;
@@ -126,7 +133,16 @@ export interface SessionView {
 }
 
 export function emptySessionView(): SessionView {
-  return { lastSeq: 0, work: null, runOrder: [], runs: {}, intentions: {}, approvals: {}, messages: [] };
+  return {
+    lastSeq: 0,
+    work: null,
+    terminal: null,
+    runOrder: [],
+    runs: {},
+    intentions: {},
+    approvals: {},
+    messages: [],
+  };
 }
 
 function findCycle(view: SessionView, intentionId: string, cycleId: string): CycleView | undefined {
@@ -370,9 +386,13 @@ export function applyEvent(view: SessionView, event: StoredEvent): SessionView {
       };
       break;
     case "terminal-opened":
-    case "terminal-typed":
+      view.terminal = { id: body.terminalId, openedBy: body.by.name };
+      break;
     case "terminal-closed":
-      // Human activity in the terminal: kept in the log for the record; the tree does not show it.
+      if (view.terminal?.id === body.terminalId) view.terminal = null;
+      break;
+    case "terminal-typed":
+      // Who typed is kept in the log for the record; the page does not show it.
       break;
     case "trace-recorded":
     case "workspace-changed":

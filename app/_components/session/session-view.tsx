@@ -114,7 +114,11 @@ export function SessionView({ sessionId }: { sessionId: string }) {
           </section>
         </div>
       </div>
-      <TerminalPanel sessionId={sessionId} canType={session.data.permissions.terminal} />
+      <TerminalPanel
+        sessionId={sessionId}
+        canType={session.data.permissions.terminal}
+        openInLog={view.terminal}
+      />
     </div>
   );
 }

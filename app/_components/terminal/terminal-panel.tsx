@@ -1,229 +1,87 @@
 "use client";
 
-import "@xterm/xterm/css/xterm.css";
-import "./terminal.css";
-import { useMutation } from "@tanstack/react-query";
-import type { FitAddon } from "@xterm/addon-fit";
-import type { Terminal } from "@xterm/xterm";
-import { useCallback, useEffect, useRef, useState } from "react";
-import type { TerminalFrame } from "@/server/terminal/hub";
-import { describeError, useTRPC, useTRPCClient } from "../../_trpc/client";
-import { InputQueue } from "./input-queue";
-
-type Connection = "connecting" | "live" | "reconnecting" | "error";
-type State =
-  | { kind: "unknown" }
-  | { kind: "idle" }
-  | { kind: "open"; terminalId: string }
-  | { kind: "closed"; reason: Extract<TerminalFrame, { kind: "closed" }>["reason"]; exitCode: number | null };
-
-const CLOSED_TEXT = {
-  closed: "The terminal was closed.",
-  idle: "The terminal was closed after nobody watched it for a while.",
-  exited: "The shell exited.",
-  shutdown: "The server stopped; the terminal was closed.",
-} as const;
+import { useEffect, useRef, useState } from "react";
+import type { TerminalView } from "@/server/events/fold";
+import { TerminalScreen } from "./terminal-screen";
 
 /**
- * The session's shared terminal: a shell in the session's sandbox, the same for everyone watching.
- * The output arrives over one SSE subscription (the retained screen first, then live); after a dropped
- * connection the link resumes from the last frame it saw, so the screen comes back without gaps.
+ * The session page's Terminal card. The screen (xterm and its live stream) is mounted only while
+ * shown, so a session page holds one stream, not two, unless a terminal is in use: the card shows
+ * itself when the session's log says someone opened one, which is how everyone watching sees it.
  */
-export function TerminalPanel({ sessionId, canType = true }: { sessionId: string; canType?: boolean }) {
-  const trpc = useTRPC();
-  const client = useTRPCClient();
-  const hostRef = useRef<HTMLDivElement>(null);
-  const termRef = useRef<{ term: Terminal; fit: FitAddon } | null>(null);
-  const stateRef = useRef<State>({ kind: "unknown" });
-  const [state, setState] = useState<State>({ kind: "unknown" });
-  const [connection, setConnection] = useState<Connection>("connecting");
-  const [error, setError] = useState<string | null>(null);
-  const open = useMutation(trpc.terminal.open.mutationOptions());
-  const close = useMutation(trpc.terminal.close.mutationOptions());
+export function TerminalPanel({
+  sessionId,
+  canType,
+  openInLog,
+}: {
+  sessionId: string;
+  canType: boolean;
+  /** From the folded event log: the terminal someone opened, or null. */
+  openInLog: TerminalView | null;
+}) {
+  const [shown, setShown] = useState(false);
+  const [autoOpen, setAutoOpen] = useState(false);
+  const lastOpened = useRef<string | null>(null);
 
-  const update = useCallback((next: State) => {
-    stateRef.current = next;
-    setState(next);
-  }, []);
-
-  // The xterm instance, its input and its size. Loaded on the client only: xterm needs the DOM.
   useEffect(() => {
-    let disposed = false;
-    let observer: ResizeObserver | null = null;
-    let resizeTimer: ReturnType<typeof setTimeout> | undefined;
-    const input = new InputQueue(
-      (data) => client.terminal.write.mutate({ sessionId, data }),
-      (caught) => setError(describeError(caught)),
-    );
-    void (async () => {
-      const [{ Terminal }, { FitAddon }] = await Promise.all([
-        import("@xterm/xterm"),
-        import("@xterm/addon-fit"),
-      ]);
-      const host = hostRef.current;
-      if (disposed || !host) return;
-      const term = new Terminal({
-        cursorBlink: true,
-        fontSize: 13,
-        fontFamily: 'ui-monospace, "SFMono-Regular", Menlo, monospace',
-        scrollback: 5_000,
-        disableStdin: !canType,
-        theme: { background: "#111314", foreground: "#e6e8ea" },
-      });
-      const fit = new FitAddon();
-      term.loadAddon(fit);
-      term.open(host);
-      fit.fit();
-      termRef.current = { term, fit };
-      term.onData((data) => {
-        if (canType && stateRef.current.kind === "open") input.push(data);
-      });
-      // One size for everyone: the shell takes the size of the last window that changed.
-      term.onResize((size) => {
-        clearTimeout(resizeTimer);
-        resizeTimer = setTimeout(() => {
-          if (canType && stateRef.current.kind === "open")
-            client.terminal.resize.mutate({ sessionId, size }).catch(() => undefined);
-        }, 150);
-      });
-      observer = new ResizeObserver(() => fit.fit());
-      observer.observe(host);
-    })();
-    return () => {
-      disposed = true;
-      clearTimeout(resizeTimer);
-      observer?.disconnect();
-      termRef.current?.term.dispose();
-      termRef.current = null;
-    };
-  }, [client, sessionId, canType]);
-
-  // The output stream; frames that arrive before xterm has loaded wait in `early`.
-  useEffect(() => {
-    const early: TerminalFrame[] = [];
-    let flushTimer: ReturnType<typeof setInterval> | undefined;
-    const apply = (frame: TerminalFrame) => {
-      const term = termRef.current?.term;
-      if (!term) {
-        early.push(frame);
-        flushTimer ??= setInterval(() => {
-          if (!termRef.current) return;
-          clearInterval(flushTimer);
-          for (const waiting of early.splice(0)) apply(waiting);
-        }, 50);
-        return;
-      }
-      if (frame.kind === "idle") update({ kind: "idle" });
-      if (frame.kind === "reset") {
-        term.reset();
-        term.write(frame.data);
-        update({ kind: "open", terminalId: frame.terminalId });
-      }
-      if (frame.kind === "output") {
-        term.write(frame.data);
-        if (stateRef.current.kind !== "open") update({ kind: "open", terminalId: frame.terminalId });
-      }
-      if (frame.kind === "closed") update({ kind: "closed", reason: frame.reason, exitCode: frame.exitCode });
-    };
-    const subscription = client.terminal.output.subscribe(
-      { sessionId, lastEventId: null },
-      {
-        onStarted: () => setConnection("live"),
-        onConnectionStateChange: (change) => {
-          if (change.state === "connecting" && change.error) setConnection("reconnecting");
-          if (change.state === "pending") setConnection("live");
-        },
-        onData: (tracked) => apply(tracked.data),
-        onError: (caught) => {
-          setConnection("error");
-          setError(describeError(caught));
-        },
-      },
-    );
-    return () => {
-      subscription.unsubscribe();
-      clearInterval(flushTimer);
-    };
-  }, [client, sessionId, update]);
-
-  const openTerminal = () => {
-    setError(null);
-    const term = termRef.current?.term;
-    open.mutate(
-      { sessionId, size: { cols: term?.cols ?? 80, rows: term?.rows ?? 24 } },
-      { onSuccess: () => termRef.current?.term.focus() },
-    );
-  };
-
-  const showOpen = canType && state.kind !== "open" && state.kind !== "unknown";
-  const failure =
-    error ??
-    (open.error ? describeError(open.error) : null) ??
-    (close.error ? describeError(close.error) : null);
+    if (openInLog && openInLog.id !== lastOpened.current) {
+      lastOpened.current = openInLog.id;
+      setShown(true);
+    }
+  }, [openInLog]);
 
   return (
     <section
       className="card terminal-panel"
       aria-label="Terminal"
       data-testid="terminal-panel"
-      data-state={state.kind}
+      data-shown={shown}
     >
-      <div className="terminal-bar">
-        <h2>Terminal</h2>
-        <span
-          className={`connection ${connection}`}
-          data-testid="terminal-connection"
-          data-state={connection}
-        >
-          {connection === "reconnecting" ? "reconnecting…" : connection}
-        </span>
-        {state.kind === "idle" && (
-          <span className="muted small">
-            {canType
-              ? "A shell in this session's sandbox, shared with everyone watching."
-              : "No terminal is open."}
+      {shown ? (
+        <TerminalScreen
+          sessionId={sessionId}
+          canType={canType}
+          autoOpen={autoOpen}
+          onHide={() => {
+            setShown(false);
+            setAutoOpen(false);
+          }}
+        />
+      ) : (
+        <div className="terminal-bar">
+          <h2>Terminal</h2>
+          <span className="muted small" data-testid="terminal-summary">
+            {openInLog
+              ? `Open, started by ${openInLog.openedBy}.`
+              : canType
+                ? "A shell in this session's sandbox, shared with everyone watching."
+                : "No terminal is open."}
           </span>
-        )}
-        {state.kind === "closed" && (
-          <span className="muted small" data-testid="terminal-closed">
-            {CLOSED_TEXT[state.reason]}
-            {state.reason === "exited" && state.exitCode !== null && ` (exit code ${state.exitCode})`}
-          </span>
-        )}
-        {!canType && <span className="pill">watching</span>}
-        {showOpen && (
-          <button
-            type="button"
-            className="primary"
-            onClick={openTerminal}
-            disabled={open.isPending}
-            data-testid="terminal-open"
-          >
-            {open.isPending ? "Opening…" : state.kind === "closed" ? "Open again" : "Open terminal"}
-          </button>
-        )}
-        {canType && state.kind === "open" && (
-          <button
-            type="button"
-            className="secondary"
-            onClick={() => close.mutate({ sessionId })}
-            disabled={close.isPending}
-            data-testid="terminal-close"
-          >
-            {close.isPending ? "Closing…" : "Close terminal"}
-          </button>
-        )}
-      </div>
-      {failure && (
-        <p role="alert" className="error" data-testid="terminal-error">
-          {failure}
-        </p>
+          {canType && !openInLog && (
+            <button
+              type="button"
+              className="primary"
+              onClick={() => {
+                setAutoOpen(true);
+                setShown(true);
+              }}
+              data-testid="terminal-start"
+            >
+              Open terminal
+            </button>
+          )}
+          {openInLog && (
+            <button
+              type="button"
+              className="secondary"
+              onClick={() => setShown(true)}
+              data-testid="terminal-show"
+            >
+              Show terminal
+            </button>
+          )}
+        </div>
       )}
-      <div
-        ref={hostRef}
-        className={`terminal-host${state.kind === "open" ? "" : " inactive"}`}
-        data-testid="terminal-screen"
-      />
     </section>
   );
 }
