@@ -8,6 +8,7 @@ import { errorMessage } from "@/server/orchestrator/errors";
 import { approvalBinding } from "@/server/policy/approval/binding";
 import { type CheckpointPolicy, DEFAULT_CHECKPOINTS } from "@/server/policy/checkpoints";
 import { ToolDispatch } from "@/server/tools/dispatch";
+import { listWorkspace } from "@/server/tools/workspace-listing";
 import { CycleRunner, intentionIntent } from "./cycle-runner";
 import { discoverIntent } from "./discovery/discover";
 import { summarizeIntent } from "./discovery/discovered-intent";
@@ -197,7 +198,7 @@ export class RivaEngine {
 
   private async discover(root: IntentionView): Promise<void> {
     const memories = (await this.deps.memoriesOf?.(this.sessionId).catch(() => [])) ?? [];
-    const intent = await discoverIntent(root.what, memories, () => this.workspace.listing());
+    const intent = await discoverIntent(root.what, memories, () => listWorkspace(this.tools));
     await this.append([{ type: "intent-discovered", runId: this.runId, intent }]);
   }
 

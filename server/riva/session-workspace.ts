@@ -40,7 +40,7 @@ export class SessionWorkspace {
 
   /**
    * The run's stop signal: aborting it kills the action running at that moment (its whole process
-   * tree). Contract checks, listings and the ledger are short bookkeeping and are not cut.
+   * tree). Contract checks and the ledger are short bookkeeping and are not cut.
    */
   stopOn(signal: AbortSignal): void {
     this.stopSignal = signal;
@@ -59,17 +59,6 @@ export class SessionWorkspace {
   /** The session's sandbox, for the tool dispatch (the only caller that runs actions in it). */
   box(): Promise<Sandbox> {
     return this.acquire();
-  }
-
-  /** The tracked files (capped) and the package manifest, for intent discovery. */
-  async listing(): Promise<{ files: string[]; packageJson: string | null }> {
-    const sandbox = await this.acquire();
-    const listed = await sandbox.exec("git ls-files 2>/dev/null | head -n 2000", this.execOptions());
-    const manifest = await sandbox.exec("cat package.json 2>/dev/null", this.execOptions());
-    return {
-      files: listed.stdout.split("\n").filter((line) => line.trim() !== ""),
-      packageJson: manifest.exitCode === 0 ? manifest.stdout : null,
-    };
   }
 
   async checkContract(

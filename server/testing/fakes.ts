@@ -41,7 +41,12 @@ export function scriptedModel(script: ModelScript): AgentModel & { calls: { plan
   };
 }
 
-const DISCOVERY_COMMANDS = ["git ls-files", "cat package.json"];
+/** Intent discovery's fs.list and fs.read (the realpath is the scope guard's) of the workspace. */
+const DISCOVERY_COMMANDS = [
+  "if [ ! -e /workspace ]",
+  "realpath -m -- /workspace/package.json",
+  "if [ -d /workspace/package.json ]",
+];
 
 export type ExecScript = (command: string, count: number) => Partial<ExecResult> | Error;
 

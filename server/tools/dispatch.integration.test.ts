@@ -8,6 +8,7 @@ import { cleanUp, makeBareRepo, PREFIX, testProvider } from "@/server/sandbox/do
 import type { Sandbox } from "@/server/sandbox/types";
 import { type DispatchContext, type DispatchDeps, type ToolCall, ToolDispatch } from "./dispatch";
 import type { GatePolicy } from "./tool-gate";
+import { listWorkspace } from "./workspace-listing";
 
 /** Every tool through the one door, against the real Docker sandbox and a real git clone. */
 let provider: DockerSandboxProvider;
@@ -317,6 +318,22 @@ describe("shell.exec", () => {
     expect(slow.durationMs).toBeLessThan(10_000);
   });
 
+  it("is killed at once, process tree and all, when the caller's signal aborts", async () => {
+    const stop = new AbortController();
+    const running = dispatchWith().run(
+      { tool: "shell.exec", input: { command: "sleep 30 & sleep 30; echo never" } },
+      { activeIntent: WIDE, signal: stop.signal },
+    );
+    await new Promise((resolve) => setTimeout(resolve, 500));
+    const started = Date.now();
+    stop.abort();
+    const result = await running;
+    expect(result).toMatchObject({ status: "failed", aborted: true, error: { code: "stopped" } });
+    expect(Date.now() - started).toBeLessThan(5_000);
+    // The container's own `sleep infinity` stays; both `sleep 30` are gone.
+    await expect.poll(() => sh("ps -eo args | grep -c '^sleep 30$' || true"), { timeout: 5_000 }).toBe("0\n");
+  });
+
   it("asks before an unlisted command by default and never runs it without the bound approval", async () => {
     const tools = dispatchWith({ policy: async () => ({ checkpoints: CheckpointPolicy.parse({}) }) });
     const call = { tool: "shell.exec", input: { command: "touch asked.txt" } };
@@ -355,6 +372,21 @@ describe("select_active_intent", () => {
     );
     expect(unknown.error?.message).toBe("There is no intent INT-404 (known: INT-001).");
     await sh("rm -rf .orchestration");
+  });
+});
+
+describe("intent discovery's scan", () => {
+  it("lists the workspace's files and reads package.json through the tools", async () => {
+    await sh(
+      'mkdir -p node_modules/x && touch node_modules/x/index.js && printf \'{\\n  "name": "demo"\\n}\\n\' > package.json',
+    );
+    const listing = await listWorkspace(dispatchWith());
+    expect(listing.files).toContain("README.md");
+    expect(listing.files).toContain("package.json");
+    expect(listing.files.some((file) => file.startsWith("node_modules/"))).toBe(false);
+    expect(listing.packageJson).toBe('{\n  "name": "demo"\n}\n');
+    await sh("rm -rf node_modules package.json");
+    expect((await listWorkspace(dispatchWith())).packageJson).toBeNull();
   });
 });
 

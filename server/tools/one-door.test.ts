@@ -27,10 +27,6 @@ const ALLOWED: ReadonlyArray<{ prefix: string; why: string }> = [
     why: "the verifier runs the contract's acceptance checks (approved with the decomposition), not agent actions",
   },
   {
-    prefix: "server/riva/session-workspace.ts",
-    why: "intent discovery's read-only scan of the workspace (git ls-files, package.json) before any intent exists",
-  },
-  {
     prefix: "server/git/session-work.ts",
     why: "a person saving the session's work: commit on the session branch and git bundle export",
   },

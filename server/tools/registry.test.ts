@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
 import { TOOL_NAMES, TOOL_PROFILES } from "@/server/policy/approval/risk";
-import { TOOLS, toolNamed } from "./registry";
+import { TOOLS, toolManuals, toolNamed } from "./registry";
 
 /** A valid input for every tool, used to show that one extra key is enough to be refused. */
 const VALID: Record<(typeof TOOL_NAMES)[number], Record<string, unknown>> = {
@@ -51,6 +51,23 @@ describe("the tool registry", () => {
     expect(schema.safeParse(VALID[name]).success).toBe(true);
     expect(schema.safeParse({ ...VALID[name], force: true }).success).toBe(false);
     expect(schema.safeParse("not an object").success).toBe(false);
+  });
+
+  it("offers the model every tool's input as a closed JSON Schema", () => {
+    const manuals = toolManuals();
+    expect(manuals.map((manual) => manual.name).sort()).toEqual([...TOOL_NAMES].sort());
+    const write = manuals.find((manual) => manual.name === "fs.write")?.inputSchema as Record<
+      string,
+      unknown
+    >;
+    expect(write).toMatchObject({
+      type: "object",
+      required: ["path", "content"],
+      additionalProperties: false,
+    });
+    const edit = manuals.find((manual) => manual.name === "fs.edit")?.inputSchema as { required: string[] };
+    // Defaults are optional for the model to send.
+    expect(edit.required).toEqual(["path", "search", "replace"]);
   });
 
   it("knows no other tool", () => {

@@ -1,3 +1,4 @@
+import { z } from "zod";
 import type { RiskClass } from "@/server/policy/approval/risk";
 import { isToolName, type ToolName } from "@/server/policy/stages/vocabulary";
 import { fsDelete } from "./fs-delete";
@@ -45,11 +46,17 @@ export function toolNamed(name: string): ToolDefinition | null {
   return isToolName(name) ? (TOOLS[name] as unknown as ToolDefinition) : null;
 }
 
-/** For a model's tool list: name, manual and JSON Schema of the input. */
-export function toolManuals(): { name: ToolName; description: string; risk: string }[] {
+/** For a model's tool list: each tool's name, risk, operating manual and input as JSON Schema. */
+export function toolManuals(): {
+  name: ToolName;
+  risk: RiskClass;
+  description: string;
+  inputSchema: unknown;
+}[] {
   return Object.values(TOOLS).map((tool) => ({
     name: tool.name,
-    description: tool.description,
     risk: tool.risk,
+    description: tool.description,
+    inputSchema: z.toJSONSchema(tool.input as z.ZodType, { io: "input" }),
   }));
 }
