@@ -20,8 +20,17 @@ export function historyRewriteReason(command: string): string | null {
     const reason = gitRewrite(program);
     if (reason) return reason;
   }
+  // What runs, or with which arguments, is decided at run time (`$(echo git) push -f`, `… | bash`,
+  // `… | xargs git`, `python -c "…"`): judged on the text, since the structure cannot show it.
+  const opaque = split.constructs.filter((construct) => OPAQUE.has(construct.kind));
+  const computedProgram = opaque.some((construct) => construct.kind === "dynamic-program");
+  if (opaque.length > 0 && REWRITE_WORDS.test(command) && (computedProgram || /git/i.test(command)))
+    return "it may run git with a history-rewriting operation in a way that is only decided at run time";
   return null;
 }
+
+/** Constructs that hide which program runs or where its arguments come from. */
+const OPAQUE = new Set(["dynamic-program", "shell-stdin", "indirect-exec", "inline-code"]);
 
 const REWRITE_WORDS =
   /\b(push|rebase|amend|filter-branch|filter-repo|update-ref|reflog|reset|replace|prune)\b|--force|\s-f\b/;
