@@ -1,5 +1,5 @@
 import { randomBytes } from "node:crypto";
-import { mkdtempSync, readFileSync, rmSync, statSync } from "node:fs";
+import { mkdtempSync, readFileSync, rmSync, statSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import path from "node:path";
 import { afterEach, describe, expect, it } from "vitest";
@@ -54,5 +54,13 @@ describe("parseEnv: ARBOR_SECRET_KEY and the model variables", () => {
     expect(parsed.ARBOR_MODEL_PROVIDER).toBe("anthropic");
     expect(parsed.ARBOR_MODEL_NAME).toBeUndefined();
     expect(parsed.ARBOR_MODEL_TIMEOUT_MS).toBeUndefined();
+  });
+
+  it("names a damaged generated key file instead of silently making a new key", () => {
+    const dir = dataDir();
+    writeFileSync(path.join(dir, "secret-key"), "not-a-key");
+    expect(() => parseEnv({ ARBOR_DATA_DIR: dir, NEXTAUTH_SECRET: "x" })).toThrow(
+      /secret-key: must be 32 bytes/,
+    );
   });
 });

@@ -87,6 +87,19 @@ function readOrCreateSecret(dataDir: string, name = "auth-secret"): string {
   return secret;
 }
 
+/** The key generated into the data directory; a damaged file is named in the error, not guessed around. */
+function generatedSecretKey(dataDir: string): Buffer {
+  const file = path.join(dataDir, "secret-key");
+  try {
+    return parseSecretKey(readOrCreateSecret(dataDir, "secret-key"));
+  } catch (error) {
+    const reason = error instanceof Error ? error.message : String(error);
+    throw new Error(
+      `Invalid environment:\n  ${file}: ${reason}. Restore the file from a backup or set ARBOR_SECRET_KEY; deleting it makes stored API keys unreadable.`,
+    );
+  }
+}
+
 export function parseEnv(source: Record<string, string | undefined>): Env {
   const parsed = schema.safeParse(source);
   if (!parsed.success) {
@@ -100,7 +113,9 @@ export function parseEnv(source: Record<string, string | undefined>): Env {
     dataDir,
     DATABASE_URL: values.DATABASE_URL ?? `file:${path.join(dataDir, "arbor.db")}`,
     NEXTAUTH_SECRET: values.NEXTAUTH_SECRET ?? readOrCreateSecret(dataDir),
-    secretKey: parseSecretKey(values.ARBOR_SECRET_KEY ?? readOrCreateSecret(dataDir, "secret-key")),
+    secretKey: values.ARBOR_SECRET_KEY
+      ? parseSecretKey(values.ARBOR_SECRET_KEY)
+      : generatedSecretKey(dataDir),
   };
 }
 

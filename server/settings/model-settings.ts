@@ -55,11 +55,17 @@ export const ModelSettingsInput = z.object({
 });
 export type ModelSettingsInput = z.infer<typeof ModelSettingsInput>;
 
+/** A provider this version does not know (a row from a newer one) reads as "inherit", never a crash. */
+function storedProvider(value: string | null | undefined): ProviderId | null {
+  const parsed = ProviderId.safeParse(value);
+  return parsed.success ? parsed.data : null;
+}
+
 type Row = Awaited<ReturnType<PrismaClient["modelSettings"]["findUnique"]>>;
 
 function toPublic(row: Row): PublicModelSettings {
   return {
-    provider: row?.provider ? ProviderId.parse(row.provider) : null,
+    provider: storedProvider(row?.provider),
     baseUrl: row?.baseUrl ?? null,
     modelName: row?.modelName ?? null,
     timeoutMs: row?.timeoutMs ?? null,
@@ -122,8 +128,9 @@ export async function readLayer(
 ): Promise<StoredLayer> {
   const row = await db.modelSettings.findUnique({ where: where(scope) });
   if (!row) return { values: {}, keyError: null };
+  const provider = storedProvider(row.provider);
   const values: ModelSettingValues = {
-    ...(row.provider ? { provider: ProviderId.parse(row.provider) } : {}),
+    ...(provider ? { provider } : {}),
     ...(row.baseUrl ? { baseUrl: row.baseUrl } : {}),
     ...(row.modelName ? { modelName: row.modelName } : {}),
     ...(row.timeoutMs ? { timeoutMs: row.timeoutMs } : {}),
