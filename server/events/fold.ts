@@ -1,5 +1,6 @@
 import type { Criterion, CriterionResult } from "@/server/contract/criteria";
 import type { DiscoveredIntent } from "@/server/riva/discovery/discovered-intent";
+import type { Allowance, CheckpointAnswer, CheckpointProposal } from "./checkpoint-schema";
 import type { Action, ChildProposal, StoredEvent } from "./schema";
 import type {
   ApprovalStatus,
@@ -53,6 +54,8 @@ export interface IntentionView {
   costUsd: number;
   /** The contract as checked when the children were integrated (null: not yet). */
   integrationChecks: CriterionResult[] | null;
+  /** Its share of its parent's budget (null: none of its own; the root's is the run's). */
+  budget: Allowance | null;
 }
 
 export interface ApprovalView {
@@ -75,6 +78,8 @@ export interface ApprovalView {
   gateReason: string;
   /** Delegated to this member: only they (or an owner/admin) may answer. */
   assignee?: { userId: string; name: string } | null;
+  proposal: CheckpointProposal | null;
+  answer: CheckpointAnswer | null;
 }
 
 export interface RunView {
@@ -217,6 +222,7 @@ export function applyEvent(view: SessionView, event: StoredEvent): SessionView {
         integrationChecks: null,
         tokens: 0,
         costUsd: 0,
+        budget: null,
       };
       if (body.parentId) view.intentions[body.parentId]?.childIds.push(body.intentionId);
       const run = view.runs[body.runId];
@@ -253,6 +259,8 @@ export function applyEvent(view: SessionView, event: StoredEvent): SessionView {
         binding: body.binding,
         confirm: body.confirm,
         gateReason: body.reason,
+        proposal: body.proposal,
+        answer: null,
       };
       break;
     case "approval-decided": {
@@ -263,6 +271,7 @@ export function applyEvent(view: SessionView, event: StoredEvent): SessionView {
         approval.reason = body.reason;
         approval.decidedAt = event.at;
         approval.editedCommand = body.command;
+        approval.answer = body.answer;
       }
       break;
     }
@@ -271,6 +280,12 @@ export function applyEvent(view: SessionView, event: StoredEvent): SessionView {
       if (approval) approval.assignee = body.assignee;
       break;
     }
+    case "budget-split":
+      for (const share of body.shares) {
+        const intention = view.intentions[share.intentionId];
+        if (intention) intention.budget = share.budget;
+      }
+      break;
     case "cycle-started":
       view.intentions[body.intentionId]?.cycles.push({
         id: body.cycleId,
@@ -414,15 +429,4 @@ export function foldEvents(
   return view;
 }
 
-/** An intention's spend with its whole subtree, for the tree's per-node figures. */
-export function rollUp(view: SessionView, intentionId: string): { tokens: number; costUsd: number } {
-  const intention = view.intentions[intentionId];
-  if (!intention) return { tokens: 0, costUsd: 0 };
-  return intention.childIds.reduce(
-    (sum, childId) => {
-      const child = rollUp(view, childId);
-      return { tokens: sum.tokens + child.tokens, costUsd: sum.costUsd + child.costUsd };
-    },
-    { tokens: intention.tokens, costUsd: intention.costUsd },
-  );
-}
+export { rollUp } from "./roll-up";

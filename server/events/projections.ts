@@ -139,6 +139,7 @@ export async function project(tx: Tx, sessionId: string, event: StoredEvent): Pr
     case "terminal-opened":
     case "terminal-typed":
     case "terminal-closed":
+    case "budget-split":
       // Kept in the log only; nothing queries them as rows yet.
       return;
     default: {

@@ -2,6 +2,7 @@ import { z } from "zod";
 import { Criterion, CriterionResult } from "@/server/contract/criteria";
 import { TraceRecordedBody } from "@/server/governance/ledger/trace-schema";
 import { DiscoveredIntent } from "@/server/riva/discovery/discovered-intent";
+import { BudgetShare, CheckpointAnswer, CheckpointProposal } from "./checkpoint-schema";
 import {
   ActionType,
   ApprovalKind,
@@ -145,6 +146,8 @@ export const EventBody = z.discriminatedUnion("type", [
     confirm: z.boolean().default(false),
     /** Why the gate asked. */
     reason: z.string().max(2_000).default(""),
+    /** Judgment questions and intention budgets: what the auto checkpoint proposes. */
+    proposal: CheckpointProposal.nullable().default(null),
   }),
   z.object({
     type: z.literal("approval-decided"),
@@ -155,6 +158,16 @@ export const EventBody = z.discriminatedUnion("type", [
     reason: z.string().nullable(),
     /** kind "command": the command as the person edited it before approving (null: unchanged). */
     command: z.string().max(20_000).nullable().default(null),
+    /** Judgment questions and intention budgets: the person's verdict or choice. */
+    answer: CheckpointAnswer.nullable().default(null),
+  }),
+  /** A parent's remaining budget shared among its new children (equal split), with the rule said. */
+  z.object({
+    type: z.literal("budget-split"),
+    runId: z.string(),
+    intentionId: z.string(),
+    rule: z.string().max(2_000),
+    shares: z.array(BudgetShare).max(5),
   }),
   /**
    * An approval delegated to a named member (`assignee` null: back to anyone who may approve). Then

@@ -25,7 +25,16 @@ export const APPROVAL_STATUSES = ["PENDING", "APPROVED", "REJECTED"] as const;
 export const ApprovalStatus = z.enum(APPROVAL_STATUSES);
 export type ApprovalStatus = z.infer<typeof ApprovalStatus>;
 
-export const APPROVAL_KINDS = ["decomposition", "command", "budget"] as const;
+/** "budget" is the whole run's; "intention-budget" one intention's share (see server/riva/budgets.ts). */
+export const APPROVAL_KINDS = [
+  "decomposition",
+  "command",
+  "budget",
+  "judgment",
+  "integration",
+  "reflection",
+  "intention-budget",
+] as const;
 export const ApprovalKind = z.enum(APPROVAL_KINDS);
 export type ApprovalKind = z.infer<typeof ApprovalKind>;
 

@@ -1,4 +1,5 @@
 import { randomUUID } from "node:crypto";
+import type { CheckpointAnswerInput } from "@/server/events/checkpoint-schema";
 import { emptySessionView, foldEvents, type SessionView } from "@/server/events/fold";
 import { ChildProposal, type EventInput } from "@/server/events/schema";
 import type { UserMode } from "@/server/events/vocabulary";
@@ -8,6 +9,7 @@ import { RivaEngine } from "@/server/riva/engine";
 import type { RivaDeps } from "@/server/riva/ports";
 import { RunStopped } from "@/server/riva/stop";
 import type { ModelSettingValues } from "@/server/settings/layers";
+import { resolveCheckpointAnswer } from "./checkpoint-answers";
 import { UserFacingError } from "./errors";
 
 interface Actor {
@@ -105,6 +107,8 @@ export class Orchestrator {
     children?: ChildProposal[];
     /** A command approval's command as edited by the person; when absent, it runs as proposed. */
     command?: string;
+    /** A judgment question's verdict or an intention budget's choice (see checkpoint-answers.ts). */
+    answer?: CheckpointAnswerInput;
     actor: Actor;
   }): Promise<void> {
     const view = await this.viewOf(input.sessionId);
@@ -123,12 +127,14 @@ export class Orchestrator {
         "BAD_REQUEST",
       );
     }
+    const { decision, answer } = resolveCheckpointAnswer(view, approval, input.decision, input.answer);
     const events: EventInput[] = [
       {
         type: "approval-decided",
         runId: approval.runId,
         approvalId: approval.id,
-        decision: input.decision,
+        decision,
+        answer,
         decidedBy: input.actor,
         reason: input.reason,
         command:

@@ -52,6 +52,10 @@ export const READ_ONLY_COMMANDS: CommandPattern[] = [
   ...["status", "log", "diff", "show", "branch"].map((sub) => ({ program: "git", args: [sub] })),
 ];
 
+/** Seed 000's judgment questions: the auto checkpoint answers (default), or a person confirms it. */
+export const QuestionCheckpoint = z.enum(["auto", "ask"]);
+export type QuestionCheckpoint = z.infer<typeof QuestionCheckpoint>;
+
 export const CheckpointPolicy = z
   .object({
     /** approve_decomposition: ask a person (default) or let the auto checkpoint accept the model's split. */
@@ -60,17 +64,26 @@ export const CheckpointPolicy = z
     commands: CommandCheckpoint.default("ask-unlisted"),
     allowCommands: z.array(CommandPattern).max(100).default(READ_ONLY_COMMANDS),
     denyCommands: z.array(CommandPattern).max(100).default([]),
+    /** judge_action: after each action's result, a person confirms or overrides the auto judgment. */
+    judgeAction: QuestionCheckpoint.default("auto"),
+    /** verify_integration: at a parent after its children, a person confirms or overrides the check. */
+    verifyIntegration: QuestionCheckpoint.default("auto"),
+    /** review_reflection: after a miss, a person accepts, edits or turns the reflection into a split. */
+    reviewReflection: QuestionCheckpoint.default("auto"),
   })
   .strict();
 export type CheckpointPolicy = z.infer<typeof CheckpointPolicy>;
 export type CheckpointPolicyInput = z.input<typeof CheckpointPolicy>;
 
 export const DEFAULT_CHECKPOINTS: CheckpointPolicy = CheckpointPolicy.parse({});
-const STRICTEST: CheckpointPolicy = {
+export const STRICTEST_CHECKPOINTS: CheckpointPolicy = {
   decompositions: "ask",
   commands: "ask-always",
   allowCommands: [],
   denyCommands: [],
+  judgeAction: "ask",
+  verifyIntegration: "ask",
+  reviewReflection: "ask",
 };
 
 /** The stored JSON as a policy; unreadable or invalid data gives the strictest policy (fail closed). */
@@ -78,8 +91,8 @@ export function readCheckpointPolicy(stored: string | null | undefined): Checkpo
   if (!stored) return DEFAULT_CHECKPOINTS;
   try {
     const parsed = CheckpointPolicy.safeParse(JSON.parse(stored));
-    return parsed.success ? parsed.data : STRICTEST;
+    return parsed.success ? parsed.data : STRICTEST_CHECKPOINTS;
   } catch {
-    return STRICTEST;
+    return STRICTEST_CHECKPOINTS;
   }
 }

@@ -5,8 +5,9 @@ import type { EventInput, GateRecord } from "@/server/events/schema";
 import type { CycleLedger } from "@/server/governance/ledger/cycle-ledger";
 import { errorMessage } from "@/server/orchestrator/errors";
 import { approvalBinding } from "@/server/policy/approval/binding";
+import type { CheckpointPolicy } from "@/server/policy/checkpoints";
 import type { ToolDispatch, ToolResult } from "@/server/tools/dispatch";
-import { describeGap, gapOf, gapReflection, judgeWithContract } from "./contract-check";
+import { gapOf, gapReflection, judgeWithContract } from "./contract-check";
 import { judgeCommand, reflectOnFailure } from "./judge";
 import { statusChanged } from "./run-events";
 import type { ActionOutcome, SessionWorkspace } from "./session-workspace";
@@ -30,6 +31,8 @@ export interface CycleHost {
   /** The one door to the sandbox: every action runs through its gates. */
   readonly tools: ToolDispatch;
   append(bodies: EventInput[]): Promise<void>;
+  /** The project's checkpoint policy: which judgment questions go to a person. */
+  checkpoints(): Promise<CheckpointPolicy>;
   /** The trace ledger (its records come back from the dispatch); absent in tests that do not care. */
   readonly ledger?: CycleLedger;
 }
@@ -160,6 +163,12 @@ export class CycleRunner {
       judged = judgeWithContract(results);
       gap = gapOf(results);
     }
+    const trace = written && this.host.ledger?.judged(written, ids, judged.judgment, cycle.approver ?? null);
+    const changed = this.host.ledger?.workspaceChanged(ids);
+    const ledger = [trace, changed].filter((event) => !!event) as EventInput[];
+    const policy = await this.host.checkpoints();
+    // judge_action (and review_reflection) asked of a person: the transition proposes this verdict.
+    if (policy.judgeAction === "ask" && !stopper) return this.host.append([...events, ...ledger]);
     events.push({
       type: "cycle-judged",
       ...ids,
@@ -167,11 +176,8 @@ export class CycleRunner {
       judgedBy: stopper ?? "auto",
       reason: judged.reason,
     });
-    const trace = this.host.ledger?.judged(written, ids, judged.judgment, cycle.approver ?? null);
-    if (trace) events.push(trace);
-    const changed = this.host.ledger?.workspaceChanged(ids);
-    if (changed) events.push(changed);
-    if (judged.judgment !== "SUCCESS" && !stopper) {
+    events.push(...ledger);
+    if (judged.judgment !== "SUCCESS" && !stopper && policy.reviewReflection === "auto") {
       const reflection =
         gap.length > 0 ? gapReflection(gap) : reflectOnFailure(outcome, outcome.error ?? outcome.output);
       events.push({ type: "cycle-reflected", ...ids, reflection });
@@ -218,7 +224,7 @@ export class CycleRunner {
     };
   }
 
-  async integrate(intention: IntentionView, childCount: number): Promise<void> {
+  async integrate(intention: IntentionView): Promise<void> {
     let results: CriterionResult[];
     try {
       results = await this.host.workspace.checkContract(intention, []);
@@ -239,15 +245,8 @@ export class CycleRunner {
       cycleId: null,
       results,
     };
-    const gap = gapOf(results);
-    const reason =
-      gap.length === 0
-        ? `integration check passed: all ${childCount} children verified and ${results.length} contract criteria hold`
-        : `integration check failed: all ${childCount} children verified, but ${describeGap(gap)} does not hold`;
-    return this.host.append([
-      check,
-      statusChanged(this.host.runId, intention, gap.length === 0 ? "VERIFIED" : "FAILED", reason),
-    ]);
+    // The verdict (auto, or proposed to a person) is the transition's: see integrationStep.
+    return this.host.append([check]);
   }
 }
 

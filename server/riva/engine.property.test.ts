@@ -1,6 +1,8 @@
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
-import { foldEvents, type SessionView } from "@/server/events/fold";
+import type { CheckpointAnswerInput } from "@/server/events/checkpoint-schema";
+import { type ApprovalView, foldEvents, type SessionView } from "@/server/events/fold";
+import { JUDGMENTS } from "@/server/events/vocabulary";
 import type { NextAction, Plan } from "@/server/model/types";
 import type { CheckpointPolicyInput } from "@/server/policy/checkpoints";
 import { FakeSandboxProvider, scriptedModel } from "@/server/testing/fakes";
@@ -10,7 +12,8 @@ import { DEFAULT_LIMITS } from "./limits";
 /**
  * Randomly scripted worlds: a model that answers with anything (malformed or empty plans, 0–9
  * children, exceptions, endless retries) and a sandbox that exits with anything or throws, and a
- * person who approves, edits or rejects at random. Whatever happens, the run must end within its
+ * person who approves, edits or rejects at random, and answers the judgment questions and intention
+ * budgets with any verdict or choice. Whatever happens, the run must end within its
  * limits, leave no intention ACTIVE, keep the tree's invariants, and replay from its log to the same state.
  */
 
@@ -65,7 +68,41 @@ const checkpoints = fc.constantFrom<CheckpointPolicyInput>(
   {},
   { commands: "ask-always", decompositions: "auto" },
   { commands: "never-ask", denyCommands: [{ program: "rm", args: [] }] },
+  { commands: "never-ask", judgeAction: "ask", verifyIntegration: "ask", reviewReflection: "ask" },
+  { commands: "never-ask", decompositions: "auto", judgeAction: "ask" },
+  { commands: "ask-unlisted", verifyIntegration: "ask", reviewReflection: "ask" },
 );
+/** A person's verdict or choice on a judgment question or an intention's budget. */
+const verdict = fc.record({
+  judgment: fc.constantFrom(...JUDGMENTS),
+  status: fc.constantFrom("VERIFIED" as const, "FAILED" as const),
+  reflection: fc.constantFrom<string | null>(null, "try again differently", "decompose it"),
+  decompose: fc.boolean(),
+  choice: fc.constantFrom("grant" as const, "decompose" as const, "stop" as const),
+});
+type Verdict = typeof verdict extends fc.Arbitrary<infer T> ? T : never;
+
+function checkpointAnswer(approval: ApprovalView, view: SessionView, pick: Verdict): Answer | null {
+  const proposal = approval.proposal;
+  let answer: CheckpointAnswerInput;
+  if (proposal?.question === "judge_action") answer = { question: "judge_action", judgment: pick.judgment };
+  else if (proposal?.question === "verify_integration")
+    answer = { question: "verify_integration", status: pick.status };
+  else if (proposal?.question === "review_reflection")
+    answer = {
+      question: "review_reflection",
+      reflection: pick.reflection ?? proposal.reflection,
+      decompose: pick.decompose,
+    };
+  else if (proposal?.question === "intention_budget") {
+    const decomposed = (view.intentions[approval.intentionId]?.childIds.length ?? 0) > 0;
+    answer = {
+      question: "intention_budget",
+      choice: decomposed && pick.choice === "decompose" ? "grant" : pick.choice,
+    };
+  } else return null;
+  return { decision: "approved", answer };
+}
 
 const world = fc.record({
   checkpoints,
@@ -74,6 +111,13 @@ const world = fc.record({
   actions: fc.array(actionAnswer, { minLength: 1, maxLength: 12 }),
   execs: fc.array(execAnswer, { minLength: 1, maxLength: 12 }),
   answers: fc.array(personAnswer, { minLength: 1, maxLength: 8 }),
+  verdicts: fc.array(verdict, { minLength: 1, maxLength: 8 }),
+  budget: fc.option(
+    fc.record({
+      maxCostUsd: fc.constantFrom(null, 0.02, 0.05),
+      maxTokens: fc.constantFrom(null, 40, 100),
+    }),
+  ),
   limits: fc.record({
     maxDepth: fc.integer({ min: 0, max: 4 }),
     maxCyclesPerIntention: fc.integer({ min: 1, max: 5 }),
@@ -118,13 +162,16 @@ describe("RivaEngine under random scripts", () => {
         });
         const sandboxes = new FakeSandboxProvider((_, count) => at(w.execs, count));
         let asked = 0;
+        let judged = 0;
         const { view, events, runId } = await runTask({
           task: w.task,
           model,
           sandboxes,
           limits,
           checkpoints: w.checkpoints,
-          answer: () => at(w.answers, asked++),
+          budget: w.budget ?? undefined,
+          answer: (approval, view) =>
+            checkpointAnswer(approval, view, at(w.verdicts, judged++)) ?? at(w.answers, asked++),
         });
         // Nothing ran that the gate or a person did not let through, and no denied program ever ran.
         const allowed = Object.values(view.intentions).flatMap((intention) =>

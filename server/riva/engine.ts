@@ -6,9 +6,14 @@ import { CycleLedger } from "@/server/governance/ledger/cycle-ledger";
 import type { ModelCallRecord } from "@/server/model/types";
 import { errorMessage } from "@/server/orchestrator/errors";
 import { approvalBinding } from "@/server/policy/approval/binding";
-import { type CheckpointPolicy, DEFAULT_CHECKPOINTS } from "@/server/policy/checkpoints";
+import {
+  type CheckpointPolicy,
+  DEFAULT_CHECKPOINTS,
+  STRICTEST_CHECKPOINTS,
+} from "@/server/policy/checkpoints";
 import { ToolDispatch } from "@/server/tools/dispatch";
 import { listWorkspace } from "@/server/tools/workspace-listing";
+import { checkpointEvents } from "./checkpoint-events";
 import { CycleRunner, intentionIntent } from "./cycle-runner";
 import { discoverIntent } from "./discovery/discover";
 import { summarizeIntent } from "./discovery/discovered-intent";
@@ -19,6 +24,7 @@ import type { RivaDeps } from "./ports";
 import {
   type Decision,
   decisionMade,
+  interruptedCycleEvents,
   llmCalledEvent,
   proposalEvents,
   type Settled,
@@ -66,6 +72,7 @@ export class RivaEngine {
     this.cycles = new CycleRunner({
       runId,
       workspace: this.workspace,
+      checkpoints: () => this.checkpoints(),
       tools: this.tools,
       append: (bodies) => this.append(bodies),
       ...(ledger ? { ledger } : {}),
@@ -85,6 +92,7 @@ export class RivaEngine {
           limits: this.deps.limits,
           now: this.deps.clock(),
           budget: this.deps.budget ?? null,
+          questions: await this.checkpoints(),
         });
         if (step.kind === "done") return;
         await this.perform(step, signal);
@@ -123,37 +131,23 @@ export class RivaEngine {
         return this.plan(step.intention, step.verdict, signal);
       case "decompose":
         return this.decompose(step.intention, step.trigger, step.summary, signal);
-      case "close-interrupted-cycle": {
-        const cycle = { runId: this.runId, intentionId: step.intention.id, cycleId: step.cycleId };
-        return this.append([
-          {
-            type: "cycle-result",
-            ...cycle,
-            exitCode: null,
-            output: "(interrupted: the server stopped while this action ran; it will be tried again)",
-            timedOut: false,
-            error: null,
-            durationMs: 0,
-          },
-          {
-            type: "cycle-judged",
-            ...cycle,
-            judgment: "UNCLEAR",
-            judgedBy: "auto",
-            reason: "interrupted before its result was recorded",
-          },
-        ]);
-      }
+      case "close-interrupted-cycle":
+        return this.append(interruptedCycleEvents(this.runId, step.intention.id, step.cycleId));
       case "act":
         return this.act(step.intention, step.previousAttempts, signal);
       case "integrate":
-        return this.cycles.integrate(step.intention, step.childCount);
+        return this.cycles.integrate(step.intention);
       case "execute-approved":
         return this.cycles.answered(step.intention, step.approval, true);
       case "skip-rejected":
         return this.cycles.answered(step.intention, step.approval, false);
       case "settle":
         return this.append([this.status(step.intention, step.status, step.reason)]);
+      case "ask":
+      case "judge":
+      case "reflect":
+      case "split-budget":
+        return this.append(checkpointEvents(this.runId, step));
     }
   }
 
@@ -309,7 +303,9 @@ export class RivaEngine {
 
   private async checkpoints(): Promise<CheckpointPolicy> {
     this.policy ??=
-      (await this.deps.checkpointsOf?.(this.sessionId).catch(() => null)) ?? DEFAULT_CHECKPOINTS;
+      // A policy that cannot be read asks about everything (fail closed), never less.
+      (await this.deps.checkpointsOf?.(this.sessionId).catch(() => STRICTEST_CHECKPOINTS)) ??
+      DEFAULT_CHECKPOINTS;
     return this.policy;
   }
 

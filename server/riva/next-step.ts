@@ -1,5 +1,16 @@
+import type { BudgetShare, CheckpointProposal } from "@/server/events/checkpoint-schema";
 import type { ApprovalView, IntentionView, RunView, SessionView } from "@/server/events/fold";
-import type { FinalRunStatus } from "@/server/events/vocabulary";
+import type { FinalRunStatus, Judgment } from "@/server/events/vocabulary";
+import { rootBudget } from "./budgets";
+import {
+  AUTO_QUESTIONS,
+  budgetGate,
+  decompositionRequested,
+  integrationStep,
+  judgmentStep,
+  type Questions,
+  reflectionStep,
+} from "./checkpoint-steps";
 import { canVerifyDirectly, failureSummary, shouldDecompose, type Verdict } from "./heuristics";
 import type { RivaLimits, RunBudget } from "./limits";
 
@@ -29,13 +40,38 @@ export type Step =
   | { kind: "execute-approved"; intention: IntentionView; approval: ApprovalView }
   /** A person rejected the command: the cycle is recorded as skipped, and the loop goes on. */
   | { kind: "skip-rejected"; intention: IntentionView; approval: ApprovalView }
-  | { kind: "settle"; intention: IntentionView; status: "VERIFIED" | "FAILED"; reason: string };
+  | { kind: "settle"; intention: IntentionView; status: "VERIFIED" | "FAILED"; reason: string }
+  /** A judgment question (or an intention's budget) goes to a person, with the auto proposal. */
+  | {
+      kind: "ask";
+      intention: IntentionView;
+      approvalKind: "judgment" | "integration" | "reflection" | "intention-budget";
+      thought: string;
+      proposal: CheckpointProposal;
+    }
+  /** judge_action answered, by the auto checkpoint or a person (`judgedBy`). */
+  | {
+      kind: "judge";
+      intention: IntentionView;
+      cycleId: string;
+      judgment: Judgment;
+      judgedBy: string;
+      reason: string;
+      /** Recorded with the judgment when it is a miss and nobody reviews reflections. */
+      reflection: string | null;
+    }
+  /** review_reflection answered by a person: the reflection the next attempt reads. */
+  | { kind: "reflect"; intention: IntentionView; cycleId: string; reflection: string }
+  /** A parent with a budget decomposed: its children get equal shares of what is left. */
+  | { kind: "split-budget"; intention: IntentionView; shares: BudgetShare[]; rule: string };
 
 export interface StepContext {
   limits: RivaLimits;
   /** Milliseconds since the epoch, from the clock port. */
   now: number;
   budget?: RunBudget | null;
+  /** Which judgment questions go to a person; all answered by the auto checkpoint when absent. */
+  questions?: Questions;
 }
 
 export function nextStep(view: SessionView, runId: string, context: StepContext): Step {
@@ -73,8 +109,6 @@ export function nextStep(view: SessionView, runId: string, context: StepContext)
       reason: `budget: stopped by ${stoppedAtBudget.decidedBy ?? "a user"}`,
     };
   }
-  const over = overBudget(view, run, context.budget ?? null);
-  if (over) return { kind: "ask-budget", root, spent: over };
 
   for (const approval of approvals) {
     const intention = view.intentions[approval.intentionId];
@@ -89,10 +123,24 @@ export function nextStep(view: SessionView, runId: string, context: StepContext)
       return { kind: "settle", intention, status: "FAILED", reason };
     }
   }
-  return visit(view, run, root, context.limits);
+  const step = visit(view, run, root, context.limits, context.questions ?? AUTO_QUESTIONS);
+  if (step.kind === "plan" || step.kind === "act" || step.kind === "decompose") {
+    // About to spend on the model (and only then, so a verdict is never left half recorded): the run's
+    // budget, then the per-intention budgets, are enforced first.
+    const over = overBudget(view, run, context.budget ?? null);
+    if (over) return { kind: "ask-budget", root, spent: over };
+    return budgetGate(view, step.intention, context.budget ?? null, context.limits) ?? step;
+  }
+  return step;
 }
 
-function visit(view: SessionView, run: RunView, node: IntentionView, limits: RivaLimits): Step {
+function visit(
+  view: SessionView,
+  run: RunView,
+  node: IntentionView,
+  limits: RivaLimits,
+  questions: Questions,
+): Step {
   if (node.childIds.length > 0) {
     const children = node.childIds.map((id) => view.intentions[id]).filter((child) => child !== undefined);
     for (const child of children) {
@@ -100,13 +148,13 @@ function visit(view: SessionView, run: RunView, node: IntentionView, limits: Riv
         const reason = `child ${child.position + 1} "${child.what}" failed: ${child.reason ?? "no reason recorded"}`;
         return { kind: "settle", intention: node, status: "FAILED", reason };
       }
-      if (child.status !== "VERIFIED") return visit(view, run, child, limits);
+      if (child.status !== "VERIFIED") return visit(view, run, child, limits, questions);
     }
-    // verify_integration, auto checkpoint: the parent holds when every child was verified and its own
-    // contract (if its acceptance names checkable criteria) holds too.
-    if (node.contract.length > 0) return { kind: "integrate", intention: node, childCount: children.length };
-    const reason = `integration check passed: all ${children.length} children verified`;
-    return { kind: "settle", intention: node, status: "VERIFIED", reason };
+    // verify_integration: the parent holds when every child was verified and its own contract (if its
+    // acceptance names checkable criteria) holds too; checked first, then proposed or settled.
+    if (node.contract.length > 0 && node.integrationChecks === null)
+      return { kind: "integrate", intention: node, childCount: children.length };
+    return integrationStep(view, node, children, questions);
   }
   if (node.depth > limits.maxDepth) {
     return {
@@ -137,11 +185,15 @@ function visit(view: SessionView, run: RunView, node: IntentionView, limits: Riv
   if (last && last.output === null && last.error === null) {
     return { kind: "close-interrupted-cycle", intention: node, cycleId: last.id };
   }
+  if (last && last.judgment === null) return judgmentStep(view, node, last, questions);
+  if (last && last.judgment !== "SUCCESS" && last.reflection === null && questions.reviewReflection === "ask")
+    return reflectionStep(view, node, last);
   if (last?.judgment === "SUCCESS") {
     return { kind: "settle", intention: node, status: "VERIFIED", reason: last.judgmentReason ?? "verified" };
   }
   if (last) {
-    const trigger = shouldDecompose(cycles, limits);
+    const requested = decompositionRequested(view, node, last);
+    const trigger = requested ? { yes: true, reason: requested } : shouldDecompose(cycles, limits);
     if (trigger.yes) {
       if (node.depth + 1 > limits.maxDepth) {
         const reason = `${trigger.reason}, and it cannot be decomposed: limit reached: max depth (${limits.maxDepth})`;
@@ -176,19 +228,16 @@ function unusedCommandApproval(view: SessionView, intention: IntentionView): App
   );
 }
 
-/** What was spent, described, when it passed the budget times the grants a person gave; else null. */
+/** What was spent, described, when it reached the run's budget (with what people granted); else null. */
 function overBudget(view: SessionView, run: RunView, budget: RunBudget | null): string | null {
-  if (!budget) return null;
-  const grants = Object.values(view.approvals).filter(
-    (approval) => approval.runId === run.id && approval.kind === "budget" && approval.status === "APPROVED",
-  ).length;
+  const allowed = rootBudget(view, run.id, budget);
+  if (!allowed) return null;
   const tokens = run.tokensIn + run.tokensOut;
-  if (budget.maxCostUsd !== null && run.costUsd >= budget.maxCostUsd * (grants + 1)) {
-    return `$${run.costUsd.toFixed(4)} of $${(budget.maxCostUsd * (grants + 1)).toFixed(2)}`;
+  if (allowed.maxCostUsd !== null && run.costUsd >= allowed.maxCostUsd) {
+    return `$${run.costUsd.toFixed(4)} of $${allowed.maxCostUsd.toFixed(2)}`;
   }
-  if (budget.maxTokens !== null && tokens >= budget.maxTokens * (grants + 1)) {
-    return `${tokens} of ${budget.maxTokens * (grants + 1)} tokens`;
-  }
+  if (allowed.maxTokens !== null && tokens >= allowed.maxTokens)
+    return `${tokens} of ${allowed.maxTokens} tokens`;
   return null;
 }
 

@@ -32,6 +32,29 @@ export function decisionMade(
   return { type: "decision-made", runId, intentionId: intention.id, decision, reason };
 }
 
+/** A cycle the server stopped in the middle of: judged UNCLEAR, so the intention tries again. */
+export function interruptedCycleEvents(runId: string, intentionId: string, cycleId: string): EventInput[] {
+  const cycle = { runId, intentionId, cycleId };
+  return [
+    {
+      type: "cycle-result",
+      ...cycle,
+      exitCode: null,
+      output: "(interrupted: the server stopped while this action ran; it will be tried again)",
+      timedOut: false,
+      error: null,
+      durationMs: 0,
+    },
+    {
+      type: "cycle-judged",
+      ...cycle,
+      judgment: "UNCLEAR",
+      judgedBy: "auto",
+      reason: "interrupted before its result was recorded",
+    },
+  ];
+}
+
 export function llmCalledEvent(
   runId: string,
   intentionId: string,

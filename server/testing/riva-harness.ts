@@ -1,3 +1,4 @@
+import type { CheckpointAnswerInput } from "@/server/events/checkpoint-schema";
 import { type ApprovalView, emptySessionView, foldEvents, type SessionView } from "@/server/events/fold";
 import { MemoryEventLog } from "@/server/events/log";
 import type { ChildProposal, StoredEvent } from "@/server/events/schema";
@@ -9,8 +10,8 @@ import type { SandboxProvider } from "@/server/sandbox/types";
 import { silentLogger } from "./fakes";
 
 export type Answer =
-  | { decision: "approved"; children?: ChildProposal[]; command?: string }
-  | { decision: "rejected"; reason: string };
+  | { decision: "approved"; children?: ChildProposal[]; command?: string; answer?: CheckpointAnswerInput }
+  | { decision: "rejected"; reason: string; answer?: CheckpointAnswerInput };
 
 const SESSION = "session-1";
 const MAX_TICKS = 20_000;
@@ -76,6 +77,7 @@ export async function runTask(options: {
         children:
           reply.decision === "approved" && pending.kind === "decomposition" ? reply.children : undefined,
         command: reply.decision === "approved" && pending.kind === "command" ? reply.command : undefined,
+        answer: reply.answer,
         actor: ADA,
       });
     }

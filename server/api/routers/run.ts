@@ -1,5 +1,6 @@
 import { z } from "zod";
 import { createRouter, sessionProcedure } from "@/server/api/trpc";
+import { CheckpointAnswer } from "@/server/events/checkpoint-schema";
 import { ChildProposal } from "@/server/events/schema";
 import { UserMode } from "@/server/events/vocabulary";
 import { RunModelOverrides } from "@/server/settings/run-overrides";
@@ -44,6 +45,7 @@ export const approvalRouter = createRouter({
         reason: z.string().trim().max(2_000).nullish(),
         children: z.array(ChildProposal).min(1).max(5).optional(),
         command: z.string().trim().min(1).max(20_000).optional(),
+        answer: CheckpointAnswer.optional(),
       }),
     )
     .mutation(async ({ ctx, input }) => {
@@ -59,6 +61,7 @@ export const approvalRouter = createRouter({
         reason: input.reason || null,
         children: input.children,
         command: input.command,
+        answer: input.answer,
         actor: { userId: ctx.user.id, name: ctx.user.name },
       });
     }),
