@@ -1,7 +1,15 @@
 import { mkdirSync, writeFileSync } from "node:fs";
 import path from "node:path";
 import { expect, test } from "@playwright/test";
-import { createProject, expectRunStatus, newUser, signUp, startTask } from "./support/arbor";
+import {
+  approvalCard,
+  child,
+  createProject,
+  expectRunStatus,
+  newUser,
+  signUp,
+  startTask,
+} from "./support/arbor";
 import { FAKE_MODEL_PORT, SPARE_APP_PORT } from "./support/ports";
 import { type ArborServer, startArborServer } from "./support/server";
 
@@ -13,7 +21,8 @@ test.afterEach(async () => {
   server = null;
 });
 
-async function startPricedServer() {
+/** `maxCostUsd`: the run's budget; one call costs about $0.36 at the steep price below. */
+async function startPricedServer(maxCostUsd = 0.05) {
   const dir = path.resolve(".e2e/budget-config");
   mkdirSync(dir, { recursive: true });
   const config = path.join(dir, "model.yaml");
@@ -21,7 +30,7 @@ async function startPricedServer() {
     config,
     [
       "escalation: escalate-then-decompose",
-      "budgets: { maxCostUsd: 0.05, maxTokens: 10000000, maxIterations: 40 }",
+      `budgets: { maxCostUsd: ${maxCostUsd}, maxTokens: 10000000, maxIterations: 40 }`,
       "tiers:",
       "  - { name: only, provider: openai-compatible, model: gpt-4o-mini, maxIterations: 5, maxCostUsd: 1, maxTokens: 1000000 }",
       // A deliberately steep price, so one call spends the whole budget.
@@ -50,7 +59,8 @@ test("a spent budget pauses the run until a person grants more, and the cost is 
   await expect(page.getByTestId("run-cost")).toContainText(/model calls · [\d,]+ tokens · \$0\.\d+/);
   let grants = 0;
   while ((await page.getByTestId("run-status").getAttribute("data-status")) === "RUNNING" && grants < 30) {
-    const card = page.locator('[data-testid="approval-card"][data-kind="budget"]');
+    // The run's budget, or a child's share of it (grant more answers both the same way).
+    const card = page.locator('[data-testid="approval-card"][data-kind$="budget"]').first();
     if (await card.isVisible()) {
       await card.getByTestId("approve").click();
       grants += 1;
@@ -73,4 +83,37 @@ test("declining to grant more stops the run with the reason", async ({ page }) =
   await card.getByTestId("confirm-reject").click();
   await expectRunStatus(page, "STOPPED");
   await expect(page.getByTestId("run-reason")).toHaveText(`budget: stopped by ${user.name}`);
+});
+
+test("a child that spent its share of the budget asks on its own; stopping it fails it, and its parent by failure propagation", async ({
+  page,
+}) => {
+  // Room for the decomposition call, then a small share for each child.
+  await startPricedServer(0.5);
+  const user = newUser("splitter");
+  await signUp(page, user);
+  await createProject(page, "Budget split");
+  // The first child fails, so it needs a second model call after spending its (empty) share.
+  await startTask(page, "run `false` and then run `echo two`");
+  await page.getByTestId("approve").click();
+  const share = approvalCard(page, "intention-budget");
+  for (let grants = 0; grants < 10 && !(await share.isVisible()); grants++) {
+    const run = approvalCard(page, "budget");
+    await expect(run.or(share)).toBeVisible();
+    if (await run.isVisible()) await run.getByTestId("approve").click();
+    await page.waitForTimeout(200);
+  }
+  await expect(share).toContainText("For: run `false`");
+  await expect(share.getByTestId("budget-question")).toContainText("Spent $");
+  await expect(share.getByTestId("budget-decompose")).toBeVisible();
+  await share.getByTestId("verdict-reason").fill("not worth more");
+  await share.getByTestId("budget-stop").click();
+
+  await expectRunStatus(page, "FAILED");
+  await expect(child(page, 0).getByTestId("intention-reason").first()).toHaveText(
+    `budget: stopped by ${user.name}: not worth more`,
+  );
+  await expect(page.getByTestId("run-reason")).toContainText(
+    `budget: stopped by ${user.name}: not worth more`,
+  );
 });

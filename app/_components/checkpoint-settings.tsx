@@ -11,6 +11,13 @@ const COMMAND_LABELS = {
   "never-ask": "Never ask (denied programs and substitutions still stop)",
 } as const;
 
+/** Seed 000's judgment questions: the auto checkpoint answers, or a person confirms or overrides it. */
+const QUESTIONS = [
+  { key: "judgeAction", label: "Judge each action", testid: "checkpoint-judge-action" },
+  { key: "verifyIntegration", label: "Verify integration", testid: "checkpoint-verify-integration" },
+  { key: "reviewReflection", label: "Review reflections", testid: "checkpoint-review-reflection" },
+] as const;
+
 /** Which of the agent's questions go to a person in this project. */
 export function CheckpointSettings({ projectId, policy }: { projectId: string; policy: CheckpointPolicy }) {
   const trpc = useTRPC();
@@ -55,6 +62,21 @@ export function CheckpointSettings({ projectId, policy }: { projectId: string; p
             ))}
           </select>
         </label>
+        {QUESTIONS.map((question) => (
+          <label key={question.key}>
+            {question.label}
+            <select
+              value={draft[question.key]}
+              onChange={(event) =>
+                setDraft({ ...draft, [question.key]: event.target.value as CheckpointPolicy["judgeAction"] })
+              }
+              data-testid={question.testid}
+            >
+              <option value="auto">Automatic</option>
+              <option value="ask">Ask me to confirm</option>
+            </select>
+          </label>
+        ))}
         <button
           type="button"
           className="secondary"

@@ -73,3 +73,17 @@ export async function treeSnapshot(page: Page): Promise<string> {
   // biome-ignore lint/performance/useDomNodeTextContent: the rendered text is what a person sees, which is the point.
   return page.getByTestId("intention-tree").first().innerText();
 }
+
+/** Sets the project's checkpoint questions (on the project page) and saves them. */
+export async function setCheckpoints(page: Page, choices: Record<string, string>): Promise<void> {
+  for (const [testid, value] of Object.entries(choices)) {
+    await page.getByTestId(`checkpoint-${testid}`).selectOption(value);
+  }
+  await page.getByTestId("save-checkpoints").click();
+  await expect(page.getByTestId("checkpoints-saved")).toBeVisible();
+}
+
+/** The waiting approval card of one kind (judgment, integration, reflection, intention-budget, …). */
+export function approvalCard(page: Page, kind: string) {
+  return page.locator(`[data-testid="approval-card"][data-kind="${kind}"]`);
+}

@@ -71,7 +71,8 @@ function completed(view: SessionView, approval: ApprovalView, answer: Checkpoint
   const intention = view.intentions[approval.intentionId];
   if (answer.choice === "decompose" && (intention?.childIds.length ?? 0) > 0)
     throw new UserFacingError("That intention is already decomposed: grant more or stop it.", "BAD_REQUEST");
-  if (answer.choice !== "grant" || answer.grant !== null) return answer;
+  const named = answer.grant && ((answer.grant.maxCostUsd ?? 0) > 0 || (answer.grant.maxTokens ?? 0) > 0);
+  if (answer.choice !== "grant" || named) return answer;
   const grant = defaultGrant(intention?.budget ?? null, spentBy(view, approval.intentionId));
   return { ...answer, grant };
 }

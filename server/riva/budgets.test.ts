@@ -225,7 +225,7 @@ describe("per-intention budgets in the engine", () => {
     expect(view.runs[runId]?.status).toBe("VERIFIED");
   });
 
-  it("stop fails only that intention's branch, by the seed's failure propagation", async () => {
+  it("stop fails that intention (its sibling is never started) and its parent by failure propagation", async () => {
     const { view, runId } = await runTask({
       task: "run `fail once` and run `b`",
       model: model(),

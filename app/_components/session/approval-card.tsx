@@ -1,10 +1,12 @@
 "use client";
 
 import { useMutation } from "@tanstack/react-query";
-import { useEffect, useRef, useState } from "react";
+import { useState } from "react";
 import type { ApprovalView, SessionView } from "@/server/events/fold";
 import { describeError, useTRPC } from "../../_trpc/client";
 import { ChildrenEditor } from "./children-editor";
+import { QUESTION_KINDS, QuestionCard } from "./question-card";
+import { useApprovalShortcuts } from "./use-approval-shortcuts";
 
 /**
  * A question waiting for a person. A decomposition shows the proposed children; a command shows the
@@ -47,25 +49,12 @@ export function ApprovalCard({
           : undefined,
     });
 
-  const approveRef = useRef(approve);
-  approveRef.current = approve;
-  useEffect(() => {
-    if (!shortcuts) return;
-    const onKey = (event: KeyboardEvent) => {
-      const target = event.target as HTMLElement | null;
-      const typing = target?.closest("input, textarea, select, [contenteditable]") !== null;
-      if (typing || event.metaKey || event.ctrlKey || event.altKey) return;
-      if (event.key === "a") {
-        event.preventDefault();
-        approveRef.current();
-      } else if (event.key === "r") {
-        event.preventDefault();
-        setRejecting(true);
-      }
-    };
-    window.addEventListener("keydown", onKey);
-    return () => window.removeEventListener("keydown", onKey);
-  }, [shortcuts]);
+  // A judgment question or an intention budget answers the keyboard in its own card.
+  useApprovalShortcuts(shortcuts && !QUESTION_KINDS.has(approval.kind), approve, () => setRejecting(true));
+
+  if (QUESTION_KINDS.has(approval.kind)) {
+    return <QuestionCard sessionId={sessionId} approval={approval} view={view} shortcuts={shortcuts} />;
+  }
 
   return (
     <section

@@ -133,7 +133,9 @@ function CycleDetails({ cycle, lazy }: { cycle: CycleView; lazy: boolean }) {
         {cycle.judgment ? (
           <StatusBadge status={cycle.judgment} testId="cycle-judgment" />
         ) : (
-          <span className="muted">running…</span>
+          <span className="muted">
+            {cycle.output !== null || cycle.error !== null ? "awaiting judgment…" : "running…"}
+          </span>
         )}
       </summary>
       {(opened || !lazy) && <CycleBody cycle={cycle} />}
@@ -182,7 +184,7 @@ function CycleBody({ cycle }: { cycle: CycleView }) {
       {cycle.judgment && (
         <>
           <dt>judgment</dt>
-          <dd>
+          <dd data-testid="cycle-judged-by">
             {cycle.judgment} by {cycle.judgedBy}: {cycle.judgmentReason}
           </dd>
         </>
@@ -191,7 +193,9 @@ function CycleBody({ cycle }: { cycle: CycleView }) {
         <>
           <dt>reflection</dt>
           <dd>
-            <pre className="output">{cycle.reflection}</pre>
+            <pre className="output" data-testid="cycle-reflection">
+              {cycle.reflection}
+            </pre>
           </dd>
         </>
       )}

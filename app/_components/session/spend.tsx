@@ -1,4 +1,5 @@
 import { type RunView, rollUp, type SessionView } from "@/server/events/fold";
+import { budgetOf, describeAllowance } from "@/server/riva/budgets";
 
 export function formatUsd(usd: number): string {
   return usd === 0 ? "$0" : usd < 0.01 ? `$${usd.toFixed(4)}` : `$${usd.toFixed(2)}`;
@@ -20,13 +21,16 @@ export function RunSpend({ run }: { run: RunView }) {
   );
 }
 
-/** An intention's spend with its subtree (what its decomposition cost in total). */
+/** An intention's spend with its subtree (what its decomposition cost in total), and its budget. */
 export function NodeSpend({ view, intentionId }: { view: SessionView; intentionId: string }) {
   const { tokens, costUsd } = rollUp(view, intentionId);
-  if (tokens === 0) return null;
+  const intention = view.intentions[intentionId];
+  const budget = intention ? budgetOf(view, intention) : null;
+  if (tokens === 0 && !budget) return null;
   return (
     <span className="muted small" data-testid="intention-cost">
       {tokens.toLocaleString("en-US")} tok · {formatUsd(costUsd)}
+      {budget && <span data-testid="intention-budget"> of {describeAllowance(budget)}</span>}
     </span>
   );
 }
