@@ -10,6 +10,7 @@ import type {
   RunStatus,
   UserMode,
 } from "./vocabulary";
+import { foldWork, type WorkView } from "./work-view";
 
 /**
  * The session as a reader sees it, folded from its events. The browser's live view and replay use
@@ -108,16 +109,6 @@ export interface MessageView {
   role: MessageRole;
   text: string;
   at: string;
-}
-
-/** What became of the session's work in the project's repository. */
-export interface WorkView {
-  state: "saved" | "merged" | "discarded";
-  branch: string;
-  commit: string | null;
-  files: string[];
-  by: string;
-  secretsOverridden: boolean;
 }
 
 /** The session's terminal as the log tells it: open (by whom) or not. The output itself is not logged. */
@@ -372,33 +363,9 @@ export function applyEvent(view: SessionView, event: StoredEvent): SessionView {
       break;
     }
     case "work-saved":
-      view.work = {
-        state: "saved",
-        branch: body.branch,
-        commit: body.commit,
-        files: body.files,
-        by: body.by,
-        secretsOverridden: body.secretsOverridden,
-      };
-      break;
     case "work-merged":
-      view.work = {
-        ...(view.work ?? { files: [], secretsOverridden: false }),
-        state: "merged",
-        branch: body.branch,
-        commit: body.commit,
-        by: body.by,
-      };
-      break;
     case "work-discarded":
-      view.work = {
-        state: "discarded",
-        branch: body.branch,
-        commit: null,
-        files: [],
-        by: body.by,
-        secretsOverridden: false,
-      };
+      view.work = foldWork(view.work, body);
       break;
     case "terminal-opened":
       view.terminal = { id: body.terminalId, openedBy: body.by.name };
@@ -430,3 +397,4 @@ export function foldEvents(
 }
 
 export { rollUp } from "./roll-up";
+export type { WorkView } from "./work-view";
