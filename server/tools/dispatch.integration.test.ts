@@ -371,7 +371,13 @@ describe("select_active_intent", () => {
       { activeIntent: null },
     );
     expect(unknown.error?.message).toBe("There is no intent INT-404 (known: INT-001).");
-    await sh("rm -rf .orchestration");
+    await sh("rm -rf .orchestration && ln -s /etc .orchestration");
+    const linked = await tools.run(
+      { tool: "select_active_intent", input: { intent_id: "INT-001" } },
+      { activeIntent: null },
+    );
+    expect(linked.status).toBe("denied");
+    await sh("rm .orchestration");
   });
 });
 

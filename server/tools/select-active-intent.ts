@@ -16,7 +16,8 @@ export const selectActiveIntent = defineTool({
   input: z.strictObject({
     intent_id: z.string().min(1).max(200).describe("The intent's id, e.g. `INT-001`."),
   }),
-  paths: () => [],
+  // Resolved by the scope guard like any read, so a linked .orchestration cannot lead outside.
+  paths: () => [INTENTS_FILE],
   writes: false,
   async execute(input, runtime) {
     const read = await execIn(runtime, `cat -- /workspace/${INTENTS_FILE}`);
