@@ -1,5 +1,7 @@
 import net from "node:net";
+import path from "node:path";
 import { expect, type Page, test } from "@playwright/test";
+import Database from "better-sqlite3";
 import { createProject, expectRunStatus, newUser, signUp, startTask } from "./support/arbor";
 import { APP_PORT, FAKE_MODEL_PORT, SPARE_APP_PORT } from "./support/ports";
 import { type ArborServer, startArborServer } from "./support/server";
@@ -120,6 +122,51 @@ test("typing in the session's terminal runs in its sandbox; a second page sees t
   await page.getByRole("button", { name: "Close terminal" }).click();
   await expect(back.getByTestId("terminal-closed")).toContainText("closed");
   await expect(back.getByRole("button", { name: "Open again" })).toBeVisible();
+});
+
+/** Adds `viewerEmail` to the team of `ownerEmail` as a viewer (no invitation screen exists yet). */
+function addViewer(ownerEmail: string, viewerEmail: string): void {
+  const db = new Database(path.resolve(".e2e/main/arbor.db"), { fileMustExist: true });
+  try {
+    const idOf = (email: string) =>
+      (db.prepare("SELECT id FROM User WHERE email = ?").get(email) as { id: string }).id;
+    const owner = idOf(ownerEmail);
+    db.prepare(
+      `INSERT INTO Membership (id, userId, teamId, role, createdAt)
+       SELECT ?, ?, teamId, 'viewer', createdAt FROM Membership WHERE userId = ? AND role = 'owner'`,
+    ).run(`e2e-viewer-${Date.now()}`, idOf(viewerEmail), owner);
+  } finally {
+    db.close();
+  }
+}
+
+test("a viewer watches the terminal live but cannot type in it", async ({ page, browser }) => {
+  const owner = newUser("termowner");
+  await signUp(page, owner);
+  await createProject(page, "Watched terminal");
+  const sessionUrl = await startTask(page, "run `ls`");
+  await expectRunStatus(page, "VERIFIED");
+  await page.getByRole("button", { name: "Open terminal" }).click();
+  await expect(screen(page)).toContainText("/workspace$");
+
+  const viewerContext = await browser.newContext();
+  const viewerPage = await viewerContext.newPage();
+  const viewer = newUser("termviewer");
+  await signUp(viewerPage, viewer);
+  addViewer(owner.email, viewer.email);
+  await viewerPage.goto(sessionUrl);
+  await expect(viewerPage.getByTestId("terminal-view")).toHaveAttribute("data-state", "open");
+  await expect(viewerPage.getByTestId("terminal-panel").getByText("watching")).toBeVisible();
+  await expect(viewerPage.getByRole("button", { name: "Close terminal" })).toHaveCount(0);
+
+  await typeInTerminal(page, "echo seen-by-viewer-$((1+1))");
+  await expect(screen(viewerPage)).toContainText("seen-by-viewer-2");
+  // The viewer's keys go nowhere: the owner's shell never gets them.
+  await typeInTerminal(viewerPage, "echo typed-by-viewer");
+  await typeInTerminal(page, "echo after-the-viewer");
+  await expect(screen(page)).toContainText("after-the-viewer");
+  await expect(screen(page)).not.toContainText("typed-by-viewer");
+  await viewerContext.close();
 });
 
 test.describe("without a Docker engine", () => {
