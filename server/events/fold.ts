@@ -397,4 +397,3 @@ export function foldEvents(
 }
 
 export { rollUp } from "./roll-up";
-export type { WorkView } from "./work-view";

@@ -2,7 +2,7 @@
 
 import { useMutation } from "@tanstack/react-query";
 import { useState } from "react";
-import type { WorkView } from "@/server/events/fold";
+import type { WorkView } from "@/server/events/work-view";
 import { describeError, useTRPC } from "../../_trpc/client";
 
 /**
