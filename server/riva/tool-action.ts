@@ -34,7 +34,10 @@ function cap(text: string, max: number): string {
 }
 
 /** The input with every long string capped, for the log; non-string values are kept as they are. */
-export function recordedInput(input: Record<string, unknown>, max = MAX_RECORDED_STRING): Record<string, unknown> {
+export function recordedInput(
+  input: Record<string, unknown>,
+  max = MAX_RECORDED_STRING,
+): Record<string, unknown> {
   return Object.fromEntries(
     Object.entries(input).map(([key, value]) => [key, typeof value === "string" ? cap(value, max) : value]),
   );

@@ -24,7 +24,8 @@ const QUOTED = "(`[^`]+`|'[^']+'|\"[^\"]+\")";
 const PLEASE = "(?:please\\s+)?";
 const ARTICLE = "(?:a\\s+|an\\s+|the\\s+)?(?:new\\s+)?";
 const NAMED = "(?:named\\s+|called\\s+)?";
-const CONTAINING = "\\s+(?:with|containing|that\\s+contains)\\s+(?:the\\s+)?(?:(?:content|contents|text)\\s+)?";
+const CONTAINING =
+  "\\s+(?:with|containing|that\\s+contains)\\s+(?:the\\s+)?(?:(?:content|contents|text)\\s+)?";
 
 /** A text the acceptance parser can quote in one backticked span (no backtick, no line break). */
 function quotable(text: string): boolean {
@@ -57,7 +58,10 @@ const RULES: { rule: string; pattern: RegExp; build(m: RegExpExecArray): Derived
   },
   {
     rule: "write-content-to-file",
-    pattern: new RegExp(`^${PLEASE}write\\s+([\\s\\S]+?)\\s+(?:to|into)\\s+(?:the\\s+)?(?:file\\s+)?${TOKEN}$`, "i"),
+    pattern: new RegExp(
+      `^${PLEASE}write\\s+([\\s\\S]+?)\\s+(?:to|into)\\s+(?:the\\s+)?(?:file\\s+)?${TOKEN}$`,
+      "i",
+    ),
     build: (m) => write("write-content-to-file", unwrap(m[2] ?? ""), unwrap(m[1] ?? "")),
   },
   {

@@ -1,5 +1,5 @@
-import { deriveFileAction } from "./derive-file-action";
 import { explicitCommand } from "./code-spans";
+import { deriveFileAction } from "./derive-file-action";
 
 /**
  * Seed 000's `can_verify_directly` heuristics, pure: a request with compound structure ("and",
