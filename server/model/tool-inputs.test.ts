@@ -76,7 +76,11 @@ describe("interpretAction", () => {
   });
 
   it("rejects arguments that do not match the tool's schema, for the corrective re-ask", () => {
-    const result = interpretAction([{ toolName: "fs_edit", input: { thought: "t", path: "a" } }], "", offered);
+    const result = interpretAction(
+      [{ toolName: "fs_edit", input: { thought: "t", path: "a" } }],
+      "",
+      offered,
+    );
     expect(!result.ok && result.problem).toMatch(/fs_edit do not match its schema \(search/);
     const extra = interpretAction(
       [{ toolName: "shell_exec", input: { thought: "t", command: "ls", sudo: true } }],
@@ -88,7 +92,9 @@ describe("interpretAction", () => {
 
   it("rejects a tool that is not offered, a dotted name and a non-object input", () => {
     const notOffered = interpretAction([{ toolName: "git_commit", input: { message: "m" } }], "", offered);
-    expect(!notOffered.ok && notOffered.problem).toMatch(/you called git_commit, which is not one of fs_read/);
+    expect(!notOffered.ok && notOffered.problem).toMatch(
+      /you called git_commit, which is not one of fs_read/,
+    );
     const dotted = interpretAction([{ toolName: "fs.read", input: { path: "a" } }], "", offered);
     expect(dotted.ok).toBe(false);
     const text = interpretAction([{ toolName: "fs_read", input: "{" }], "", offered);
