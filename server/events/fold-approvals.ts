@@ -8,6 +8,8 @@ import type { EventOf, StoredEvent } from "./schema";
 
 /** A read the model made inside its act turn, as the log shows it. */
 export interface ToolCalledView {
+  /** The event's sequence number: a stable key. */
+  seq: number;
   /** The cycle the read led to (its index among the intention's cycles). */
   cycleIndex: number;
   tool: string;
@@ -54,8 +56,13 @@ export function recordDecision(approval: ApprovalView, body: EventOf<"approval-d
   approval.editedCall = body.call;
 }
 
-export function toolCalled(intention: IntentionView | undefined, body: EventOf<"tool-called">): void {
+export function toolCalled(
+  intention: IntentionView | undefined,
+  body: EventOf<"tool-called">,
+  seq: number,
+): void {
   intention?.reads.push({
+    seq,
     cycleIndex: body.cycleIndex,
     tool: body.tool,
     input: body.input,

@@ -249,7 +249,7 @@ export function applyEvent(view: SessionView, event: StoredEvent): SessionView {
       break;
     }
     case "tool-called":
-      toolCalled(view.intentions[body.intentionId], body);
+      toolCalled(view.intentions[body.intentionId], body, event.seq);
       break;
     case "approval-assigned": {
       const approval = view.approvals[body.approvalId];
