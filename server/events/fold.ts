@@ -1,7 +1,8 @@
 import type { Criterion, CriterionResult } from "@/server/contract/criteria";
 import type { DiscoveredIntent } from "@/server/riva/discovery/discovered-intent";
 import type { Allowance, CheckpointAnswer, CheckpointProposal } from "./checkpoint-schema";
-import type { Action, ChildProposal, StoredEvent } from "./schema";
+import { recordDecision, requestedApproval, type ToolCalledView, toolCalled } from "./fold-approvals";
+import type { Action, ChildProposal, StoredEvent, ToolCallBody } from "./schema";
 import type {
   ApprovalStatus,
   IntentionStatus,
@@ -57,6 +58,8 @@ export interface IntentionView {
   integrationChecks: CriterionResult[] | null;
   /** Its share of its parent's budget (null: none of its own; the root's is the run's). */
   budget: Allowance | null;
+  /** Read-only tool calls the model made before its actions (tool-called events). */
+  reads: ToolCalledView[];
 }
 
 export interface ApprovalView {
@@ -81,6 +84,11 @@ export interface ApprovalView {
   assignee?: { userId: string; name: string } | null;
   proposal: CheckpointProposal | null;
   answer: CheckpointAnswer | null;
+  /** kind "tool": the call that runs once approved, and the person's edit of it. */
+  call: ToolCallBody | null;
+  editedCall: ToolCallBody | null;
+  /** kind "tool": the file before the change, the staged diff of a commit, … */
+  preview: string | null;
 }
 
 export interface RunView {
@@ -214,6 +222,7 @@ export function applyEvent(view: SessionView, event: StoredEvent): SessionView {
         tokens: 0,
         costUsd: 0,
         budget: null,
+        reads: [],
       };
       if (body.parentId) view.intentions[body.parentId]?.childIds.push(body.intentionId);
       const run = view.runs[body.runId];
@@ -232,40 +241,16 @@ export function applyEvent(view: SessionView, event: StoredEvent): SessionView {
       view.intentions[body.intentionId]?.decisions.push({ decision: body.decision, reason: body.reason });
       break;
     case "approval-requested":
-      view.approvals[body.approvalId] = {
-        id: body.approvalId,
-        runId: body.runId,
-        intentionId: body.intentionId,
-        kind: body.kind,
-        thought: body.thought,
-        children: body.children,
-        status: "PENDING",
-        decidedBy: null,
-        reason: null,
-        requestedSeq: event.seq,
-        requestedAt: event.at,
-        decidedAt: null,
-        command: body.command,
-        editedCommand: null,
-        binding: body.binding,
-        confirm: body.confirm,
-        gateReason: body.reason,
-        proposal: body.proposal,
-        answer: null,
-      };
+      view.approvals[body.approvalId] = requestedApproval(body, event);
       break;
     case "approval-decided": {
       const approval = view.approvals[body.approvalId];
-      if (approval) {
-        approval.status = body.decision === "approved" ? "APPROVED" : "REJECTED";
-        approval.decidedBy = body.decidedBy.name;
-        approval.reason = body.reason;
-        approval.decidedAt = event.at;
-        approval.editedCommand = body.command;
-        approval.answer = body.answer;
-      }
+      if (approval) recordDecision(approval, body, event.at);
       break;
     }
+    case "tool-called":
+      toolCalled(view.intentions[body.intentionId], body, event.seq);
+      break;
     case "approval-assigned": {
       const approval = view.approvals[body.approvalId];
       if (approval) approval.assignee = body.assignee;

@@ -67,7 +67,12 @@ export async function project(tx: Tx, sessionId: string, event: StoredEvent): Pr
           intentionId: body.intentionId,
           kind: body.kind,
           status: "PENDING",
-          payload: JSON.stringify({ thought: body.thought, children: body.children, command: body.command }),
+          payload: JSON.stringify({
+            thought: body.thought,
+            children: body.children,
+            command: body.command,
+            call: body.call,
+          }),
           createdAt: at,
         },
       });
@@ -140,6 +145,7 @@ export async function project(tx: Tx, sessionId: string, event: StoredEvent): Pr
     case "terminal-typed":
     case "terminal-closed":
     case "budget-split":
+    case "tool-called":
       // Kept in the log only; nothing queries them as rows yet.
       return;
     default: {

@@ -38,10 +38,27 @@ export const GateRecord = z.object({
 });
 export type GateRecord = z.infer<typeof GateRecord>;
 
+/**
+ * A tool call as recorded: the registry's tool name and its input (a JSON object). The dispatch parses
+ * the input with the tool's schema before anything runs; this shape only keeps it readable in the log.
+ */
+export const ToolCallBody = z.object({
+  tool: z.string().min(1).max(100),
+  input: z.record(z.string(), z.unknown()),
+});
+export type ToolCallBody = z.infer<typeof ToolCallBody>;
+
+/**
+ * A cycle's action (seed 000's Action types). `content` is what a reader sees (the command, the
+ * file's new content, the search/replace); `tool` and `input` (long strings capped) keep the call
+ * itself for replay and export. Logs written before tool calls read as shell commands (null).
+ */
 export const Action = z.object({
   type: ActionType,
   content: text,
   target: z.string().nullable().default(null),
+  tool: z.string().max(100).nullable().default(null),
+  input: z.record(z.string(), z.unknown()).nullable().default(null),
 });
 export type Action = z.infer<typeof Action>;
 
@@ -148,6 +165,13 @@ export const EventBody = z.discriminatedUnion("type", [
     reason: z.string().max(2_000).default(""),
     /** Judgment questions and intention budgets: what the auto checkpoint proposes. */
     proposal: CheckpointProposal.nullable().default(null),
+    /** kind "tool": the exact call that runs once approved (its binding is `binding`). */
+    call: ToolCallBody.nullable().default(null),
+    /**
+     * kind "tool": what the person should see besides the call — the file's content before a write or
+     * an edit (null: the file does not exist yet), the staged diff of a commit, the file to delete.
+     */
+    preview: z.string().max(200_000).nullable().default(null),
   }),
   z.object({
     type: z.literal("approval-decided"),
@@ -160,6 +184,8 @@ export const EventBody = z.discriminatedUnion("type", [
     command: z.string().max(20_000).nullable().default(null),
     /** Judgment questions and intention budgets: the person's verdict or choice. */
     answer: CheckpointAnswer.nullable().default(null),
+    /** kind "tool": the call as the person edited it before approving (null: unchanged). */
+    call: ToolCallBody.nullable().default(null),
   }),
   /** A parent's remaining budget shared among its new children (equal split), with the rule said. */
   z.object({
@@ -192,6 +218,22 @@ export const EventBody = z.discriminatedUnion("type", [
     /** The command approval this cycle carries out, if a person was asked. */
     approvalId: z.string().nullable().default(null),
     gate: GateRecord.nullable().default(null),
+  }),
+  /**
+   * A read-only tool call the model made inside its act turn, before choosing the cycle's action
+   * (seed 001's micro-step): which tool, its input in short, how it went and what it returned (capped).
+   * `cycleIndex` is the index of the cycle the reads led to.
+   */
+  z.object({
+    type: z.literal("tool-called"),
+    runId: z.string(),
+    intentionId: z.string(),
+    cycleIndex: z.number().int().nonnegative(),
+    tool: z.string().max(100),
+    input: z.string().max(2_000),
+    status: z.enum(["ok", "failed", "denied", "ask", "invalid"]),
+    output: z.string().max(20_000),
+    durationMs: z.number().nonnegative(),
   }),
   /** What the action produced. `output` is capped; `error` is set when the action could not run at all. */
   z.object({

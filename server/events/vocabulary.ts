@@ -25,10 +25,15 @@ export const APPROVAL_STATUSES = ["PENDING", "APPROVED", "REJECTED"] as const;
 export const ApprovalStatus = z.enum(APPROVAL_STATUSES);
 export type ApprovalStatus = z.infer<typeof ApprovalStatus>;
 
-/** "budget" is the whole run's; "intention-budget" one intention's share (see server/riva/budgets.ts). */
+/**
+ * "budget" is the whole run's; "intention-budget" one intention's share (see server/riva/budgets.ts).
+ * "command" is a shell command (its text in `command`); "tool" any other tool call that asks (a write,
+ * an edit, a delete, a git change: the call in `call`).
+ */
 export const APPROVAL_KINDS = [
   "decomposition",
   "command",
+  "tool",
   "budget",
   "judgment",
   "integration",

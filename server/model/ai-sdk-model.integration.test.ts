@@ -114,7 +114,11 @@ describe("plan() through a tool call", () => {
 describe("nextAction() through a streamed tool call", () => {
   it("returns the command from tool-call deltas and the usage chunk", async () => {
     const { value, bodies } = await captured(() => modelFor("default").nextAction(ACT_INPUT));
-    expect(value?.action).toEqual({ thought: "Run npm ci.", command: "npm ci" });
+    expect(value?.action).toEqual({
+      thought: "Run npm ci.",
+      tool: "shell.exec",
+      input: { command: "npm ci" },
+    });
     expect(bodies[0]).toMatchObject({
       stream: true,
       stream_options: { include_usage: true },
@@ -131,6 +135,46 @@ describe("nextAction() through a streamed tool call", () => {
     const input = { ...ACT_INPUT, previousAttempts: ["npm ci → FAILURE: exit 1"] };
     const { bodies } = await captured(() => modelFor("default").nextAction(input));
     expect(bodies[0]?.messages[0]?.content).toContain("1. npm ci → FAILURE: exit 1");
+  });
+});
+
+describe("nextAction() with reads inside the turn", () => {
+  const EDIT_INPUT = { ...ACT_INPUT, what: "replace `hello` with `goodbye` in `notes.txt`" };
+
+  it.each(["openai-compatible", "anthropic"] as const)(
+    "offers the registry's tools, reads a file, gets its content back in the same turn, then edits (%s wire)",
+    async (provider) => {
+      const reads: { tool: string; input: unknown }[] = [];
+      const port = {
+        maxReads: 8,
+        run: async (call: { tool: string; input: unknown }) => {
+          reads.push(call);
+          return "     1\thello world";
+        },
+      };
+      const model = modelFor("read-then-write", { provider, apiKey: "test-key" });
+      const { value, bodies } = await captured(() => model.nextAction(EDIT_INPUT, undefined, port));
+      expect(reads).toEqual([{ tool: "fs.read", input: { path: "notes.txt" } }]);
+      expect(value?.action).toEqual({
+        thought: "Edit notes.txt.",
+        tool: "fs.edit",
+        input: { path: "notes.txt", search: "hello", replace: "goodbye" },
+      });
+      expect(bodies).toHaveLength(2);
+      const offered = JSON.stringify((bodies[0] as { tools?: unknown }).tools);
+      for (const name of ["fs_read", "fs_write", "fs_edit", "fs_delete", "git_commit", "shell_exec"])
+        expect(offered).toContain(`"${name}"`);
+      expect(offered).not.toContain('"name":"select_active_intent"');
+      // The read's result went back to the model in the second request of the same turn.
+      expect(JSON.stringify(bodies[1]?.messages)).toContain("hello world");
+      expect(value?.call.stage).toBe("act");
+    },
+  );
+
+  it("without a read port, a read is the action itself (a QUERY cycle)", async () => {
+    const { value, bodies } = await captured(() => modelFor("read-then-write").nextAction(EDIT_INPUT));
+    expect(bodies).toHaveLength(1);
+    expect(value?.action).toMatchObject({ tool: "fs.read", input: { path: "notes.txt" } });
   });
 });
 
@@ -153,10 +197,10 @@ describe("one corrective re-ask", () => {
   it("recovers from prose instead of a tool call on the streaming path", async () => {
     const { value, bodies } = await captured(() => modelFor("text-instead-of-tool").nextAction(ACT_INPUT));
     expect(bodies).toHaveLength(2);
-    expect(bodies[1]?.messages.at(-1)?.content).toContain(
-      'you answered with text instead of calling run_command: "Sure! I would just do it."',
+    expect(bodies[1]?.messages.at(-1)?.content).toMatch(
+      /you answered with text instead of calling fs_read or .* or shell_exec: "Sure! I would just do it."/,
     );
-    expect(value?.action.command).toBe("npm ci");
+    expect(value?.action.input).toEqual({ command: "npm ci" });
   });
 
   it.each([

@@ -1,4 +1,5 @@
 import { type LanguageModel, type ModelMessage, type ToolSet, tool } from "ai";
+import { actToolNames, actToolSet, runActTurn } from "./act-turn";
 import { ModelOutputError } from "./errors";
 import { MAX_CHILDREN, MIN_CHILDREN } from "./heuristics/split-task";
 import { estimateTokens } from "./offline-model";
@@ -11,16 +12,14 @@ import {
   CannotDecomposeInput,
   FORCED_PLAN_TOOLS,
   type Interpretation,
-  interpretAction,
   interpretPlan,
   PLAN_TOOLS,
   ProposeDecompositionInput,
-  RunCommandInput,
   TOOL_DESCRIPTIONS,
   type ToolCallLike,
   WorkDirectlyInput,
 } from "./tool-inputs";
-import type { AgentModel, ModelCallRecord, NextAction, Plan, PlanInput } from "./types";
+import type { ActInput, AgentModel, ModelCallRecord, Plan, PlanInput, ReadPort } from "./types";
 
 export interface AiSdkModelConfig {
   /** Which AI SDK provider package speaks to the server; default "openai-compatible". */
@@ -63,10 +62,6 @@ const forcedPlanTools = {
     description: TOOL_DESCRIPTIONS.cannot_decompose,
     inputSchema: CannotDecomposeInput,
   }),
-} satisfies ToolSet;
-
-const actTools = {
-  run_command: tool({ description: TOOL_DESCRIPTIONS.run_command, inputSchema: RunCommandInput }),
 } satisfies ToolSet;
 
 interface Ask<T> {
@@ -119,26 +114,56 @@ export class AiSdkModel implements AgentModel {
     return { plan: value, call };
   }
 
-  async nextAction(
-    input: { task: string; what: string; acceptance: string; previousAttempts: string[] },
-    signal?: AbortSignal,
-  ) {
+  /**
+   * The act step: the registry's tools are offered; the model may read a few times (each read runs
+   * through `reads`, the engine's door to the dispatch) and then calls the tool that does the work.
+   */
+  async nextAction(input: ActInput, signal?: AbortSignal, reads?: ReadPort) {
     const previousAttempts =
       input.previousAttempts.length === 0
         ? "(none: this is the first attempt)"
         : input.previousAttempts.map((attempt, index) => `${index + 1}. ${attempt}`).join("\n");
-    const vars = { task: input.task, acceptance: input.acceptance, previousAttempts };
-    const { value, call } = await this.ask<NextAction>(
+    const maxReads = String(reads?.maxReads ?? 0);
+    const vars = { task: input.task, acceptance: input.acceptance, previousAttempts, maxReads };
+    const dir = this.config.promptsDir;
+    const offered = actToolNames();
+    const ask = {
+      stage: "act" as const,
+      instructions: renderPrompt("act", vars, { dir }),
+      tools: actToolSet(offered),
+    };
+    const startedAt = performance.now();
+    const spent = { tokensIn: 0, tokensOut: 0 };
+    const record = (): ModelCallRecord => ({
+      stage: "act",
+      modelId: this.id,
+      offline: false,
+      ...spent,
+      latencyMs: performance.now() - startedAt,
+    });
+    const result = await runActTurn(
+      { role: "user", content: input.what },
       {
-        stage: "act",
-        instructions: renderPrompt("act", vars, { dir: this.config.promptsDir }),
-        userMessage: input.what,
-        tools: actTools,
-        interpret: interpretAction,
+        offered,
+        reads,
+        request: async (messages) => {
+          const outcome = await this.request(ask, messages, signal);
+          spent.tokensIn += outcome.tokensIn ?? estimateTokens(ask.instructions + JSON.stringify(messages));
+          spent.tokensOut +=
+            outcome.tokensOut ?? estimateTokens(outcome.text + JSON.stringify(outcome.calls));
+          return outcome;
+        },
+        correction: (problem) =>
+          renderPrompt("correct-tool-call", { problem, tools: "one of the offered tools" }, { dir }),
+        readsExhausted: `You have used all ${maxReads} reads of this turn: now call the tool that does the work.`,
       },
-      signal,
     );
-    return { action: value, call };
+    if (!result.ok)
+      throw new ModelOutputError(
+        `${this.id} did not answer with a valid tool call after one corrective re-ask: ${result.problem}`,
+        record(),
+      );
+    return { action: result.action, call: record() };
   }
 
   private async ask<T>(ask: Ask<T>, signal?: AbortSignal): Promise<{ value: T; call: ModelCallRecord }> {
@@ -178,7 +203,11 @@ export class AiSdkModel implements AgentModel {
     );
   }
 
-  private async request(ask: Ask<unknown>, messages: ModelMessage[], signal?: AbortSignal) {
+  private async request(
+    ask: Pick<Ask<unknown>, "stage" | "instructions" | "tools">,
+    messages: ModelMessage[],
+    signal?: AbortSignal,
+  ) {
     const timeout = AbortSignal.timeout(this.config.timeoutMs);
     const abortSignal = signal ? AbortSignal.any([signal, timeout]) : timeout;
     try {

@@ -20,7 +20,7 @@ describe("planOffline", () => {
       kind: "decompose",
       thought: expect.stringContaining("3 separate steps"),
       children: [
-        { what: "create file notes.txt with hello", acceptance: "the file `notes.txt` exists" },
+        { what: "create file notes.txt with hello", acceptance: "the file `notes.txt` contains `hello`" },
         { what: "run `cat notes.txt`", acceptance: "the command `cat notes.txt` exits 0" },
         { what: "show git status", acceptance: "the step completes without error" },
       ],
@@ -37,13 +37,29 @@ describe("nextActionOffline", () => {
   it("runs the explicit command and says so", () => {
     expect(nextActionOffline("run `npm test`", [])).toEqual({
       thought: "Run the command given in the step: npm test",
-      command: "npm test",
+      tool: "shell.exec",
+      input: { command: "npm test" },
+    });
+  });
+
+  it("writes, edits and deletes files with the file tools", () => {
+    expect(nextActionOffline("create `notes.txt` containing `hello`", [])).toMatchObject({
+      tool: "fs.write",
+      input: { path: "notes.txt", content: "hello\n" },
+    });
+    expect(nextActionOffline("replace `foo` with `bar` in `src/a.js`", [])).toMatchObject({
+      tool: "fs.edit",
+      input: { path: "src/a.js", search: "foo", replace: "bar" },
+    });
+    expect(nextActionOffline("delete `old.txt`", [])).toMatchObject({
+      tool: "fs.delete",
+      input: { path: "old.txt" },
     });
   });
 
   it("mentions a retry without changing a deterministic answer", () => {
     const action = nextActionOffline("run `npm test`", ["npm test → UNCLEAR: no output"]);
-    expect(action.command).toBe("npm test");
+    expect(action.input).toEqual({ command: "npm test" });
     expect(action.thought).toContain("attempt 2");
   });
 });
@@ -75,7 +91,7 @@ describe("createOfflineModel", () => {
       acceptance: "the step completes without error",
       previousAttempts: [],
     });
-    expect(action.command).toBe("ls -la");
+    expect(action).toMatchObject({ tool: "shell.exec", input: { command: "ls -la" } });
     expect(call).toMatchObject({ stage: "act", offline: true });
     expect(call.tokensIn).toBeGreaterThan(0);
   });

@@ -1,6 +1,7 @@
 import { deriveCommand } from "./heuristics/derive-command";
+import { deriveFileAction } from "./heuristics/derive-file-action";
 import { deriveAcceptance, splitTask } from "./heuristics/split-task";
-import type { AgentModel, ModelCallRecord, NextAction, Plan } from "./types";
+import { type AgentModel, commandAction, type ModelCallRecord, type NextAction, type Plan } from "./types";
 
 export const OFFLINE_MODEL_ID = "offline-heuristics";
 
@@ -37,13 +38,16 @@ export function planOffline(task: string): Plan {
   };
 }
 
+/** An explicit file instruction becomes fs.write / fs.edit / fs.delete; anything else a command. */
 export function nextActionOffline(what: string, previousAttempts: readonly string[]): NextAction {
-  const derived = deriveCommand(what);
   const retry =
     previousAttempts.length > 0
       ? ` (attempt ${previousAttempts.length + 1}; the heuristics are deterministic)`
       : "";
-  return { thought: `${derived.thought}${retry}`, command: derived.command };
+  const file = deriveFileAction(what);
+  if (file) return { thought: `${file.thought}${retry}`, tool: file.tool, input: file.input };
+  const derived = deriveCommand(what);
+  return commandAction(`${derived.thought}${retry}`, derived.command);
 }
 
 /**

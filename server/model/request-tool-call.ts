@@ -47,7 +47,11 @@ function textOnlyOutcome(error: ToolChoiceViolationError): ToolCallOutcome {
 async function generate(request: ToolCallRequest): Promise<ToolCallOutcome> {
   const result = await generateText({ ...request, toolChoice: "required", temperature: 0 });
   return {
-    calls: result.toolCalls.map((call) => ({ toolName: call.toolName, input: call.input })),
+    calls: result.toolCalls.map((call) => ({
+      toolName: call.toolName,
+      input: call.input,
+      toolCallId: call.toolCallId,
+    })),
     text: result.text,
     ...fromUsage(result.usage),
   };
@@ -67,7 +71,8 @@ async function stream(request: ToolCallRequest): Promise<ToolCallOutcome> {
   const calls: ToolCallLike[] = [];
   let text = "";
   for await (const part of result.stream) {
-    if (part.type === "tool-call") calls.push({ toolName: part.toolName, input: part.input });
+    if (part.type === "tool-call")
+      calls.push({ toolName: part.toolName, input: part.input, toolCallId: part.toolCallId });
     else if (part.type === "text-delta") text += part.text;
     else if (part.type === "error") streamError ??= part.error;
   }

@@ -55,21 +55,49 @@ describe("interpretPlan", () => {
 });
 
 describe("interpretAction", () => {
-  it("accepts run_command", () => {
-    const calls = [{ toolName: "run_command", input: { thought: "t", command: " npm test " } }];
-    expect(interpretAction(calls, "")).toEqual({ ok: true, value: { thought: "t", command: "npm test" } });
+  const offered = ["fs.read", "fs.write", "fs.edit", "shell.exec"] as const;
+
+  it("accepts a registry tool by its function name, keeping the arguments for the dispatch", () => {
+    const calls = [{ toolName: "shell_exec", input: { thought: "t", command: "npm test" } }];
+    expect(interpretAction(calls, "", offered)).toEqual({
+      ok: true,
+      value: { thought: "t", tool: "shell.exec", input: { command: "npm test" } },
+    });
+    const write = [{ toolName: "fs_write", input: { thought: "w", path: "a.txt", content: "x\n" } }];
+    expect(interpretAction(write, "", offered)).toEqual({
+      ok: true,
+      value: { thought: "w", tool: "fs.write", input: { path: "a.txt", content: "x\n" } },
+    });
   });
 
-  it("rejects a missing command", () => {
-    const result = interpretAction([{ toolName: "run_command", input: { thought: "t" } }], "");
-    expect(!result.ok && result.problem).toMatch(/command: Invalid input/);
+  it("says what the thought was when the model gave none", () => {
+    const result = interpretAction([{ toolName: "fs_read", input: { path: "a.txt" } }], "", offered);
+    expect(result.ok && result.value.thought).toBe("Call fs.read.");
   });
 
-  it("rejects an oversized command rather than truncating it", () => {
+  it("rejects arguments that do not match the tool's schema, for the corrective re-ask", () => {
     const result = interpretAction(
-      [{ toolName: "run_command", input: { thought: "t", command: "x".repeat(10_001) } }],
+      [{ toolName: "fs_edit", input: { thought: "t", path: "a" } }],
       "",
+      offered,
     );
-    expect(result.ok).toBe(false);
+    expect(!result.ok && result.problem).toMatch(/fs_edit do not match its schema \(search/);
+    const extra = interpretAction(
+      [{ toolName: "shell_exec", input: { thought: "t", command: "ls", sudo: true } }],
+      "",
+      offered,
+    );
+    expect(extra.ok).toBe(false);
+  });
+
+  it("rejects a tool that is not offered, a dotted name and a non-object input", () => {
+    const notOffered = interpretAction([{ toolName: "git_commit", input: { message: "m" } }], "", offered);
+    expect(!notOffered.ok && notOffered.problem).toMatch(
+      /you called git_commit, which is not one of fs_read/,
+    );
+    const dotted = interpretAction([{ toolName: "fs.read", input: { path: "a" } }], "", offered);
+    expect(dotted.ok).toBe(false);
+    const text = interpretAction([{ toolName: "fs_read", input: "{" }], "", offered);
+    expect(!text.ok && text.problem).toMatch(/must be a JSON object/);
   });
 });

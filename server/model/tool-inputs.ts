@@ -1,5 +1,8 @@
 import { z } from "zod";
+import type { ToolName } from "@/server/policy/stages/vocabulary";
+import { toolNamed } from "@/server/tools/registry";
 import { MAX_CHILDREN, MIN_CHILDREN } from "./heuristics/split-task";
+import { functionNameOf, toolNameOf } from "./tool-names";
 import type { NextAction, Plan } from "./types";
 
 /**
@@ -35,13 +38,6 @@ export const CannotDecomposeInput = z.object({
   reason: nonBlank(4_000).describe("Why this intention cannot be split into smaller verifiable steps."),
 });
 
-export const RunCommandInput = z.object({
-  thought: nonBlank(4_000).describe("What you are about to try and why, in one or two sentences."),
-  command: nonBlank(10_000).describe(
-    "One POSIX shell command line, run in /workspace; exit code 0 means success.",
-  ),
-});
-
 export const TOOL_DESCRIPTIONS = {
   work_directly:
     "Use when the intention is one step that a single shell command can do and whose success its exit code shows. " +
@@ -51,14 +47,13 @@ export const TOOL_DESCRIPTIONS = {
     "children, each smaller and easier to verify than the whole, each with a checkable acceptance criterion.",
   cannot_decompose:
     "Use only when the intention is already one indivisible step: no split into smaller, separately verifiable steps exists.",
-  run_command:
-    "Runs one shell command in the session's sandbox (Linux, working directory /workspace, a git checkout). " +
-    "Exit code 0 is success; any other exit code is failure. Output is captured and shown to the user.",
 } as const;
 
 export interface ToolCallLike {
   toolName: string;
   input: unknown;
+  /** The provider's id of the call, needed to send its result back in the same turn. */
+  toolCallId?: string;
 }
 
 export type Interpretation<T> = { ok: true; value: T } | { ok: false; problem: string };
@@ -95,7 +90,6 @@ function pickCall(
 
 export const PLAN_TOOLS = ["work_directly", "propose_decomposition"] as const;
 export const FORCED_PLAN_TOOLS = ["propose_decomposition", "cannot_decompose"] as const;
-export const ACT_TOOLS = ["run_command"] as const;
 
 export function interpretPlan(
   calls: readonly ToolCallLike[],
@@ -124,13 +118,28 @@ export function interpretPlan(
   return { ok: true, value: { kind: "decompose", thought: capThought(parsed.data.thought), children } };
 }
 
-export function interpretAction(calls: readonly ToolCallLike[], text: string): Interpretation<NextAction> {
-  const picked = pickCall(calls, ACT_TOOLS, text);
+/**
+ * The act step's answer: a call of one of the registry tools offered (function names such as
+ * `fs_write`, see tool-names.ts), with a `thought` next to the tool's own arguments. The arguments are
+ * checked against the tool's schema here only to give the model a precise corrective re-ask; the tool
+ * dispatch parses them again before anything runs.
+ */
+export function interpretAction(
+  calls: readonly ToolCallLike[],
+  text: string,
+  offered: readonly ToolName[],
+): Interpretation<NextAction> {
+  const picked = pickCall(calls, offered.map(functionNameOf), text);
   if (!picked.ok) return picked;
-  const parsed = RunCommandInput.safeParse(picked.value.input);
-  if (!parsed.success) return { ok: false, problem: describeIssues(picked.value.toolName, parsed.error) };
-  return {
-    ok: true,
-    value: { thought: capThought(parsed.data.thought), command: parsed.data.command.trim() },
-  };
+  const { toolName, input } = picked.value;
+  const tool = toolNameOf(toolName);
+  const definition = tool ? toolNamed(tool) : null;
+  if (!tool || !definition) return { ok: false, problem: `there is no tool ${toolName}` };
+  if (typeof input !== "object" || input === null || Array.isArray(input))
+    return { ok: false, problem: `the arguments of ${toolName} must be a JSON object` };
+  const { thought, ...args } = input as Record<string, unknown>;
+  const parsed = (definition.input as z.ZodType).safeParse(args);
+  if (!parsed.success) return { ok: false, problem: describeIssues(toolName, parsed.error) };
+  const said = typeof thought === "string" && thought.trim() !== "" ? thought : `Call ${tool}.`;
+  return { ok: true, value: { thought: capThought(said), tool, input: args } };
 }

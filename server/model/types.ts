@@ -32,10 +32,39 @@ export interface PlanInput {
   failureSummary?: string;
 }
 
-/** One shell command to run in the session's sandbox, with the reasoning shown to the user. */
+/**
+ * The cycle's action: one call of a registry tool (`fs.write`, `fs.edit`, `shell.exec`, …), with the
+ * reasoning shown to the user. `input` is the model's raw arguments: the tool dispatch parses them with
+ * the tool's zod schema before anything runs, so nothing here is trusted.
+ */
 export interface NextAction {
   thought: string;
-  command: string;
+  tool: string;
+  input: Record<string, unknown>;
+}
+
+/** The action of running one shell command (what the act step could only do before tool calls). */
+export function commandAction(thought: string, command: string): NextAction {
+  return { thought, tool: "shell.exec", input: { command } };
+}
+
+/**
+ * Read-only tool calls a model may make inside its act turn before choosing the action (seed 001's
+ * micro-step). The engine runs each through the tool dispatch and records it; the model reads the
+ * answer in the same turn. `run` never throws: a refused or failed read comes back as text.
+ */
+export interface ReadPort {
+  /** How many reads one act turn may make; the model is told when it has used them up. */
+  readonly maxReads: number;
+  run(call: { tool: string; input: unknown }): Promise<string>;
+}
+
+/** What the act step is given: the intention, its acceptance and what earlier attempts taught. */
+export interface ActInput {
+  task: string;
+  what: string;
+  acceptance: string;
+  previousAttempts: string[];
 }
 
 /** What one model request cost, written to the event log as an "LLM call made" fact. */
@@ -56,8 +85,9 @@ export interface AgentModel {
   readonly offline: boolean;
   plan(input: PlanInput, signal?: AbortSignal): Promise<{ plan: Plan; call: ModelCallRecord }>;
   nextAction(
-    input: { task: string; what: string; acceptance: string; previousAttempts: string[] },
+    input: ActInput,
     signal?: AbortSignal,
+    reads?: ReadPort,
   ): Promise<{ action: NextAction; call: ModelCallRecord }>;
 }
 

@@ -1,13 +1,14 @@
 import { randomUUID } from "node:crypto";
 import type { CheckpointAnswerInput } from "@/server/events/checkpoint-schema";
 import { emptySessionView, foldEvents, type SessionView } from "@/server/events/fold";
-import { ChildProposal, type EventInput } from "@/server/events/schema";
+import { ChildProposal, type EventInput, type ToolCallBody } from "@/server/events/schema";
 import type { UserMode } from "@/server/events/vocabulary";
 import type { AgentModel } from "@/server/model/types";
 import { childIntentions } from "@/server/riva/children";
 import { RivaEngine } from "@/server/riva/engine";
 import type { RivaDeps } from "@/server/riva/ports";
 import { RunStopped } from "@/server/riva/stop";
+import { checkEditedCall } from "@/server/riva/tool-approval";
 import type { ModelSettingValues } from "@/server/settings/layers";
 import { resolveCheckpointAnswer } from "./checkpoint-answers";
 import { UserFacingError } from "./errors";
@@ -107,6 +108,10 @@ export class Orchestrator {
     children?: ChildProposal[];
     /** A command approval's command as edited by the person; when absent, it runs as proposed. */
     command?: string;
+    /** A tool approval's call as edited by the person (e.g. a write's new content); absent: as proposed. */
+    call?: ToolCallBody;
+    /** Seed 004's "abort": reject the action and end the run (STOPPED by this person). */
+    abort?: boolean;
     /** A judgment question's verdict or an intention budget's choice (see checkpoint-answers.ts). */
     answer?: CheckpointAnswerInput;
     actor: Actor;
@@ -127,7 +132,18 @@ export class Orchestrator {
         "BAD_REQUEST",
       );
     }
-    const { decision, answer } = resolveCheckpointAnswer(view, approval, input.decision, input.answer);
+    const editedCall =
+      input.call && input.decision === "approved" ? checkEditedCall(approval, input.call) : null;
+    if (editedCall && !editedCall.ok) throw new UserFacingError(editedCall.problem, "BAD_REQUEST");
+    const aborting = input.abort === true;
+    if (aborting && approval.kind !== "command" && approval.kind !== "tool")
+      throw new UserFacingError(
+        "Only an action's approval can be aborted; stop the run instead.",
+        "BAD_REQUEST",
+      );
+    const { decision, answer } = aborting
+      ? { decision: "rejected" as const, answer: null }
+      : resolveCheckpointAnswer(view, approval, input.decision, input.answer);
     const events: EventInput[] = [
       {
         type: "approval-decided",
@@ -136,7 +152,8 @@ export class Orchestrator {
         decision,
         answer,
         decidedBy: input.actor,
-        reason: input.reason,
+        reason: aborting ? `aborted the run${input.reason ? `: ${input.reason}` : ""}` : input.reason,
+        call: editedCall?.ok ? editedCall.call : null,
         command:
           input.decision === "approved" && edited !== undefined && edited !== approval.command
             ? edited
@@ -155,6 +172,8 @@ export class Orchestrator {
       events.push(...childIntentions(approval.runId, parent, children.data));
     }
     await this.deps.log.append(input.sessionId, events);
+    // Abort: the rejection is recorded, and the run ends now (the engine's wait ends with the stop).
+    if (aborting) return this.stop(input.sessionId, approval.runId, input.actor);
     this.wake(approval.id);
     this.ensureDriving(input.sessionId, approval.runId);
   }

@@ -42,15 +42,19 @@ export function describeGap(gap: readonly CriterionResult[]): string {
   return gap.map((result) => describeCriterion(result.criterion)).join("; ");
 }
 
-/** After exit code 0: SUCCESS only when every criterion holds; a gap makes the cycle PARTIAL. */
-export function judgeWithContract(results: readonly CriterionResult[]): {
+/** After a successful action: SUCCESS only when every criterion holds; a gap makes the cycle PARTIAL. */
+export function judgeWithContract(
+  results: readonly CriterionResult[],
+  /** What succeeded before the contract was checked: "exit code 0", "fs.write succeeded", … */
+  basis = "exit code 0",
+): {
   judgment: Judgment;
   reason: string;
 } {
   const gap = gapOf(results);
   if (gap.length === 0)
-    return { judgment: "SUCCESS", reason: `exit code 0 and all ${results.length} contract criteria hold` };
-  return { judgment: "PARTIAL", reason: `exit code 0, but the contract has a gap: ${describeGap(gap)}` };
+    return { judgment: "SUCCESS", reason: `${basis} and all ${results.length} contract criteria hold` };
+  return { judgment: "PARTIAL", reason: `${basis}, but the contract has a gap: ${describeGap(gap)}` };
 }
 
 /** The gap contract: what remains to be done, written where the next attempt (and a person) reads it. */

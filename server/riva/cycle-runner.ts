@@ -1,7 +1,7 @@
 import { randomUUID } from "node:crypto";
 import type { CriterionResult } from "@/server/contract/criteria";
 import type { ApprovalView, IntentionView } from "@/server/events/fold";
-import type { EventInput, GateRecord } from "@/server/events/schema";
+import type { Action, EventInput, GateRecord, ToolCallBody } from "@/server/events/schema";
 import type { CycleLedger } from "@/server/governance/ledger/cycle-ledger";
 import { errorMessage } from "@/server/orchestrator/errors";
 import { approvalBinding } from "@/server/policy/approval/binding";
@@ -12,11 +12,16 @@ import { judgeCommand, reflectOnFailure } from "./judge";
 import { statusChanged } from "./run-events";
 import type { ActionOutcome, SessionWorkspace } from "./session-workspace";
 import { stoppedBy } from "./stop";
+import { actionOf, judgeToolResult } from "./tool-action";
+import { approvedCall, requestedCall } from "./tool-approval";
 
 export interface PlannedCycle {
   intention: IntentionView;
   thought: string;
-  command: string;
+  /** The tool call the cycle runs (the dispatch parses and gates it again). */
+  call: ToolCallBody;
+  /** How the log shows it (seed 000's Action type, content, target). */
+  action: Action;
   approvalId: string | null;
   /** Who approved the command, when a person did (recorded in the trace ledger). */
   approver?: string | null;
@@ -42,16 +47,38 @@ export function intentionIntent(intention: Pick<IntentionView, "id">) {
   return { id: intention.id, ownedScope: ["**"] };
 }
 
-/** The dispatch's result as the judge reads an action: an exit code, or why it did not run. */
-function outcomeOf(result: ToolResult): ActionOutcome {
+/** A cycle's recorded output is capped (a read of a large file must not overflow the event). */
+const MAX_RESULT_CHARS = 100_000;
+
+/**
+ * The dispatch's result as the judge reads an action: a command's exit code, or why it did not run;
+ * any other tool's output, or its error (a scope violation, a search text not found, …).
+ */
+function outcomeOf(call: ToolCallBody, result: ToolResult): ActionOutcome {
+  const output =
+    result.output.length > MAX_RESULT_CHARS
+      ? `${result.output.slice(0, MAX_RESULT_CHARS)}\n… (output cut)`
+      : result.output;
+  if (call.tool !== "shell.exec") {
+    const error =
+      result.status === "ok"
+        ? null
+        : `${result.tool} ${result.status}: ${result.error?.message ?? "no reason given"}`;
+    return { exitCode: result.exitCode, output, timedOut: result.timedOut, error };
+  }
   if (result.exitCode !== null || result.timedOut)
-    return { exitCode: result.exitCode, output: result.output, timedOut: result.timedOut, error: null };
+    return { exitCode: result.exitCode, output, timedOut: result.timedOut, error: null };
   return {
     exitCode: null,
     output: "",
     timedOut: false,
     error: result.error?.message ?? "the action did not run",
   };
+}
+
+/** The cycle's own judgment before the contract: a command by its exit code, a tool by its status. */
+function judgeOutcome(call: ToolCallBody, result: ToolResult, outcome: ActionOutcome) {
+  return call.tool === "shell.exec" ? judgeCommand(outcome) : judgeToolResult(call, result);
 }
 
 /**
@@ -61,43 +88,47 @@ function outcomeOf(result: ToolResult): ActionOutcome {
 export class CycleRunner {
   constructor(private readonly host: CycleHost) {}
 
-  /** A person answered a command approval: run exactly what they approved, or record the skip. */
+  /** A person answered an action's approval: run exactly what they approved, or record the skip. */
   async answered(intention: IntentionView, approval: ApprovalView, approved: boolean): Promise<void> {
-    const original = approval.command ?? "";
+    const original = requestedCall(approval);
+    const { call, edited } = approvedCall(approval);
+    // fs.write over a file that was there (the preview is its content) edits it; an edit stays EDIT.
+    const fileExisted = original.tool.startsWith("fs.") ? approval.preview !== null : null;
     const cycle = {
       intention,
       thought: approval.thought,
-      command: approval.editedCommand ?? original,
+      call,
+      action: actionOf(call, original.tool === "fs.edit" ? true : fileExisted),
       approvalId: approval.id,
       approver: approval.decidedBy,
     };
     const who = approval.decidedBy ?? "a user";
+    const noun = call.tool === "shell.exec" ? "the command" : `the ${original.tool} call`;
     if (!approved) {
       const why = approval.reason ? `: ${approval.reason}` : "";
       return this.blocked(
         cycle,
         { decision: "ask", reason: approval.gateReason },
         who,
-        `skipped: ${who} rejected the command${why}`,
+        `skipped: ${who} rejected ${noun}${why}`,
       );
     }
-    // What runs is exactly what was approved: the request is bound to a hash of its command.
-    if (approval.binding !== approvalBinding("shell.exec", { command: original })) {
+    // What runs is exactly what was approved: the request is bound to a hash of its call.
+    if (approval.binding !== approvalBinding(original.tool, original.input)) {
       return this.blocked(
         cycle,
         { decision: "deny", reason: "binding mismatch" },
         "policy",
-        "the approved command does not match its binding",
+        `the approved ${noun.replace("the ", "")} does not match its binding`,
       );
     }
-    if (approval.editedCommand !== null) {
-      // An edited command goes back through the gate: a person's edit cannot reach a denied program.
-      const regate = await this.host.tools.check(
-        { tool: "shell.exec", input: { command: cycle.command } },
-        { activeIntent: intentionIntent(intention) },
-      );
-      if (regate.status === "denied" || regate.status === "invalid") {
-        const reason = regate.gate?.reason ?? regate.error?.message ?? "invalid command";
+    let approvedBinding = approval.binding;
+    if (edited) {
+      // An edited call goes back through every gate: a person's edit cannot reach a denied program
+      // or a path outside the scope, and it is bound to the hash of exactly the edited call.
+      const regate = await this.host.tools.check(call, { activeIntent: intentionIntent(intention) });
+      if (regate.status === "denied" || regate.status === "invalid" || regate.binding === null) {
+        const reason = regate.gate?.reason ?? regate.error?.message ?? "invalid call";
         return this.blocked(
           cycle,
           { decision: "deny", reason },
@@ -105,17 +136,12 @@ export class CycleRunner {
           `denied by the approval gate: ${reason}`,
         );
       }
+      approvedBinding = regate.binding;
     }
-    const edited = approval.editedCommand !== null ? " (edited)" : "";
-    // The person approved the request as bound when it was made, or exactly the text of their edit.
-    const approvedBinding =
-      approval.editedCommand !== null
-        ? approvalBinding("shell.exec", { command: approval.editedCommand })
-        : approval.binding;
     return this.run(
       { ...cycle, approvedBinding },
-      { decision: "approve", reason: `approved by ${who}${edited}` },
-      [original, cycle.command],
+      { decision: "approve", reason: `approved by ${who}${edited ? " (edited)" : ""}` },
+      call.tool === "shell.exec" ? criterionCommands(original, call) : [],
     );
   }
 
@@ -131,22 +157,19 @@ export class CycleRunner {
     const started = Date.now();
     // The dispatch gates the call again (a person's approval counts only for its exact binding), runs
     // it and collects what it wrote for the ledger right after it, before any contract check runs.
-    const result = await this.host.tools.run(
-      { tool: "shell.exec", input: { command: cycle.command } },
-      {
-        activeIntent: intentionIntent(cycle.intention),
-        approval: cycle.approvedBinding
-          ? { binding: cycle.approvedBinding, approver: cycle.approver ?? null }
-          : null,
-        traceIds: ids,
-        signal: this.host.workspace.signal(),
-      },
-    );
-    const outcome = outcomeOf(result);
+    const result = await this.host.tools.run(cycle.call, {
+      activeIntent: intentionIntent(cycle.intention),
+      approval: cycle.approvedBinding
+        ? { binding: cycle.approvedBinding, approver: cycle.approver ?? null }
+        : null,
+      traceIds: ids,
+      signal: this.host.workspace.signal(),
+    });
+    const outcome = outcomeOf(cycle.call, result);
     // A person's Stop killed the command while it ran: who stopped it.
     const signal = this.host.workspace.signal();
     const cutBy = result.aborted && signal ? stoppedBy(signal) : undefined;
-    let judged = judgeCommand(outcome);
+    let judged = judgeOutcome(cycle.call, result, outcome);
     const events: EventInput[] = [
       cutBy
         ? { type: "cycle-result", ...ids, ...cutResult(outcome, cutBy), durationMs: Date.now() - started }
@@ -157,10 +180,15 @@ export class CycleRunner {
     const stopper = cutBy ?? this.host.workspace.stoppedBy();
     if (stopper) judged = stoppedJudgment(stopper, cutBy !== undefined);
     let gap: CriterionResult[] = [];
-    if (!stopper && judged.judgment === "SUCCESS" && cycle.intention.contract.length > 0) {
+    const isRead = cycle.action.type === "QUERY";
+    const checkable = judged.judgment === "SUCCESS" || (isRead && judged.judgment === "UNCLEAR");
+    if (!stopper && checkable && cycle.intention.contract.length > 0) {
       const results = await this.host.workspace.checkContract(cycle.intention, criterionCommands);
       events.push({ type: "criteria-checked", ...ids, results });
-      judged = judgeWithContract(results);
+      const basis = cycle.call.tool === "shell.exec" ? "exit code 0" : `${cycle.call.tool} succeeded`;
+      const contract = judgeWithContract(results, basis);
+      // A read changed nothing: only a contract that holds verifies the intention, never the read.
+      judged = isRead && contract.judgment !== "SUCCESS" ? judged : contract;
       gap = gapOf(results);
     }
     const trace = written && this.host.ledger?.judged(written, ids, judged.judgment, cycle.approver ?? null);
@@ -179,13 +207,17 @@ export class CycleRunner {
     events.push(...ledger);
     if (judged.judgment !== "SUCCESS" && !stopper && policy.reviewReflection === "auto") {
       const reflection =
-        gap.length > 0 ? gapReflection(gap) : reflectOnFailure(outcome, outcome.error ?? outcome.output);
+        gap.length > 0
+          ? gapReflection(gap)
+          : cycle.call.tool === "shell.exec"
+            ? reflectOnFailure(outcome, outcome.error ?? outcome.output)
+            : `Failed (${judged.reason}).${outcome.output ? ` Output:\n${outcome.output.slice(-600)}` : ""}`;
       events.push({ type: "cycle-reflected", ...ids, reflection });
     }
     await this.host.append(events);
   }
 
-  /** A cycle whose command did not run: denied by policy or rejected by a person. Judged FAILURE. */
+  /** A cycle whose action did not run: denied by policy or rejected by a person. Judged FAILURE. */
   async blocked(
     cycle: PlannedCycle,
     gate: GateRecord,
@@ -218,7 +250,7 @@ export class CycleRunner {
       ...ids,
       index: cycle.intention.cycles.length,
       thought: cycle.thought,
-      action: { type: "COMMAND", content: cycle.command, target: null },
+      action: cycle.action,
       approvalId: cycle.approvalId,
       gate: { decision: gate.decision, reason: gate.reason },
     };
@@ -259,4 +291,9 @@ function cutResult(outcome: Omit<ActionOutcome, "stoppedBy">, by: string) {
 function stoppedJudgment(by: string, whileRunning: boolean): { judgment: "UNCLEAR"; reason: string } {
   const when = whileRunning ? "while running" : "before its result was checked";
   return { judgment: "UNCLEAR", reason: `stopped by ${by} ${when}` };
+}
+
+/** The commands a TESTS_PASS criterion may count as already run: what was proposed and what ran. */
+function criterionCommands(original: ToolCallBody, ran: ToolCallBody): string[] {
+  return [original, ran].map((call) => (typeof call.input.command === "string" ? call.input.command : ""));
 }

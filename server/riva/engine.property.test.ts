@@ -38,7 +38,7 @@ const planAnswer: fc.Arbitrary<Plan | Error> = fc.oneof(
   { arbitrary: fc.constant<Plan>({ kind: "atomic", thought: "no" }), weight: 1 },
   { arbitrary: fc.constant(new Error("model output did not match the schema")), weight: 1 },
 );
-const actionAnswer: fc.Arbitrary<NextAction | Error> = fc.oneof(
+const actionAnswer: fc.Arbitrary<NextAction | { thought: string; command: string } | Error> = fc.oneof(
   {
     arbitrary: fc.string({ maxLength: 12 }).map((command) => ({ thought: "", command: command || "true" })),
     weight: 8,

@@ -5,7 +5,6 @@ import type { EventInput } from "@/server/events/schema";
 import { CycleLedger } from "@/server/governance/ledger/cycle-ledger";
 import type { ModelCallRecord } from "@/server/model/types";
 import { errorMessage } from "@/server/orchestrator/errors";
-import { approvalBinding } from "@/server/policy/approval/binding";
 import {
   type CheckpointPolicy,
   DEFAULT_CHECKPOINTS,
@@ -13,8 +12,9 @@ import {
 } from "@/server/policy/checkpoints";
 import { ToolDispatch } from "@/server/tools/dispatch";
 import { listWorkspace } from "@/server/tools/workspace-listing";
+import { type ActHost, carryOutAction, readPortFor } from "./act-step";
 import { checkpointEvents } from "./checkpoint-events";
-import { CycleRunner, intentionIntent } from "./cycle-runner";
+import { CycleRunner } from "./cycle-runner";
 import { discoverIntent } from "./discovery/discover";
 import { summarizeIntent } from "./discovery/discovered-intent";
 import type { Verdict } from "./heuristics";
@@ -263,42 +263,24 @@ export class RivaEngine {
       previousAttempts,
     };
     const record = { runId: this.runId, intentionId: intention.id, stage: "act" as const };
+    // The model may read a few times inside its turn; each read is logged as it happens.
+    const reads = readPortFor(this.actHost(), intention, signal);
     const asked = await callWithRetries(this.deps, record, signal, () =>
-      this.deps.model.nextAction(input, signal),
+      this.deps.model.nextAction(input, signal, reads),
     );
     if (asked.failedAttempts.length > 0) await this.append(asked.failedAttempts);
     if (!("value" in asked)) return this.modelFailed(intention, "act", asked.error);
     const next = asked.value;
-    const checked = await this.tools.check(
-      { tool: "shell.exec", input: { command: next.action.command } },
-      { activeIntent: intentionIntent(intention) },
-    );
-    const gate = checked.gate ?? {
-      decision: "deny" as const,
-      reason: checked.error?.message ?? "invalid command",
+    return carryOutAction(this.actHost(), intention, next.action, this.llmCalled(next.call, intention.id));
+  }
+
+  private actHost(): ActHost {
+    return {
+      runId: this.runId,
+      tools: this.tools,
+      cycles: this.cycles,
+      append: (bodies) => this.append(bodies),
     };
-    const llm = this.llmCalled(next.call, intention.id);
-    if (gate.decision === "ask") {
-      return this.append([
-        llm,
-        {
-          type: "approval-requested",
-          runId: this.runId,
-          approvalId: randomUUID(),
-          intentionId: intention.id,
-          kind: "command",
-          thought: next.action.thought,
-          command: next.action.command,
-          binding: checked.binding ?? approvalBinding("shell.exec", { command: next.action.command }),
-          confirm: gate.confirm === true,
-          reason: gate.reason,
-        },
-      ]);
-    }
-    const cycle = { intention, thought: next.action.thought, command: next.action.command, approvalId: null };
-    if (gate.decision === "deny")
-      return this.cycles.blocked(cycle, gate, "policy", `denied by the approval gate: ${gate.reason}`, [llm]);
-    return this.cycles.run(cycle, gate, [next.action.command], [llm]);
   }
 
   private async checkpoints(): Promise<CheckpointPolicy> {

@@ -9,7 +9,7 @@ const cycle = (over: Partial<CycleView>): CycleView => ({
   gate: null,
   index: 0,
   thought: "",
-  action: { type: "COMMAND", content: "make", target: null },
+  action: { type: "COMMAND", content: "make", target: null, tool: null, input: null },
   exitCode: 1,
   output: "boom",
   timedOut: false,
@@ -87,7 +87,7 @@ describe("isStalled and failureSummary", () => {
 
   it("caps the summary and keeps the newest attempts", () => {
     const cycles = Array.from({ length: 100 }, (_, index) =>
-      cycle({ action: { type: "COMMAND", content: `cmd-${index}`, target: null } }),
+      cycle({ action: { type: "COMMAND", content: `cmd-${index}`, target: null, tool: null, input: null } }),
     );
     const summary = failureSummary(cycles, 500);
     expect(summary.length).toBeLessThanOrEqual(500);

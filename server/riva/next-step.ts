@@ -1,5 +1,5 @@
 import type { BudgetShare, CheckpointProposal } from "@/server/events/checkpoint-schema";
-import type { ApprovalView, IntentionView, RunView, SessionView } from "@/server/events/fold";
+import type { ApprovalView, CycleView, IntentionView, RunView, SessionView } from "@/server/events/fold";
 import type { FinalRunStatus, Judgment } from "@/server/events/vocabulary";
 import { rootBudget } from "./budgets";
 import {
@@ -13,6 +13,7 @@ import {
 } from "./checkpoint-steps";
 import { canVerifyDirectly, failureSummary, shouldDecompose, type Verdict } from "./heuristics";
 import type { RivaLimits, RunBudget } from "./limits";
+import { describeCall } from "./tool-action";
 
 /**
  * The RIVA transition: what a run does next, decided from its folded events (and the clock) alone.
@@ -214,18 +215,26 @@ function visit(
   }
   const previousAttempts = cycles.map(
     (cycle) =>
-      `${cycle.action.content} → ${cycle.judgment ?? "?"}: ${cycle.reflection ?? cycle.judgmentReason ?? ""}`,
+      `${attemptedAction(cycle.action)} → ${cycle.judgment ?? "?"}: ${cycle.reflection ?? cycle.judgmentReason ?? ""}`,
   );
   return { kind: "act", intention: node, previousAttempts };
 }
 
-/** A command approval of this intention that no cycle has carried out yet. */
+/** An action approval (a command or another tool call) of this intention that no cycle has carried out yet. */
 function unusedCommandApproval(view: SessionView, intention: IntentionView): ApprovalView | undefined {
   const used = new Set(intention.cycles.map((cycle) => cycle.approvalId));
   return Object.values(view.approvals).find(
     (approval) =>
-      approval.kind === "command" && approval.intentionId === intention.id && !used.has(approval.id),
+      (approval.kind === "command" || approval.kind === "tool") &&
+      approval.intentionId === intention.id &&
+      !used.has(approval.id),
   );
+}
+
+/** An earlier attempt in one line: the command, or the tool and its file (a file's content is not repeated). */
+function attemptedAction(action: CycleView["action"]): string {
+  if (action.tool === null || action.tool === "shell.exec" || action.input === null) return action.content;
+  return describeCall({ tool: action.tool, input: action.input });
 }
 
 /** What was spent, described, when it reached the run's budget (with what people granted); else null. */

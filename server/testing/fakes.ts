@@ -1,5 +1,12 @@
 import pino from "pino";
-import type { AgentModel, ModelCallRecord, NextAction, Plan, PlanInput } from "@/server/model/types";
+import {
+  type AgentModel,
+  commandAction,
+  type ModelCallRecord,
+  type NextAction,
+  type Plan,
+  type PlanInput,
+} from "@/server/model/types";
 import type { CreateSandboxOptions, ExecResult, Sandbox, SandboxProvider } from "@/server/sandbox/types";
 
 /** Test doubles for the engine's ports. Only for unit tests of pure code: no Docker, no HTTP. */
@@ -17,7 +24,11 @@ const call = (stage: ModelCallRecord["stage"]): ModelCallRecord => ({
 
 export interface ModelScript {
   plan(input: PlanInput, count: number): Plan | Error;
-  nextAction(input: { what: string; previousAttempts: string[] }, count: number): NextAction | Error;
+  /** A tool call, or `{ thought, command }` for a shell command (most engine tests script commands). */
+  nextAction(
+    input: { what: string; previousAttempts: string[] },
+    count: number,
+  ): NextAction | { thought: string; command: string } | Error;
 }
 
 /** A model whose every answer comes from a script; an Error from the script is thrown as the call's failure. */
@@ -36,7 +47,8 @@ export function scriptedModel(script: ModelScript): AgentModel & { calls: { plan
     async nextAction(input) {
       const answer = script.nextAction(input, calls.act++);
       if (answer instanceof Error) throw answer;
-      return { action: answer, call: call("act") };
+      const action = "command" in answer ? commandAction(answer.thought, answer.command) : answer;
+      return { action, call: call("act") };
     },
   };
 }

@@ -3,14 +3,18 @@
 import { useMutation } from "@tanstack/react-query";
 import { useState } from "react";
 import type { ApprovalView, SessionView } from "@/server/events/fold";
+import type { ToolCallBody } from "@/server/events/schema";
 import { describeError, useTRPC } from "../../_trpc/client";
 import { ChildrenEditor } from "./children-editor";
 import { QUESTION_KINDS, QuestionCard } from "./question-card";
+import { contentAfter, ToolCallView } from "./tool-call-view";
 import { useApprovalShortcuts } from "./use-approval-shortcuts";
 
 /**
  * A question waiting for a person. A decomposition shows the proposed children; a command shows the
- * exact command, which the person may edit before approving. Reject asks for a reason.
+ * exact command, which the person may edit before approving; another tool call shows what it does (a
+ * write's diff with editable new content, a delete's file, a commit's staged diff and message). Reject
+ * asks for a reason; an action's card can also abort the run.
  */
 export function ApprovalCard({
   sessionId,
@@ -34,7 +38,17 @@ export function ApprovalCard({
   const childrenValid = children.length > 0 && children.every((child) => child.what.trim() !== "");
   const intention = view.intentions[approval.intentionId];
   const isCommand = approval.kind === "command";
+  const isTool = approval.kind === "tool" && approval.call !== null;
+  const isAction = isCommand || isTool;
   const isBudget = approval.kind === "budget";
+  const call = approval.call;
+  const proposedContent = call ? contentAfter(call, approval.preview) : null;
+  const proposedMessage = typeof call?.input.message === "string" ? call.input.message : "";
+  const [content, setContent] = useState(proposedContent);
+  const [message, setMessage] = useState(proposedMessage);
+  const editedCall = call
+    ? editedToolCall(call, proposedContent, content, proposedMessage, message)
+    : undefined;
   const trigger = intention?.decisions.findLast((entry) => entry.decision === "decompose")?.reason;
 
   const approve = () =>
@@ -43,6 +57,7 @@ export function ApprovalCard({
       approvalId: approval.id,
       decision: "approved",
       command: isCommand && command.trim() !== approval.command ? command.trim() : undefined,
+      call: editedCall,
       children:
         approval.kind === "decomposition" && childrenEdited
           ? children.map((child) => ({ what: child.what.trim(), acceptance: child.acceptance.trim() }))
@@ -64,10 +79,33 @@ export function ApprovalCard({
       data-testid="approval-card"
       data-kind={approval.kind}
     >
-      <h2>{isBudget ? "Budget reached" : isCommand ? "Run this command?" : "Approve this decomposition?"}</h2>
+      <h2>
+        {isBudget
+          ? "Budget reached"
+          : isCommand
+            ? "Run this command?"
+            : isTool
+              ? toolQuestion(call?.tool ?? "")
+              : "Approve this decomposition?"}
+      </h2>
       {intention && <p className="small">For: {intention.what}</p>}
       {isBudget ? (
         <p data-testid="budget-question">{approval.thought}</p>
+      ) : isTool && call ? (
+        <>
+          <p className="muted small">{approval.thought}</p>
+          <ToolCallView
+            approval={approval}
+            call={call}
+            content={proposedContent}
+            message={message}
+            onContent={setContent}
+            onMessage={setMessage}
+          />
+          <p className={approval.confirm ? "warn small" : "muted small"} data-testid="gate-reason">
+            {approval.gateReason}
+          </p>
+        </>
       ) : isCommand ? (
         <>
           <p className="muted small">{approval.thought}</p>
@@ -119,7 +157,7 @@ export function ApprovalCard({
           <label>
             {isBudget
               ? "Why stop? (optional)"
-              : isCommand
+              : isAction
                 ? "Why? (the agent is told, and tries another way)"
                 : "Why? (the run ends with this reason)"}
             <input
@@ -130,8 +168,33 @@ export function ApprovalCard({
           </label>
           <div className="row">
             <button type="submit" className="danger" disabled={decide.isPending} data-testid="confirm-reject">
-              {isBudget ? "Stop the run" : isCommand ? "Reject the command" : "Reject and end the run"}
+              {isBudget
+                ? "Stop the run"
+                : isCommand
+                  ? "Reject the command"
+                  : isTool
+                    ? "Skip this change"
+                    : "Reject and end the run"}
             </button>
+            {isAction && (
+              <button
+                type="button"
+                className="danger"
+                disabled={decide.isPending}
+                data-testid="abort-run"
+                onClick={() =>
+                  decide.mutate({
+                    sessionId,
+                    approvalId: approval.id,
+                    decision: "rejected",
+                    reason: reason || null,
+                    abort: true,
+                  })
+                }
+              >
+                Abort the run
+              </button>
+            )}
             <button type="button" className="secondary" onClick={() => setRejecting(false)}>
               Cancel
             </button>
@@ -145,6 +208,7 @@ export function ApprovalCard({
             disabled={
               decide.isPending ||
               (isCommand && command.trim() === "") ||
+              (call?.tool === "git.commit" && message.trim() === "") ||
               (approval.kind === "decomposition" && !childrenValid)
             }
             onClick={approve}
@@ -156,7 +220,9 @@ export function ApprovalCard({
                 ? "Grant more"
                 : isCommand && command.trim() !== approval.command
                   ? "Run edited command"
-                  : "Approve"}
+                  : editedCall
+                    ? "Approve edited"
+                    : "Approve"}
           </button>
           <button
             type="button"
@@ -171,4 +237,30 @@ export function ApprovalCard({
       )}
     </section>
   );
+}
+
+function toolQuestion(tool: string): string {
+  if (tool === "fs.write") return "Write this file?";
+  if (tool === "fs.edit") return "Apply this edit?";
+  if (tool === "fs.delete") return "Delete this file?";
+  if (tool === "git.commit") return "Commit these changes?";
+  return `Run ${tool}?`;
+}
+
+/**
+ * The call to send when the person changed it: a write or an edit becomes a whole-file fs.write of
+ * the same path with their content; a commit keeps its tool with their message. Undefined: unchanged.
+ */
+function editedToolCall(
+  call: ToolCallBody,
+  proposedContent: string | null,
+  content: string | null,
+  proposedMessage: string,
+  message: string,
+): ToolCallBody | undefined {
+  if (content !== null && content !== proposedContent)
+    return { tool: "fs.write", input: { path: call.input.path, content } };
+  if (call.tool === "git.commit" && message !== proposedMessage)
+    return { tool: "git.commit", input: { ...call.input, message } };
+  return undefined;
 }

@@ -2,6 +2,7 @@
 
 import { useState } from "react";
 import type { CycleView, IntentionView, SessionView } from "@/server/events/fold";
+import type { ToolCalledView } from "@/server/events/fold-approvals";
 import { CheckResults, ContractList } from "./contract-list";
 import { IntentSummary } from "./intent-summary";
 import { NodeSpend } from "./spend";
@@ -74,7 +75,12 @@ function IntentionNode({
       {intention.cycles.length > 0 && (
         <div className="cycles">
           {intention.cycles.map((cycle) => (
-            <CycleDetails key={cycle.id} cycle={cycle} lazy={lazyCycles} />
+            <CycleDetails
+              key={cycle.id}
+              cycle={cycle}
+              lazy={lazyCycles}
+              reads={intention.reads.filter((read) => read.cycleIndex === cycle.index)}
+            />
           ))}
         </div>
       )}
@@ -118,7 +124,13 @@ function Children({
   );
 }
 
-function CycleDetails({ cycle, lazy }: { cycle: CycleView; lazy: boolean }) {
+/** The summary line of an action: a command as written, a tool call as its type, tool and file. */
+function actionLabel(action: CycleView["action"]): string {
+  if (action.tool === null || action.tool === "shell.exec") return action.content;
+  return [action.type, action.tool, action.target ?? ""].filter((word) => word !== "").join(" ");
+}
+
+function CycleDetails({ cycle, lazy, reads }: { cycle: CycleView; lazy: boolean; reads: ToolCalledView[] }) {
   // Live, a cycle stays open until it succeeds (it closes by itself then); in a replay it opens on a click.
   const [opened, setOpened] = useState(false);
   return (
@@ -129,7 +141,7 @@ function CycleDetails({ cycle, lazy }: { cycle: CycleView; lazy: boolean }) {
       onToggle={(event) => setOpened(event.currentTarget.open)}
     >
       <summary>
-        cycle {cycle.index + 1}: <code>{cycle.action.content}</code>{" "}
+        cycle {cycle.index + 1}: <code data-testid="cycle-action">{actionLabel(cycle.action)}</code>{" "}
         {cycle.judgment ? (
           <StatusBadge status={cycle.judgment} testId="cycle-judgment" />
         ) : (
@@ -138,19 +150,51 @@ function CycleDetails({ cycle, lazy }: { cycle: CycleView; lazy: boolean }) {
           </span>
         )}
       </summary>
-      {(opened || !lazy) && <CycleBody cycle={cycle} />}
+      {(opened || !lazy) && <CycleBody cycle={cycle} reads={reads} />}
     </details>
   );
 }
 
-function CycleBody({ cycle }: { cycle: CycleView }) {
+function CycleBody({ cycle, reads }: { cycle: CycleView; reads: ToolCalledView[] }) {
+  const isCommand = cycle.action.tool === null || cycle.action.tool === "shell.exec";
   return (
     <dl>
+      {reads.length > 0 && (
+        <>
+          <dt>read first</dt>
+          <dd>
+            <ul className="reads" data-testid="cycle-reads">
+              {reads.map((read) => (
+                <li key={read.seq}>
+                  <details>
+                    <summary>
+                      <code>{read.input}</code>{" "}
+                      <span className="muted small">
+                        {read.status} · {read.durationMs} ms
+                      </span>
+                    </summary>
+                    <pre className="output">{read.output}</pre>
+                  </details>
+                </li>
+              ))}
+            </ul>
+          </dd>
+        </>
+      )}
       <dt>thought</dt>
       <dd>{cycle.thought}</dd>
       <dt>action</dt>
-      <dd>
-        {cycle.action.type} <code>{cycle.action.content}</code>
+      <dd data-testid="cycle-action-detail">
+        {isCommand ? (
+          <>
+            {cycle.action.type} <code>{cycle.action.content}</code>
+          </>
+        ) : (
+          <>
+            {cycle.action.type} <code>{actionLabel(cycle.action).replace(`${cycle.action.type} `, "")}</code>
+            <pre className="output">{cycle.action.content}</pre>
+          </>
+        )}
       </dd>
       <dt>result</dt>
       <dd>

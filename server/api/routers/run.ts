@@ -1,7 +1,7 @@
 import { z } from "zod";
 import { createRouter, sessionProcedure } from "@/server/api/trpc";
 import { CheckpointAnswer } from "@/server/events/checkpoint-schema";
-import { ChildProposal } from "@/server/events/schema";
+import { ChildProposal, ToolCallBody } from "@/server/events/schema";
 import { UserMode } from "@/server/events/vocabulary";
 import { RunModelOverrides } from "@/server/settings/run-overrides";
 import { assertMayAnswerApproval, assignApproval, assignableMembers } from "@/server/teams/delegation";
@@ -45,6 +45,10 @@ export const approvalRouter = createRouter({
         reason: z.string().trim().max(2_000).nullish(),
         children: z.array(ChildProposal).min(1).max(5).optional(),
         command: z.string().trim().min(1).max(20_000).optional(),
+        /** A tool approval's call as the person edited it (same tool and path; re-gated before it runs). */
+        call: ToolCallBody.optional(),
+        /** Reject the action and end the run. */
+        abort: z.boolean().optional(),
         answer: CheckpointAnswer.optional(),
       }),
     )
@@ -61,6 +65,8 @@ export const approvalRouter = createRouter({
         reason: input.reason || null,
         children: input.children,
         command: input.command,
+        call: input.call,
+        abort: input.abort,
         answer: input.answer,
         actor: { userId: ctx.user.id, name: ctx.user.name },
       });

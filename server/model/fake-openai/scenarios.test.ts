@@ -56,7 +56,7 @@ describe("default scenario", () => {
 
   it("runs the backticked command of the intention, else echo done", () => {
     const act = (what: string) =>
-      firstCall(replyFor(scenario("default"), request(["run_command"], what)))?.arguments;
+      firstCall(replyFor(scenario("default"), request(["shell_exec"], what)))?.arguments;
     expect(act("run `ls -la`")).toMatchObject({ command: "ls -la" });
     expect(act("tidy up")).toMatchObject({ command: "echo done" });
   });
@@ -68,10 +68,10 @@ describe("default scenario", () => {
 
 describe("failure scenarios", () => {
   it("malformed-then-valid: invalid on the first ask, valid on the re-ask", () => {
-    const first = firstCall(replyFor(scenario("malformed-then-valid"), request(["run_command"], "run `ls`")));
+    const first = firstCall(replyFor(scenario("malformed-then-valid"), request(["shell_exec"], "run `ls`")));
     expect(first?.arguments).not.toHaveProperty("command");
     const second = firstCall(
-      replyFor(scenario("malformed-then-valid"), request(["run_command"], "run `ls`", "fix it")),
+      replyFor(scenario("malformed-then-valid"), request(["shell_exec"], "run `ls`", "fix it")),
     );
     expect(second?.arguments).toMatchObject({ command: "ls" });
   });
@@ -82,10 +82,8 @@ describe("failure scenarios", () => {
   });
 
   it("text-instead-of-tool answers prose first, then a tool call", () => {
-    expect(replyFor(scenario("text-instead-of-tool"), request(["run_command"], "run `ls`")).type).toBe(
-      "text",
-    );
-    expect(replyFor(scenario("text-instead-of-tool"), request(["run_command"], "run `ls`", "fix")).type).toBe(
+    expect(replyFor(scenario("text-instead-of-tool"), request(["shell_exec"], "run `ls`")).type).toBe("text");
+    expect(replyFor(scenario("text-instead-of-tool"), request(["shell_exec"], "run `ls`", "fix")).type).toBe(
       "tool-calls",
     );
   });
@@ -102,7 +100,7 @@ describe("failure scenarios", () => {
   });
 
   it("slow delays the default answer by x-fake-delay-ms", () => {
-    const slow = { ...request(["run_command"], "run `ls`"), headers: { "x-fake-delay-ms": "25" } };
+    const slow = { ...request(["shell_exec"], "run `ls`"), headers: { "x-fake-delay-ms": "25" } };
     expect(replyFor(scenario("slow"), slow)).toMatchObject({
       type: "delay",
       ms: 25,
@@ -125,7 +123,7 @@ describe("wire chunks", () => {
   it("streams tool-call arguments in pieces that reassemble to the full JSON", () => {
     const reply: FakeReply = {
       type: "tool-calls",
-      calls: [{ name: "run_command", arguments: { thought: "t", command: "ls -la" } }],
+      calls: [{ name: "shell_exec", arguments: { thought: "t", command: "ls -la" } }],
     };
     const chunks = completionChunks(reply, "m", "id", usageFor("prompt", reply)) as Array<{
       choices: Array<{
@@ -137,7 +135,7 @@ describe("wire chunks", () => {
     const deltas = chunks.flatMap((chunk) =>
       chunk.choices.flatMap((choice) => choice.delta.tool_calls ?? []),
     );
-    expect(deltas[0]?.function.name).toBe("run_command");
+    expect(deltas[0]?.function.name).toBe("shell_exec");
     expect(deltas.length).toBeGreaterThan(2);
     expect(deltas.map((delta) => delta.function.arguments ?? "").join("")).toBe(
       '{"thought":"t","command":"ls -la"}',

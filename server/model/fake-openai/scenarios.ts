@@ -111,6 +111,12 @@ function planReply(request: ChatRequest): FakeReply {
     };
   }
   const children = steps.map((what) => {
+    const file = fileStep(what);
+    if (file)
+      return {
+        what,
+        acceptance: `the file \`${file.path}\` contains \`${(file.kind === "write" ? file.content : file.replace).trim()}\``,
+      };
     const command = backticked(what);
     return {
       what,
@@ -121,12 +127,61 @@ function planReply(request: ChatRequest): FakeReply {
   return { type: "tool-calls", calls: [{ name: "propose_decomposition", arguments: { thought, children } }] };
 }
 
+/** The act step's shell tool (registry `shell.exec`, offered under its function name). */
+const SHELL = "shell_exec";
+
 function actReply(request: ChatRequest): FakeReply {
   const command = backticked(intentionText(request)) ?? "echo done";
   return {
     type: "tool-calls",
-    calls: [{ name: "run_command", arguments: { thought: `Run ${command}.`, command } }],
+    calls: [{ name: SHELL, arguments: { thought: `Run ${command}.`, command } }],
   };
+}
+
+/** An explicit file step, in the fake's own words (independent of the offline model's heuristics). */
+type FileStep =
+  | { kind: "write"; path: string; content: string }
+  | { kind: "edit"; path: string; search: string; replace: string };
+
+export function fileStep(text: string): FileStep | undefined {
+  const write = /\bcreate\s+`([^`]+)`\s+containing\s+`([^`]*)`/i.exec(text);
+  if (write) return { kind: "write", path: write[1] ?? "", content: `${write[2] ?? ""}\n` };
+  const edit = /\breplace\s+`([^`]+)`\s+with\s+`([^`]*)`\s+in\s+`([^`]+)`/i.exec(text);
+  if (edit) return { kind: "edit", path: edit[3] ?? "", search: edit[1] ?? "", replace: edit[2] ?? "" };
+  return undefined;
+}
+
+/** Tool results sent back in this turn: OpenAI's `tool` messages, Anthropic's `tool_result` blocks. */
+export function toolResultCount(request: ChatRequest): number {
+  return request.messages.filter(
+    (message) =>
+      message.role === "tool" ||
+      (Array.isArray(message.content) &&
+        message.content.some(
+          (part: unknown) =>
+            typeof part === "object" && part !== null && "type" in part && part.type === "tool_result",
+        )),
+  ).length;
+}
+
+/**
+ * Like a careful model: read the file first (its result comes back in the same turn), then write or
+ * edit it. A step that is not a file step is run as a command.
+ */
+function readThenActReply(request: ChatRequest): FakeReply {
+  const step = fileStep(intentionText(request));
+  if (!step) return actReply(request);
+  if (toolResultCount(request) === 0) {
+    const thought = `Read ${step.path} before changing it.`;
+    return { type: "tool-calls", calls: [{ name: "fs_read", arguments: { thought, path: step.path } }] };
+  }
+  if (step.kind === "write") {
+    const thought = `Write ${step.path}.`;
+    const args = { thought, path: step.path, content: step.content };
+    return { type: "tool-calls", calls: [{ name: "fs_write", arguments: args }] };
+  }
+  const args = { thought: `Edit ${step.path}.`, path: step.path, search: step.search, replace: step.replace };
+  return { type: "tool-calls", calls: [{ name: "fs_edit", arguments: args }] };
 }
 
 function malformedReply(request: ChatRequest): FakeReply {
@@ -139,7 +194,7 @@ function malformedReply(request: ChatRequest): FakeReply {
   }
   return {
     type: "tool-calls",
-    calls: [{ name: "run_command", arguments: { thought: "I will run something" } }],
+    calls: [{ name: SHELL, arguments: { thought: "I will run something" } }],
   };
 }
 
@@ -151,7 +206,7 @@ const defaultRules: ScenarioRule[] = [
   },
   {
     description: "act: run the backticked command, else echo done",
-    match: offers("run_command"),
+    match: offers(SHELL),
     reply: actReply,
   },
   {
@@ -183,6 +238,17 @@ export const SCENARIOS: Record<string, Scenario> = {
   "malformed-then-valid": {
     name: "malformed-then-valid",
     rules: [onFirstAsk("first ask: invalid tool input", malformedReply), ...defaultRules],
+  },
+  "read-then-write": {
+    name: "read-then-write",
+    rules: [
+      {
+        description: "act: read the file named in the step, then write or edit it",
+        match: offers(SHELL),
+        reply: readThenActReply,
+      },
+      ...defaultRules,
+    ],
   },
   "always-malformed": {
     name: "always-malformed",

@@ -20,7 +20,7 @@ const chat = (body: unknown, headers: Record<string, string> = {}) =>
 
 const runCommandTool = {
   type: "function",
-  function: { name: "run_command", parameters: { type: "object" } },
+  function: { name: "shell_exec", parameters: { type: "object" } },
 };
 const actRequest = (stream: boolean) => ({
   model: "fake-model",
@@ -65,7 +65,7 @@ describe("fake OpenAI-compatible server", () => {
     expect(toolDeltas[0]).toMatchObject({
       index: 0,
       id: expect.any(String),
-      function: { name: "run_command", arguments: "" },
+      function: { name: "shell_exec", arguments: "" },
     });
     expect(toolDeltas.length).toBeGreaterThanOrEqual(3);
     const args = toolDeltas

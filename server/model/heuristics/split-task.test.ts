@@ -80,7 +80,8 @@ describe("splitTask", () => {
 describe("deriveAcceptance", () => {
   it.each([
     ["run `npm test`", "the command `npm test` exits 0"],
-    ["create file notes.txt with hi", "the file `notes.txt` exists"],
+    ["create file notes.txt with hi", "the file `notes.txt` contains `hi`"],
+    ["replace `foo` with `bar` in `src/a.js`", "the file `src/a.js` contains `bar`"],
     ["create a new file `src/a.ts`", "the file `src/a.ts` exists"],
     ["fix the bug in `src/app.ts`", "the step completes without error"],
     ["tidy up", "the step completes without error"],

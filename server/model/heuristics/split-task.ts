@@ -1,4 +1,5 @@
 import { explicitCommand } from "./code-spans";
+import { deriveFileAction } from "./derive-file-action";
 
 /**
  * Seed 000's `can_verify_directly` heuristics, pure: a request with compound structure ("and",
@@ -101,6 +102,8 @@ const FILE_TARGET =
 
 /** Acceptance derived from the step itself, so the auto-judge has something concrete to check. */
 export function deriveAcceptance(step: string): string {
+  const fileAction = deriveFileAction(step);
+  if (fileAction?.acceptance) return fileAction.acceptance;
   const file = FILE_TARGET.exec(step)?.[1];
   if (file) return `the file \`${file}\` exists`;
   const command = explicitCommand(step);

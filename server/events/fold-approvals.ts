@@ -1,0 +1,73 @@
+import type { ApprovalView, IntentionView } from "./fold";
+import type { EventOf, StoredEvent } from "./schema";
+
+/**
+ * The approval and tool-call part of the fold (kept apart so `fold.ts` stays readable). Pure, like
+ * the rest of the fold: the live view, replay and the engine all read approvals through it.
+ */
+
+/** A read the model made inside its act turn, as the log shows it. */
+export interface ToolCalledView {
+  /** The event's sequence number: a stable key. */
+  seq: number;
+  /** The cycle the read led to (its index among the intention's cycles). */
+  cycleIndex: number;
+  tool: string;
+  input: string;
+  status: string;
+  output: string;
+  durationMs: number;
+}
+
+export function requestedApproval(body: EventOf<"approval-requested">, event: StoredEvent): ApprovalView {
+  return {
+    id: body.approvalId,
+    runId: body.runId,
+    intentionId: body.intentionId,
+    kind: body.kind,
+    thought: body.thought,
+    children: body.children,
+    status: "PENDING",
+    decidedBy: null,
+    reason: null,
+    requestedSeq: event.seq,
+    requestedAt: event.at,
+    decidedAt: null,
+    command: body.command,
+    editedCommand: null,
+    binding: body.binding,
+    confirm: body.confirm,
+    gateReason: body.reason,
+    proposal: body.proposal,
+    answer: null,
+    call: body.call,
+    preview: body.preview,
+    editedCall: null,
+  };
+}
+
+export function recordDecision(approval: ApprovalView, body: EventOf<"approval-decided">, at: string): void {
+  approval.status = body.decision === "approved" ? "APPROVED" : "REJECTED";
+  approval.decidedBy = body.decidedBy.name;
+  approval.reason = body.reason;
+  approval.decidedAt = at;
+  approval.editedCommand = body.command;
+  approval.answer = body.answer;
+  approval.editedCall = body.call;
+}
+
+export function toolCalled(
+  intention: IntentionView | undefined,
+  body: EventOf<"tool-called">,
+  seq: number,
+): void {
+  intention?.reads.push({
+    seq,
+    cycleIndex: body.cycleIndex,
+    tool: body.tool,
+    input: body.input,
+    status: body.status,
+    output: body.output,
+    durationMs: body.durationMs,
+  });
+}

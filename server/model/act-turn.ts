@@ -1,0 +1,112 @@
+import { jsonSchema, type ModelMessage, type ToolSet, tool } from "ai";
+import { stagePolicy } from "@/server/policy/stages/policy";
+import type { ToolName } from "@/server/policy/stages/vocabulary";
+import { isReadCall } from "@/server/riva/tool-action";
+import { toolManuals } from "@/server/tools/registry";
+import type { ToolCallOutcome } from "./request-tool-call";
+import { type Interpretation, interpretAction } from "./tool-inputs";
+import { functionNameOf } from "./tool-names";
+import type { NextAction, ReadPort } from "./types";
+
+/**
+ * The act step as one model turn: the model may read (fs.read, fs.list, fs.search, git.status/diff/log)
+ * a few times — each read runs through the engine's read port and its result goes back to the model
+ * in the same turn — and then answers with the cycle's action, the first call that is not a read. One
+ * corrective re-ask per turn for an answer that does not validate. No growing chat across cycles: the
+ * next cycle starts a fresh turn from the store.
+ */
+
+/**
+ * The tools the act stage offers (the stage policy's, i.e. every tool), except select_active_intent:
+ * in the loop the intention being worked is the active intent, selected by the engine, not the model.
+ */
+export function actToolNames(): ToolName[] {
+  return stagePolicy("act", "agent", "off").tools.filter((name) => name !== "select_active_intent");
+}
+
+/** Each offered tool with its operating manual and its JSON Schema plus a `thought` to say why. */
+export function actToolSet(names: readonly ToolName[] = actToolNames()): ToolSet {
+  const manuals = new Map(toolManuals().map((manual) => [manual.name, manual]));
+  const tools: ToolSet = {};
+  for (const name of names) {
+    const manual = manuals.get(name);
+    if (!manual) continue;
+    const schema = manual.inputSchema as { properties?: Record<string, unknown>; required?: string[] };
+    const withThought = {
+      ...schema,
+      properties: {
+        thought: {
+          type: "string",
+          description: "What you are about to do and why, in one or two sentences.",
+        },
+        ...(schema.properties ?? {}),
+      },
+      required: ["thought", ...(schema.required ?? [])],
+    };
+    delete (withThought as Record<string, unknown>).$schema;
+    tools[functionNameOf(name)] = tool({
+      description: manual.description,
+      inputSchema: jsonSchema(withThought as Parameters<typeof jsonSchema>[0]),
+    });
+  }
+  return tools;
+}
+
+export interface ActTurnDeps {
+  offered: readonly ToolName[];
+  reads: ReadPort | undefined;
+  /** One model request over these messages (the caller adds instructions and tools). */
+  request(messages: ModelMessage[]): Promise<ToolCallOutcome>;
+  /** The corrective message for an invalid answer. */
+  correction(problem: string): string;
+  /** Told to the model once its reads are used up. */
+  readsExhausted: string;
+}
+
+export type ActTurnResult = { ok: true; action: NextAction } | { ok: false; problem: string };
+
+export async function runActTurn(task: ModelMessage, deps: ActTurnDeps): Promise<ActTurnResult> {
+  const messages: ModelMessage[] = [task];
+  let reads = 0;
+  let reAsked = false;
+  const maxReads = deps.reads?.maxReads ?? 0;
+  // Each read and the one re-ask cost a request; the bound keeps a confused model from looping.
+  for (let request = 0; request < maxReads + 3; request++) {
+    const outcome = await deps.request(messages);
+    const interpreted: Interpretation<NextAction> = interpretAction(
+      outcome.calls,
+      outcome.text,
+      deps.offered,
+    );
+    if (!interpreted.ok) {
+      if (reAsked) return interpreted;
+      reAsked = true;
+      messages.push({ role: "user", content: deps.correction(interpreted.problem) });
+      continue;
+    }
+    const action = interpreted.value;
+    if (!isReadCall(action.tool) || !deps.reads || reads >= maxReads)
+      return interpreted.ok ? { ok: true, action } : interpreted;
+    reads += 1;
+    const result = await deps.reads.run({ tool: action.tool, input: action.input });
+    const call = outcome.calls.find(
+      (candidate) => candidate.toolName === functionNameOf(action.tool as ToolName),
+    );
+    const toolCallId = call?.toolCallId ?? `read-${reads}`;
+    const toolName = functionNameOf(action.tool as ToolName);
+    messages.push(
+      {
+        role: "assistant",
+        content: [
+          { type: "tool-call", toolCallId, toolName, input: { thought: action.thought, ...action.input } },
+        ],
+      },
+      {
+        role: "tool",
+        content: [{ type: "tool-result", toolCallId, toolName, output: { type: "text", value: result } }],
+      },
+    );
+    if (reads >= maxReads) messages.push({ role: "user", content: deps.readsExhausted });
+  }
+  return { ok: false, problem: "the model kept reading without choosing an action" };
+}

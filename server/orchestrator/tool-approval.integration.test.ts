@@ -1,0 +1,216 @@
+import { execFile } from "node:child_process";
+import { mkdtemp, rm } from "node:fs/promises";
+import { tmpdir } from "node:os";
+import path from "node:path";
+import { promisify } from "node:util";
+import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
+import { foldEvents } from "@/server/events/fold";
+import { EventStore } from "@/server/events/store";
+import type { PrismaClient } from "@/server/generated/prisma/client";
+import { logger } from "@/server/logger";
+import { AiSdkModel } from "@/server/model";
+import { startFakeModelServer } from "@/server/model/fake-openai/server";
+import type { AgentModel } from "@/server/model/types";
+import { createEmptyRepository } from "@/server/projects/git-repository";
+import { DEFAULT_LIMITS } from "@/server/riva/limits";
+import { DockerSandboxProvider } from "@/server/sandbox";
+import { createTestDb, seedSession } from "@/server/testing/test-db";
+import { Orchestrator } from "./orchestrator";
+
+/**
+ * Tool calls end to end with every real part (SQLite, Docker, the AI SDK over HTTP to the fake model
+ * server): the model reads a file inside its turn, then writes or edits it; the person approves with
+ * an edited content, and exactly that content lands in the container, where the contract checks it.
+ */
+let fakeModel: Awaited<ReturnType<typeof startFakeModelServer>>;
+let repoDir: string;
+let repoPath: string;
+const sandboxes = new DockerSandboxProvider();
+const actor = { userId: "u1", name: "Ada" };
+
+beforeAll(async () => {
+  fakeModel = await startFakeModelServer({ port: 0 });
+  repoDir = await mkdtemp(path.join(tmpdir(), "arbor-orch-"));
+  repoPath = path.join(repoDir, "project.git");
+  await createEmptyRepository(repoPath, "Orchestrated");
+});
+
+afterAll(async () => {
+  await fakeModel.close();
+  await rm(repoDir, { recursive: true, force: true });
+});
+
+let db: PrismaClient;
+let cleanup: () => Promise<void>;
+let sessionId: string;
+
+beforeEach(async () => {
+  ({ db, cleanup } = await createTestDb());
+  sessionId = (await seedSession(db)).session.id;
+  return async () => {
+    await (await sandboxes.get(sessionId))?.dispose();
+    await cleanup();
+  };
+});
+
+function orchestrator(model: AgentModel) {
+  const store = new EventStore(db);
+  return new Orchestrator({
+    log: store,
+    model,
+    sandboxes,
+    limits: DEFAULT_LIMITS,
+    clock: Date.now,
+    commandTimeoutMs: 30_000,
+    sandboxImage: "arbor-sandbox:latest",
+    logger,
+    workspaceOf: async () => ({ repoPath, branch: `arbor/session-${sessionId}` }),
+    runningRuns: async () =>
+      (await db.run.findMany({ where: { status: "RUNNING" } })).map((run) => ({
+        runId: run.id,
+        sessionId: run.sessionId,
+      })),
+  });
+}
+
+const readingModel = () =>
+  new AiSdkModel({
+    baseUrl: fakeModel.url,
+    modelName: "fake",
+    timeoutMs: 10_000,
+    headers: { "x-fake-scenario": "read-then-write" },
+  });
+
+async function waitForPendingApproval(kind?: string) {
+  for (let i = 0; i < 200; i++) {
+    const approval = await db.approval.findFirst({
+      where: { sessionId, status: "PENDING", ...(kind ? { kind } : {}) },
+    });
+    if (approval) return approval;
+    await new Promise((resolve) => setTimeout(resolve, 50));
+  }
+  throw new Error(`no ${kind ?? ""} approval was requested`);
+}
+
+const docker = promisify(execFile);
+
+async function fileInContainer(file: string): Promise<string> {
+  const sandbox = await sandboxes.get(sessionId);
+  if (!sandbox) throw new Error("no sandbox");
+  const { stdout } = await docker("docker", ["exec", sandbox.containerName, "cat", `/workspace/${file}`]);
+  return stdout;
+}
+
+describe("tool calls with approvals, Docker and the fake model server", () => {
+  it("reads, writes and edits files; edited approvals land exactly; the contract verifies each", async () => {
+    const orch = orchestrator(readingModel());
+    const task =
+      "create `notes.txt` containing `hello` and then replace `hello` with `goodbye` in `notes.txt`";
+    const { runId } = await orch.startRun({ sessionId, task, mode: "agent", actor });
+    const split = await waitForPendingApproval("decomposition");
+    await orch.decide({ sessionId, approvalId: split.id, decision: "approved", reason: null, actor });
+
+    // The write: the person changes the content before approving.
+    const write = await waitForPendingApproval("tool");
+    let view = foldEvents(await new EventStore(db).read(sessionId));
+    expect(view.approvals[write.id]).toMatchObject({
+      kind: "tool",
+      call: { tool: "fs.write", input: { path: "notes.txt", content: "hello\n" } },
+      preview: null, // the file does not exist yet
+    });
+    const written = "hello from a person\n";
+    await orch.decide({
+      sessionId,
+      approvalId: write.id,
+      decision: "approved",
+      reason: null,
+      actor,
+      call: { tool: "fs.write", input: { path: "notes.txt", content: written } },
+    });
+
+    // The edit: the diff's left side is the file as the person left it; they rewrite the new content.
+    const edit = await waitForPendingApproval("tool");
+    view = foldEvents(await new EventStore(db).read(sessionId));
+    expect(view.approvals[edit.id]).toMatchObject({
+      call: {
+        tool: "fs.edit",
+        input: { path: "notes.txt", search: "hello", replace: "goodbye", all: false },
+      },
+      preview: written,
+    });
+    // An edit may not move the change to another file.
+    await expect(
+      orch.decide({
+        sessionId,
+        approvalId: edit.id,
+        decision: "approved",
+        reason: null,
+        actor,
+        call: { tool: "fs.write", input: { path: "other.txt", content: "x" } },
+      }),
+    ).rejects.toThrow(/cannot change which file/);
+    const final = "goodbye, said the person\n";
+    await orch.decide({
+      sessionId,
+      approvalId: edit.id,
+      decision: "approved",
+      reason: null,
+      actor,
+      call: { tool: "fs.write", input: { path: "notes.txt", content: final } },
+    });
+    await orch.idle();
+
+    expect(await fileInContainer("notes.txt")).toBe(final);
+    view = foldEvents(await new EventStore(db).read(sessionId));
+    expect(view.runs[runId]?.status).toBe("VERIFIED");
+    const [first, second] = Object.values(view.intentions)
+      .filter((intention) => intention.depth === 1)
+      .sort((a, b) => a.position - b.position);
+    // Each child read the file inside its act turn before acting; the reads are in the log.
+    expect(first?.reads).toMatchObject([{ tool: "fs.read", input: "fs.read notes.txt", status: "failed" }]);
+    expect(second?.reads).toMatchObject([
+      { tool: "fs.read", status: "ok", output: expect.stringContaining("hello from a person") },
+    ]);
+    expect(first?.cycles[0]).toMatchObject({
+      action: { type: "CREATE", tool: "fs.write", target: "notes.txt", content: written },
+      gate: { decision: "approve", reason: "approved by Ada (edited)" },
+      judgment: "SUCCESS",
+      judgmentReason: "fs.write succeeded and all 1 contract criteria hold",
+    });
+    expect(first?.contract).toEqual([{ kind: "FILE_CONTAINS", path: "notes.txt", text: "hello" }]);
+    expect(second?.cycles[0]).toMatchObject({
+      action: { type: "EDIT", tool: "fs.write", content: final },
+      judgment: "SUCCESS",
+    });
+    expect(second?.cycles[0]?.checks).toMatchObject([{ passed: true }]);
+  });
+
+  it("a rejected write is skipped and the loop goes on; abort ends the run", async () => {
+    const orch = orchestrator(readingModel());
+    const task = "create `a.txt` containing `one`";
+    const { runId } = await orch.startRun({ sessionId, task, mode: "agent", actor });
+    const first = await waitForPendingApproval("tool");
+    await orch.decide({ sessionId, approvalId: first.id, decision: "rejected", reason: "not that", actor });
+    // The next attempt asks again: the loop went on.
+    const second = await waitForPendingApproval("tool");
+    expect(second.id).not.toBe(first.id);
+    let view = foldEvents(await new EventStore(db).read(sessionId));
+    const root = view.intentions[view.runs[runId]?.rootId ?? ""];
+    expect(root?.cycles[0]).toMatchObject({
+      judgment: "FAILURE",
+      judgmentReason: "skipped: Ada rejected the fs.write call: not that",
+    });
+    await orch.decide({
+      sessionId,
+      approvalId: second.id,
+      decision: "rejected",
+      reason: null,
+      abort: true,
+      actor,
+    });
+    await orch.idle();
+    view = foldEvents(await new EventStore(db).read(sessionId));
+    expect(view.runs[runId]).toMatchObject({ status: "STOPPED", reason: "stopped by Ada" });
+    await expect(fileInContainer("a.txt")).rejects.toThrow();
+  });
+});

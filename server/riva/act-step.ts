@@ -1,0 +1,135 @@
+import { randomUUID } from "node:crypto";
+import type { IntentionView } from "@/server/events/fold";
+import type { EventInput, ToolCallBody } from "@/server/events/schema";
+import type { NextAction, ReadPort } from "@/server/model/types";
+import type { ToolDispatch } from "@/server/tools/dispatch";
+import { resultText } from "@/server/tools/dispatch";
+import { type CycleRunner, intentionIntent } from "./cycle-runner";
+import { actionOf, describeCall, isReadCall } from "./tool-action";
+import { approvalRequestFor, contentFromNumberedRead, refusal } from "./tool-approval";
+
+/**
+ * The act step after the model answered: the reads it made along the way are already in the log;
+ * its action is gated by the dispatch (without running), then run, sent to a person, or recorded as
+ * refused. A write, an edit or a delete first reads the file as it is (through the dispatch, as every
+ * sandbox access) so the person sees both sides of the change and the log says CREATE or EDIT.
+ */
+
+/** Reads per act turn, and how much of each read's output the log keeps. */
+export const MAX_READS_PER_TURN = 8;
+const MAX_LOGGED_READ_CHARS = 4_000;
+/** What the model is shown of one read (the log keeps less). */
+const MAX_READ_CHARS_FOR_MODEL = 32_000;
+
+export interface ActHost {
+  readonly runId: string;
+  readonly tools: ToolDispatch;
+  readonly cycles: CycleRunner;
+  append(bodies: EventInput[]): Promise<void>;
+}
+
+function cap(text: string, max: number): string {
+  return text.length <= max ? text : `${text.slice(0, max)}\n… (${text.length - max} more characters cut)`;
+}
+
+/** The read port handed to the model for one act turn: read-only tools only, each one logged. */
+export function readPortFor(host: ActHost, intention: IntentionView, signal?: AbortSignal): ReadPort {
+  const cycleIndex = intention.cycles.length;
+  return {
+    maxReads: MAX_READS_PER_TURN,
+    async run(call) {
+      if (!isReadCall(call.tool)) return `${call.tool} is not a read; call it as your action instead.`;
+      const result = await host.tools.run(call, {
+        activeIntent: intentionIntent(intention),
+        ...(signal ? { signal } : {}),
+      });
+      const text = resultText(result);
+      await host.append([
+        {
+          type: "tool-called",
+          runId: host.runId,
+          intentionId: intention.id,
+          cycleIndex,
+          tool: call.tool,
+          input: describeCall(call),
+          status: result.status,
+          output: cap(text, MAX_LOGGED_READ_CHARS),
+          durationMs: result.durationMs,
+        },
+      ]);
+      return cap(text === "" ? "(no output)" : text, MAX_READ_CHARS_FOR_MODEL);
+    },
+  };
+}
+
+const FILE_TOOLS = new Set(["fs.write", "fs.edit", "fs.delete"]);
+
+/** The file's content before the call (null: it does not exist), read through the dispatch. */
+async function fileBefore(
+  host: ActHost,
+  intention: IntentionView,
+  call: ToolCallBody,
+): Promise<string | null> {
+  if (!FILE_TOOLS.has(call.tool) || typeof call.input.path !== "string") return null;
+  const read = await host.tools.run(
+    { tool: "fs.read", input: { path: call.input.path } },
+    { activeIntent: intentionIntent(intention) },
+  );
+  return read.status === "ok" ? contentFromNumberedRead(read.output) : null;
+}
+
+export async function carryOutAction(
+  host: ActHost,
+  intention: IntentionView,
+  next: NextAction,
+  llm: EventInput,
+): Promise<void> {
+  const proposed: ToolCallBody = { tool: next.tool, input: next.input };
+  const checked = await host.tools.check(proposed, { activeIntent: intentionIntent(intention) });
+  // The parsed input (defaults filled in) is what runs and what a person's approval is bound to.
+  const call: ToolCallBody =
+    checked.input && typeof checked.input === "object"
+      ? { tool: proposed.tool, input: checked.input as Record<string, unknown> }
+      : proposed;
+  const before = checked.status === "invalid" ? null : await fileBefore(host, intention, call);
+  const cycle = {
+    intention,
+    thought: next.thought,
+    call,
+    action: actionOf(call, FILE_TOOLS.has(call.tool) ? before !== null : null),
+    approvalId: null,
+  };
+  if (checked.status === "invalid") {
+    const why = checked.error?.message ?? "invalid call";
+    return host.cycles.blocked(cycle, { decision: "deny", reason: why }, "policy", why, [llm]);
+  }
+  const gate = refusal(checked.gate, checked.error?.message ?? "invalid call");
+  if (gate.decision === "ask" && checked.binding) {
+    const preview = call.tool === "git.commit" ? (checked.preview ?? null) : before;
+    const request = approvalRequestFor({
+      runId: host.runId,
+      intentionId: intention.id,
+      approvalId: randomUUID(),
+      thought: next.thought,
+      call,
+      binding: checked.binding,
+      gate: {
+        reason: gate.reason,
+        confirm: checked.gate?.decision === "ask" && checked.gate.confirm === true,
+      },
+      preview,
+    });
+    if (request.ok) return host.append([llm, request.event]);
+    return host.cycles.blocked(
+      cycle,
+      { decision: "deny", reason: request.reason },
+      "policy",
+      request.reason,
+      [llm],
+    );
+  }
+  if (gate.decision !== "approve")
+    return host.cycles.blocked(cycle, gate, "policy", `denied by the approval gate: ${gate.reason}`, [llm]);
+  const commands = typeof call.input.command === "string" ? [call.input.command] : [];
+  return host.cycles.run(cycle, gate, call.tool === "shell.exec" ? commands : [], [llm]);
+}
