@@ -3,6 +3,7 @@
 import { useMutation, useQuery } from "@tanstack/react-query";
 import Link from "next/link";
 import { describeError, useTRPC } from "../../_trpc/client";
+import { FilesPanel } from "../editor/files-panel";
 import { NotFound } from "../not-found";
 import { TerminalPanel } from "../terminal/terminal-panel";
 import { ApprovalCard } from "./approval-card";
@@ -114,6 +115,11 @@ export function SessionView({ sessionId }: { sessionId: string }) {
           </section>
         </div>
       </div>
+      <FilesPanel
+        sessionId={sessionId}
+        canEdit={session.data.permissions.edit}
+        running={currentRun?.status === "RUNNING"}
+      />
       <TerminalPanel
         sessionId={sessionId}
         canType={session.data.permissions.terminal}
