@@ -40,7 +40,10 @@ export function FileEditor({
   const trpc = useTRPC();
   const file = useQuery({
     ...trpc.workspace.read.queryOptions({ sessionId, path }),
+    // Read once per opening (Reload reads again); dropped on close, so reopening never shows a stale
+    // copy whose hash would make the next save a conflict with the person's own earlier save.
     staleTime: Number.POSITIVE_INFINITY,
+    gcTime: 0,
     refetchOnWindowFocus: false,
     retry: false,
   });
