@@ -2,7 +2,7 @@
 
 import "./editor.css";
 import { useQueryClient } from "@tanstack/react-query";
-import { useState } from "react";
+import { useEffect, useRef, useState } from "react";
 import { useTRPC } from "../../_trpc/client";
 import { FileEditor } from "./file-editor";
 import { FileTree } from "./file-tree";
@@ -15,15 +15,28 @@ export function FilesPanel({
   sessionId,
   canEdit,
   running,
+  workspaceVersion,
 }: {
   sessionId: string;
   canEdit: boolean;
   running: boolean;
+  /** Changes whenever the agent may have changed the workspace (a cycle ran, a run changed state). */
+  workspaceVersion: string;
 }) {
   const trpc = useTRPC();
   const queryClient = useQueryClient();
   const [openPath, setOpenPath] = useState<string | null>(null);
   const refreshTree = () => queryClient.invalidateQueries({ queryKey: trpc.workspace.list.queryKey() });
+  const seenVersion = useRef(workspaceVersion);
+
+  // The tree follows the agent: files it creates appear after its cycle (open files are not touched;
+  // a save tells the person when the file changed under them).
+  // biome-ignore lint/correctness/useExhaustiveDependencies: refreshTree is rebuilt each render; the version is the trigger.
+  useEffect(() => {
+    if (seenVersion.current === workspaceVersion) return;
+    seenVersion.current = workspaceVersion;
+    void refreshTree();
+  }, [workspaceVersion]);
 
   return (
     <section className="card" aria-label="Files" data-testid="files-panel">

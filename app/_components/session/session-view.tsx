@@ -119,6 +119,7 @@ export function SessionView({ sessionId }: { sessionId: string }) {
         sessionId={sessionId}
         canEdit={session.data.permissions.edit}
         running={currentRun?.status === "RUNNING"}
+        workspaceVersion={workspaceVersion(view)}
       />
       <TerminalPanel
         sessionId={sessionId}
@@ -127,4 +128,12 @@ export function SessionView({ sessionId }: { sessionId: string }) {
       />
     </div>
   );
+}
+
+/** Changes when the agent may have changed the workspace: a run started or ended, a cycle ran. */
+function workspaceVersion(view: ReturnType<typeof useSessionEvents>["view"]): string {
+  let cycles = 0;
+  for (const intention of Object.values(view.intentions)) cycles += intention.cycles.length;
+  const runs = view.runOrder.map((runId) => view.runs[runId]?.status ?? "").join(",");
+  return `${runs}:${cycles}`;
 }
