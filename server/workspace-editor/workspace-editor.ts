@@ -11,6 +11,7 @@ import {
 import { UserFacingError } from "@/server/orchestrator/errors";
 import type { Sandbox } from "@/server/sandbox/types";
 import { type ToolCall, ToolDispatch, type ToolResult } from "@/server/tools/dispatch";
+import { relativePath } from "@/server/tools/paths";
 import type { GatePolicy } from "@/server/tools/tool-gate";
 import { conflictOf, decodeFile, fileHash, type TreeEntry, treeEntries } from "./file-content";
 
@@ -126,7 +127,7 @@ export class WorkspaceEditor {
       {
         type: "file-edited",
         editId,
-        path: relative(result.input, path),
+        path: relativePath(path),
         by: person,
         baseHash: request.baseHash,
         hash,
@@ -192,9 +193,4 @@ function approvedBy(record: AgentTraceRecord, name: string): AgentTraceRecord {
   const meta = arborMetadataOf(record);
   if (!meta) return record;
   return { ...record, metadata: { ...record.metadata, [ARBOR_METADATA_KEY]: { ...meta, approver: name } } };
-}
-
-function relative(input: unknown, fallback: string): string {
-  const path = (input as { path?: unknown } | null)?.path;
-  return typeof path === "string" ? path.replace(/^\/workspace\/+/, "") : fallback;
 }
