@@ -11,6 +11,7 @@ import { teamRouter } from "./routers/team";
 import { terminalRouter } from "./routers/terminal";
 import { traceRouter } from "./routers/trace";
 import { workRouter } from "./routers/work";
+import { workspaceRouter } from "./routers/workspace";
 import { createRouter } from "./trpc";
 
 export const appRouter = createRouter({
@@ -28,6 +29,7 @@ export const appRouter = createRouter({
   team: teamRouter,
   settings: settingsRouter,
   terminal: terminalRouter,
+  workspace: workspaceRouter,
 });
 
 export type AppRouter = typeof appRouter;

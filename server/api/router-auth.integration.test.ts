@@ -180,6 +180,9 @@ beforeAll(async () => {
     message: "save",
     allowSecrets: false,
     lastEventId: null,
+    path: "README.md",
+    content: "edited",
+    baseHash: null,
   };
 });
 afterAll(async () => cleanup());

@@ -40,6 +40,8 @@ export const ACTION_MINIMUM = {
   work: "member",
   /** Open, type in, resize or close a session's terminal (watching it is `read`). */
   terminal: "member",
+  /** Save files in the session's editor (listing and reading them is `read`). */
+  edit: "member",
   createProject: "member",
   /** Project settings: checkpoints, model providers. */
   settings: "admin",
@@ -66,6 +68,7 @@ const ACTION_PHRASES: Record<Action, string> = {
   run: "start or stop runs or post messages",
   work: "save, merge or discard work",
   terminal: "type in the terminal",
+  edit: "save files in the editor",
   createProject: "create projects",
   settings: "change project settings",
   projectModel: "change this project's model settings",

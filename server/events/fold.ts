@@ -359,11 +359,10 @@ export function applyEvent(view: SessionView, event: StoredEvent): SessionView {
       if (view.terminal?.id === body.terminalId) view.terminal = null;
       break;
     case "terminal-typed":
-      // Who typed is kept in the log for the record; the page does not show it.
-      break;
     case "trace-recorded":
     case "workspace-changed":
-      // The ledger is read from the log by `recordsFromEvents`, the patches by the replay's file view.
+    case "file-edited":
+      // Kept in the log: who typed (never what), the ledger (`recordsFromEvents`), the replay's files.
       break;
     default: {
       const unreachable: never = body;

@@ -138,6 +138,7 @@ export async function project(tx: Tx, sessionId: string, event: StoredEvent): Pr
     case "llm-called":
     case "trace-recorded":
     case "workspace-changed":
+    case "file-edited":
     case "work-saved":
     case "work-merged":
     case "work-discarded":

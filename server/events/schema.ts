@@ -269,8 +269,9 @@ export const EventBody = z.discriminatedUnion("type", [
    */
   z.object({
     type: z.literal("workspace-changed"),
-    runId: z.string(),
-    intentionId: z.string(),
+    /** null (with intentionId) when a person saved a file in the editor: no run wrote it. */
+    runId: z.string().nullable(),
+    intentionId: z.string().nullable(),
     cycleId: z.string(),
     base: z.string(),
     files: z
@@ -339,6 +340,22 @@ export const EventBody = z.discriminatedUnion("type", [
     reason: z.enum(["closed", "idle", "exited", "shutdown"]),
     by: z.object({ userId: z.string(), name: z.string() }).nullable().default(null),
     exitCode: z.number().int().nullable().default(null),
+  }),
+  /**
+   * A person saved a file in the session's editor (through the tool dispatch, like the agent's writes):
+   * who, which file, the hash they opened (null for a new file) and the hash written. The lines are in
+   * the `trace-recorded` event that follows, with contributor `human`; `editId` ties the two.
+   */
+  z.object({
+    type: z.literal("file-edited"),
+    editId: z.string(),
+    path: z.string().max(4_096),
+    by: z.object({ userId: z.string(), name: z.string() }),
+    baseHash: z.string().nullable(),
+    hash: z.string(),
+    bytes: z.number().int().nonnegative(),
+    /** The reason of a protected path or a secret the person confirmed, or null when nothing asked. */
+    confirmed: z.string().max(2_000).nullable(),
   }),
   z.object({
     type: z.literal("run-ended"),

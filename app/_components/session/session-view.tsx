@@ -3,6 +3,7 @@
 import { useMutation, useQuery } from "@tanstack/react-query";
 import Link from "next/link";
 import { describeError, useTRPC } from "../../_trpc/client";
+import { FilesPanel } from "../editor/files-panel";
 import { NotFound } from "../not-found";
 import { TerminalPanel } from "../terminal/terminal-panel";
 import { ApprovalCard } from "./approval-card";
@@ -114,6 +115,12 @@ export function SessionView({ sessionId }: { sessionId: string }) {
           </section>
         </div>
       </div>
+      <FilesPanel
+        sessionId={sessionId}
+        canEdit={session.data.permissions.edit}
+        running={currentRun?.status === "RUNNING"}
+        workspaceVersion={workspaceVersion(view)}
+      />
       <TerminalPanel
         sessionId={sessionId}
         canType={session.data.permissions.terminal}
@@ -121,4 +128,12 @@ export function SessionView({ sessionId }: { sessionId: string }) {
       />
     </div>
   );
+}
+
+/** Changes when the agent may have changed the workspace: a run started or ended, a cycle ran. */
+function workspaceVersion(view: ReturnType<typeof useSessionEvents>["view"]): string {
+  let cycles = 0;
+  for (const intention of Object.values(view.intentions)) cycles += intention.cycles.length;
+  const runs = view.runOrder.map((runId) => view.runs[runId]?.status ?? "").join(",");
+  return `${runs}:${cycles}`;
 }

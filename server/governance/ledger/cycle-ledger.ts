@@ -1,5 +1,6 @@
 import type { EventOf } from "@/server/events/schema";
 import { type CollectResult, collectCycleTrace, type LedgerExec, snapshotWorkingTree } from "./collect";
+import type { LedgerContributor } from "./record";
 import { type SessionPatch, sessionPatch } from "./session-patch";
 import {
   type AgentTraceRecord,
@@ -21,8 +22,9 @@ import {
  */
 
 export interface CycleIds {
-  runId: string;
-  intentionId: string;
+  /** null (with intentionId) for a person's save in the editor: no run or intention wrote it. */
+  runId: string | null;
+  intentionId: string | null;
   cycleId: string;
 }
 
@@ -44,7 +46,13 @@ export class CycleLedger {
 
   constructor(
     private readonly exec: LedgerExec,
-    private readonly context: { sessionId: string; modelId: string; logger?: LedgerLogger },
+    private readonly context: {
+      sessionId: string;
+      modelId: string;
+      /** Who writes through this ledger; the model (`modelId`) unless a person's editor says so. */
+      contributor?: LedgerContributor;
+      logger?: LedgerLogger;
+    },
   ) {}
 
   async begin(): Promise<LedgerMark> {
@@ -58,6 +66,7 @@ export class CycleLedger {
       sessionId: this.context.sessionId,
       ...ids,
       modelId: this.context.modelId,
+      ...(this.context.contributor ? { contributor: this.context.contributor } : {}),
       approver: null,
       checkResult: null,
     });

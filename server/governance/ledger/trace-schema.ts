@@ -88,8 +88,9 @@ export type ArborTraceMetadata = z.infer<typeof ArborTraceMetadata>;
  */
 export const TraceRecordedBody = z.object({
   type: z.literal("trace-recorded"),
-  runId: z.string(),
-  intentionId: z.string(),
+  /** null (with intentionId) for a person's save in the editor; `cycleId` is then its `editId`. */
+  runId: z.string().nullable(),
+  intentionId: z.string().nullable(),
   cycleId: z.string(),
   records: z.array(AgentTraceRecord),
 });
