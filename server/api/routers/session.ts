@@ -1,5 +1,6 @@
 import { tracked } from "@trpc/server";
 import { z } from "zod";
+import { followAnswers } from "@/server/answer/answer-stream";
 import { createRouter, projectProcedure, sessionProcedure } from "@/server/api/trpc";
 import { permissionsOf } from "@/server/auth/roles";
 import { followEvents } from "@/server/events/follow";
@@ -94,4 +95,12 @@ export const sessionRouter = createRouter({
         yield tracked(String(event.seq), event);
       }
     }),
+
+  /**
+   * Answers being written right now, as they grow (the text so far each time, then `done`). Ephemeral:
+   * nothing here is stored; the finished answer arrives in the event log as a `message-posted`.
+   */
+  answerStream: sessionProcedure.subscription(async function* ({ ctx, signal }) {
+    yield* followAnswers(ctx.session.id, signal ?? new AbortController().signal);
+  }),
 });
