@@ -187,11 +187,13 @@ async function sendReply(
       : completionChunks(reply, request.model, id, usage).map(
           (chunk) => `data: ${JSON.stringify(chunk)}\n\n`,
         );
+  const chunkDelayMs = reply.type === "text" ? (reply.chunkDelayMs ?? 0) : 0;
   for (const frame of frames) {
     if (closed.aborted) return;
     response.write(frame);
     // Yield between chunks so they leave as separate writes, like a real token stream.
-    await new Promise((resolve) => setImmediate(resolve));
+    if (chunkDelayMs > 0) await sleep(chunkDelayMs, closed);
+    else await new Promise((resolve) => setImmediate(resolve));
   }
   response.end(dialect === "anthropic" ? undefined : "data: [DONE]\n\n");
 }
