@@ -8,7 +8,9 @@ import { CheckpointSettings } from "./checkpoint-settings";
 import { NotFound } from "./not-found";
 import { ImportSession, ProjectMemory } from "./project-capture";
 import { RunStatusBadge } from "./session/status-badge";
+import { SwitchBar } from "./session/switch-bar";
 import { TaskForm } from "./session/task-form";
+import { useModeSwitches } from "./session/use-mode-switches";
 import { ProjectModelSettings } from "./settings/project-model-settings";
 
 export function ProjectView({ projectId }: { projectId: string }) {
@@ -16,6 +18,7 @@ export function ProjectView({ projectId }: { projectId: string }) {
   const router = useRouter();
   const project = useQuery(trpc.project.getById.queryOptions({ projectId }));
   const sessions = useQuery(trpc.session.list.queryOptions({ projectId }));
+  const { switches, loaded, change } = useModeSwitches(projectId);
   const create = useMutation(
     trpc.session.create.mutationOptions({
       onSuccess: ({ sessionId }) => router.push(`/projects/${projectId}/sessions/${sessionId}`),
@@ -34,12 +37,16 @@ export function ProjectView({ projectId }: { projectId: string }) {
         <h2>Give the agent a task</h2>
         <p className="muted small">
           Agent mode: the agent proposes a decomposition for you to approve, then runs each step in a sandbox
-          container of its own.
+          container of its own. Chat mode: ask about the project; it is answered with read-only tools.
         </p>
+        <SwitchBar switches={switches} onChange={change} />
         <TaskForm
-          pending={create.isPending}
+          pending={create.isPending || !loaded}
           error={create.error ? describeError(create.error) : null}
-          onSubmit={(task) => create.mutate({ projectId, task, mode: "agent" })}
+          submitLabel={switches.mode === "chat" ? "Ask" : "Start"}
+          onSubmit={(task) =>
+            create.mutate({ projectId, task, mode: switches.mode, reasoning: switches.reasoning })
+          }
         />
       </section>
       <section className="card">

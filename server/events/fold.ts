@@ -1,13 +1,16 @@
 import type { Criterion, CriterionResult } from "@/server/contract/criteria";
 import type { DiscoveredIntent } from "@/server/riva/discovery/discovered-intent";
+import { type AnswerFields, foldAnswer } from "./answer-view";
 import type { Allowance, CheckpointAnswer, CheckpointProposal } from "./checkpoint-schema";
 import { recordDecision, requestedApproval, type ToolCalledView, toolCalled } from "./fold-approvals";
+import { foldModelCall } from "./roll-up";
 import type { Action, ChildProposal, StoredEvent, ToolCallBody } from "./schema";
 import type {
   ApprovalStatus,
   IntentionStatus,
   Judgment,
   MessageRole,
+  ReasoningSwitch,
   RunStatus,
   UserMode,
 } from "./vocabulary";
@@ -91,10 +94,12 @@ export interface ApprovalView {
   preview: string | null;
 }
 
-export interface RunView {
+/** `route` and `answerTools` (the answer path) are folded by `answer-view.ts`. */
+export interface RunView extends AnswerFields {
   id: string;
   task: string;
   mode: UserMode;
+  reasoning: ReasoningSwitch;
   model: { id: string; label: string; offline: boolean };
   status: RunStatus;
   reason: string | null;
@@ -177,6 +182,9 @@ export function applyEvent(view: SessionView, event: StoredEvent): SessionView {
         id: body.runId,
         task: body.task,
         mode: body.mode,
+        reasoning: body.reasoning,
+        route: null,
+        answerTools: [],
         model: body.model,
         status: "RUNNING",
         reason: null,
@@ -322,22 +330,13 @@ export function applyEvent(view: SessionView, event: StoredEvent): SessionView {
       }
       break;
     }
-    case "llm-called": {
-      const spender = body.intentionId ? view.intentions[body.intentionId] : undefined;
-      if (spender) {
-        spender.tokens += body.tokensIn + body.tokensOut;
-        spender.costUsd += body.costUsd ?? 0;
-      }
-      const run = view.runs[body.runId];
-      if (run) {
-        run.llmCalls += 1;
-        run.tokensIn += body.tokensIn;
-        run.tokensOut += body.tokensOut;
-        if (body.costUsd === null) run.unpricedCalls += body.error === null ? 1 : 0;
-        else run.costUsd += body.costUsd;
-      }
+    case "llm-called":
+      foldModelCall(view, body);
       break;
-    }
+    case "run-routed":
+    case "answer-tool-called":
+      foldAnswer(view.runs[body.runId], body);
+      break;
     case "run-ended": {
       const run = view.runs[body.runId];
       if (run) {

@@ -136,6 +136,8 @@ export async function project(tx: Tx, sessionId: string, event: StoredEvent): Pr
     case "contract-built":
     case "criteria-checked":
     case "llm-called":
+    case "run-routed":
+    case "answer-tool-called":
     case "trace-recorded":
     case "workspace-changed":
     case "file-edited":

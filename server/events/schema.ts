@@ -10,6 +10,8 @@ import {
   IntentionStatus,
   Judgment,
   MessageRole,
+  ReasoningSwitch,
+  RunRoute,
   UserMode,
 } from "./vocabulary";
 
@@ -88,6 +90,32 @@ export const EventBody = z.discriminatedUnion("type", [
     }),
     /** The user who gave the task (null in logs written before this was recorded). */
     startedBy: z.string().nullable().default(null),
+    /** The person's reasoning switch when they sent it ("off" in logs from before the switch existed). */
+    reasoning: ReasoningSwitch.default("off"),
+  }),
+  /**
+   * How the run's message is handled and why (the router's classification). Never changes the run's
+   * mode: an Agent-mode question answered read-only is still recorded and requested as Agent mode.
+   */
+  z.object({
+    type: z.literal("run-routed"),
+    runId: z.string(),
+    route: RunRoute,
+    /** The router's request kind (question, fix, run, …). */
+    kind: z.string().max(40),
+    reason: z.string().max(2_000),
+  }),
+  /** A read-only tool call made while answering (the answer path), shown under the answer. */
+  z.object({
+    type: z.literal("answer-tool-called"),
+    runId: z.string(),
+    callId: z.string(),
+    tool: z.string().max(80),
+    /** The path or pattern it looked at, for the person reading the answer. */
+    target: z.string().max(500),
+    status: z.enum(["ok", "failed", "denied", "ask", "invalid", "refused", "capped"]),
+    /** A short excerpt of what it returned or why it failed (the model saw the whole result). */
+    summary: z.string().max(2_000),
   }),
   /** Intent discovery: what was asked, what the workspace is, what earlier sessions taught. */
   z.object({
@@ -300,6 +328,12 @@ export const EventBody = z.discriminatedUnion("type", [
     error: z.string().nullable(),
     /** Tokens × the configured price of this model, in US dollars; null when the model has no price. */
     costUsd: z.number().nonnegative().nullable().default(null),
+    /** Seed 001 §9.1: the user's mode and reasoning switch the request was built for (null: not recorded). */
+    mode: UserMode.nullable().default(null),
+    reasoning: ReasoningSwitch.nullable().default(null),
+    /** The workspace tools offered to the model (vocabulary names such as `fs.read`). */
+    tools: z.array(z.string().max(80)).max(40).default([]),
+    toolCount: z.number().int().nonnegative().default(0),
   }),
   /** The session's work was committed and stored in the project as the session's branch. */
   z.object({

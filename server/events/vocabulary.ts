@@ -47,6 +47,20 @@ export const USER_MODES = ["agent", "chat"] as const;
 export const UserMode = z.enum(USER_MODES);
 export type UserMode = z.infer<typeof UserMode>;
 
+/** The user's reasoning switch (seed 001 §2.2). Only the person's click sets it; runs record it. */
+export const REASONING_SWITCHES = ["on", "off"] as const;
+export const ReasoningSwitch = z.enum(REASONING_SWITCHES);
+export type ReasoningSwitch = z.infer<typeof ReasoningSwitch>;
+
+/**
+ * How a run's message was handled: "answer" explores with read-only tools and replies in text (every
+ * Chat-mode message, and an Agent-mode message the router reads as a pure question); "loop" works it
+ * as an intention tree.
+ */
+export const RUN_ROUTES = ["answer", "loop"] as const;
+export const RunRoute = z.enum(RUN_ROUTES);
+export type RunRoute = z.infer<typeof RunRoute>;
+
 export const MESSAGE_ROLES = ["user", "agent", "system"] as const;
 export const MessageRole = z.enum(MESSAGE_ROLES);
 export type MessageRole = z.infer<typeof MessageRole>;

@@ -1,11 +1,15 @@
 import { type LanguageModel, type ModelMessage, type ToolSet, tool } from "ai";
+import { REASONING_MICRO_PROMPT } from "@/server/policy/stages/policy";
+import type { ToolName } from "@/server/policy/stages/vocabulary";
 import { actToolNames, actToolSet, runActTurn } from "./act-turn";
+import { type AnswerStepRequest, streamAnswerStep } from "./answer-step";
 import { ModelOutputError } from "./errors";
 import { MAX_CHILDREN, MIN_CHILDREN } from "./heuristics/split-task";
 import { estimateTokens } from "./offline-model";
-import { renderPrompt } from "./prompts";
+import { loadPrompt, renderPrompt } from "./prompts";
 import type { ProviderId } from "./provider-vocabulary";
 import { createLanguageModel, effectiveBaseUrl } from "./providers";
+import { checkModelRequest, type RequestContext } from "./request-check";
 import { requestToolCall } from "./request-tool-call";
 import { displayUrl, toModelError } from "./to-model-error";
 import {
@@ -64,8 +68,20 @@ const forcedPlanTools = {
   }),
 } satisfies ToolSet;
 
+/** What the invariant check needs of a request. */
+interface Checked {
+  stage: "decompose" | "act";
+  workspaceTools: readonly ToolName[];
+  request: RequestContext | undefined;
+  instructions: string;
+}
+
 interface Ask<T> {
-  stage: ModelCallRecord["stage"];
+  stage: "decompose" | "act";
+  /** The workspace tools this request stands for (`run_command` is `shell.exec`; plan tools are answers). */
+  workspaceTools: ToolName[];
+  /** The run's mode and switch; absent only for callers from before the invariants (tests). */
+  request: RequestContext | undefined;
   instructions: string;
   userMessage: string;
   tools: ToolSet;
@@ -102,6 +118,8 @@ export class AiSdkModel implements AgentModel {
     const { value, call } = await this.ask<Plan>(
       {
         stage: "decompose",
+        workspaceTools: [],
+        request: input.request,
         instructions: forced
           ? renderPrompt("redecompose", { ...vars, failureSummary }, { dir: this.config.promptsDir })
           : renderPrompt("decompose", vars, { dir: this.config.promptsDir }),
@@ -127,11 +145,13 @@ export class AiSdkModel implements AgentModel {
     const vars = { task: input.task, acceptance: input.acceptance, previousAttempts, maxReads };
     const dir = this.config.promptsDir;
     const offered = actToolNames();
-    const ask = {
+    const ask = this.withInvariants({
       stage: "act" as const,
+      workspaceTools: offered,
+      request: input.request,
       instructions: renderPrompt("act", vars, { dir }),
       tools: actToolSet(offered),
-    };
+    });
     const startedAt = performance.now();
     const spent = { tokensIn: 0, tokensOut: 0 };
     const record = (): ModelCallRecord => ({
@@ -140,6 +160,7 @@ export class AiSdkModel implements AgentModel {
       offline: false,
       ...spent,
       latencyMs: performance.now() - startedAt,
+      tools: offered,
     });
     const result = await runActTurn(
       { role: "user", content: input.what },
@@ -166,7 +187,67 @@ export class AiSdkModel implements AgentModel {
     return { action: result.action, call: record() };
   }
 
-  private async ask<T>(ask: Ask<T>, signal?: AbortSignal): Promise<{ value: T; call: ModelCallRecord }> {
+  /**
+   * One request of the answer path, streamed. The caller (the answer runner) composed the prompt
+   * from the stage policy and checked the request's invariants; this only sends it.
+   */
+  async answerStep(request: AnswerStepRequest, signal?: AbortSignal) {
+    const startedAt = performance.now();
+    const timeout = AbortSignal.timeout(this.config.timeoutMs);
+    const abortSignal = signal ? AbortSignal.any([signal, timeout]) : timeout;
+    try {
+      const outcome = await streamAnswerStep(this.model, request, {
+        abortSignal,
+        maxRetries: this.config.maxRetries ?? 0,
+        ...(this.config.headers ? { headers: this.config.headers } : {}),
+      });
+      const call: ModelCallRecord = {
+        stage: "discover",
+        modelId: this.id,
+        offline: false,
+        tokensIn: outcome.tokensIn ?? estimateTokens(request.instructions + JSON.stringify(request.messages)),
+        tokensOut: outcome.tokensOut ?? estimateTokens(outcome.text + JSON.stringify(outcome.calls)),
+        latencyMs: performance.now() - startedAt,
+      };
+      return { ...outcome, call };
+    } catch (error) {
+      if (signal?.aborted) throw signal.reason ?? error;
+      throw toModelError(error, {
+        baseUrl: this.baseUrl,
+        apiKey: this.config.apiKey,
+        timeoutMs: this.config.timeoutMs,
+        timedOut: timeout.aborted,
+      });
+    }
+  }
+
+  /**
+   * Seed 001 §9 for the agent's own requests: the reasoning instruction is added when (and only when)
+   * the person's switch is on, and the request is checked against the stage policy before it leaves.
+   * The act step offers every tool but select_active_intent (the engine selects the intention), hence
+   * "subset".
+   */
+  private withInvariants<A extends Checked>(ask: A): A {
+    if (!ask.request) return ask;
+    const instructions =
+      ask.request.reasoning === "on"
+        ? `${ask.instructions}\n\n${loadPrompt(REASONING_MICRO_PROMPT, { dir: this.config.promptsDir })}`
+        : ask.instructions;
+    checkModelRequest({
+      ...ask.request,
+      stage: ask.stage,
+      tools: [...ask.workspaceTools],
+      toolMatch: "subset",
+      system: instructions,
+    });
+    return { ...ask, instructions };
+  }
+
+  private async ask<T>(
+    unchecked: Ask<T>,
+    signal?: AbortSignal,
+  ): Promise<{ value: T; call: ModelCallRecord }> {
+    const ask = this.withInvariants(unchecked);
     const startedAt = performance.now();
     const spent = { tokensIn: 0, tokensOut: 0 };
     const record = (): ModelCallRecord => ({
@@ -175,6 +256,7 @@ export class AiSdkModel implements AgentModel {
       offline: false,
       ...spent,
       latencyMs: performance.now() - startedAt,
+      tools: ask.workspaceTools,
     });
     const tools = Object.keys(ask.tools).join(" or ");
     const task: ModelMessage = { role: "user", content: ask.userMessage };

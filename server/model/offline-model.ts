@@ -23,6 +23,8 @@ function record(
     tokensIn: estimateTokens(input),
     tokensOut: estimateTokens(output),
     latencyMs: Math.max(0, performance.now() - startedAt),
+    // What the step stands for, like the AI SDK model's requests: acting means a command.
+    tools: stage === "act" ? ["shell.exec"] : [],
   };
 }
 

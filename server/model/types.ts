@@ -1,3 +1,6 @@
+import type { AnswerStepOutcome, AnswerStepRequest } from "./answer-step";
+import type { RequestContext } from "./request-check";
+
 /**
  * The model port: the only way the orchestrator talks to a language model. Two implementations sit
  * behind it — the built-in offline heuristics and an AI SDK provider — so the loop never knows which.
@@ -30,6 +33,8 @@ export interface PlanInput {
   mustDecompose?: boolean;
   /** Why decomposition is required and what failed so far (capped by the caller). */
   failureSummary?: string;
+  /** The run's mode and reasoning switch, for the request invariants and the log (seed 001 §9). */
+  request?: RequestContext;
 }
 
 /**
@@ -65,16 +70,20 @@ export interface ActInput {
   what: string;
   acceptance: string;
   previousAttempts: string[];
+  /** The run's mode and reasoning switch, for the request invariants and the log (seed 001 §9). */
+  request?: RequestContext;
 }
 
 /** What one model request cost, written to the event log as an "LLM call made" fact. */
 export interface ModelCallRecord {
-  stage: "decompose" | "act";
+  stage: "decompose" | "act" | "discover";
   modelId: string;
   offline: boolean;
   tokensIn: number;
   tokensOut: number;
   latencyMs: number;
+  /** The workspace tools the request offered, by vocabulary name (`shell.exec`, `fs.read`). */
+  tools?: string[];
 }
 
 export interface AgentModel {
@@ -89,6 +98,14 @@ export interface AgentModel {
     signal?: AbortSignal,
     reads?: ReadPort,
   ): Promise<{ action: NextAction; call: ModelCallRecord }>;
+  /**
+   * One request of the answer path (read-only tools or a text answer, streamed). Absent on the
+   * offline model, which has no language ability: the answer path then uses its heuristics.
+   */
+  answerStep?(
+    request: AnswerStepRequest,
+    signal?: AbortSignal,
+  ): Promise<AnswerStepOutcome & { call: ModelCallRecord }>;
 }
 
 export { ModelError, ModelOutputError, ModelRequestError, ModelUnavailableError } from "./errors";

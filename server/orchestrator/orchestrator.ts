@@ -1,8 +1,10 @@
 import { randomUUID } from "node:crypto";
+import { AnswerRunner } from "@/server/answer/answer-runner";
+import { routeRun } from "@/server/answer/route";
 import type { CheckpointAnswerInput } from "@/server/events/checkpoint-schema";
 import { emptySessionView, foldEvents, type SessionView } from "@/server/events/fold";
 import { ChildProposal, type EventInput, type ToolCallBody } from "@/server/events/schema";
-import type { UserMode } from "@/server/events/vocabulary";
+import type { ReasoningSwitch, UserMode } from "@/server/events/vocabulary";
 import type { AgentModel } from "@/server/model/types";
 import { childIntentions } from "@/server/riva/children";
 import { RivaEngine } from "@/server/riva/engine";
@@ -49,6 +51,8 @@ export class Orchestrator {
     sessionId: string;
     task: string;
     mode: UserMode;
+    /** The person's reasoning switch; only their click sets it (default off). */
+    reasoning?: ReasoningSwitch;
     actor: Actor;
     /** Run overrides: the highest configuration layer (model name, timeout). */
     modelOverrides?: ModelSettingValues;
@@ -67,6 +71,7 @@ export class Orchestrator {
       ? await this.deps.modelForRun(input.sessionId, input.modelOverrides ?? {})
       : this.deps.model;
     this.runModels.set(runId, model);
+    const route = routeRun(input.mode, task);
     await this.deps.log.append(input.sessionId, [
       { type: "message-posted", messageId: randomUUID(), runId, role: "user", text: task },
       {
@@ -74,6 +79,7 @@ export class Orchestrator {
         runId,
         task,
         mode: input.mode,
+        reasoning: input.reasoning ?? "off",
         // Provider and model only: the settings' API key never enters the log.
         model: {
           id: model.id,
@@ -83,17 +89,9 @@ export class Orchestrator {
         },
         startedBy: input.actor.userId,
       },
-      {
-        type: "intention-created",
-        runId,
-        intentionId: randomUUID(),
-        parentId: null,
-        what: task,
-        // Deliberately without check words: whether the task is directly verifiable is for its own words.
-        acceptance: "the user's request is fulfilled",
-        depth: 0,
-        position: 0,
-      },
+      { type: "run-routed", runId, ...route },
+      // The answer path has no intention tree: it explores read-only and replies.
+      ...(route.route === "answer" ? [] : [rootIntention(runId, task)]),
     ]);
     this.ensureDriving(input.sessionId, runId);
     return { runId };
@@ -196,6 +194,10 @@ export class Orchestrator {
     // No engine (for example it crashed): a fresh one sees the abort at once and records the stop.
     const controller = new AbortController();
     controller.abort(reason);
+    if (answersRun(await this.viewOf(sessionId), runId)) {
+      await new AnswerRunner(this.deps, sessionId, runId).drive(controller.signal);
+      return;
+    }
     await this.engine(sessionId, runId).drive(controller.signal);
   }
 
@@ -229,8 +231,12 @@ export class Orchestrator {
   private ensureDriving(sessionId: string, runId: string): void {
     if (this.active.has(runId)) return;
     const controller = new AbortController();
-    const done = this.modelOf(sessionId, runId)
-      .then((model) => this.engine(sessionId, runId, model).drive(controller.signal))
+    const done = Promise.all([this.modelOf(sessionId, runId), this.viewOf(sessionId)])
+      .then(([model, view]) =>
+        answersRun(view, runId)
+          ? new AnswerRunner({ ...this.deps, model }, sessionId, runId).drive(controller.signal)
+          : this.engine(sessionId, runId, model).drive(controller.signal),
+      )
       .finally(() => this.active.delete(runId));
     this.active.set(runId, { controller, done });
   }
@@ -277,4 +283,25 @@ export class Orchestrator {
   private wake(approvalId: string): void {
     for (const waiter of [...(this.approvalWaiters.get(approvalId) ?? [])]) waiter();
   }
+}
+
+/** The run's root intention: the task as given, before discovery and planning. */
+function rootIntention(runId: string, task: string): EventInput {
+  return {
+    type: "intention-created",
+    runId,
+    intentionId: randomUUID(),
+    parentId: null,
+    what: task,
+    // Deliberately without check words: whether the task is directly verifiable is for its own words.
+    acceptance: "the user's request is fulfilled",
+    depth: 0,
+    position: 0,
+  };
+}
+
+/** A run on the answer path (its route says so; a Chat-mode run always is, whatever was logged). */
+function answersRun(view: SessionView, runId: string): boolean {
+  const run = view.runs[runId];
+  return run?.mode === "chat" || run?.route?.route === "answer";
 }

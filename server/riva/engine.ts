@@ -3,6 +3,7 @@ import { parseAcceptance } from "@/server/contract/parse-acceptance";
 import { applyEvent, emptySessionView, type IntentionView, type SessionView } from "@/server/events/fold";
 import type { EventInput } from "@/server/events/schema";
 import { CycleLedger } from "@/server/governance/ledger/cycle-ledger";
+import type { RequestContext } from "@/server/model/request-check";
 import type { ModelCallRecord } from "@/server/model/types";
 import { errorMessage } from "@/server/orchestrator/errors";
 import {
@@ -229,9 +230,9 @@ export class RivaEngine {
     input: Parameters<RivaDeps["model"]["plan"]>[0],
     signal: AbortSignal,
   ) {
-    const record = { runId: this.runId, intentionId: intention.id, stage: "decompose" as const };
+    const record = { ...this.requestContext(), intentionId: intention.id, stage: "decompose" as const };
     const outcome = await callWithRetries(this.deps, record, signal, () =>
-      this.deps.model.plan(input, signal),
+      this.deps.model.plan({ ...input, request: this.requestContext() }, signal),
     );
     if (outcome.failedAttempts.length > 0) await this.append(outcome.failedAttempts);
     if ("value" in outcome) return outcome.value;
@@ -261,8 +262,9 @@ export class RivaEngine {
       what: intention.what,
       acceptance: intention.acceptance,
       previousAttempts,
+      request: this.requestContext(),
     };
-    const record = { runId: this.runId, intentionId: intention.id, stage: "act" as const };
+    const record = { ...this.requestContext(), intentionId: intention.id, stage: "act" as const };
     // The model may read a few times inside its turn; each read is logged as it happens.
     const reads = readPortFor(this.actHost(), intention, signal);
     const asked = await callWithRetries(this.deps, record, signal, () =>
@@ -303,7 +305,7 @@ export class RivaEngine {
     await this.append([
       {
         type: "llm-called",
-        runId: this.runId,
+        ...this.requestContext(),
         intentionId: intention.id,
         stage,
         modelId: this.deps.model.id,
@@ -353,7 +355,13 @@ export class RivaEngine {
   }
 
   private llmCalled(call: ModelCallRecord, intentionId: string): EventInput {
-    return llmCalledEvent(this.runId, intentionId, call, this.deps.priceOf);
+    return llmCalledEvent(this.runId, intentionId, call, this.deps.priceOf, this.requestContext());
+  }
+
+  /** The person's mode and reasoning switch as the run recorded them; every request carries them. */
+  private requestContext(): RequestContext {
+    const run = this.view.runs[this.runId];
+    return { runId: this.runId, mode: run?.mode ?? "agent", reasoning: run?.reasoning ?? "off" };
   }
 
   private async append(bodies: EventInput[]): Promise<void> {

@@ -1,4 +1,5 @@
 import type { EventInput } from "@/server/events/schema";
+import type { ReasoningSwitch, UserMode } from "@/server/events/vocabulary";
 import { type AttemptReport, classifyModelError, sleep as realSleep, withRetry } from "@/server/model/retry";
 import type { RivaDeps } from "./ports";
 
@@ -9,7 +10,14 @@ import type { RivaDeps } from "./ports";
  */
 export async function callWithRetries<T>(
   deps: Pick<RivaDeps, "model" | "sleep">,
-  record: { runId: string; intentionId: string; stage: "decompose" | "act" },
+  record: {
+    runId: string;
+    intentionId: string;
+    stage: "decompose" | "act";
+    /** The person's mode and switch, recorded on each failed attempt too (seed 001 §9.1). */
+    mode?: UserMode;
+    reasoning?: ReasoningSwitch;
+  },
   signal: AbortSignal,
   call: () => Promise<T>,
 ): Promise<{ value: T; failedAttempts: EventInput[] } | { error: unknown; failedAttempts: EventInput[] }> {

@@ -2,6 +2,7 @@ import { randomUUID } from "node:crypto";
 import type { IntentionView } from "@/server/events/fold";
 import type { EventInput } from "@/server/events/schema";
 import type { Pricer } from "@/server/model/pricing";
+import type { RequestContext } from "@/server/model/request-check";
 import type { ModelCallRecord, Plan } from "@/server/model/types";
 import type { CheckpointPolicy } from "@/server/policy/checkpoints";
 import { childIntentions } from "./children";
@@ -57,12 +58,24 @@ export function interruptedCycleEvents(runId: string, intentionId: string, cycle
 
 export function llmCalledEvent(
   runId: string,
-  intentionId: string,
+  intentionId: string | null,
   call: ModelCallRecord,
   priceOf?: Pricer,
+  request?: Pick<RequestContext, "mode" | "reasoning">,
 ): EventInput {
   const costUsd = priceOf?.(call) ?? (call.offline ? 0 : null);
-  return { type: "llm-called", runId, intentionId, ...call, error: null, costUsd };
+  const tools = call.tools ?? [];
+  return {
+    type: "llm-called",
+    runId,
+    intentionId,
+    ...call,
+    tools,
+    toolCount: tools.length,
+    ...(request ? { mode: request.mode, reasoning: request.reasoning } : {}),
+    error: null,
+    costUsd,
+  };
 }
 
 /**

@@ -92,7 +92,12 @@ export function SessionView({ sessionId }: { sessionId: string }) {
       )}
       <div className="session-grid">
         <div className="stack">
-          <ChatPanel sessionId={sessionId} view={view} running={currentRun?.status === "RUNNING"} />
+          <ChatPanel
+            sessionId={sessionId}
+            projectId={session.data.project.id}
+            view={view}
+            running={currentRun?.status === "RUNNING"}
+          />
           <WorkPanel sessionId={sessionId} work={view.work} running={currentRun?.status === "RUNNING"} />
         </div>
         <div className="stack">

@@ -6,6 +6,9 @@ export function TaskForm(props: {
   pending: boolean;
   error: string | null;
   disabled?: string | null;
+  /** "Start" for Agent mode, "Ask" for Chat. */
+  submitLabel?: string;
+  placeholder?: string;
   onSubmit: (task: string) => void;
 }) {
   const [task, setTask] = useState("");
@@ -18,7 +21,7 @@ export function TaskForm(props: {
       <textarea
         value={task}
         onChange={(event) => setTask(event.target.value)}
-        placeholder="e.g. run `ls -la` and then run `git log --oneline`"
+        placeholder={props.placeholder ?? "e.g. run `ls -la` and then run `git log --oneline`"}
         rows={3}
         data-testid="task-input"
         aria-label="Task for the agent"
@@ -38,7 +41,7 @@ export function TaskForm(props: {
         disabled={props.pending || !task.trim() || Boolean(props.disabled)}
         data-testid="task-submit"
       >
-        {props.pending ? "Starting…" : "Start"}
+        {props.pending ? "Starting…" : (props.submitLabel ?? "Start")}
       </button>
     </form>
   );

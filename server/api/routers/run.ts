@@ -2,7 +2,7 @@ import { z } from "zod";
 import { createRouter, sessionProcedure } from "@/server/api/trpc";
 import { CheckpointAnswer } from "@/server/events/checkpoint-schema";
 import { ChildProposal, ToolCallBody } from "@/server/events/schema";
-import { UserMode } from "@/server/events/vocabulary";
+import { ReasoningSwitch, UserMode } from "@/server/events/vocabulary";
 import { RunModelOverrides } from "@/server/settings/run-overrides";
 import { assertMayAnswerApproval, assignApproval, assignableMembers } from "@/server/teams/delegation";
 
@@ -13,6 +13,8 @@ export const runRouter = createRouter({
       z.object({
         task: z.string().trim().min(1, "Type a task for the agent first.").max(20_000),
         mode: UserMode.default("agent"),
+        /** The person's reasoning switch, as set in the chat panel (never by the server). */
+        reasoning: ReasoningSwitch.default("off"),
         /** Run overrides: the highest layer of the model configuration. */
         model: RunModelOverrides.optional(),
       }),
@@ -22,6 +24,7 @@ export const runRouter = createRouter({
         sessionId: ctx.session.id,
         task: input.task,
         mode: input.mode,
+        reasoning: input.reasoning,
         actor: { userId: ctx.user.id, name: ctx.user.name },
         modelOverrides: input.model,
       }),

@@ -1,5 +1,6 @@
 import { tracked } from "@trpc/server";
 import { z } from "zod";
+import { followAnswers } from "@/server/answer/answer-stream";
 import { createRouter, projectProcedure, sessionProcedure } from "@/server/api/trpc";
 import { permissionsOf } from "@/server/auth/roles";
 import { followEvents } from "@/server/events/follow";
@@ -7,7 +8,7 @@ import type { StoredEvent } from "@/server/events/schema";
 
 const MAX_REPLAY_EVENTS = 50_000;
 
-import { UserMode } from "@/server/events/vocabulary";
+import { ReasoningSwitch, UserMode } from "@/server/events/vocabulary";
 import { RunModelOverrides } from "@/server/settings/run-overrides";
 
 export const sessionRouter = createRouter({
@@ -31,6 +32,8 @@ export const sessionRouter = createRouter({
       z.object({
         task: z.string().trim().min(1, "Type a task for the agent first.").max(20_000),
         mode: UserMode.default("agent"),
+        /** The person's reasoning switch (never set by the server). */
+        reasoning: ReasoningSwitch.default("off"),
         /** Run overrides: the highest layer of the model configuration. */
         model: RunModelOverrides.optional(),
       }),
@@ -50,6 +53,7 @@ export const sessionRouter = createRouter({
         sessionId: session.id,
         task: input.task,
         mode: input.mode,
+        reasoning: input.reasoning,
         actor: { userId: ctx.user.id, name: ctx.user.name },
         modelOverrides: input.model,
       });
@@ -94,4 +98,12 @@ export const sessionRouter = createRouter({
         yield tracked(String(event.seq), event);
       }
     }),
+
+  /**
+   * Answers being written right now, as they grow (the text so far each time, then `done`). Ephemeral:
+   * nothing here is stored; the finished answer arrives in the event log as a `message-posted`.
+   */
+  answerStream: sessionProcedure.subscription(async function* ({ ctx, signal }) {
+    yield* followAnswers(ctx.session.id, signal ?? new AbortController().signal);
+  }),
 });

@@ -25,7 +25,8 @@ export interface FakeToolCall {
 }
 
 export type FakeReply =
-  | { type: "text"; text: string }
+  /** `chunkDelayMs`: when streamed, wait this long between pieces (so a page can see it grow). */
+  | { type: "text"; text: string; chunkDelayMs?: number }
   | { type: "tool-calls"; calls: FakeToolCall[] }
   | { type: "http-error"; status: number; message: string }
   | { type: "delay"; ms: number; reply: FakeReply };
@@ -198,6 +199,61 @@ function malformedReply(request: ChatRequest): FakeReply {
   };
 }
 
+/** The question is the last user message (earlier ones are the session's history). */
+function lastUserText(request: ChatRequest): string {
+  return userTexts(request).at(-1) ?? "";
+}
+
+/** Tool results sent back so far: one message per call, in the order they were made. */
+function toolResults(request: ChatRequest): string[] {
+  return request.messages.filter((message) => message.role === "tool").map(textOf);
+}
+
+const ANSWER_CHUNK_DELAY_MS = 40;
+
+/**
+ * The answer path: first look (fs_search for the question's first backticked word or last word, and
+ * fs_read of README.md), then answer in text that quotes what the tools returned, streamed slowly.
+ */
+function answerReply(request: ChatRequest): FakeReply {
+  const results = toolResults(request);
+  const question = lastUserText(request);
+  if (results.length === 0) {
+    const words = question.match(/[A-Za-z_][\w.-]{2,}/g) ?? ["README"];
+    const pattern = backticked(question) ?? words.at(-1) ?? "README";
+    return {
+      type: "tool-calls",
+      calls: [
+        { name: "fs_search", arguments: { pattern, ignoreCase: true } },
+        { name: "fs_read", arguments: { path: "README.md" } },
+      ],
+    };
+  }
+  const firstLine = (text: string) =>
+    text
+      .split("\n")
+      .map((line) => line.replace(/^ *\d+\t/, "").trim())
+      .find((line) => line !== "") ?? "(nothing)";
+  const text = [
+    `Here is what I found about "${question}" after ${results.length} tool calls.`,
+    `The search said: ${firstLine(results[0] ?? "")}.`,
+    `README.md begins with: ${firstLine(results[1] ?? "")}.`,
+    "That is the whole answer from Arbor's fake model server, streamed word by word so the page can show it growing.",
+  ].join(" ");
+  return { type: "text", text, chunkDelayMs: ANSWER_CHUNK_DELAY_MS };
+}
+
+/** A model that ignores the read-only tools it was offered and asks for a write. */
+function writeAttemptReply(request: ChatRequest): FakeReply {
+  if (toolResults(request).length === 0) {
+    return {
+      type: "tool-calls",
+      calls: [{ name: "fs_write", arguments: { path: "pwned.txt", content: "written from chat mode" } }],
+    };
+  }
+  return { type: "text", text: `The write was refused: ${toolResults(request)[0] ?? ""}` };
+}
+
 const defaultRules: ScenarioRule[] = [
   {
     description: "plan: split the task on and/then/also/;",
@@ -208,6 +264,11 @@ const defaultRules: ScenarioRule[] = [
     description: "act: run the backticked command, else echo done",
     match: offers(SHELL),
     reply: actReply,
+  },
+  {
+    description: "answer path (read-only tools offered): search and read, then answer in streamed text",
+    match: offers("fs_search"),
+    reply: answerReply,
   },
   {
     description: "anything else: a plain answer",
@@ -261,6 +322,13 @@ export const SCENARIOS: Record<string, Scenario> = {
         type: "text",
         text: "Sure! I would just do it.",
       })),
+      ...defaultRules,
+    ],
+  },
+  "answer-tries-write": {
+    name: "answer-tries-write",
+    rules: [
+      { description: "answer path: ask for fs_write", match: offers("fs_search"), reply: writeAttemptReply },
       ...defaultRules,
     ],
   },

@@ -139,11 +139,16 @@ function parseAnthropic(raw: string, headers: Record<string, string | undefined>
 
 function sleep(ms: number, signal: AbortSignal): Promise<void> {
   return new Promise((resolve) => {
-    const timer = setTimeout(resolve, ms);
-    signal.addEventListener("abort", () => {
+    const onAbort = () => {
       clearTimeout(timer);
       resolve();
-    });
+    };
+    // Removed when the timer fires: a streamed answer sleeps once per chunk on the same signal.
+    const timer = setTimeout(() => {
+      signal.removeEventListener("abort", onAbort);
+      resolve();
+    }, ms);
+    signal.addEventListener("abort", onAbort, { once: true });
   });
 }
 
@@ -187,11 +192,13 @@ async function sendReply(
       : completionChunks(reply, request.model, id, usage).map(
           (chunk) => `data: ${JSON.stringify(chunk)}\n\n`,
         );
+  const chunkDelayMs = reply.type === "text" ? (reply.chunkDelayMs ?? 0) : 0;
   for (const frame of frames) {
     if (closed.aborted) return;
     response.write(frame);
     // Yield between chunks so they leave as separate writes, like a real token stream.
-    await new Promise((resolve) => setImmediate(resolve));
+    if (chunkDelayMs > 0) await sleep(chunkDelayMs, closed);
+    else await new Promise((resolve) => setImmediate(resolve));
   }
   response.end(dialect === "anthropic" ? undefined : "data: [DONE]\n\n");
 }

@@ -91,6 +91,7 @@ describe("assertRequestInvariants", () => {
       userMode: "chat",
       reasoningEnabled: true,
       toolCount: policy.tools.length,
+      tools: request.tools,
     });
   });
 });

@@ -19,6 +19,11 @@ export interface ModelRequestFacts {
   reasoning: ReasoningSwitch;
   /** Tool names offered to the model. */
   tools: readonly string[];
+  /**
+   * "exact" (default): the tools must be the policy's subset, no more, no less. "subset": a request
+   * that offers fewer (the agent's act step offers `shell.exec` only) passes, but never one more.
+   */
+  toolMatch?: "exact" | "subset";
   /** The composed system prompt. */
   system: string;
 }
@@ -53,6 +58,7 @@ export interface RequestLogFields {
   userMode: UserMode;
   reasoningEnabled: boolean;
   toolCount: number;
+  tools: readonly string[];
 }
 
 export function requestLogFields(request: ModelRequestFacts): RequestLogFields {
@@ -62,6 +68,7 @@ export function requestLogFields(request: ModelRequestFacts): RequestLogFields {
     userMode: request.mode,
     reasoningEnabled: request.reasoning === "on",
     toolCount: request.tools.length,
+    tools: request.tools,
   };
 }
 
@@ -101,7 +108,8 @@ export function findViolations(request: ModelRequestFacts, policy: StagePolicy):
   }
   const allowedTools = new Set<string>(policy.tools);
   const extra = request.tools.filter((tool) => !allowedTools.has(tool));
-  const missing = policy.tools.filter((tool) => !request.tools.includes(tool));
+  const missing =
+    request.toolMatch === "subset" ? [] : policy.tools.filter((tool) => !request.tools.includes(tool));
   const duplicated = request.tools.length !== new Set(request.tools).size;
   if (extra.length > 0 || missing.length > 0 || duplicated) {
     const parts = [

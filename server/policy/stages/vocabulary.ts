@@ -1,13 +1,13 @@
 import { z } from "zod";
-import { USER_MODES, UserMode } from "@/server/events/vocabulary";
+import { REASONING_SWITCHES, ReasoningSwitch, USER_MODES, UserMode } from "@/server/events/vocabulary";
 
 /**
  * The words the stage policy speaks. Each vocabulary is defined once (const list → zod enum → type) so
- * the policy table, the request log and the UI cannot drift apart. The user mode already lives in the
- * event vocabulary (runs record it); it is re-exported here rather than redefined.
+ * the policy table, the request log and the UI cannot drift apart. The user mode and the reasoning
+ * switch already live in the event vocabulary (runs record them); they are re-exported here.
  */
 
-export { USER_MODES, UserMode };
+export { REASONING_SWITCHES, ReasoningSwitch, USER_MODES, UserMode };
 
 /** Every kind of model request the loop makes; each has its own prompt file and tool subset. */
 export const STAGES = [
@@ -24,11 +24,6 @@ export const STAGES = [
 ] as const;
 export const Stage = z.enum(STAGES);
 export type Stage = z.infer<typeof Stage>;
-
-/** The user's reasoning switch. Only the user flips it; the policy only reads it. */
-export const REASONING_SWITCHES = ["on", "off"] as const;
-export const ReasoningSwitch = z.enum(REASONING_SWITCHES);
-export type ReasoningSwitch = z.infer<typeof ReasoningSwitch>;
 
 export const TOOL_NAMES = [
   "fs.read",

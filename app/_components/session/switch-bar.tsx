@@ -1,0 +1,50 @@
+"use client";
+
+import { USER_MODES } from "@/server/events/vocabulary";
+import type { ModeSwitches } from "./mode-switches";
+
+const MODE_LABELS = { agent: "Agent", chat: "Chat" } as const;
+const MODE_HINTS = {
+  agent: "Agent works your message: it plans, runs commands and changes files, asking you where it must.",
+  chat: "Chat answers questions about the project with read-only tools; it never changes anything.",
+} as const;
+
+/** The person's two switches, next to the task box. Only these clicks change them. */
+export function SwitchBar(props: {
+  switches: ModeSwitches;
+  onChange: (next: Partial<ModeSwitches>) => void;
+}) {
+  const { mode, reasoning } = props.switches;
+  return (
+    <div className="switch-bar" data-testid="switch-bar" data-mode={mode} data-reasoning={reasoning}>
+      <fieldset aria-label="Mode" className="segmented">
+        {USER_MODES.map((option) => (
+          <button
+            key={option}
+            type="button"
+            className={mode === option ? "primary" : "secondary"}
+            aria-pressed={mode === option}
+            title={MODE_HINTS[option]}
+            data-testid={`mode-${option}`}
+            onClick={() => props.onChange({ mode: option })}
+          >
+            {MODE_LABELS[option]}
+          </button>
+        ))}
+      </fieldset>
+      <label
+        className="reasoning-switch"
+        title="Ask the model to reason in a short block before it acts or answers"
+      >
+        <input
+          type="checkbox"
+          checked={reasoning === "on"}
+          onChange={(event) => props.onChange({ reasoning: event.target.checked ? "on" : "off" })}
+          data-testid="reasoning-switch"
+        />{" "}
+        Reasoning
+      </label>
+      <span className="muted small">{MODE_HINTS[mode]}</span>
+    </div>
+  );
+}

@@ -1,0 +1,194 @@
+import { mkdtemp, rm } from "node:fs/promises";
+import { tmpdir } from "node:os";
+import path from "node:path";
+import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
+import type { StoredEvent } from "@/server/events/schema";
+import { EventStore } from "@/server/events/store";
+import type { PrismaClient } from "@/server/generated/prisma/client";
+import { logger } from "@/server/logger";
+import { type AgentModel, AiSdkModel, createOfflineModel } from "@/server/model";
+import { type FakeModelServer, startFakeModelServer } from "@/server/model/fake-openai/server";
+import { Orchestrator } from "@/server/orchestrator/orchestrator";
+import { READ_ONLY_TOOLS } from "@/server/policy/stages/vocabulary";
+import { createEmptyRepository } from "@/server/projects/git-repository";
+import { DEFAULT_LIMITS } from "@/server/riva/limits";
+import { DockerSandboxProvider } from "@/server/sandbox";
+import { createTestDb, seedSession } from "@/server/testing/test-db";
+import { answerStream, type PartialAnswer } from "./answer-stream";
+
+/**
+ * The answer path end to end: a real Orchestrator, SQLite, Docker, and the real AI SDK provider talking
+ * to the fake model server over HTTP. A Chat-mode question is answered from read-only tool calls (in
+ * the log, under the answer), streams while it is written, never creates an intention, and a model
+ * that asks for a write is refused before anything reaches the sandbox.
+ */
+let repoDir: string;
+let repoPath: string;
+let fake: FakeModelServer;
+const sandboxes = new DockerSandboxProvider();
+const actor = { userId: "u1", name: "Ada" };
+
+beforeAll(async () => {
+  repoDir = await mkdtemp(path.join(tmpdir(), "arbor-answer-"));
+  repoPath = path.join(repoDir, "project.git");
+  await createEmptyRepository(repoPath, "Answerable");
+  fake = await startFakeModelServer();
+});
+afterAll(async () => {
+  await fake.close();
+  await rm(repoDir, { recursive: true, force: true });
+});
+
+let db: PrismaClient;
+let cleanup: () => Promise<void>;
+let sessionId: string;
+beforeEach(async () => {
+  ({ db, cleanup } = await createTestDb());
+  sessionId = (await seedSession(db)).session.id;
+  return async () => {
+    await (await sandboxes.get(sessionId))?.dispose();
+    await cleanup();
+  };
+});
+
+function fakeModel(scenario: string): AgentModel {
+  return new AiSdkModel({
+    baseUrl: fake.url,
+    modelName: "fake-model",
+    timeoutMs: 10_000,
+    headers: { "x-fake-scenario": scenario },
+  });
+}
+
+function orchestrator(store: EventStore, model: AgentModel) {
+  return new Orchestrator({
+    log: store,
+    model,
+    sandboxes,
+    limits: DEFAULT_LIMITS,
+    clock: Date.now,
+    commandTimeoutMs: 30_000,
+    sandboxImage: "arbor-sandbox:latest",
+    logger,
+    workspaceOf: async () => ({ repoPath, branch: `arbor/session-${sessionId}` }),
+    runningRuns: async () => [],
+  });
+}
+
+async function ask(
+  model: AgentModel,
+  task: string,
+  options: { mode?: "chat" | "agent"; reasoning?: "on" | "off" } = {},
+) {
+  const store = new EventStore(db);
+  const orch = orchestrator(store, model);
+  const partials: PartialAnswer[] = [];
+  const unsubscribe = answerStream.subscribe(sessionId, (partial) => partials.push(partial));
+  const { runId } = await orch.startRun({
+    sessionId,
+    task,
+    mode: options.mode ?? "chat",
+    ...(options.reasoning ? { reasoning: options.reasoning } : {}),
+    actor,
+  });
+  await orch.idle();
+  unsubscribe();
+  const events = await store.read(sessionId);
+  return { runId, events, partials, bodies: events.map((event) => event.body) };
+}
+
+function ofType<T extends StoredEvent["body"]["type"]>(bodies: StoredEvent["body"][], type: T) {
+  return bodies.filter((body): body is Extract<StoredEvent["body"], { type: T }> => body.type === type);
+}
+
+describe("the answer path", () => {
+  it("answers a Chat-mode question from read-only tool calls, streamed, with no intention tree", async () => {
+    const { bodies, partials } = await ask(fakeModel("default"), "What is in the `Answerable` project?");
+
+    expect(ofType(bodies, "run-started")[0]).toMatchObject({ mode: "chat", reasoning: "off" });
+    expect(ofType(bodies, "run-routed")[0]).toMatchObject({ route: "answer" });
+    expect(ofType(bodies, "intention-created")).toEqual([]);
+    expect(ofType(bodies, "approval-requested")).toEqual([]);
+
+    const tools = ofType(bodies, "answer-tool-called");
+    expect(tools.map((call) => [call.tool, call.target, call.status])).toEqual([
+      ["fs.search", "Answerable", "ok"],
+      ["fs.read", "README.md", "ok"],
+    ]);
+    expect(tools[1]?.summary).toContain("# Answerable");
+
+    const answer = ofType(bodies, "message-posted").find((message) => message.role === "agent");
+    expect(answer?.text).toContain("README.md begins with: # Answerable");
+    expect(ofType(bodies, "run-ended")[0]).toMatchObject({ status: "VERIFIED" });
+
+    // Streamed: the page saw the answer grow (a strict prefix first), then the stream closed.
+    const growing = partials.filter((partial) => !partial.done).map((partial) => partial.text);
+    expect(growing.length).toBeGreaterThan(1);
+    expect(growing.some((text) => text.length < (answer?.text.length ?? 0))).toBe(true);
+    for (const text of growing) expect(answer?.text.startsWith(text.trim())).toBe(true);
+    expect(partials.at(-1)?.done).toBe(true);
+
+    // Every request: the user's mode and switch, and exactly the policy's read-only tools.
+    const calls = ofType(bodies, "llm-called");
+    expect(calls).toHaveLength(2);
+    for (const call of calls) {
+      expect(call).toMatchObject({
+        stage: "discover",
+        mode: "chat",
+        reasoning: "off",
+        toolCount: 6,
+        error: null,
+      });
+      expect(call.tools).toEqual([...READ_ONLY_TOOLS]);
+    }
+  }, 60_000);
+
+  it("refuses a write the model asks for in Chat mode: nothing reaches the sandbox", async () => {
+    const { bodies } = await ask(fakeModel("answer-tries-write"), "Please explain the project");
+    const tools = ofType(bodies, "answer-tool-called");
+    expect(tools).toHaveLength(1);
+    expect(tools[0]).toMatchObject({ tool: "fs.write", target: "pwned.txt", status: "refused" });
+    const answer = ofType(bodies, "message-posted").find((message) => message.role === "agent");
+    expect(answer?.text).toContain("fs.write is not available");
+
+    // The refusal happened before the dispatch: no tool ran, so the session never even got a sandbox.
+    expect(ofType(bodies, "sandbox-ready")).toEqual([]);
+    expect(await sandboxes.get(sessionId)).toBeNull();
+  }, 60_000);
+
+  it("adds the reasoning instruction when, and only when, the person's switch is on", async () => {
+    const before = fake.requests.length;
+    const { bodies } = await ask(fakeModel("default"), "What is in `README.md`?", { reasoning: "on" });
+    const sent = fake.requests.slice(before).map((request) => JSON.stringify(request.body));
+    expect(sent.length).toBeGreaterThan(0);
+    for (const body of sent) expect(body).toContain("<ide_reasoning>");
+    for (const call of ofType(bodies, "llm-called"))
+      expect(call).toMatchObject({ reasoning: "on", mode: "chat" });
+
+    const off = fake.requests.length;
+    await ask(fakeModel("default"), "What is in `README.md`?", { reasoning: "off" });
+    for (const request of fake.requests.slice(off))
+      expect(JSON.stringify(request.body)).not.toContain("<ide_reasoning>");
+  }, 90_000);
+
+  it("answers an Agent-mode question on the same read-only path, recorded as Agent mode", async () => {
+    const { bodies } = await ask(fakeModel("default"), "What does `README.md` say?", { mode: "agent" });
+    expect(ofType(bodies, "run-started")[0]).toMatchObject({ mode: "agent" });
+    expect(ofType(bodies, "run-routed")[0]?.reason).toContain("the mode stays Agent");
+    expect(ofType(bodies, "intention-created")).toEqual([]);
+    for (const call of ofType(bodies, "llm-called"))
+      expect(call).toMatchObject({ mode: "agent", toolCount: 6 });
+  }, 60_000);
+
+  it("on the offline model, says it cannot really answer and lists the files that match the question", async () => {
+    const { bodies } = await ask(createOfflineModel(), "Where is Answerable mentioned?");
+    expect(ofType(bodies, "answer-tool-called").map((call) => [call.tool, call.target])).toEqual([
+      ["fs.search", "answerable"],
+      ["fs.search", "mentioned"],
+    ]);
+    const answer = ofType(bodies, "message-posted").find((message) => message.role === "agent");
+    expect(answer?.text).toContain("Built-in offline model — not a real answer.");
+    expect(answer?.text).toContain('Files mentioning "answerable": README.md');
+    expect(ofType(bodies, "llm-called")[0]).toMatchObject({ offline: true, mode: "chat", toolCount: 6 });
+  }, 60_000);
+});

@@ -1,0 +1,33 @@
+import { describe, expect, it } from "vitest";
+import {
+  filesFromSearch,
+  OFFLINE_ANSWER_HEADING,
+  offlineAnswerText,
+  questionKeywords,
+} from "./offline-answer";
+
+describe("the offline model's answer", () => {
+  it("searches for the question's distinctive words, not its filler", () => {
+    expect(questionKeywords("Where is the parser configured in this project?")).toEqual([
+      "parser",
+      "configured",
+    ]);
+    expect(questionKeywords("what is it?")).toEqual([]);
+    expect(questionKeywords("tell me about `src/app.ts`")).toEqual(["app.ts"]);
+  });
+
+  it("reads file names out of fs.search lines", () => {
+    expect(filesFromSearch("a.ts:1:x\na.ts:9:y\nsrc/b.ts:2:z\nNo matches")).toEqual(["a.ts", "src/b.ts"]);
+  });
+
+  it("is labelled as not a real answer and points to configuring a model", () => {
+    const text = offlineAnswerText([
+      { keyword: "parser", files: ["src/parser.ts"], failed: null },
+      { keyword: "zebra", files: [], failed: null },
+    ]);
+    expect(text.startsWith(OFFLINE_ANSWER_HEADING)).toBe(true);
+    expect(text).toContain('Files mentioning "parser": src/parser.ts');
+    expect(text).toContain('Files mentioning "zebra": none');
+    expect(text).toContain("Configure a model");
+  });
+});
