@@ -124,6 +124,9 @@ const inputArb = fc.record({
   }),
 });
 
+/** Property runs of hundreds of histories: seconds on a loaded 2-core machine, not the default 5 s. */
+const PROPERTY_TIMEOUT_MS = 60_000;
+
 describe("buildContext, as history grows", () => {
   it("stays within 1.2× of its size at 10 attempts for 100 and 1000 attempts", () => {
     fc.assert(
@@ -136,7 +139,7 @@ describe("buildContext, as history grows", () => {
       }),
       { numRuns: 30 },
     );
-  });
+  }, PROPERTY_TIMEOUT_MS);
 
   it("keeps the failure summary within 4000 characters across tiers, and the chain whole", () => {
     const tiers = fc.constantFrom("cheap", "mid", "strong", undefined);
@@ -152,5 +155,5 @@ describe("buildContext, as history grows", () => {
       }),
       { numRuns: 30 },
     );
-  });
+  }, PROPERTY_TIMEOUT_MS);
 });
