@@ -57,6 +57,9 @@ export interface IntentionView {
   integrationChecks: CriterionResult[] | null;
   /** Its share of its parent's budget (null: none of its own; the root's is the run's). */
   budget: Allowance | null;
+  /** owned_scope globs of a decomposition child, and the person's approval of them (approved-scopes.ts). */
+  ownedScope: string[];
+  scopeApproval: { approvalId: string; binding: string; approvedBy: string } | null;
 }
 
 export interface ApprovalView {
@@ -145,10 +148,8 @@ function findCycle(view: SessionView, intentionId: string, cycleId: string): Cyc
   return view.intentions[intentionId]?.cycles.find((cycle) => cycle.id === cycleId);
 }
 
-/**
- * Applies one event in place and returns the same view. Events at or below `lastSeq` are ignored,
- * so a reader that receives an event twice (a reconnect racing the live stream) stays correct.
- */
+/** Applies one event in place and returns the same view. Events at or below `lastSeq` are ignored,
+ *  so a reader that receives an event twice (a reconnect racing the live stream) stays correct. */
 export function applyEvent(view: SessionView, event: StoredEvent): SessionView {
   if (event.seq <= view.lastSeq) return view;
   view.lastSeq = event.seq;
@@ -214,6 +215,8 @@ export function applyEvent(view: SessionView, event: StoredEvent): SessionView {
         tokens: 0,
         costUsd: 0,
         budget: null,
+        ownedScope: body.ownedScope,
+        scopeApproval: body.scopeApproval,
       };
       if (body.parentId) view.intentions[body.parentId]?.childIds.push(body.intentionId);
       const run = view.runs[body.runId];
@@ -373,17 +376,13 @@ export function applyEvent(view: SessionView, event: StoredEvent): SessionView {
     case "terminal-closed":
       if (view.terminal?.id === body.terminalId) view.terminal = null;
       break;
+    // Who typed is kept for the record; the ledger is read by `recordsFromEvents`, patches by the replay.
     case "terminal-typed":
-      // Who typed is kept in the log for the record; the page does not show it.
-      break;
     case "trace-recorded":
     case "workspace-changed":
-      // The ledger is read from the log by `recordsFromEvents`, the patches by the replay's file view.
       break;
-    default: {
-      const unreachable: never = body;
-      return unreachable;
-    }
+    default:
+      return body satisfies never; // every event type is handled above
   }
   return view;
 }

@@ -7,6 +7,8 @@
 export interface ChildProposal {
   what: string;
   acceptance: string;
+  /** owned_scope globs for the child's writes (relative to /workspace); none: its writes ask. */
+  ownedScope?: string[];
 }
 
 /**

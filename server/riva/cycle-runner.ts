@@ -135,6 +135,7 @@ export class CycleRunner {
       { tool: "shell.exec", input: { command: cycle.command } },
       {
         activeIntent: intentionIntent(cycle.intention),
+        intentionId: cycle.intention.id,
         approval: cycle.approvedBinding
           ? { binding: cycle.approvedBinding, approver: cycle.approver ?? null }
           : null,

@@ -5,6 +5,7 @@ import type { EventInput } from "@/server/events/schema";
 import { CycleLedger } from "@/server/governance/ledger/cycle-ledger";
 import type { ModelCallRecord } from "@/server/model/types";
 import { errorMessage } from "@/server/orchestrator/errors";
+import { scopeGrantsFor } from "@/server/policy/approval/approved-scopes";
 import { approvalBinding } from "@/server/policy/approval/binding";
 import {
   type CheckpointPolicy,
@@ -63,7 +64,11 @@ export class RivaEngine {
       : undefined;
     this.tools = new ToolDispatch({
       sandbox: () => this.workspace.box(),
-      policy: async () => ({ checkpoints: await this.checkpoints() }),
+      policy: async (context) => ({
+        checkpoints: await this.checkpoints(),
+        // The scope a person approved with the decomposition, for the intention being worked.
+        ...scopeGrantsFor(this.view, context.intentionId ?? context.activeIntent?.id),
+      }),
       timeoutMs: deps.commandTimeoutMs,
       workspaceMaxBytes: deps.workspaceMaxBytes ?? null,
       logger: deps.logger,

@@ -45,7 +45,11 @@ export function ApprovalCard({
       command: isCommand && command.trim() !== approval.command ? command.trim() : undefined,
       children:
         approval.kind === "decomposition" && childrenEdited
-          ? children.map((child) => ({ what: child.what.trim(), acceptance: child.acceptance.trim() }))
+          ? children.map((child) => ({
+              what: child.what.trim(),
+              acceptance: child.acceptance.trim(),
+              ownedScope: child.ownedScope.map((glob) => glob.trim()).filter((glob) => glob !== ""),
+            }))
           : undefined,
     });
 
