@@ -10,7 +10,12 @@ import type { SandboxProvider } from "@/server/sandbox/types";
 import { silentLogger } from "./fakes";
 
 export type Answer =
-  | { decision: "approved"; children?: ChildProposalInput[]; command?: string; answer?: CheckpointAnswerInput }
+  | {
+      decision: "approved";
+      children?: ChildProposalInput[];
+      command?: string;
+      answer?: CheckpointAnswerInput;
+    }
   | { decision: "rejected"; reason: string; answer?: CheckpointAnswerInput };
 
 const SESSION = "session-1";
