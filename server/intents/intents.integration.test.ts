@@ -192,6 +192,10 @@ describe("project intents in the workspace", () => {
     expect(selected.output).toContain("<constraint>No external providers</constraint>");
     expect(selected.selectedIntent).toEqual({ id: "INT-001", ownedScope: ["src/auth/**"] });
 
+    // The agent's workspace is not trusted: a link planted in the file's place is replaced, never followed.
+    await sandbox.exec(
+      "echo mine > /tmp/target && rm .orchestration/active_intents.yaml && ln -s /tmp/target .orchestration/active_intents.yaml",
+    );
     // An edit reaches the running session at once; a retired intent leaves the file.
     const edited = await caller().intent.update({
       projectId,
@@ -200,6 +204,8 @@ describe("project intents in the workspace", () => {
     });
     expect(edited.mirroredTo).toBe(1);
     expect(await cat(sandbox, ".orchestration/active_intents.yaml")).toContain('- "src/jwt.ts"');
+    expect(await cat(sandbox, "/tmp/target")).toBe("mine\n");
+    expect((await sandbox.exec("test -L .orchestration/active_intents.yaml")).exitCode).toBe(1);
     await caller().intent.create({
       projectId,
       intent: { intentId: "INT-002", name: "Docs", ownedScope: ["docs/**"] },
