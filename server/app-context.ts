@@ -4,6 +4,7 @@ import { projectSessionViews } from "@/server/capture/read";
 import { db } from "@/server/db";
 import { env } from "@/server/env";
 import { EventStore } from "@/server/events/store";
+import { intentsFileFor } from "@/server/intents/store";
 import { logger } from "@/server/logger";
 import { createAgentModel } from "@/server/model";
 import { createPricer } from "@/server/model/pricing";
@@ -64,7 +65,8 @@ function create() {
         where: { id: sessionId },
         include: { project: true },
       });
-      return { repoPath: session.project.repoPath, branch: session.branch };
+      const intentsFile = await intentsFileFor(db, session.projectId);
+      return { repoPath: session.project.repoPath, branch: session.branch, intentsFile };
     },
     async checkpointsOf(sessionId) {
       const session = await db.session.findUniqueOrThrow({

@@ -5,6 +5,7 @@ import Link from "next/link";
 import { useRouter } from "next/navigation";
 import { describeError, useTRPC } from "../_trpc/client";
 import { CheckpointSettings } from "./checkpoint-settings";
+import { IntentsCard } from "./intents-card";
 import { NotFound } from "./not-found";
 import { ImportSession, ProjectMemory } from "./project-capture";
 import { RunStatusBadge } from "./session/status-badge";
@@ -63,6 +64,7 @@ export function ProjectView({ projectId }: { projectId: string }) {
           ))}
         </ul>
       </section>
+      <IntentsCard projectId={projectId} />
       <CheckpointSettings projectId={projectId} policy={project.data.checkpoints} />
       <ProjectModelSettings projectId={projectId} />
       <section className="card" aria-label="Import session">

@@ -2,6 +2,7 @@ import { authRouter } from "./routers/auth";
 import { captureRouter } from "./routers/capture";
 import { dashboardRouter } from "./routers/dashboard";
 import { inboxRouter } from "./routers/inbox";
+import { intentRouter } from "./routers/intent";
 import { projectRouter } from "./routers/project";
 import { approvalRouter, runRouter } from "./routers/run";
 import { sessionRouter } from "./routers/session";
@@ -17,6 +18,7 @@ import { createRouter } from "./trpc";
 export const appRouter = createRouter({
   auth: authRouter,
   project: projectRouter,
+  intent: intentRouter,
   session: sessionRouter,
   run: runRouter,
   approval: approvalRouter,

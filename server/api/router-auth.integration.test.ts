@@ -183,6 +183,10 @@ beforeAll(async () => {
     path: "README.md",
     content: "edited",
     baseHash: null,
+    // intent.*: a valid intent, so a refusal is about the caller and never about the input.
+    intentId: "INT-001",
+    intent: { intentId: "INT-001", name: "Auth", ownedScope: ["src/auth/**"] },
+    fields: { name: "Auth", ownedScope: ["src/auth/**"] },
   };
 });
 afterAll(async () => cleanup());

@@ -47,6 +47,8 @@ export const ACTION_MINIMUM = {
   settings: "admin",
   /** A project's own model settings (provider, base URL, model, key, timeout) and testing them. */
   projectModel: "member",
+  /** Add, edit and retire a project's intents (what the agent may change, and where). */
+  editIntents: "member",
   /** Invitations, roles, removing members. */
   manageMembers: "admin",
   /** Answer an approval that was delegated to somebody else. */
@@ -72,6 +74,7 @@ const ACTION_PHRASES: Record<Action, string> = {
   createProject: "create projects",
   settings: "change project settings",
   projectModel: "change this project's model settings",
+  editIntents: "change this project's intents",
   manageMembers: "manage members and invitations",
   answerAnyApproval: "answer an approval delegated to someone else",
 };

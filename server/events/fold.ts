@@ -63,6 +63,9 @@ export interface IntentionView {
   budget: Allowance | null;
   /** Read-only tool calls the model made before its actions (tool-called events). */
   reads: ToolCalledView[];
+  /** owned_scope globs of a decomposition child, and the person's approval of them (approved-scopes.ts). */
+  ownedScope: string[];
+  scopeApproval: { approvalId: string; binding: string; approvedBy: string } | null;
 }
 
 export interface ApprovalView {
@@ -158,10 +161,8 @@ function findCycle(view: SessionView, intentionId: string, cycleId: string): Cyc
   return view.intentions[intentionId]?.cycles.find((cycle) => cycle.id === cycleId);
 }
 
-/**
- * Applies one event in place and returns the same view. Events at or below `lastSeq` are ignored,
- * so a reader that receives an event twice (a reconnect racing the live stream) stays correct.
- */
+/** Applies one event in place and returns the same view. Events at or below `lastSeq` are ignored,
+ *  so a reader that receives an event twice (a reconnect racing the live stream) stays correct. */
 export function applyEvent(view: SessionView, event: StoredEvent): SessionView {
   if (event.seq <= view.lastSeq) return view;
   view.lastSeq = event.seq;
@@ -231,6 +232,8 @@ export function applyEvent(view: SessionView, event: StoredEvent): SessionView {
         costUsd: 0,
         budget: null,
         reads: [],
+        ownedScope: body.ownedScope,
+        scopeApproval: body.scopeApproval,
       };
       if (body.parentId) view.intentions[body.parentId]?.childIds.push(body.intentionId);
       const run = view.runs[body.runId];
@@ -357,16 +360,15 @@ export function applyEvent(view: SessionView, event: StoredEvent): SessionView {
     case "terminal-closed":
       if (view.terminal?.id === body.terminalId) view.terminal = null;
       break;
+    // Who typed is kept for the record; the ledger is read by `recordsFromEvents`, patches by the replay.
     case "terminal-typed":
     case "trace-recorded":
     case "workspace-changed":
     case "file-edited":
       // Kept in the log: who typed (never what), the ledger (`recordsFromEvents`), the replay's files.
       break;
-    default: {
-      const unreachable: never = body;
-      return unreachable;
-    }
+    default:
+      return body satisfies never; // every event type is handled above
   }
   return view;
 }

@@ -27,11 +27,17 @@ import {
 
 const text = z.string().max(200_000);
 
+/**
+ * `ownedScope`: owned_scope globs proposed for the child (relative to /workspace). A person approving
+ * the decomposition approves them with the child's acceptance check (see `intention-created`).
+ */
 export const ChildProposal = z.object({
   what: z.string().min(1).max(2_000),
   acceptance: z.string().max(2_000),
+  ownedScope: z.array(z.string().min(1).max(300)).max(20).default([]),
 });
 export type ChildProposal = z.infer<typeof ChildProposal>;
+export type ChildProposalInput = z.input<typeof ChildProposal>;
 
 /** What the command gate decided before an action ran: by policy, or the person who approved it. */
 export const GateRecord = z.object({
@@ -141,6 +147,17 @@ export const EventBody = z.discriminatedUnion("type", [
     acceptance: text,
     depth: z.number().int().nonnegative(),
     position: z.number().int().nonnegative(),
+    /** A decomposition child's owned_scope globs, as proposed or as the person edited them. */
+    ownedScope: z.array(z.string().max(300)).max(20).default([]),
+    /**
+     * Set when a person approved the decomposition that made this child: its scope and acceptance
+     * check are approved with it, bound (SHA-256, see approved-scopes.ts) to exactly this child's
+     * id, what, acceptance and scope. Writes inside it then pass while its check is not red.
+     */
+    scopeApproval: z
+      .object({ approvalId: z.string(), binding: z.string(), approvedBy: z.string() })
+      .nullable()
+      .default(null),
   }),
   /** `reason` explains a FAILED status (which child, which limit) or a VERIFIED one (which check). */
   z.object({

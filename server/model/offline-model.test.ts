@@ -12,7 +12,7 @@ describe("planOffline", () => {
     expect(planOffline("run `npm test`")).toMatchObject({ kind: "direct" });
   });
 
-  it("decomposes a compound request into children with derived acceptance", () => {
+  it("decomposes a compound request into children with derived acceptance and owned scope", () => {
     const plan = planOffline(
       "create file notes.txt with hello, then run `cat notes.txt` and also show git status",
     );
@@ -20,9 +20,17 @@ describe("planOffline", () => {
       kind: "decompose",
       thought: expect.stringContaining("3 separate steps"),
       children: [
-        { what: "create file notes.txt with hello", acceptance: "the file `notes.txt` contains `hello`" },
-        { what: "run `cat notes.txt`", acceptance: "the command `cat notes.txt` exits 0" },
-        { what: "show git status", acceptance: "the step completes without error" },
+        {
+          what: "create file notes.txt with hello",
+          acceptance: "the file `notes.txt` contains `hello`",
+          ownedScope: ["notes.txt"],
+        },
+        {
+          what: "run `cat notes.txt`",
+          acceptance: "the command `cat notes.txt` exits 0",
+          ownedScope: ["notes.txt"],
+        },
+        { what: "show git status", acceptance: "the step completes without error", ownedScope: [] },
       ],
     });
   });

@@ -1,5 +1,6 @@
 import { deriveCommand } from "./heuristics/derive-command";
 import { deriveFileAction } from "./heuristics/derive-file-action";
+import { deriveOwnedScope } from "./heuristics/derive-scope";
 import { deriveAcceptance, splitTask } from "./heuristics/split-task";
 import { type AgentModel, commandAction, type ModelCallRecord, type NextAction, type Plan } from "./types";
 
@@ -36,7 +37,11 @@ export function planOffline(task: string): Plan {
   return {
     kind: "decompose",
     thought: `This request has ${parts.length} separate steps (joined by "and", "then", a list or several lines); each is verified on its own.`,
-    children: parts.map((part) => ({ what: part, acceptance: deriveAcceptance(part) })),
+    children: parts.map((part) => ({
+      what: part,
+      acceptance: deriveAcceptance(part),
+      ownedScope: deriveOwnedScope(part),
+    })),
   };
 }
 

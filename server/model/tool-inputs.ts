@@ -1,4 +1,5 @@
 import { z } from "zod";
+import { ScopeGlob } from "@/server/intents/project-intent";
 import type { ToolName } from "@/server/policy/stages/vocabulary";
 import { toolNamed } from "@/server/tools/registry";
 import { MAX_CHILDREN, MIN_CHILDREN } from "./heuristics/split-task";
@@ -23,6 +24,14 @@ export const ChildProposalInput = z.object({
     "One concrete step; keep any backticked command exactly as the user wrote it.",
   ),
   acceptance: nonBlank(1_000).describe('How to tell it is done, e.g. "the command `npm test` exits 0".'),
+  owned_scope: z
+    .array(ScopeGlob)
+    .max(20)
+    .optional()
+    .describe(
+      "Optional: globs relative to the workspace root of the only files this child should change (e.g. `src/auth/**`). " +
+        "Once the person approves, writes there need no further click while the child's acceptance check is not failing.",
+    ),
 });
 
 export const ProposeDecompositionInput = z.object({
@@ -114,6 +123,7 @@ export function interpretPlan(
   const children = parsed.data.children.map((child) => ({
     what: child.what.trim(),
     acceptance: child.acceptance.trim(),
+    ...(child.owned_scope && child.owned_scope.length > 0 ? { ownedScope: child.owned_scope } : {}),
   }));
   return { ok: true, value: { kind: "decompose", thought: capThought(parsed.data.thought), children } };
 }

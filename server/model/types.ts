@@ -10,6 +10,8 @@ import type { RequestContext } from "./request-check";
 export interface ChildProposal {
   what: string;
   acceptance: string;
+  /** owned_scope globs for the child's writes (relative to /workspace); none: its writes ask. */
+  ownedScope?: string[];
 }
 
 /**

@@ -3,8 +3,9 @@ import { AnswerRunner } from "@/server/answer/answer-runner";
 import { routeRun } from "@/server/answer/route";
 import type { CheckpointAnswerInput } from "@/server/events/checkpoint-schema";
 import { emptySessionView, foldEvents, type SessionView } from "@/server/events/fold";
-import { ChildProposal, type EventInput, type ToolCallBody } from "@/server/events/schema";
+import { ChildProposal, type ChildProposalInput, type EventInput, type ToolCallBody } from "@/server/events/schema";
 import type { ReasoningSwitch, UserMode } from "@/server/events/vocabulary";
+import { scopeGlobProblem } from "@/server/intents/project-intent";
 import type { AgentModel } from "@/server/model/types";
 import { childIntentions } from "@/server/riva/children";
 import { RivaEngine } from "@/server/riva/engine";
@@ -103,7 +104,7 @@ export class Orchestrator {
     decision: "approved" | "rejected";
     reason: string | null;
     /** Children as edited by the person; when absent, the proposal is approved as it was. */
-    children?: ChildProposal[];
+    children?: ChildProposalInput[];
     /** A command approval's command as edited by the person; when absent, it runs as proposed. */
     command?: string;
     /** A tool approval's call as edited by the person (e.g. a write's new content); absent: as proposed. */
@@ -167,7 +168,14 @@ export class Orchestrator {
         .safeParse(input.children ?? approval.children);
       if (!children.success)
         throw new UserFacingError("A decomposition needs between 1 and 5 children.", "BAD_REQUEST");
-      events.push(...childIntentions(approval.runId, parent, children.data));
+      const badGlob = children.data
+        .flatMap((child) => child.ownedScope)
+        .map(scopeGlobProblem)
+        .find((problem) => problem !== null);
+      if (badGlob) throw new UserFacingError(`Check the children's scopes: ${badGlob}.`, "BAD_REQUEST");
+      // A person approved: each child's scope and acceptance check are approved with it.
+      const by = { approvalId: approval.id, name: input.actor.name };
+      events.push(...childIntentions(approval.runId, parent, children.data, by));
     }
     await this.deps.log.append(input.sessionId, events);
     // Abort: the rejection is recorded, and the run ends now (the engine's wait ends with the stop).

@@ -159,6 +159,7 @@ export class CycleRunner {
     // it and collects what it wrote for the ledger right after it, before any contract check runs.
     const result = await this.host.tools.run(cycle.call, {
       activeIntent: intentionIntent(cycle.intention),
+      intentionId: cycle.intention.id,
       approval: cycle.approvedBinding
         ? { binding: cycle.approvedBinding, approver: cycle.approver ?? null }
         : null,

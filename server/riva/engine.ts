@@ -6,6 +6,7 @@ import { CycleLedger } from "@/server/governance/ledger/cycle-ledger";
 import type { RequestContext } from "@/server/model/request-check";
 import type { ModelCallRecord } from "@/server/model/types";
 import { errorMessage } from "@/server/orchestrator/errors";
+import { scopeGrantsFor } from "@/server/policy/approval/approved-scopes";
 import {
   type CheckpointPolicy,
   DEFAULT_CHECKPOINTS,
@@ -64,7 +65,11 @@ export class RivaEngine {
       : undefined;
     this.tools = new ToolDispatch({
       sandbox: () => this.workspace.box(),
-      policy: async () => ({ checkpoints: await this.checkpoints() }),
+      policy: async (context) => ({
+        checkpoints: await this.checkpoints(),
+        // The scope a person approved with the decomposition, for the intention being worked.
+        ...scopeGrantsFor(this.view, context.intentionId ?? context.activeIntent?.id),
+      }),
       timeoutMs: deps.commandTimeoutMs,
       workspaceMaxBytes: deps.workspaceMaxBytes ?? null,
       logger: deps.logger,

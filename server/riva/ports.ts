@@ -20,8 +20,11 @@ export interface RivaDeps {
   commandTimeoutMs: number;
   /** The image sessions' containers run (recorded in events). */
   sandboxImage: string;
-  /** Where a session's sandbox clones from, and the branch it works on. */
-  workspaceOf(sessionId: string): Promise<{ repoPath: string; branch: string }>;
+  /**
+   * Where a session's sandbox clones from, the branch it works on, and the project's intents as the
+   * `.orchestration/active_intents.yaml` to mirror into it (null or absent: leave the workspace's own).
+   */
+  workspaceOf(sessionId: string): Promise<{ repoPath: string; branch: string; intentsFile?: string | null }>;
   logger: Logger;
   /** Waits between model retries; tests pass one that does not wait. */
   sleep?(ms: number, signal?: AbortSignal): Promise<void>;

@@ -1,6 +1,7 @@
 import type { CriterionResult } from "@/server/contract/criteria";
 import type { IntentionView } from "@/server/events/fold";
 import { type LedgerExecResult, ledgerExecOf } from "@/server/governance/ledger/collect";
+import { mirrorIntentsFile } from "@/server/intents/mirror";
 import type { Sandbox } from "@/server/sandbox/types";
 import { checkContract } from "./contract-check";
 import type { RivaDeps } from "./ports";
@@ -81,11 +82,17 @@ export class SessionWorkspace {
     if (this.sandbox) return this.sandbox;
     const started = Date.now();
     const existing = await this.deps.sandboxes.get(this.sessionId);
-    let sandbox = existing;
-    if (!sandbox) {
-      const { repoPath, branch } = await this.deps.workspaceOf(this.sessionId);
-      sandbox = await this.deps.sandboxes.create({ sessionId: this.sessionId, repoPath, branch });
-    }
+    const { repoPath, branch, intentsFile } = await this.deps.workspaceOf(this.sessionId);
+    const sandbox =
+      existing ?? (await this.deps.sandboxes.create({ sessionId: this.sessionId, repoPath, branch }));
+    // Each run starts from the project's intents as they are now (a reused sandbox included).
+    if (intentsFile != null)
+      await mirrorIntentsFile(sandbox, intentsFile).catch((error: unknown) =>
+        this.deps.logger.warn(
+          { err: error, sessionId: this.sessionId },
+          "could not mirror the project's intents",
+        ),
+      );
     this.sandbox = sandbox;
     await this.onReady({
       containerName: sandbox.containerName,

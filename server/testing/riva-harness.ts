@@ -1,7 +1,7 @@
 import type { CheckpointAnswerInput } from "@/server/events/checkpoint-schema";
 import { type ApprovalView, emptySessionView, foldEvents, type SessionView } from "@/server/events/fold";
 import { MemoryEventLog } from "@/server/events/log";
-import type { ChildProposal, StoredEvent } from "@/server/events/schema";
+import type { ChildProposalInput, StoredEvent } from "@/server/events/schema";
 import type { AgentModel } from "@/server/model/types";
 import { Orchestrator } from "@/server/orchestrator/orchestrator";
 import { CheckpointPolicy, type CheckpointPolicyInput } from "@/server/policy/checkpoints";
@@ -10,7 +10,12 @@ import type { SandboxProvider } from "@/server/sandbox/types";
 import { silentLogger } from "./fakes";
 
 export type Answer =
-  | { decision: "approved"; children?: ChildProposal[]; command?: string; answer?: CheckpointAnswerInput }
+  | {
+      decision: "approved";
+      children?: ChildProposalInput[];
+      command?: string;
+      answer?: CheckpointAnswerInput;
+    }
   | { decision: "rejected"; reason: string; answer?: CheckpointAnswerInput };
 
 const SESSION = "session-1";

@@ -35,6 +35,8 @@ export interface ToolCall {
 export interface DispatchContext {
   /** The intent the run works under (select_active_intent, or the intention being worked). */
   activeIntent: ActiveIntent | null;
+  /** The intention being worked, whose approved scope (approved-scopes.ts) the policy may grant. */
+  intentionId?: string;
   /** A person's approval: the binding of the exact call they saw, and who they are. */
   approval?: { binding: string; approver: string | null } | null;
   /** Where the trace ledger files this call's changes; without it nothing is recorded. */
@@ -52,7 +54,8 @@ export interface TraceLedgerPort {
 export interface DispatchDeps {
   /** The session's sandbox, acquired only when a stage needs it. */
   sandbox(): Promise<Sandbox>;
-  policy(): Promise<GatePolicy>;
+  /** What has been decided in advance for this call (the project's policy, the intention's approved scope). */
+  policy(context: DispatchContext): Promise<GatePolicy>;
   timeoutMs: number;
   maxOutputBytes?: number;
   workspaceMaxBytes?: number | null;
@@ -197,7 +200,7 @@ export class ToolDispatch {
       tool,
       input,
       activeIntent: context.activeIntent,
-      policy: await this.deps.policy(),
+      policy: await this.deps.policy(context),
       realPaths,
       secretFindings: inspection?.secretFindings ?? [],
     });

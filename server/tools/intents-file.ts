@@ -1,4 +1,4 @@
-import { parse } from "yaml";
+import { parse, stringify } from "yaml";
 import { z } from "zod";
 
 /**
@@ -38,6 +38,32 @@ export function parseIntentsFile(text: string): IntentsParse {
       reason: `it does not match the schema (${parsed.error.issues[0]?.message ?? "invalid"})`,
     };
   return { ok: true, intents: parsed.data.active_intents };
+}
+
+/**
+ * The file as Arbor writes it from the project's intents (seed 003's layout), with a header saying
+ * where it comes from. `parseIntentsFile` reads back exactly what went in.
+ */
+export function renderIntentsFile(intents: readonly IntentRecord[]): string {
+  const body = stringify(
+    {
+      active_intents: intents.map((intent) => ({
+        id: intent.id,
+        name: intent.name,
+        status: intent.status,
+        owned_scope: [...intent.owned_scope],
+        constraints: [...intent.constraints],
+        acceptance_criteria: [...intent.acceptance_criteria],
+      })),
+    },
+    // Every string quoted: a name like `yes`, `1.0` or `null` must come back as that text.
+    { defaultStringType: "QUOTE_DOUBLE", defaultKeyType: "PLAIN", lineWidth: 0 },
+  );
+  return [
+    "# Written by Arbor from the project's Intents card; edit the intents there, not here.",
+    "# Changes made in this file are replaced when the project's intents change.",
+    body,
+  ].join("\n");
 }
 
 function escapeXml(text: string): string {

@@ -27,6 +27,10 @@ const ALLOWED: ReadonlyArray<{ prefix: string; why: string }> = [
     why: "the verifier runs the contract's acceptance checks (approved with the decomposition), not agent actions",
   },
   {
+    prefix: "server/intents/mirror.ts",
+    why: "a system write: the project's intents, edited by people on the project page, copied into the workspace as .orchestration/active_intents.yaml (links removed, never followed); the agent's own writes there still ask",
+  },
+  {
     prefix: "server/git/session-work.ts",
     why: "a person saving the session's work: commit on the session branch and git bundle export",
   },

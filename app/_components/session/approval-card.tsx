@@ -60,7 +60,11 @@ export function ApprovalCard({
       call: editedCall,
       children:
         approval.kind === "decomposition" && childrenEdited
-          ? children.map((child) => ({ what: child.what.trim(), acceptance: child.acceptance.trim() }))
+          ? children.map((child) => ({
+              what: child.what.trim(),
+              acceptance: child.acceptance.trim(),
+              ownedScope: child.ownedScope.map((glob) => glob.trim()).filter((glob) => glob !== ""),
+            }))
           : undefined,
     });
 

@@ -5,8 +5,10 @@ import type { ChildProposal } from "@/server/events/schema";
 const MAX_CHILDREN = 5;
 
 /**
- * The proposed children of a decomposition, editable before approving: change what a child does or
- * how it is checked, remove one, or add one (1 to 5 in all).
+ * The proposed children of a decomposition, editable before approving: change what a child does, how
+ * it is checked or where it may write (its owned_scope globs, separated by spaces), remove one, or add
+ * one (1 to 5 in all). Approving approves each child's scope with its check: writes inside it then
+ * need no click while the check is not red.
  */
 export function ChildrenEditor({
   proposals,
@@ -37,6 +39,15 @@ export function ChildrenEditor({
               className="small"
               data-testid="child-acceptance"
             />
+            <input
+              value={child.ownedScope.join(" ")}
+              onChange={(event) => update(index, { ownedScope: event.target.value.split(/\s+/) })}
+              aria-label={`Child ${index + 1}: owned scope`}
+              placeholder="owned scope, e.g. src/auth/** docs/*.md (empty: every write asks)"
+              className="small"
+              spellCheck={false}
+              data-testid="child-scope"
+            />
             {proposals.length > 1 && (
               <button
                 type="button"
@@ -54,7 +65,7 @@ export function ChildrenEditor({
         <button
           type="button"
           className="link small"
-          onClick={() => onChange([...proposals, { what: "", acceptance: "" }])}
+          onClick={() => onChange([...proposals, { what: "", acceptance: "", ownedScope: [] }])}
           data-testid="child-add"
         >
           + Add a child

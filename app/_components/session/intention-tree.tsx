@@ -57,6 +57,14 @@ function IntentionNode({
         <NodeSpend view={view} intentionId={intention.id} />
       </div>
       {intention.acceptance && <div className="muted small">acceptance: {intention.acceptance}</div>}
+      {intention.ownedScope.length > 0 && (
+        <div className="muted small" data-testid="intention-scope">
+          scope: {intention.ownedScope.join(" ")}
+          {intention.scopeApproval
+            ? ` (approved by ${intention.scopeApproval.approvedBy} with its check: writes there pass while the check is not red)`
+            : " (not approved by a person: writes there ask)"}
+        </div>
+      )}
       <ContractList criteria={intention.contract} checks={lastChecks} />
       {intention.depth === 0 && <IntentSummary intent={view.runs[intention.runId]?.intent ?? null} />}
       {decision && (

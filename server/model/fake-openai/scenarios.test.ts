@@ -31,6 +31,20 @@ function firstCall(reply: FakeReply) {
 }
 
 describe("default scenario", () => {
+  it("proposes an owned_scope for a step that names a place in backticks", () => {
+    const call = firstCall(
+      replyFor(scenario("default"), request(PLAN, "write notes to `notes/` and then run `ls notes`")),
+    );
+    expect(call?.arguments).toMatchObject({
+      children: [
+        { what: "write notes to `notes/`", owned_scope: ["notes/**"] },
+        { what: "run `ls notes`", acceptance: "the command `ls notes` exits 0" },
+      ],
+    });
+    const children = (call?.arguments as { children?: object[] } | undefined)?.children ?? [];
+    expect(children[1]).not.toHaveProperty("owned_scope");
+  });
+
   it("decomposes a compound task, keeping backticked commands and deriving acceptance", () => {
     const call = firstCall(
       replyFor(scenario("default"), request(PLAN, "run `npm ci` and then run `npm test`; list files")),

@@ -119,9 +119,12 @@ function planReply(request: ChatRequest): FakeReply {
         acceptance: `the file \`${file.path}\` contains \`${(file.kind === "write" ? file.content : file.replace).trim()}\``,
       };
     const command = backticked(what);
+    // A step that names a file or folder "in `…`" or "to `…`" owns it (the optional owned_scope field).
+    const place = /\b(?:in|to|under) `([\w./*-]+)`/.exec(what)?.[1];
     return {
       what,
       acceptance: command ? `the command \`${command}\` exits 0` : "the step completes without error",
+      ...(place ? { owned_scope: [place.endsWith("/") ? `${place}**` : place] } : {}),
     };
   });
   const thought = `The task has ${children.length} steps; each is checked on its own.`;

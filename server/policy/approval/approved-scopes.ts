@@ -1,0 +1,79 @@
+import type { IntentionView, SessionView } from "@/server/events/fold";
+import { approvalBinding, verifyBinding } from "./binding";
+import type { ApprovedScope, CheckStatus } from "./policy";
+
+/**
+ * "Approve the check, not every diff" (issue #5): when a person approves a decomposition, each
+ * child's owned_scope and acceptance check are approved with it. While that child is worked, a write
+ * inside its scope passes the approval gate without a click as long as the check is not red; the gate
+ * itself (`decideApproval`) still asks for a write outside, a dangerous tool, a protected path or a
+ * secret. Pure: everything is read from the folded session.
+ */
+
+/** What a person approves for one child, and what its binding covers. */
+export interface ScopeGrant {
+  intentionId: string;
+  what: string;
+  acceptance: string;
+  ownedScope: readonly string[];
+}
+
+const SCOPE_TOOL = "approve-scope";
+
+/** `sha256:` over exactly this child: its id, what it does, how it is checked and where it writes. */
+export function scopeBinding(grant: ScopeGrant): string {
+  return approvalBinding(SCOPE_TOOL, { ...grant, ownedScope: [...grant.ownedScope] });
+}
+
+/**
+ * The child's acceptance check as it last ran: red when its last contract check had a failing
+ * criterion, green when every criterion passed, unknown before the first check.
+ */
+export function checkStatusOf(intention: Pick<IntentionView, "cycles" | "integrationChecks">): CheckStatus {
+  const last =
+    intention.cycles.findLast((cycle) => cycle.checks !== null)?.checks ?? intention.integrationChecks;
+  if (!last || last.length === 0) return "unknown";
+  return last.every((result) => result.passed) ? "green" : "red";
+}
+
+/**
+ * The scope a person approved for the intention being worked, with its check's status; empty when
+ * there is none: no person approved it (an automatic approval grants nothing), it names no glob, it
+ * has no acceptance check to keep green, or the recorded binding does not match what the log says
+ * the child is (fail closed). Only the intention's own approval counts, not an ancestor's: a child's
+ * scope is what the person looked at for that child.
+ */
+export function approvedScopesFor(view: SessionView, intentionId: string | undefined): ApprovedScope[] {
+  const intention = intentionId ? view.intentions[intentionId] : undefined;
+  const approval = intention?.scopeApproval;
+  if (!intention || !approval || intention.ownedScope.length === 0 || intention.contract.length === 0)
+    return [];
+  const grant: ScopeGrant = {
+    intentionId: intention.id,
+    what: intention.what,
+    acceptance: intention.acceptance,
+    ownedScope: intention.ownedScope,
+  };
+  if (!verifyBinding(approval.binding, SCOPE_TOOL, { ...grant, ownedScope: [...grant.ownedScope] }))
+    return [];
+  return [
+    {
+      ownedScope: [...intention.ownedScope],
+      checkId: `the acceptance of "${clip(intention.what)}"`,
+      checkStatus: checkStatusOf(intention),
+    },
+  ];
+}
+
+/**
+ * What the approval gate gets for a call made while `intentionId` is worked: its approved scope, and
+ * `approveWhenCheckUnknown` because the person approved the check with the scope (until the check
+ * first runs it is not red). The engine's dispatch and the tests use this one function.
+ */
+export function scopeGrantsFor(view: SessionView, intentionId: string | undefined) {
+  return { approvedScopes: approvedScopesFor(view, intentionId), approveWhenCheckUnknown: true };
+}
+
+function clip(text: string): string {
+  return text.length <= 60 ? text : `${text.slice(0, 59)}…`;
+}
