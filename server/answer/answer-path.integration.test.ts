@@ -180,6 +180,27 @@ describe("the answer path", () => {
       expect(call).toMatchObject({ mode: "agent", toolCount: 6 });
   }, 60_000);
 
+  it("stops at once when the person stops it mid-answer, with no answer stored", async () => {
+    const store = new EventStore(db);
+    const slow = new AiSdkModel({
+      baseUrl: fake.url,
+      modelName: "fake-model",
+      timeoutMs: 20_000,
+      headers: { "x-fake-scenario": "slow", "x-fake-delay-ms": "10000" },
+    });
+    const orch = orchestrator(store, slow);
+    const { runId } = await orch.startRun({ sessionId, task: "What is this?", mode: "chat", actor });
+    await new Promise((resolve) => setTimeout(resolve, 300));
+    const started = Date.now();
+    await orch.stop(sessionId, runId, actor);
+    expect(Date.now() - started).toBeLessThan(3_000);
+    const bodies = (await store.read(sessionId)).map((event) => event.body);
+    expect(ofType(bodies, "run-ended")).toEqual([
+      { type: "run-ended", runId, status: "STOPPED", reason: "stopped by Ada" },
+    ]);
+    expect(ofType(bodies, "message-posted").filter((message) => message.role === "agent")).toEqual([]);
+  }, 60_000);
+
   it("on the offline model, says it cannot really answer and lists the files that match the question", async () => {
     const { bodies } = await ask(createOfflineModel(), "Where is Answerable mentioned?");
     expect(ofType(bodies, "answer-tool-called").map((call) => [call.tool, call.target])).toEqual([
