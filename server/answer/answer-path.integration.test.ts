@@ -180,6 +180,44 @@ describe("the answer path", () => {
       expect(call).toMatchObject({ mode: "agent", toolCount: 6 });
   }, 60_000);
 
+  it("carries the switches into the agent's own requests: reasoning instruction, mode and tools recorded", async () => {
+    const before = fake.requests.length;
+    const { bodies } = await ask(fakeModel("default"), "run `echo hello`", {
+      mode: "agent",
+      reasoning: "on",
+    });
+    expect(ofType(bodies, "run-routed")[0]).toMatchObject({ route: "loop" });
+    expect(ofType(bodies, "run-ended")[0]).toMatchObject({ status: "VERIFIED" });
+    const calls = ofType(bodies, "llm-called");
+    expect(calls.length).toBeGreaterThan(0);
+    for (const call of calls) expect(call).toMatchObject({ mode: "agent", reasoning: "on", error: null });
+    expect(calls.find((call) => call.stage === "act")).toMatchObject({ tools: ["shell.exec"], toolCount: 1 });
+    const sent = fake.requests.slice(before);
+    expect(sent.length).toBe(calls.length);
+    for (const request of sent) expect(JSON.stringify(request.body)).toContain("<ide_reasoning>");
+  }, 90_000);
+
+  it("stops at once when the person stops it mid-answer, with no answer stored", async () => {
+    const store = new EventStore(db);
+    const slow = new AiSdkModel({
+      baseUrl: fake.url,
+      modelName: "fake-model",
+      timeoutMs: 20_000,
+      headers: { "x-fake-scenario": "slow", "x-fake-delay-ms": "10000" },
+    });
+    const orch = orchestrator(store, slow);
+    const { runId } = await orch.startRun({ sessionId, task: "What is this?", mode: "chat", actor });
+    await new Promise((resolve) => setTimeout(resolve, 300));
+    const started = Date.now();
+    await orch.stop(sessionId, runId, actor);
+    expect(Date.now() - started).toBeLessThan(3_000);
+    const bodies = (await store.read(sessionId)).map((event) => event.body);
+    expect(ofType(bodies, "run-ended")).toEqual([
+      { type: "run-ended", runId, status: "STOPPED", reason: "stopped by Ada" },
+    ]);
+    expect(ofType(bodies, "message-posted").filter((message) => message.role === "agent")).toEqual([]);
+  }, 60_000);
+
   it("on the offline model, says it cannot really answer and lists the files that match the question", async () => {
     const { bodies } = await ask(createOfflineModel(), "Where is Answerable mentioned?");
     expect(ofType(bodies, "answer-tool-called").map((call) => [call.tool, call.target])).toEqual([
