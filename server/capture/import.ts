@@ -12,7 +12,8 @@ import type { SessionExport } from "./export";
 
 export const IMPORTED_UNFINISHED_REASON = "imported: the original run had not finished";
 
-export type IdKind = "run" | "intention" | "cycle" | "approval" | "message";
+/** `call`: one tool call of a Chat answer (answer-tool-called); `edit`: a person's save (file-edited). */
+export type IdKind = "run" | "intention" | "cycle" | "approval" | "message" | "call" | "edit";
 
 export interface ImportPlan {
   bodies: EventBody[];
@@ -36,6 +37,8 @@ export function planImport(events: readonly StoredEvent[], newId: () => string =
     cycle: new Map(),
     approval: new Map(),
     message: new Map(),
+    call: new Map(),
+    edit: new Map(),
   };
   const renamed: ImportPlan["renamed"] = [];
   const id = (kind: IdKind, from: string): string => {
@@ -76,6 +79,8 @@ export const ID_FIELDS = {
   cycleId: "cycle",
   approvalId: "approval",
   messageId: "message",
+  callId: "call",
+  editId: "edit",
 } as const satisfies Record<string, IdKind>;
 
 type Rename = (kind: IdKind, from: string) => string;
