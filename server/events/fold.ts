@@ -1,6 +1,7 @@
 import type { Criterion, CriterionResult } from "@/server/contract/criteria";
 import type { DiscoveredIntent } from "@/server/riva/discovery/discovered-intent";
 import type { Allowance, CheckpointAnswer, CheckpointProposal } from "./checkpoint-schema";
+import { foldTierEvent, type IntentionTierFields, NO_INTENTION_TIER, type RunTierFields } from "./fold-tiers";
 import type { Action, ChildProposal, StoredEvent } from "./schema";
 import type {
   ApprovalStatus,
@@ -36,7 +37,7 @@ export interface CycleView {
   checks: CriterionResult[] | null;
 }
 
-export interface IntentionView {
+export interface IntentionView extends IntentionTierFields {
   id: string;
   runId: string;
   parentId: string | null;
@@ -83,7 +84,7 @@ export interface ApprovalView {
   answer: CheckpointAnswer | null;
 }
 
-export interface RunView {
+export interface RunView extends RunTierFields {
   id: string;
   task: string;
   mode: UserMode;
@@ -182,6 +183,7 @@ export function applyEvent(view: SessionView, event: StoredEvent): SessionView {
         tokensOut: 0,
         costUsd: 0,
         unpricedCalls: 0,
+        tiers: null,
       };
       break;
     case "intent-discovered": {
@@ -214,6 +216,7 @@ export function applyEvent(view: SessionView, event: StoredEvent): SessionView {
         tokens: 0,
         costUsd: 0,
         budget: null,
+        ...NO_INTENTION_TIER,
       };
       if (body.parentId) view.intentions[body.parentId]?.childIds.push(body.intentionId);
       const run = view.runs[body.runId];
@@ -375,6 +378,11 @@ export function applyEvent(view: SessionView, event: StoredEvent): SessionView {
       break;
     case "terminal-typed":
       // Who typed is kept in the log for the record; the page does not show it.
+      break;
+    case "tiers-configured":
+    case "tier-escalated":
+    case "context-compressed":
+      foldTierEvent(view, body);
       break;
     case "trace-recorded":
     case "workspace-changed":

@@ -6,11 +6,11 @@ import type { UserMode } from "@/server/events/vocabulary";
 import type { AgentModel } from "@/server/model/types";
 import { childIntentions } from "@/server/riva/children";
 import { RivaEngine } from "@/server/riva/engine";
-import type { RivaDeps } from "@/server/riva/ports";
+import type { RivaDeps, RunTiers } from "@/server/riva/ports";
 import { RunStopped } from "@/server/riva/stop";
 import type { ModelSettingValues } from "@/server/settings/layers";
 import { resolveCheckpointAnswer } from "./checkpoint-answers";
-import { UserFacingError } from "./errors";
+import { errorMessage, UserFacingError } from "./errors";
 
 interface Actor {
   userId: string;
@@ -25,6 +25,11 @@ export interface OrchestratorDeps extends RivaDeps {
    * absent: every run uses `model`. Throws a UserFacingError when the settings cannot be used.
    */
   modelForRun?(sessionId: string, overrides: ModelSettingValues): Promise<AgentModel & { provider?: string }>;
+  /**
+   * The run's model tiers when the model config declares them (null or absent: one model). Tier 0's
+   * model is then the run's model. Throws a UserFacingError naming every tier that cannot be served.
+   */
+  tiersForRun?(sessionId: string, overrides: ModelSettingValues): Promise<RunTiers | null>;
 }
 
 /**
@@ -37,6 +42,7 @@ export class Orchestrator {
   private readonly approvalWaiters = new Map<string, Set<() => void>>();
   /** The model each run resolved when it started, so a settings change never switches a run midway. */
   private readonly runModels = new Map<string, AgentModel>();
+  private readonly runTiers = new Map<string, RunTiers | null>();
 
   constructor(private readonly deps: OrchestratorDeps) {}
 
@@ -62,10 +68,14 @@ export class Orchestrator {
       );
     }
     const runId = randomUUID();
-    const model = this.deps.modelForRun
-      ? await this.deps.modelForRun(input.sessionId, input.modelOverrides ?? {})
-      : this.deps.model;
+    const tiers = (await this.deps.tiersForRun?.(input.sessionId, input.modelOverrides ?? {})) ?? null;
+    const model =
+      tiers?.models[0] ??
+      (this.deps.modelForRun
+        ? await this.deps.modelForRun(input.sessionId, input.modelOverrides ?? {})
+        : this.deps.model);
     this.runModels.set(runId, model);
+    this.runTiers.set(runId, tiers);
     await this.deps.log.append(input.sessionId, [
       { type: "message-posted", messageId: randomUUID(), runId, role: "user", text: task },
       {
@@ -82,6 +92,7 @@ export class Orchestrator {
         },
         startedBy: input.actor.userId,
       },
+      ...tiersConfigured(runId, tiers),
       {
         type: "intention-created",
         runId,
@@ -201,8 +212,13 @@ export class Orchestrator {
     }
   }
 
-  private engine(sessionId: string, runId: string, model = this.deps.model): RivaEngine {
-    return new RivaEngine({ ...this.deps, model }, sessionId, runId, (id, signal) =>
+  private engine(
+    sessionId: string,
+    runId: string,
+    model = this.deps.model,
+    tiers: RunTiers | null = null,
+  ): RivaEngine {
+    return new RivaEngine({ ...this.deps, model, tiers }, sessionId, runId, (id, signal) =>
       this.waitForApproval(sessionId, id, signal),
     );
   }
@@ -210,8 +226,17 @@ export class Orchestrator {
   private ensureDriving(sessionId: string, runId: string): void {
     if (this.active.has(runId)) return;
     const controller = new AbortController();
-    const done = this.modelOf(sessionId, runId)
-      .then((model) => this.engine(sessionId, runId, model).drive(controller.signal))
+    const done = this.tiersOf(sessionId, runId)
+      .then(
+        async (tiers) =>
+          this.engine(sessionId, runId, await this.modelOf(sessionId, runId), tiers).drive(controller.signal),
+        (error: unknown) => {
+          // Tiers that cannot be served on resume end the run with the reason; no other model stands in.
+          this.deps.logger.warn({ err: error, runId }, "model tiers unusable on resume");
+          controller.abort(new RunStopped(`the server: ${errorMessage(error)}`));
+          return this.engine(sessionId, runId).drive(controller.signal);
+        },
+      )
       .finally(() => this.active.delete(runId));
     this.active.set(runId, { controller, done });
   }
@@ -236,6 +261,15 @@ export class Orchestrator {
     }
   }
 
+  /** The run's tiers as started; a resumed run resolves them again (a bad setting ends it, see above). */
+  private async tiersOf(sessionId: string, runId: string): Promise<RunTiers | null> {
+    if (this.runTiers.has(runId) || !this.deps.tiersForRun) return this.runTiers.get(runId) ?? null;
+    const tiers = await this.deps.tiersForRun(sessionId, {});
+    this.runTiers.set(runId, tiers);
+    if (tiers) this.runModels.set(runId, tiers.models[0] ?? this.deps.model);
+    return tiers;
+  }
+
   private waitForApproval(sessionId: string, approvalId: string, signal: AbortSignal): Promise<void> {
     return new Promise<void>((resolve) => {
       const waiters = this.approvalWaiters.get(approvalId) ?? new Set();
@@ -258,4 +292,16 @@ export class Orchestrator {
   private wake(approvalId: string): void {
     for (const waiter of [...(this.approvalWaiters.get(approvalId) ?? [])]) waiter();
   }
+}
+
+/** The run's tiers as recorded in its log: names, providers and models, never a key or a base URL. */
+function tiersConfigured(runId: string, tiers: RunTiers | null): EventInput[] {
+  if (!tiers) return [];
+  const refs = tiers.config.tiers.map((tier, index) => ({
+    index,
+    name: tier.name,
+    provider: tier.provider,
+    model: tier.model,
+  }));
+  return [{ type: "tiers-configured", runId, escalation: tiers.config.escalation, tiers: refs }];
 }

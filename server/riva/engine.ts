@@ -1,9 +1,10 @@
 import { randomUUID } from "node:crypto";
 import { parseAcceptance } from "@/server/contract/parse-acceptance";
 import { applyEvent, emptySessionView, type IntentionView, type SessionView } from "@/server/events/fold";
+import { tierIndexOf } from "@/server/events/fold-tiers";
 import type { EventInput } from "@/server/events/schema";
 import { CycleLedger } from "@/server/governance/ledger/cycle-ledger";
-import type { ModelCallRecord } from "@/server/model/types";
+import type { AgentModel, ModelCallRecord } from "@/server/model/types";
 import { errorMessage } from "@/server/orchestrator/errors";
 import { approvalBinding } from "@/server/policy/approval/binding";
 import {
@@ -32,6 +33,7 @@ import {
 } from "./run-events";
 import { SessionWorkspace } from "./session-workspace";
 import { stoppedBy } from "./stop";
+import { compressedEvent, escalatedEvent } from "./tier-events";
 
 /**
  * Drives one run to its end: fold the log, ask `nextStep` what to do, do it, append what happened,
@@ -93,6 +95,7 @@ export class RivaEngine {
           now: this.deps.clock(),
           budget: this.deps.budget ?? null,
           questions: await this.checkpoints(),
+          tiers: this.deps.tiers?.config ?? null,
         });
         if (step.kind === "done") return;
         await this.perform(step, signal);
@@ -130,10 +133,14 @@ export class RivaEngine {
       case "plan":
         return this.plan(step.intention, step.verdict, signal);
       case "decompose":
-        return this.decompose(step.intention, step.trigger, step.summary, signal);
+        return this.decompose(step, signal);
+      case "escalate":
+        return this.append([escalatedEvent(this.runId, step)]);
       case "close-interrupted-cycle":
         return this.append(interruptedCycleEvents(this.runId, step.intention.id, step.cycleId));
       case "act":
+        if (step.compressed)
+          await this.append([compressedEvent(this.runId, step.intention, step.compressed)]);
         return this.act(step.intention, step.previousAttempts, signal);
       case "integrate":
         return this.cycles.integrate(step.intention);
@@ -197,12 +204,8 @@ export class RivaEngine {
   }
 
   /** should_decompose fired after direct work: split it, or fail it when it cannot be split. */
-  private async decompose(
-    intention: IntentionView,
-    trigger: string,
-    summary: string,
-    signal: AbortSignal,
-  ): Promise<void> {
+  private async decompose(step: Extract<Step, { kind: "decompose" }>, signal: AbortSignal): Promise<void> {
+    const { intention, trigger, summary, fallback } = step;
     const input = { task: intention.what, mustDecompose: true, failureSummary: `${trigger}\n${summary}` };
     const planned = await this.askPlan(intention, input, signal);
     if (!planned) return;
@@ -219,6 +222,8 @@ export class RivaEngine {
         ),
       ]);
     }
+    if (fallback)
+      return this.append([this.llmCalled(call, intention.id), escalatedEvent(this.runId, fallback)]);
     const reason = `${trigger}; it cannot be decomposed further: ${plan.thought}`;
     return this.append([this.llmCalled(call, intention.id), this.status(intention, "FAILED", reason)]);
   }
@@ -230,8 +235,9 @@ export class RivaEngine {
     signal: AbortSignal,
   ) {
     const record = { runId: this.runId, intentionId: intention.id, stage: "decompose" as const };
-    const outcome = await callWithRetries(this.deps, record, signal, () =>
-      this.deps.model.plan(input, signal),
+    const model = this.modelFor(intention);
+    const outcome = await callWithRetries({ ...this.deps, model }, record, signal, () =>
+      model.plan(input, signal),
     );
     if (outcome.failedAttempts.length > 0) await this.append(outcome.failedAttempts);
     if ("value" in outcome) return outcome.value;
@@ -246,12 +252,12 @@ export class RivaEngine {
   ): Promise<void> {
     const opening: EventInput[] =
       intention.status === "PENDING" ? [this.status(intention, "ACTIVE", null)] : [];
-    if (previousAttempts.length > 0) {
+    if (intention.cycles.length > 0) {
       opening.push(
         this.decision(
           intention,
           "retry",
-          `attempt ${previousAttempts.length + 1}: no decomposition trigger fired yet`,
+          `attempt ${intention.cycles.length + 1}: no decomposition trigger fired yet`,
         ),
       );
     }
@@ -263,8 +269,9 @@ export class RivaEngine {
       previousAttempts,
     };
     const record = { runId: this.runId, intentionId: intention.id, stage: "act" as const };
-    const asked = await callWithRetries(this.deps, record, signal, () =>
-      this.deps.model.nextAction(input, signal),
+    const model = this.modelFor(intention);
+    const asked = await callWithRetries({ ...this.deps, model }, record, signal, () =>
+      model.nextAction(input, signal),
     );
     if (asked.failedAttempts.length > 0) await this.append(asked.failedAttempts);
     if (!("value" in asked)) return this.modelFailed(intention, "act", asked.error);
@@ -324,8 +331,8 @@ export class RivaEngine {
         runId: this.runId,
         intentionId: intention.id,
         stage,
-        modelId: this.deps.model.id,
-        offline: this.deps.model.offline,
+        modelId: this.modelFor(intention).id,
+        offline: this.modelFor(intention).offline,
         tokensIn: 0,
         tokensOut: 0,
         latencyMs: 0,
@@ -355,6 +362,11 @@ export class RivaEngine {
       },
     );
     await this.append(events);
+  }
+
+  /** The model of the intention's tier when the run has tiers; else the run's model. */
+  private modelFor(intention: IntentionView): AgentModel {
+    return this.deps.tiers?.models[tierIndexOf(intention)] ?? this.deps.model;
   }
 
   private rootTask(): string {
