@@ -23,7 +23,7 @@ import { Orchestrator } from "./orchestrator";
 
 /**
  * Model tiers with every real part: SQLite, the Docker sandbox, and the AI SDK over HTTP to the fake
- * model server, whose "tiers" scenario makes models named weak-… fail at intentions marked "(hard)".
+ * model server, whose default scenario makes models named weak-… fail at intentions marked "(hard)".
  * The tiers come from YAML and resolve to models through the layered settings, as in the app.
  */
 let fakeModel: Awaited<ReturnType<typeof startFakeModelServer>>;
@@ -33,7 +33,7 @@ const sandboxes = new DockerSandboxProvider();
 const actor = { userId: "u1", name: "Ada" };
 
 beforeAll(async () => {
-  fakeModel = await startFakeModelServer({ port: 0, scenario: "tiers" });
+  fakeModel = await startFakeModelServer({ port: 0 });
   repoDir = await mkdtemp(path.join(tmpdir(), "arbor-tiers-"));
   repoPath = path.join(repoDir, "project.git");
   await createEmptyRepository(repoPath, "Tiered");

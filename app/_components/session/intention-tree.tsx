@@ -4,6 +4,7 @@ import { useState } from "react";
 import type { CycleView, IntentionView, SessionView } from "@/server/events/fold";
 import { CheckResults, ContractList } from "./contract-list";
 import { IntentSummary } from "./intent-summary";
+import { NodeCompression, NodeTier } from "./node-tier";
 import { NodeSpend } from "./spend";
 import { StatusBadge } from "./status-badge";
 
@@ -53,6 +54,7 @@ function IntentionNode({
         <span className="node-what" data-testid="intention-what">
           {intention.what}
         </span>
+        <NodeTier view={view} intention={intention} />
         <NodeSpend view={view} intentionId={intention.id} />
       </div>
       {intention.acceptance && <div className="muted small">acceptance: {intention.acceptance}</div>}
@@ -63,6 +65,7 @@ function IntentionNode({
           {decision.decision === "decompose" ? "decomposed" : "worked directly"}: {decision.reason}
         </div>
       )}
+      <NodeCompression intention={intention} />
       {intention.reason && intention.status !== "ACTIVE" && (
         <div
           className={intention.status === "FAILED" ? "error small" : "muted small"}

@@ -181,7 +181,8 @@ const DEFAULT_DELAY_MS = 3_000;
 /**
  * Model tiers: a model whose name starts with "weak" fails at any intention marked "(hard)" — its act
  * runs a read-only command that exits 2, and asked to decompose it, it splits off the mark — while
- * every other model (and "weak" on unmarked intentions) answers as by default.
+ * every other model (and "weak" on unmarked intentions) answers as by default. Part of the default
+ * scenario, so end-to-end tests can configure tiers against the shared fake server.
  */
 const HARD = "(hard)";
 const weakAtHard = (request: ChatRequest) =>
@@ -221,8 +222,8 @@ const tierRules: ScenarioRule[] = [
 ];
 
 export const SCENARIOS: Record<string, Scenario> = {
-  default: { name: "default", rules: defaultRules },
-  tiers: { name: "tiers", rules: tierRules },
+  // Models named weak-… fail at "(hard)" intentions (model tiers); everything else answers as scripted.
+  default: { name: "default", rules: tierRules },
   "malformed-then-valid": {
     name: "malformed-then-valid",
     rules: [onFirstAsk("first ask: invalid tool input", malformedReply), ...defaultRules],
