@@ -1,10 +1,9 @@
 import { randomUUID } from "node:crypto";
 import { parseAcceptance } from "@/server/contract/parse-acceptance";
 import { applyEvent, emptySessionView, type IntentionView, type SessionView } from "@/server/events/fold";
-import { tierIndexOf } from "@/server/events/fold-tiers";
 import type { EventInput } from "@/server/events/schema";
 import { CycleLedger } from "@/server/governance/ledger/cycle-ledger";
-import type { AgentModel, ModelCallRecord } from "@/server/model/types";
+import type { ModelCallRecord } from "@/server/model/types";
 import { errorMessage } from "@/server/orchestrator/errors";
 import { approvalBinding } from "@/server/policy/approval/binding";
 import {
@@ -33,7 +32,7 @@ import {
 } from "./run-events";
 import { SessionWorkspace } from "./session-workspace";
 import { stoppedBy } from "./stop";
-import { compressedEvent, escalatedEvent } from "./tier-events";
+import { compressedEvent, escalatedEvent, modelFor } from "./tier-events";
 
 /**
  * Drives one run to its end: fold the log, ask `nextStep` what to do, do it, append what happened,
@@ -46,6 +45,8 @@ export class RivaEngine {
   private readonly cycles: CycleRunner;
   private readonly tools: ToolDispatch;
   private policy: CheckpointPolicy | null = null;
+  /** The model working the intention of the current step (model tiers change it between cycles). */
+  private serving: { id: string } = { id: "" };
 
   constructor(
     private readonly deps: RivaDeps,
@@ -56,10 +57,13 @@ export class RivaEngine {
     this.workspace = new SessionWorkspace(deps, sessionId, (ready) =>
       this.append([{ type: "sandbox-ready", runId, image: deps.sandboxImage, ...ready }]),
     );
+    const serving = () => this.serving.id || deps.model.id;
     const ledger = deps.traceLedger
       ? new CycleLedger((command) => this.workspace.ledgerExec(command), {
           sessionId,
-          modelId: deps.model.id,
+          get modelId() {
+            return serving();
+          },
           logger: deps.logger,
         })
       : undefined;
@@ -111,6 +115,7 @@ export class RivaEngine {
   }
 
   private async perform(step: Exclude<Step, { kind: "done" }>, signal: AbortSignal): Promise<void> {
+    if ("intention" in step) this.serving = modelFor(this.deps, step.intention);
     switch (step.kind) {
       case "end":
         return this.endRun(step.status, step.reason);
@@ -235,7 +240,7 @@ export class RivaEngine {
     signal: AbortSignal,
   ) {
     const record = { runId: this.runId, intentionId: intention.id, stage: "decompose" as const };
-    const model = this.modelFor(intention);
+    const model = modelFor(this.deps, intention);
     const outcome = await callWithRetries({ ...this.deps, model }, record, signal, () =>
       model.plan(input, signal),
     );
@@ -269,7 +274,7 @@ export class RivaEngine {
       previousAttempts,
     };
     const record = { runId: this.runId, intentionId: intention.id, stage: "act" as const };
-    const model = this.modelFor(intention);
+    const model = modelFor(this.deps, intention);
     const asked = await callWithRetries({ ...this.deps, model }, record, signal, () =>
       model.nextAction(input, signal),
     );
@@ -331,8 +336,8 @@ export class RivaEngine {
         runId: this.runId,
         intentionId: intention.id,
         stage,
-        modelId: this.modelFor(intention).id,
-        offline: this.modelFor(intention).offline,
+        modelId: modelFor(this.deps, intention).id,
+        offline: modelFor(this.deps, intention).offline,
         tokensIn: 0,
         tokensOut: 0,
         latencyMs: 0,
@@ -362,11 +367,6 @@ export class RivaEngine {
       },
     );
     await this.append(events);
-  }
-
-  /** The model of the intention's tier when the run has tiers; else the run's model. */
-  private modelFor(intention: IntentionView): AgentModel {
-    return this.deps.tiers?.models[tierIndexOf(intention)] ?? this.deps.model;
   }
 
   private rootTask(): string {

@@ -1,8 +1,16 @@
 import type { IntentionView } from "@/server/events/fold";
+import { tierIndexOf } from "@/server/events/fold-tiers";
 import type { EventInput } from "@/server/events/schema";
+import type { AgentModel } from "@/server/model/types";
+import type { RivaDeps } from "./ports";
 import type { EscalateStep, TierAttempts } from "./tier-step";
 
-/** The events of model tiers, built from the pure steps of tier-step.ts. */
+/** The events of model tiers, built from the pure steps of tier-step.ts, and which model serves a step. */
+
+/** The model of the intention's tier when the run has tiers; else the run's model. */
+export function modelFor(deps: Pick<RivaDeps, "model" | "tiers">, intention: IntentionView): AgentModel {
+  return deps.tiers?.models[tierIndexOf(intention)] ?? deps.model;
+}
 
 export function escalatedEvent(runId: string, step: EscalateStep): EventInput {
   return {
