@@ -1,9 +1,15 @@
 import { describe, expect, it } from "vitest";
-import type { EventOf, StoredEvent } from "@/server/events/schema";
+import { foldEvents } from "@/server/events/fold";
+import { MemoryEventLog } from "@/server/events/log";
+import type { EventInput, EventOf, StoredEvent } from "@/server/events/schema";
 import type { EscalationPolicy, TierConfig } from "@/server/model/tiers/schema";
 import type { AgentModel, NextAction, Plan } from "@/server/model/types";
-import { FakeSandboxProvider, scriptedModel } from "@/server/testing/fakes";
+import { Orchestrator } from "@/server/orchestrator/orchestrator";
+import { discovered } from "@/server/testing/events";
+import { FakeSandboxProvider, scriptedModel, silentLogger } from "@/server/testing/fakes";
 import { runTask } from "@/server/testing/riva-harness";
+import { DEFAULT_LIMITS } from "./limits";
+import { escalatedEvent } from "./tier-events";
 
 /**
  * The engine with model tiers, over the in-memory log with scripted models and sandbox: which model
@@ -140,5 +146,122 @@ describe("RivaEngine with model tiers", () => {
       status: "FAILED",
       reason: expect.stringContaining("nothing left under escalate-only"),
     });
+  });
+
+  it("resumes after a restart on the tier the log ended on", async () => {
+    const log = new MemoryEventLog();
+    const runId = "run-1";
+    const failedCycle = (cycleId: string): EventInput[] => [
+      {
+        type: "llm-called",
+        runId,
+        intentionId: "root",
+        stage: "act",
+        modelId: "weak",
+        offline: false,
+        tokensIn: 10,
+        tokensOut: 5,
+        latencyMs: 1,
+        error: null,
+      },
+      {
+        type: "cycle-started",
+        runId,
+        intentionId: "root",
+        cycleId,
+        index: 0,
+        thought: "weak tries",
+        action: { type: "COMMAND", content: "false" },
+      },
+      {
+        type: "cycle-result",
+        runId,
+        intentionId: "root",
+        cycleId,
+        exitCode: 1,
+        output: "no",
+        timedOut: false,
+        error: null,
+        durationMs: 1,
+      },
+      {
+        type: "cycle-judged",
+        runId,
+        intentionId: "root",
+        cycleId,
+        judgment: "FAILURE",
+        judgedBy: "auto",
+        reason: "exit code 1",
+      },
+    ];
+    const tiers = config("escalate-then-decompose");
+    const ref = (index: number) => ({
+      index,
+      name: tiers.tiers[index]?.name ?? "",
+      provider: "openai-compatible",
+      model: tiers.tiers[index]?.model ?? "",
+    });
+    await log.append("s1", [
+      {
+        type: "run-started",
+        runId,
+        task: "run `make`",
+        mode: "agent",
+        model: { id: "weak", label: "weak", offline: false },
+      },
+      { type: "tiers-configured", runId, escalation: tiers.escalation, tiers: [ref(0), ref(1)] },
+      discovered(runId),
+      {
+        type: "intention-created",
+        runId,
+        intentionId: "root",
+        parentId: null,
+        what: "run `make`",
+        acceptance: "",
+        depth: 0,
+        position: 0,
+      },
+      { type: "intention-status-changed", runId, intentionId: "root", status: "ACTIVE", reason: null },
+      { type: "decision-made", runId, intentionId: "root", decision: "verify-directly", reason: "x" },
+      ...failedCycle("c1"),
+      ...failedCycle("c2"),
+    ]);
+    const before = foldEvents(await log.read("s1"));
+    const root = before.intentions.root;
+    if (!root) throw new Error("no root");
+    await log.append("s1", [
+      escalatedEvent(runId, {
+        kind: "escalate",
+        intention: root,
+        from: ref(0),
+        to: ref(1),
+        rule: "2 failed cycles",
+        reason: "climb",
+      }),
+    ]);
+    // The server restarts here: a new orchestrator with fresh models picks the run up from the log.
+    const weak = tierModel("weak", "false");
+    const strong = tierModel("strong", "true");
+    const restarted = new Orchestrator({
+      log,
+      model: weak,
+      sandboxes: sandbox(),
+      limits: DEFAULT_LIMITS,
+      clock: Date.now,
+      commandTimeoutMs: 1_000,
+      sandboxImage: "fake",
+      logger: silentLogger,
+      workspaceOf: async () => ({ repoPath: "/nowhere.git", branch: "b" }),
+      runningRuns: async () => [{ runId, sessionId: "s1" }],
+      tiersForRun: async () => ({ config: tiers, models: [weak, strong] }),
+    });
+    expect(await restarted.resumeInterrupted()).toBe(1);
+    await restarted.idle();
+    const events = await log.read("s1");
+    const view = foldEvents(events);
+    expect(view.runs[runId]?.status).toBe("VERIFIED");
+    const acts = ofType(events, "llm-called").filter((call) => call.stage === "act");
+    expect(acts.map((call) => call.modelId)).toEqual(["weak", "weak", "strong"]);
+    expect(view.intentions.root?.tier?.index).toBe(1);
   });
 });
