@@ -16,7 +16,7 @@ export type TierRef = z.infer<typeof TierRef>;
 
 /**
  * The run works with model tiers: every intention starts on tier 0 and climbs as `escalation` says.
- * Appended right after `run-started` (and again on resume when it is missing), never with keys.
+ * Appended right after `run-started`; names, providers and models only, never a key or a base URL.
  */
 export const TiersConfiguredBody = z.object({
   type: z.literal("tiers-configured"),

@@ -14,7 +14,13 @@ import {
 } from "./checkpoint-steps";
 import { canVerifyDirectly, failureSummary, shouldDecompose, type Verdict } from "./heuristics";
 import type { RivaLimits, RunBudget } from "./limits";
-import { afterMissWithTiers, type EscalateStep, type TierAttempts, tierAttempts } from "./tier-step";
+import {
+  afterMissWithTiers,
+  type EscalateStep,
+  type TierAttempts,
+  tierAttempts,
+  tierGone,
+} from "./tier-step";
 
 /**
  * The RIVA transition: what a run does next, decided from its folded events (and the clock) alone.
@@ -234,7 +240,7 @@ function visit(
       reason: `limit reached: max iterations (${limits.maxIterations} action cycles)`,
     };
   }
-  if (tiers) return { kind: "act", intention: node, ...tierAttempts(node, tiers) };
+  if (tiers) return tierGone(node, tiers) ?? { kind: "act", intention: node, ...tierAttempts(node, tiers) };
   const previousAttempts = cycles.map(
     (cycle) =>
       `${cycle.action.content} → ${cycle.judgment ?? "?"}: ${cycle.reflection ?? cycle.judgmentReason ?? ""}`,

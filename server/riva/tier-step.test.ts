@@ -174,6 +174,15 @@ describe("nextStep with model tiers", () => {
     expect(text.length).toBeLessThanOrEqual(4_000);
   });
 
+  it("an intention on a tier the config no longer has fails, naming it, rather than using another model", () => {
+    const bodies = [...single(), ...twoFailures, escalation(0, 2)];
+    expect(step(bodies, config())).toMatchObject({
+      kind: "settle",
+      status: "FAILED",
+      reason: 'model tiers: the intention is on tier 3 ("strongest"), but the model config has 2',
+    });
+  });
+
   it("escalate-then-decompose: when the top tier fails too, the intention is decomposed", () => {
     const bodies = [...single(), ...twoFailures, escalation(0, 1), ...attempt("c3"), ...attempt("c4")];
     expect(step(bodies, config())).toMatchObject({

@@ -70,6 +70,8 @@ export function afterMissWithTiers(
   config: TierConfig,
   limits: RivaLimits,
 ): TierMissStep {
+  const gone = tierGone(intention, config);
+  if (gone) return gone;
   const canDecompose = intention.depth + 1 <= limits.maxDepth;
   const state = tierState(intention, canDecompose);
   const trigger = shouldDecompose(cyclesOnTier(intention), limits);
@@ -116,6 +118,20 @@ export function afterMissWithTiers(
       return { kind: "settle", intention, status: "FAILED", reason: `${decision.reason}${depth}` };
     }
   }
+}
+
+/**
+ * An intention on a tier the config no longer has (the file changed across a restart) fails, naming
+ * it, instead of being served by some other model.
+ */
+export function tierGone(
+  intention: IntentionView,
+  config: TierConfig,
+): Extract<TierMissStep, { kind: "settle" }> | null {
+  const index = tierIndexOf(intention);
+  if (index < config.tiers.length) return null;
+  const reason = `model tiers: the intention is on tier ${index + 1} ("${intention.tier?.name ?? "?"}"), but the model config has ${config.tiers.length}`;
+  return { kind: "settle", intention, status: "FAILED", reason };
 }
 
 /** What the next tier's prompt reads about earlier attempts, and what the cap left out. */
