@@ -49,6 +49,7 @@ test("an intention that fails on tier 0 escalates, and the node shows the tier i
   await expect(root.getByTestId("intention-tier")).toHaveText("tier strong");
   await expect(root.getByTestId("intention-tier")).toHaveAttribute("data-tier", "1");
   await expect(root.getByTestId("intention-tier")).toHaveAttribute("title", /strong-model/);
+  await expect(root.getByTestId("intention-escalation")).toContainText("tier fast: 2 failed cycles");
   // The replay rebuilds the same tier from the log.
   await page.reload();
   await expect(root.getByTestId("intention-tier")).toHaveText("tier strong");

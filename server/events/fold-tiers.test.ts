@@ -88,6 +88,7 @@ describe("fold of tier and compression events", () => {
         { index: 0, name: "fast", fromCycle: 0 },
         { index: 1, name: "strong", fromCycle: 2 },
       ],
+      reason: "tier strong: 2 failed cycles; escalating to strongest",
     });
     if (!c1) throw new Error("no c1");
     expect([0, 1, 2, 3].map((cycle) => tierNameOfCycle(c1, cycle, "fast"))).toEqual([

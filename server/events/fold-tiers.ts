@@ -24,6 +24,8 @@ export interface IntentionTierFields {
     name: string;
     since: TierStart;
     earlier: { index: number; name: string; fromCycle: number }[];
+    /** Why it last climbed, with the rule that fired. */
+    reason: string;
   } | null;
   /** How its latest model request was compressed (null: nothing was left out). */
   compressed: { omitted: number; shortened: number; keptChars: number } | null;
@@ -62,7 +64,7 @@ export function foldTierEvent(view: SessionView, body: TierBody): void {
           fromCycle: intention.tier?.since.cycles ?? 0,
         };
         const earlier = [...(intention.tier?.earlier ?? []), left];
-        intention.tier = { index: body.to.index, name: body.to.name, since, earlier };
+        intention.tier = { index: body.to.index, name: body.to.name, since, earlier, reason: body.reason };
       }
       return;
     }

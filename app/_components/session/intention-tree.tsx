@@ -4,7 +4,7 @@ import { useState } from "react";
 import type { CycleView, IntentionView, SessionView } from "@/server/events/fold";
 import { CheckResults, ContractList } from "./contract-list";
 import { IntentSummary } from "./intent-summary";
-import { NodeCompression, NodeTier } from "./node-tier";
+import { NodeTierNotes, NodeTier } from "./node-tier";
 import { NodeSpend } from "./spend";
 import { StatusBadge } from "./status-badge";
 
@@ -65,7 +65,7 @@ function IntentionNode({
           {decision.decision === "decompose" ? "decomposed" : "worked directly"}: {decision.reason}
         </div>
       )}
-      <NodeCompression intention={intention} />
+      <NodeTierNotes intention={intention} />
       {intention.reason && intention.status !== "ACTIVE" && (
         <div
           className={intention.status === "FAILED" ? "error small" : "muted small"}

@@ -23,12 +23,21 @@ export function NodeTier({ view, intention }: { view: SessionView; intention: In
   );
 }
 
-export function NodeCompression({ intention }: { intention: IntentionView }) {
+/** Why the intention climbed to its tier, and what its latest request left out. */
+export function NodeTierNotes({ intention }: { intention: IntentionView }) {
   const compressed = intention.compressed;
-  if (!compressed) return null;
   return (
-    <div className="muted small" data-testid="intention-compressed">
-      compressed: {compressed.omitted} earlier attempt{compressed.omitted === 1 ? "" : "s"} summarised
-    </div>
+    <>
+      {intention.tier && (
+        <div className="muted small" data-testid="intention-escalation">
+          escalated: {intention.tier.reason}
+        </div>
+      )}
+      {compressed && (
+        <div className="muted small" data-testid="intention-compressed">
+          compressed: {compressed.omitted} earlier attempt{compressed.omitted === 1 ? "" : "s"} summarised
+        </div>
+      )}
+    </>
   );
 }
