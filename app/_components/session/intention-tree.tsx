@@ -4,7 +4,7 @@ import { useState } from "react";
 import type { CycleView, IntentionView, SessionView } from "@/server/events/fold";
 import { CheckResults, ContractList } from "./contract-list";
 import { IntentSummary } from "./intent-summary";
-import { NodeTierNotes, NodeTier } from "./node-tier";
+import { NodeTier, NodeTierNotes } from "./node-tier";
 import { NodeSpend } from "./spend";
 import { StatusBadge } from "./status-badge";
 
