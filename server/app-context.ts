@@ -13,11 +13,13 @@ import { Orchestrator } from "@/server/orchestrator/orchestrator";
 import { readCheckpointPolicy } from "@/server/policy/checkpoints";
 import { RivaLimits } from "@/server/riva/limits";
 import { getSandboxProvider } from "@/server/sandbox";
+import type { ModelSettingValues } from "@/server/settings/layers";
 import { resolveModelSettings } from "@/server/settings/layers";
 import { openedKeys } from "@/server/settings/opened-keys";
 import { environmentLayer } from "@/server/settings/resolve";
 import { modelForSession } from "@/server/settings/run-model";
 import { createSecretBox } from "@/server/settings/secret-box";
+import { tierModelsForSession } from "@/server/settings/tier-models";
 import { createTerminalHub } from "@/server/terminal/create";
 
 /**
@@ -36,7 +38,8 @@ function create() {
   // resolves its own from the project's and team's settings (see modelForRun below).
   const model = createAgentModel(resolveModelSettings({ environment }));
   const sandboxes = getSandboxProvider();
-  // Prices and budgets come from the optional model config; a bad file stops the server, listing every problem.
+  // Prices, budgets and model tiers come from the optional model config; a bad file stops the server,
+  // listing every problem.
   const modelConfig = env.ARBOR_MODEL_CONFIG
     ? loadTierConfig(readFileSync(env.ARBOR_MODEL_CONFIG, "utf8"))
     : null;
@@ -47,7 +50,7 @@ function create() {
     limits: RivaLimits.parse({
       maxDepth: env.ARBOR_MAX_DEPTH,
       maxCyclesPerIntention: env.ARBOR_MAX_CYCLES,
-      maxIterations: env.ARBOR_MAX_ITERATIONS,
+      maxIterations: env.ARBOR_MAX_ITERATIONS ?? modelConfig?.budgets.maxIterations ?? 10,
       wallClockMs: env.ARBOR_WALL_CLOCK_SECONDS * 1000,
     }),
     clock: Date.now,
@@ -84,6 +87,13 @@ function create() {
       return memories.map((memory) => `${memory.kind}: ${memory.summary} (${memory.detail.split("\n")[0]})`);
     },
     modelForRun: (sessionId, overrides) => modelForSession({ db, box, environment }, sessionId, overrides),
+    // Model tiers from the config: each intention starts on tier 0 and escalates (server/riva/tier-step.ts).
+    ...(modelConfig
+      ? {
+          tiersForRun: (sessionId: string, overrides: ModelSettingValues) =>
+            tierModelsForSession({ db, box, environment }, sessionId, modelConfig, overrides),
+        }
+      : {}),
     async runningRuns() {
       const runs = await db.run.findMany({
         where: { status: "RUNNING" },

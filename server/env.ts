@@ -64,7 +64,8 @@ const schema = z.object({
   /** Seed 000's safety limits (see server/riva/limits.ts). */
   ARBOR_MAX_DEPTH: z.coerce.number().int().min(0).max(50).default(10),
   ARBOR_MAX_CYCLES: positiveInt(5),
-  ARBOR_MAX_ITERATIONS: positiveInt(10),
+  /** Action cycles per run; unset: the model config's `budgets.maxIterations`, else 10. */
+  ARBOR_MAX_ITERATIONS: z.coerce.number().int().positive().optional(),
   ARBOR_WALL_CLOCK_SECONDS: positiveInt(300),
   ARBOR_LOG_LEVEL: z.enum(["fatal", "error", "warn", "info", "debug", "trace", "silent"]).default("info"),
 });

@@ -3,6 +3,7 @@ import type { DiscoveredIntent } from "@/server/riva/discovery/discovered-intent
 import { type AnswerFields, foldAnswer } from "./answer-view";
 import type { Allowance, CheckpointAnswer, CheckpointProposal } from "./checkpoint-schema";
 import { recordDecision, requestedApproval, type ToolCalledView, toolCalled } from "./fold-approvals";
+import { foldTierEvent, type IntentionTierFields, NO_INTENTION_TIER, type RunTierFields } from "./fold-tiers";
 import { foldModelCall } from "./roll-up";
 import type { Action, ChildProposal, StoredEvent, ToolCallBody } from "./schema";
 import type {
@@ -40,7 +41,7 @@ export interface CycleView {
   checks: CriterionResult[] | null;
 }
 
-export interface IntentionView {
+export interface IntentionView extends IntentionTierFields {
   id: string;
   runId: string;
   parentId: string | null;
@@ -97,8 +98,8 @@ export interface ApprovalView {
   preview: string | null;
 }
 
-/** `route` and `answerTools` (the answer path) are folded by `answer-view.ts`. */
-export interface RunView extends AnswerFields {
+/** `route` and `answerTools` (the answer path) are folded by `answer-view.ts`, tiers by `fold-tiers.ts`. */
+export interface RunView extends AnswerFields, RunTierFields {
   id: string;
   task: string;
   mode: UserMode;
@@ -199,6 +200,7 @@ export function applyEvent(view: SessionView, event: StoredEvent): SessionView {
         tokensOut: 0,
         costUsd: 0,
         unpricedCalls: 0,
+        tiers: null,
       };
       break;
     case "intent-discovered": {
@@ -234,6 +236,7 @@ export function applyEvent(view: SessionView, event: StoredEvent): SessionView {
         reads: [],
         ownedScope: body.ownedScope,
         scopeApproval: body.scopeApproval,
+        ...NO_INTENTION_TIER,
       };
       if (body.parentId) view.intentions[body.parentId]?.childIds.push(body.intentionId);
       const run = view.runs[body.runId];
@@ -362,6 +365,12 @@ export function applyEvent(view: SessionView, event: StoredEvent): SessionView {
       break;
     // Who typed is kept for the record; the ledger is read by `recordsFromEvents`, patches by the replay.
     case "terminal-typed":
+      break;
+    case "tiers-configured":
+    case "tier-escalated":
+    case "context-compressed":
+      foldTierEvent(view, body);
+      break;
     case "trace-recorded":
     case "workspace-changed":
     case "file-edited":

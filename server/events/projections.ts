@@ -149,6 +149,9 @@ export async function project(tx: Tx, sessionId: string, event: StoredEvent): Pr
     case "terminal-closed":
     case "budget-split":
     case "tool-called":
+    case "tiers-configured":
+    case "tier-escalated":
+    case "context-compressed":
       // Kept in the log only; nothing queries them as rows yet.
       return;
     default: {

@@ -3,6 +3,7 @@ import { Criterion, CriterionResult } from "@/server/contract/criteria";
 import { TraceRecordedBody } from "@/server/governance/ledger/trace-schema";
 import { DiscoveredIntent } from "@/server/riva/discovery/discovered-intent";
 import { BudgetShare, CheckpointAnswer, CheckpointProposal } from "./checkpoint-schema";
+import { ContextCompressedBody, TierEscalatedBody, TiersConfiguredBody } from "./tier-schema";
 import {
   ActionType,
   ApprovalKind,
@@ -73,6 +74,10 @@ export type Action = z.infer<typeof Action>;
 export const EventBody = z.discriminatedUnion("type", [
   /** What a cycle wrote, as Agent Trace records (the trace ledger, seed 003). */
   TraceRecordedBody,
+  /** Model tiers of the run, an intention's escalation, a compressed request (see tier-schema.ts). */
+  TiersConfiguredBody,
+  TierEscalatedBody,
+  ContextCompressedBody,
   /** A chat message from the user, the agent or the system (errors, notices). */
   z.object({
     type: z.literal("message-posted"),

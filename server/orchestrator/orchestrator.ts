@@ -3,18 +3,23 @@ import { AnswerRunner } from "@/server/answer/answer-runner";
 import { routeRun } from "@/server/answer/route";
 import type { CheckpointAnswerInput } from "@/server/events/checkpoint-schema";
 import { emptySessionView, foldEvents, type SessionView } from "@/server/events/fold";
-import { ChildProposal, type ChildProposalInput, type EventInput, type ToolCallBody } from "@/server/events/schema";
+import {
+  ChildProposal,
+  type ChildProposalInput,
+  type EventInput,
+  type ToolCallBody,
+} from "@/server/events/schema";
 import type { ReasoningSwitch, UserMode } from "@/server/events/vocabulary";
 import { scopeGlobProblem } from "@/server/intents/project-intent";
 import type { AgentModel } from "@/server/model/types";
 import { childIntentions } from "@/server/riva/children";
 import { RivaEngine } from "@/server/riva/engine";
-import type { RivaDeps } from "@/server/riva/ports";
+import type { RivaDeps, RunTiers } from "@/server/riva/ports";
 import { RunStopped } from "@/server/riva/stop";
 import { checkEditedCall } from "@/server/riva/tool-approval";
 import type { ModelSettingValues } from "@/server/settings/layers";
 import { resolveCheckpointAnswer } from "./checkpoint-answers";
-import { UserFacingError } from "./errors";
+import { errorMessage, UserFacingError } from "./errors";
 
 interface Actor {
   userId: string;
@@ -29,6 +34,11 @@ export interface OrchestratorDeps extends RivaDeps {
    * absent: every run uses `model`. Throws a UserFacingError when the settings cannot be used.
    */
   modelForRun?(sessionId: string, overrides: ModelSettingValues): Promise<AgentModel & { provider?: string }>;
+  /**
+   * The run's model tiers when the model config declares them (null or absent: one model). Tier 0's
+   * model is then the run's model. Throws a UserFacingError naming every tier that cannot be served.
+   */
+  tiersForRun?(sessionId: string, overrides: ModelSettingValues): Promise<RunTiers | null>;
 }
 
 /**
@@ -41,6 +51,7 @@ export class Orchestrator {
   private readonly approvalWaiters = new Map<string, Set<() => void>>();
   /** The model each run resolved when it started, so a settings change never switches a run midway. */
   private readonly runModels = new Map<string, AgentModel>();
+  private readonly runTiers = new Map<string, RunTiers | null>();
 
   constructor(private readonly deps: OrchestratorDeps) {}
 
@@ -68,10 +79,14 @@ export class Orchestrator {
       );
     }
     const runId = randomUUID();
-    const model = this.deps.modelForRun
-      ? await this.deps.modelForRun(input.sessionId, input.modelOverrides ?? {})
-      : this.deps.model;
+    const tiers = (await this.deps.tiersForRun?.(input.sessionId, input.modelOverrides ?? {})) ?? null;
+    const model =
+      tiers?.models[0] ??
+      (this.deps.modelForRun
+        ? await this.deps.modelForRun(input.sessionId, input.modelOverrides ?? {})
+        : this.deps.model);
     this.runModels.set(runId, model);
+    this.runTiers.set(runId, tiers);
     const route = routeRun(input.mode, task);
     await this.deps.log.append(input.sessionId, [
       { type: "message-posted", messageId: randomUUID(), runId, role: "user", text: task },
@@ -90,6 +105,7 @@ export class Orchestrator {
         },
         startedBy: input.actor.userId,
       },
+      ...tiersConfigured(runId, tiers),
       { type: "run-routed", runId, ...route },
       // The answer path has no intention tree: it explores read-only and replies.
       ...(route.route === "answer" ? [] : [rootIntention(runId, task)]),
@@ -230,8 +246,13 @@ export class Orchestrator {
     }
   }
 
-  private engine(sessionId: string, runId: string, model = this.deps.model): RivaEngine {
-    return new RivaEngine({ ...this.deps, model }, sessionId, runId, (id, signal) =>
+  private engine(
+    sessionId: string,
+    runId: string,
+    model = this.deps.model,
+    tiers: RunTiers | null = null,
+  ): RivaEngine {
+    return new RivaEngine({ ...this.deps, model, tiers }, sessionId, runId, (id, signal) =>
       this.waitForApproval(sessionId, id, signal),
     );
   }
@@ -239,11 +260,20 @@ export class Orchestrator {
   private ensureDriving(sessionId: string, runId: string): void {
     if (this.active.has(runId)) return;
     const controller = new AbortController();
-    const done = Promise.all([this.modelOf(sessionId, runId), this.viewOf(sessionId)])
-      .then(([model, view]) =>
-        answersRun(view, runId)
-          ? new AnswerRunner({ ...this.deps, model }, sessionId, runId).drive(controller.signal)
-          : this.engine(sessionId, runId, model).drive(controller.signal),
+    const done = this.tiersOf(sessionId, runId)
+      .then(
+        async (tiers) => {
+          const [model, view] = await Promise.all([this.modelOf(sessionId, runId), this.viewOf(sessionId)]);
+          return answersRun(view, runId)
+            ? new AnswerRunner({ ...this.deps, model }, sessionId, runId).drive(controller.signal)
+            : this.engine(sessionId, runId, model, tiers).drive(controller.signal);
+        },
+        (error: unknown) => {
+          // Tiers that cannot be served on resume end the run with the reason; no other model stands in.
+          this.deps.logger.warn({ err: error, runId }, "model tiers unusable on resume");
+          controller.abort(new RunStopped(`the server: ${errorMessage(error)}`));
+          return this.engine(sessionId, runId).drive(controller.signal);
+        },
       )
       .finally(() => this.active.delete(runId));
     this.active.set(runId, { controller, done });
@@ -267,6 +297,15 @@ export class Orchestrator {
       );
       return this.deps.model;
     }
+  }
+
+  /** The run's tiers as started; a resumed run resolves them again (a bad setting ends it, see above). */
+  private async tiersOf(sessionId: string, runId: string): Promise<RunTiers | null> {
+    if (this.runTiers.has(runId) || !this.deps.tiersForRun) return this.runTiers.get(runId) ?? null;
+    const tiers = await this.deps.tiersForRun(sessionId, {});
+    this.runTiers.set(runId, tiers);
+    if (tiers) this.runModels.set(runId, tiers.models[0] ?? this.deps.model);
+    return tiers;
   }
 
   private waitForApproval(sessionId: string, approvalId: string, signal: AbortSignal): Promise<void> {
@@ -312,4 +351,16 @@ function rootIntention(runId: string, task: string): EventInput {
 function answersRun(view: SessionView, runId: string): boolean {
   const run = view.runs[runId];
   return run?.mode === "chat" || run?.route?.route === "answer";
+}
+
+/** The run's tiers as recorded in its log: names, providers and models, never a key or a base URL. */
+function tiersConfigured(runId: string, tiers: RunTiers | null): EventInput[] {
+  if (!tiers) return [];
+  const refs = tiers.config.tiers.map((tier, index) => ({
+    index,
+    name: tier.name,
+    provider: tier.provider,
+    model: tier.model,
+  }));
+  return [{ type: "tiers-configured", runId, escalation: tiers.config.escalation, tiers: refs }];
 }

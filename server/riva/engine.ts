@@ -34,6 +34,7 @@ import {
 } from "./run-events";
 import { SessionWorkspace } from "./session-workspace";
 import { stoppedBy } from "./stop";
+import { compressedEvent, escalatedEvent, modelFor } from "./tier-events";
 
 /**
  * Drives one run to its end: fold the log, ask `nextStep` what to do, do it, append what happened,
@@ -46,6 +47,8 @@ export class RivaEngine {
   private readonly cycles: CycleRunner;
   private readonly tools: ToolDispatch;
   private policy: CheckpointPolicy | null = null;
+  /** The model working the intention of the current step (model tiers change it between cycles). */
+  private serving: { id: string } = { id: "" };
 
   constructor(
     private readonly deps: RivaDeps,
@@ -56,10 +59,13 @@ export class RivaEngine {
     this.workspace = new SessionWorkspace(deps, sessionId, (ready) =>
       this.append([{ type: "sandbox-ready", runId, image: deps.sandboxImage, ...ready }]),
     );
+    const serving = () => this.serving.id || deps.model.id;
     const ledger = deps.traceLedger
       ? new CycleLedger((command) => this.workspace.ledgerExec(command), {
           sessionId,
-          modelId: deps.model.id,
+          get modelId() {
+            return serving();
+          },
           logger: deps.logger,
         })
       : undefined;
@@ -99,6 +105,7 @@ export class RivaEngine {
           now: this.deps.clock(),
           budget: this.deps.budget ?? null,
           questions: await this.checkpoints(),
+          tiers: this.deps.tiers?.config ?? null,
         });
         if (step.kind === "done") return;
         await this.perform(step, signal);
@@ -114,6 +121,7 @@ export class RivaEngine {
   }
 
   private async perform(step: Exclude<Step, { kind: "done" }>, signal: AbortSignal): Promise<void> {
+    if ("intention" in step) this.serving = modelFor(this.deps, step.intention);
     switch (step.kind) {
       case "end":
         return this.endRun(step.status, step.reason);
@@ -136,10 +144,14 @@ export class RivaEngine {
       case "plan":
         return this.plan(step.intention, step.verdict, signal);
       case "decompose":
-        return this.decompose(step.intention, step.trigger, step.summary, signal);
+        return this.decompose(step, signal);
+      case "escalate":
+        return this.append([escalatedEvent(this.runId, step)]);
       case "close-interrupted-cycle":
         return this.append(interruptedCycleEvents(this.runId, step.intention.id, step.cycleId));
       case "act":
+        if (step.compressed)
+          await this.append([compressedEvent(this.runId, step.intention, step.compressed)]);
         return this.act(step.intention, step.previousAttempts, signal);
       case "integrate":
         return this.cycles.integrate(step.intention);
@@ -203,12 +215,8 @@ export class RivaEngine {
   }
 
   /** should_decompose fired after direct work: split it, or fail it when it cannot be split. */
-  private async decompose(
-    intention: IntentionView,
-    trigger: string,
-    summary: string,
-    signal: AbortSignal,
-  ): Promise<void> {
+  private async decompose(step: Extract<Step, { kind: "decompose" }>, signal: AbortSignal): Promise<void> {
+    const { intention, trigger, summary, fallback } = step;
     const input = { task: intention.what, mustDecompose: true, failureSummary: `${trigger}\n${summary}` };
     const planned = await this.askPlan(intention, input, signal);
     if (!planned) return;
@@ -225,6 +233,8 @@ export class RivaEngine {
         ),
       ]);
     }
+    if (fallback)
+      return this.append([this.llmCalled(call, intention.id), escalatedEvent(this.runId, fallback)]);
     const reason = `${trigger}; it cannot be decomposed further: ${plan.thought}`;
     return this.append([this.llmCalled(call, intention.id), this.status(intention, "FAILED", reason)]);
   }
@@ -236,8 +246,9 @@ export class RivaEngine {
     signal: AbortSignal,
   ) {
     const record = { ...this.requestContext(), intentionId: intention.id, stage: "decompose" as const };
-    const outcome = await callWithRetries(this.deps, record, signal, () =>
-      this.deps.model.plan({ ...input, request: this.requestContext() }, signal),
+    const model = modelFor(this.deps, intention);
+    const outcome = await callWithRetries({ ...this.deps, model }, record, signal, () =>
+      model.plan({ ...input, request: this.requestContext() }, signal),
     );
     if (outcome.failedAttempts.length > 0) await this.append(outcome.failedAttempts);
     if ("value" in outcome) return outcome.value;
@@ -252,12 +263,12 @@ export class RivaEngine {
   ): Promise<void> {
     const opening: EventInput[] =
       intention.status === "PENDING" ? [this.status(intention, "ACTIVE", null)] : [];
-    if (previousAttempts.length > 0) {
+    if (intention.cycles.length > 0) {
       opening.push(
         this.decision(
           intention,
           "retry",
-          `attempt ${previousAttempts.length + 1}: no decomposition trigger fired yet`,
+          `attempt ${intention.cycles.length + 1}: no decomposition trigger fired yet`,
         ),
       );
     }
@@ -270,10 +281,11 @@ export class RivaEngine {
       request: this.requestContext(),
     };
     const record = { ...this.requestContext(), intentionId: intention.id, stage: "act" as const };
+    const model = modelFor(this.deps, intention);
     // The model may read a few times inside its turn; each read is logged as it happens.
     const reads = readPortFor(this.actHost(), intention, signal);
-    const asked = await callWithRetries(this.deps, record, signal, () =>
-      this.deps.model.nextAction(input, signal, reads),
+    const asked = await callWithRetries({ ...this.deps, model }, record, signal, () =>
+      model.nextAction(input, signal, reads),
     );
     if (asked.failedAttempts.length > 0) await this.append(asked.failedAttempts);
     if (!("value" in asked)) return this.modelFailed(intention, "act", asked.error);
@@ -313,8 +325,8 @@ export class RivaEngine {
         ...this.requestContext(),
         intentionId: intention.id,
         stage,
-        modelId: this.deps.model.id,
-        offline: this.deps.model.offline,
+        modelId: modelFor(this.deps, intention).id,
+        offline: modelFor(this.deps, intention).offline,
         tokensIn: 0,
         tokensOut: 0,
         latencyMs: 0,

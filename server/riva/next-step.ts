@@ -1,6 +1,7 @@
 import type { BudgetShare, CheckpointProposal } from "@/server/events/checkpoint-schema";
-import type { ApprovalView, CycleView, IntentionView, RunView, SessionView } from "@/server/events/fold";
+import type { ApprovalView, IntentionView, RunView, SessionView } from "@/server/events/fold";
 import type { FinalRunStatus, Judgment } from "@/server/events/vocabulary";
+import type { TierConfig } from "@/server/model/tiers/schema";
 import { rootBudget } from "./budgets";
 import {
   AUTO_QUESTIONS,
@@ -13,7 +14,14 @@ import {
 } from "./checkpoint-steps";
 import { canVerifyDirectly, failureSummary, shouldDecompose, type Verdict } from "./heuristics";
 import type { RivaLimits, RunBudget } from "./limits";
-import { describeCall } from "./tool-action";
+import {
+  afterMissWithTiers,
+  type EscalateStep,
+  type TierAttempts,
+  tierAttempts,
+  tierGone,
+} from "./tier-step";
+import { attemptedAction } from "./tool-action";
 
 /**
  * The RIVA transition: what a run does next, decided from its folded events (and the clock) alone.
@@ -32,11 +40,19 @@ export type Step =
   /** No decision yet: `verdict` is can_verify_directly; when it says no, the model is asked to split. */
   | { kind: "plan"; intention: IntentionView; verdict: Verdict }
   /** Direct work stopped converging (`trigger`): a split is required, or the intention fails. */
-  | { kind: "decompose"; intention: IntentionView; trigger: string; summary: string }
+  | { kind: "decompose"; intention: IntentionView; trigger: string; summary: string; fallback?: EscalateStep }
+  /** Model tiers: the intention's tier is failing and it climbs to the next one (see tier-step.ts). */
+  | EscalateStep
   | { kind: "close-interrupted-cycle"; intention: IntentionView; cycleId: string }
   /** verify_integration: every child is verified; the parent's own contract is checked in the sandbox. */
   | { kind: "integrate"; intention: IntentionView; childCount: number }
-  | { kind: "act"; intention: IntentionView; previousAttempts: string[] }
+  | {
+      kind: "act";
+      intention: IntentionView;
+      previousAttempts: string[];
+      /** Model tiers: what the capped failure summary left out of this request. */
+      compressed?: TierAttempts["compressed"];
+    }
   /** A person approved (or edited) the command of the next cycle: run exactly that. */
   | { kind: "execute-approved"; intention: IntentionView; approval: ApprovalView }
   /** A person rejected the command: the cycle is recorded as skipped, and the loop goes on. */
@@ -73,6 +89,8 @@ export interface StepContext {
   budget?: RunBudget | null;
   /** Which judgment questions go to a person; all answered by the auto checkpoint when absent. */
   questions?: Questions;
+  /** The run's model tiers (ARBOR_MODEL_CONFIG); absent: one model, seed 000's triggers alone. */
+  tiers?: TierConfig | null;
 }
 
 export function nextStep(view: SessionView, runId: string, context: StepContext): Step {
@@ -124,7 +142,14 @@ export function nextStep(view: SessionView, runId: string, context: StepContext)
       return { kind: "settle", intention, status: "FAILED", reason };
     }
   }
-  const step = visit(view, run, root, context.limits, context.questions ?? AUTO_QUESTIONS);
+  const step = visit(
+    view,
+    run,
+    root,
+    context.limits,
+    context.questions ?? AUTO_QUESTIONS,
+    context.tiers ?? null,
+  );
   if (step.kind === "plan" || step.kind === "act" || step.kind === "decompose") {
     // About to spend on the model (and only then, so a verdict is never left half recorded): the run's
     // budget, then the per-intention budgets, are enforced first.
@@ -141,6 +166,7 @@ function visit(
   node: IntentionView,
   limits: RivaLimits,
   questions: Questions,
+  tiers: TierConfig | null,
 ): Step {
   if (node.childIds.length > 0) {
     const children = node.childIds.map((id) => view.intentions[id]).filter((child) => child !== undefined);
@@ -149,7 +175,7 @@ function visit(
         const reason = `child ${child.position + 1} "${child.what}" failed: ${child.reason ?? "no reason recorded"}`;
         return { kind: "settle", intention: node, status: "FAILED", reason };
       }
-      if (child.status !== "VERIFIED") return visit(view, run, child, limits, questions);
+      if (child.status !== "VERIFIED") return visit(view, run, child, limits, questions, tiers);
     }
     // verify_integration: the parent holds when every child was verified and its own contract (if its
     // acceptance names checkable criteria) holds too; checked first, then proposed or settled.
@@ -194,8 +220,10 @@ function visit(
   }
   if (last) {
     const requested = decompositionRequested(view, node, last);
+    const tiered = tiers && !requested ? afterMissWithTiers(node, tiers, limits) : null;
+    if (tiered && tiered.kind !== "stay") return tiered;
     const trigger = requested ? { yes: true, reason: requested } : shouldDecompose(cycles, limits);
-    if (trigger.yes) {
+    if (!tiered && trigger.yes) {
       if (node.depth + 1 > limits.maxDepth) {
         const reason = `${trigger.reason}, and it cannot be decomposed: limit reached: max depth (${limits.maxDepth})`;
         return { kind: "settle", intention: node, status: "FAILED", reason };
@@ -213,6 +241,7 @@ function visit(
       reason: `limit reached: max iterations (${limits.maxIterations} action cycles)`,
     };
   }
+  if (tiers) return tierGone(node, tiers) ?? { kind: "act", intention: node, ...tierAttempts(node, tiers) };
   const previousAttempts = cycles.map(
     (cycle) =>
       `${attemptedAction(cycle.action)} → ${cycle.judgment ?? "?"}: ${cycle.reflection ?? cycle.judgmentReason ?? ""}`,
@@ -229,12 +258,6 @@ function unusedCommandApproval(view: SessionView, intention: IntentionView): App
       approval.intentionId === intention.id &&
       !used.has(approval.id),
   );
-}
-
-/** An earlier attempt in one line: the command, or the tool and its file (a file's content is not repeated). */
-function attemptedAction(action: CycleView["action"]): string {
-  if (action.tool === null || action.tool === "shell.exec" || action.input === null) return action.content;
-  return describeCall({ tool: action.tool, input: action.input });
 }
 
 /** What was spent, described, when it reached the run's budget (with what people granted); else null. */

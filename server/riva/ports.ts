@@ -1,6 +1,7 @@
 import type { Logger } from "pino";
 import type { EventLog } from "@/server/events/log";
 import type { Pricer } from "@/server/model/pricing";
+import type { TierConfig } from "@/server/model/tiers/schema";
 import type { AgentModel } from "@/server/model/types";
 import type { CheckpointPolicy } from "@/server/policy/checkpoints";
 import type { SandboxProvider } from "@/server/sandbox/types";
@@ -38,6 +39,17 @@ export interface RivaDeps {
   memoriesOf?(sessionId: string): Promise<string[]>;
   /** Record what each cycle wrote in the trace ledger (git commands in the sandbox); off when absent. */
   traceLedger?: boolean;
+  /**
+   * The run's model tiers: the config and one model per tier, in the same order. An intention's
+   * calls go to its tier's model; absent or null: every call goes to `model`.
+   */
+  tiers?: RunTiers | null;
   /** fs.write and fs.edit refuse to grow /workspace beyond this many bytes; absent means no cap. */
   workspaceMaxBytes?: number | null;
+}
+
+/** Model tiers resolved for one run (see server/settings/tier-models.ts). */
+export interface RunTiers {
+  config: TierConfig;
+  models: AgentModel[];
 }

@@ -111,3 +111,9 @@ export function judgeToolResult(
     return { judgment: "UNCLEAR", reason: `${call.tool} only read; a read does not verify the intention` };
   return { judgment: "SUCCESS", reason: `${call.tool} succeeded` };
 }
+
+/** An earlier attempt in one line: the command, or the tool and its file (a file's content is not repeated). */
+export function attemptedAction(action: Pick<Action, "content" | "tool" | "input">): string {
+  if (action.tool === null || action.tool === "shell.exec" || action.input === null) return action.content;
+  return describeCall({ tool: action.tool, input: action.input });
+}

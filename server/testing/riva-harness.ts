@@ -6,6 +6,7 @@ import type { AgentModel } from "@/server/model/types";
 import { Orchestrator } from "@/server/orchestrator/orchestrator";
 import { CheckpointPolicy, type CheckpointPolicyInput } from "@/server/policy/checkpoints";
 import { DEFAULT_LIMITS, type RivaLimits, type RunBudget } from "@/server/riva/limits";
+import type { RunTiers } from "@/server/riva/ports";
 import type { SandboxProvider } from "@/server/sandbox/types";
 import { silentLogger } from "./fakes";
 
@@ -36,6 +37,8 @@ export async function runTask(options: {
   /** The project's checkpoint policy; by default commands never ask, so tests script only what they test. */
   checkpoints?: CheckpointPolicyInput;
   budget?: RunBudget;
+  /** Model tiers for the run (tier 0's model then answers first). */
+  tiers?: RunTiers;
 }): Promise<{ view: SessionView; events: StoredEvent[]; runId: string; log: MemoryEventLog }> {
   const clock = options.clock ?? Date.now;
   const log = new MemoryEventLog(clock);
@@ -55,6 +58,7 @@ export async function runTask(options: {
     checkpointsOf: async () => CheckpointPolicy.parse(options.checkpoints ?? { commands: "never-ask" }),
     // Retries are part of what is tested; their waiting is not.
     sleep: async () => undefined,
+    ...(options.tiers ? { tiersForRun: async () => options.tiers ?? null } : {}),
   });
   const { runId } = await orchestrator.startRun({
     sessionId: SESSION,

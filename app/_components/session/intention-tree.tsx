@@ -5,6 +5,7 @@ import type { CycleView, IntentionView, SessionView } from "@/server/events/fold
 import type { ToolCalledView } from "@/server/events/fold-approvals";
 import { CheckResults, ContractList } from "./contract-list";
 import { IntentSummary } from "./intent-summary";
+import { NodeTier, NodeTierNotes } from "./node-tier";
 import { NodeSpend } from "./spend";
 import { StatusBadge } from "./status-badge";
 
@@ -54,6 +55,7 @@ function IntentionNode({
         <span className="node-what" data-testid="intention-what">
           {intention.what}
         </span>
+        <NodeTier view={view} intention={intention} />
         <NodeSpend view={view} intentionId={intention.id} />
       </div>
       {intention.acceptance && <div className="muted small">acceptance: {intention.acceptance}</div>}
@@ -72,6 +74,7 @@ function IntentionNode({
           {decision.decision === "decompose" ? "decomposed" : "worked directly"}: {decision.reason}
         </div>
       )}
+      <NodeTierNotes intention={intention} />
       {intention.reason && intention.status !== "ACTIVE" && (
         <div
           className={intention.status === "FAILED" ? "error small" : "muted small"}

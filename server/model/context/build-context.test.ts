@@ -128,32 +128,40 @@ const inputArb = fc.record({
 const PROPERTY_TIMEOUT_MS = 60_000;
 
 describe("buildContext, as history grows", () => {
-  it("stays within 1.2× of its size at 10 attempts for 100 and 1000 attempts", () => {
-    fc.assert(
-      fc.property(inputArb, historyArb(fc.constant("cheap")), (input, history) => {
-        const size = (count: number) =>
-          buildContext({ ...input, attempts: history.slice(-count) }).body.length;
-        const atTen = size(10);
-        expect(size(100)).toBeLessThanOrEqual(1.2 * atTen);
-        expect(size(1000)).toBeLessThanOrEqual(1.2 * atTen);
-      }),
-      { numRuns: 30 },
-    );
-  }, PROPERTY_TIMEOUT_MS);
+  it(
+    "stays within 1.2× of its size at 10 attempts for 100 and 1000 attempts",
+    () => {
+      fc.assert(
+        fc.property(inputArb, historyArb(fc.constant("cheap")), (input, history) => {
+          const size = (count: number) =>
+            buildContext({ ...input, attempts: history.slice(-count) }).body.length;
+          const atTen = size(10);
+          expect(size(100)).toBeLessThanOrEqual(1.2 * atTen);
+          expect(size(1000)).toBeLessThanOrEqual(1.2 * atTen);
+        }),
+        { numRuns: 30 },
+      );
+    },
+    PROPERTY_TIMEOUT_MS,
+  );
 
-  it("keeps the failure summary within 4000 characters across tiers, and the chain whole", () => {
-    const tiers = fc.constantFrom("cheap", "mid", "strong", undefined);
-    fc.assert(
-      fc.property(inputArb, historyArb(tiers), (input, history) => {
-        const { body } = buildContext({ ...input, attempts: history });
-        const failures = body.slice(body.indexOf("## Earlier attempts at the current intention\n\n") + 46);
-        expect(failures.length).toBeLessThanOrEqual(4000);
-        expect(failures.split("\n\n")[0]?.length).toBeLessThanOrEqual(2000);
-        input.intentionChain.forEach((_, index) => {
-          expect(body).toContain(`\n${index + 1}. `);
-        });
-      }),
-      { numRuns: 30 },
-    );
-  }, PROPERTY_TIMEOUT_MS);
+  it(
+    "keeps the failure summary within 4000 characters across tiers, and the chain whole",
+    () => {
+      const tiers = fc.constantFrom("cheap", "mid", "strong", undefined);
+      fc.assert(
+        fc.property(inputArb, historyArb(tiers), (input, history) => {
+          const { body } = buildContext({ ...input, attempts: history });
+          const failures = body.slice(body.indexOf("## Earlier attempts at the current intention\n\n") + 46);
+          expect(failures.length).toBeLessThanOrEqual(4000);
+          expect(failures.split("\n\n")[0]?.length).toBeLessThanOrEqual(2000);
+          input.intentionChain.forEach((_, index) => {
+            expect(body).toContain(`\n${index + 1}. `);
+          });
+        }),
+        { numRuns: 30 },
+      );
+    },
+    PROPERTY_TIMEOUT_MS,
+  );
 });

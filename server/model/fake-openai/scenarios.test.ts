@@ -172,3 +172,33 @@ describe("splitSteps with groups", () => {
     ]);
   });
 });
+
+describe("default scenario: model tiers", () => {
+  const ACT = ["run_command"];
+  const MUST_SPLIT = ["propose_decomposition", "cannot_decompose"];
+  const asModel = (model: string, base: ChatRequest): ChatRequest => ({ ...base, model });
+
+  it("a weak model fails at a (hard) intention with a read-only command; another model runs it", () => {
+    const hard = request(ACT, "run `ls README.md` (hard)");
+    expect(firstCall(replyFor(scenario("default"), asModel("weak-a", hard)))?.arguments).toMatchObject({
+      command: "ls /no-such-path-for-weak-models",
+    });
+    expect(firstCall(replyFor(scenario("default"), asModel("strong", hard)))?.arguments).toMatchObject({
+      command: "ls README.md",
+    });
+    expect(
+      firstCall(replyFor(scenario("default"), asModel("weak-a", request(ACT, "run `ls README.md`"))))
+        ?.arguments,
+    ).toMatchObject({ command: "ls README.md" });
+  });
+
+  it("asked to split a (hard) intention, a weak model proposes two easy children", () => {
+    const call = firstCall(
+      replyFor(scenario("default"), asModel("weak-b", request(MUST_SPLIT, "run `ls README.md` (hard)"))),
+    );
+    expect(call?.name).toBe("propose_decomposition");
+    expect(call?.arguments).toMatchObject({
+      children: [{ what: "run `ls README.md`" }, { what: "run `pwd`" }],
+    });
+  });
+});

@@ -297,8 +297,52 @@ const onFirstAsk = (description: string, reply: (request: ChatRequest) => FakeRe
 
 const DEFAULT_DELAY_MS = 3_000;
 
+/**
+ * Model tiers: a model whose name starts with "weak" fails at any intention marked "(hard)" — its act
+ * runs a read-only command that exits 2, and asked to decompose it, it splits off the mark — while
+ * every other model (and "weak" on unmarked intentions) answers as by default. Part of the default
+ * scenario, so end-to-end tests can configure tiers against the shared fake server.
+ */
+const HARD = "(hard)";
+const weakAtHard = (request: ChatRequest) =>
+  request.model.startsWith("weak") && intentionText(request).includes(HARD);
+
+const tierRules: ScenarioRule[] = [
+  {
+    description: "weak model, hard intention, act: a command that fails",
+    match: (request) => weakAtHard(request) && offers("run_command")(request),
+    reply: () => ({
+      type: "tool-calls",
+      calls: [
+        {
+          name: "run_command",
+          arguments: { thought: "Guessing the path.", command: "ls /no-such-path-for-weak-models" },
+        },
+      ],
+    }),
+  },
+  {
+    description: "weak model, hard intention, must decompose: two easy children",
+    match: (request) => weakAtHard(request) && offers("cannot_decompose")(request),
+    reply: (request) => {
+      const easy = intentionText(request).replace(HARD, "").trim().split("\n")[0] ?? "";
+      const command = backticked(easy) ?? "true";
+      const children = [
+        { what: `run \`${command}\``, acceptance: `the command \`${command}\` exits 0` },
+        { what: "run `pwd`", acceptance: "the command `pwd` exits 0" },
+      ];
+      return {
+        type: "tool-calls",
+        calls: [{ name: "propose_decomposition", arguments: { thought: "Smaller steps.", children } }],
+      };
+    },
+  },
+  ...defaultRules,
+];
+
 export const SCENARIOS: Record<string, Scenario> = {
-  default: { name: "default", rules: defaultRules },
+  // Models named weak-… fail at "(hard)" intentions (model tiers); everything else answers as scripted.
+  default: { name: "default", rules: tierRules },
   "malformed-then-valid": {
     name: "malformed-then-valid",
     rules: [onFirstAsk("first ask: invalid tool input", malformedReply), ...defaultRules],

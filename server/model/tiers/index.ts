@@ -15,6 +15,7 @@ export {
   recordIteration,
   type TierDecision,
   type TierState,
+  tierDecision,
   type Usage,
 } from "./next-tier";
 export * from "./schema";

@@ -38,6 +38,18 @@ describe("parseTierConfig", () => {
     );
   });
 
+  it("reports an unknown provider with the providers a tier may use, together with other problems", () => {
+    const broken = example
+      .replace("provider: anthropic", "provider: bedrock")
+      .replace("maxIterations: 5", "maxIterations: 0");
+    expect(issuesOf(broken)).toBe(
+      [
+        'tiers[1].provider: must be one of "openai", "anthropic", "openai-compatible", "offline"',
+        "tiers[1].maxIterations: must be positive",
+      ].join("; "),
+    );
+  });
+
   it("reports cross-field problems alongside field errors", () => {
     const broken = example
       .replace("name: strong", "name: fast-cheap")

@@ -57,7 +57,11 @@ export function applyDecision(state: TierState, decision: TierDecision): TierSta
   }
 }
 
-function overCap(usage: Usage, caps: { maxIterations: number; maxCostUsd: number; maxTokens: number }) {
+/** Which cap `usage` reached, said for a person; undefined while all have room. */
+export function overCap(
+  usage: Usage,
+  caps: { maxIterations: number; maxCostUsd: number; maxTokens: number },
+) {
   if (usage.costUsd >= caps.maxCostUsd) return `$${usage.costUsd.toFixed(4)} of $${caps.maxCostUsd} spent`;
   if (usage.tokens >= caps.maxTokens) return `${usage.tokens} of ${caps.maxTokens} tokens used`;
   if (usage.iterations >= caps.maxIterations)
@@ -65,13 +69,22 @@ function overCap(usage: Usage, caps: { maxIterations: number; maxCostUsd: number
   return undefined;
 }
 
-export function nextTier(state: TierState, config: TierConfig): TierDecision {
+export function nextTier(state: TierState, config: TierConfig, missed?: string): TierDecision {
   const runOver = overCap(state.total, config.budgets);
   if (runOver) return { kind: "stop", reason: `run budget exhausted: ${runOver}` };
+  return tierDecision(state, config, missed);
+}
+
+/**
+ * The tier part of `nextTier`, for a loop that enforces the run's budgets itself (the live loop asks
+ * a person before spending past them). `missed`: a rule that says this tier is failing although its
+ * caps have room (seed 000's decomposition triggers on this tier's cycles); it counts like a spent cap.
+ */
+export function tierDecision(state: TierState, config: TierConfig, missed?: string): TierDecision {
   const tier = config.tiers[state.tierIndex];
   if (!tier)
     return { kind: "stop", reason: `no tier ${state.tierIndex} in a ${config.tiers.length}-tier config` };
-  const tierOver = overCap(state.inTier, tier);
+  const tierOver = overCap(state.inTier, tier) ?? missed;
   if (!tierOver)
     return { kind: "stay", tierIndex: state.tierIndex, reason: `tier ${tier.name} has budget left` };
 

@@ -1,0 +1,43 @@
+import type { IntentionView, SessionView } from "@/server/events/fold";
+import { tierIndexOf } from "@/server/events/fold-tiers";
+
+/**
+ * The model tier an intention works on (when the run has tiers), with the model behind it, and how
+ * its latest request was compressed. Both come from the log, so a replay shows them as they were.
+ */
+export function NodeTier({ view, intention }: { view: SessionView; intention: IntentionView }) {
+  const tiers = view.runs[intention.runId]?.tiers;
+  if (!tiers || intention.childIds.length > 0) return null;
+  const index = tierIndexOf(intention);
+  const tier = tiers.tiers[index];
+  if (!tier) return null;
+  return (
+    <span
+      className="badge info"
+      data-testid="intention-tier"
+      data-tier={index}
+      title={`${tier.provider} ${tier.model} (tier ${index + 1} of ${tiers.tiers.length}, ${tiers.escalation})`}
+    >
+      tier {tier.name}
+    </span>
+  );
+}
+
+/** Why the intention climbed to its tier, and what its latest request left out. */
+export function NodeTierNotes({ intention }: { intention: IntentionView }) {
+  const compressed = intention.compressed;
+  return (
+    <>
+      {intention.tier && (
+        <div className="muted small" data-testid="intention-escalation">
+          escalated: {intention.tier.reason}
+        </div>
+      )}
+      {compressed && (
+        <div className="muted small" data-testid="intention-compressed">
+          compressed: {compressed.omitted} earlier attempt{compressed.omitted === 1 ? "" : "s"} summarised
+        </div>
+      )}
+    </>
+  );
+}

@@ -1,0 +1,95 @@
+import type { z } from "zod";
+import type { SessionView } from "./fold";
+import type { ContextCompressedBody, TierEscalatedBody, TierRef, TiersConfiguredBody } from "./tier-schema";
+
+/**
+ * The fold of tier and compression events (kept out of fold.ts, which folds everything else). The
+ * tier an intention is on lives in the log, so a restarted server continues on the same tier.
+ */
+
+/** Where an intention's current tier began: its cycles and spend at that moment (zero for tier 0). */
+export interface TierStart {
+  cycles: number;
+  tokens: number;
+  costUsd: number;
+}
+
+export interface IntentionTierFields {
+  /**
+   * The tier it works on after an escalation; null: tier 0 (or the run has no tiers). `earlier`: the
+   * tiers it left, each with the index of its first cycle, so every attempt can be named by its tier.
+   */
+  tier: {
+    index: number;
+    name: string;
+    since: TierStart;
+    earlier: { index: number; name: string; fromCycle: number }[];
+    /** Why it last climbed, with the rule that fired. */
+    reason: string;
+  } | null;
+  /** How its latest model request was compressed (null: nothing was left out). */
+  compressed: { omitted: number; shortened: number; keptChars: number } | null;
+}
+
+export interface RunTierFields {
+  /** The run's model tiers, cheap to strong (null: the run has one model). */
+  tiers: { escalation: string; tiers: TierRef[] } | null;
+}
+
+export const NO_INTENTION_TIER: IntentionTierFields = { tier: null, compressed: null };
+
+type TierBody =
+  | z.infer<typeof TiersConfiguredBody>
+  | z.infer<typeof TierEscalatedBody>
+  | z.infer<typeof ContextCompressedBody>;
+
+export function foldTierEvent(view: SessionView, body: TierBody): void {
+  switch (body.type) {
+    case "tiers-configured": {
+      const run = view.runs[body.runId];
+      if (run) run.tiers = { escalation: body.escalation, tiers: body.tiers };
+      return;
+    }
+    case "tier-escalated": {
+      const intention = view.intentions[body.intentionId];
+      if (intention) {
+        const since = {
+          cycles: intention.cycles.length,
+          tokens: intention.tokens,
+          costUsd: intention.costUsd,
+        };
+        const left = {
+          index: body.from.index,
+          name: body.from.name,
+          fromCycle: intention.tier?.since.cycles ?? 0,
+        };
+        const earlier = [...(intention.tier?.earlier ?? []), left];
+        intention.tier = { index: body.to.index, name: body.to.name, since, earlier, reason: body.reason };
+      }
+      return;
+    }
+    case "context-compressed": {
+      const intention = view.intentions[body.intentionId];
+      if (intention)
+        intention.compressed = {
+          omitted: body.omitted,
+          shortened: body.shortened,
+          keptChars: body.keptChars,
+        };
+      return;
+    }
+  }
+}
+
+/** The tier an intention is on, by index; 0 until it escalates. */
+export function tierIndexOf(intention: IntentionTierFields): number {
+  return intention.tier?.index ?? 0;
+}
+
+/** The name of the tier that made cycle number `cycle` (0-based) of the intention. */
+export function tierNameOfCycle(intention: IntentionTierFields, cycle: number, firstTier: string): string {
+  const tier = intention.tier;
+  if (!tier) return firstTier;
+  if (cycle >= tier.since.cycles) return tier.name;
+  return tier.earlier.findLast((entry) => cycle >= entry.fromCycle)?.name ?? firstTier;
+}

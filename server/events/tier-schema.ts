@@ -1,0 +1,69 @@
+import { z } from "zod";
+
+/**
+ * Events of N-tier model escalation (seed 002) and of context compression (seed 001 §7), kept apart
+ * from the main union's file so the union stays readable. Members of `EventBody` in `schema.ts`.
+ */
+
+/** One tier as the run resolved it: its place in the config, its name and the model behind it. */
+export const TierRef = z.object({
+  index: z.number().int().nonnegative(),
+  name: z.string().max(200),
+  provider: z.string().max(100),
+  model: z.string().max(500),
+});
+export type TierRef = z.infer<typeof TierRef>;
+
+/**
+ * The run works with model tiers: every intention starts on tier 0 and climbs as `escalation` says.
+ * Appended right after `run-started`; names, providers and models only, never a key or a base URL.
+ */
+export const TiersConfiguredBody = z.object({
+  type: z.literal("tiers-configured"),
+  runId: z.string(),
+  escalation: z.string().max(100),
+  tiers: z.array(TierRef).min(1).max(20),
+});
+
+/**
+ * An intention moved to a stronger tier. `rule` is what made it leave `from` (a spent cap or one of
+ * seed 000's decomposition triggers on that tier's cycles); `reason` says it for a person.
+ */
+export const TierEscalatedBody = z.object({
+  type: z.literal("tier-escalated"),
+  runId: z.string(),
+  intentionId: z.string(),
+  from: TierRef,
+  to: TierRef,
+  rule: z.string().max(2_000),
+  reason: z.string().max(2_000),
+});
+
+/** One item a compression left out or shortened, named by its id and the SHA-256 of the original. */
+export const CompressedItem = z.object({
+  item: z.string().max(100),
+  id: z.string().max(200).optional(),
+  how: z.enum(["omitted", "shortened", "collapsed", "reasoning_stripped"]),
+  sha256: z.string().regex(/^[0-9a-f]{64}$/),
+  chars: z.number().int().nonnegative(),
+});
+export type CompressedItem = z.infer<typeof CompressedItem>;
+
+/**
+ * A model request's context was compressed: earlier attempts summarised (capped per tier and across
+ * tiers), so the request's size does not grow with the run. Says what was dropped, not the text.
+ */
+export const ContextCompressedBody = z.object({
+  type: z.literal("context-compressed"),
+  runId: z.string(),
+  intentionId: z.string(),
+  stage: z.string().max(100),
+  /** Earlier attempts left out of the request entirely (only counted). */
+  omitted: z.number().int().nonnegative(),
+  /** Attempts shown as one shortened line each. */
+  shortened: z.number().int().nonnegative(),
+  /** Characters of the summary actually sent. */
+  keptChars: z.number().int().nonnegative(),
+  /** The first 200 items; the counts above are complete. */
+  dropped: z.array(CompressedItem).max(200),
+});
