@@ -205,9 +205,10 @@ const defaultRules: ScenarioRule[] = [
     reply: planReply,
   },
   {
-    description: "act: run the backticked command, else echo done",
+    description:
+      "act: a file step reads the file, then writes or edits it; else run the backticked command, else echo done",
     match: offers(SHELL),
-    reply: actReply,
+    reply: readThenActReply,
   },
   {
     description: "anything else: a plain answer",
