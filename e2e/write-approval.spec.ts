@@ -36,7 +36,8 @@ test("a write shows its diff, the person edits the new content, and the edited c
 
   await expectRunStatus(page, "VERIFIED");
   const write = child(page, 0).getByTestId("cycle");
-  await expect(write.locator("summary")).toContainText("CREATE fs.write notes.txt");
+  await expect(write.getByTestId("cycle-action")).toHaveText("CREATE fs.write notes.txt");
+  await expect(write.getByTestId("cycle-reads")).toContainText("fs.read notes.txt");
   await expect(write.getByTestId("cycle-judged-by")).toContainText(
     "fs.write succeeded and all 1 contract criteria hold",
   );

@@ -45,7 +45,7 @@ describe("exportSession", () => {
       {
         index: 0,
         thought: "do it",
-        action: { type: "COMMAND", content: "true", target: null },
+        action: { type: "COMMAND", content: "true", target: null, tool: null, input: null },
         exitCode: 2,
         output: "out",
         error: null,
