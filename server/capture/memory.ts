@@ -44,7 +44,9 @@ function memoriesOfRun(view: SessionView, runId: string, at: string): Memory[] {
   for (const intention of intentions) {
     if (intention.status !== "VERIFIED") continue;
     for (const cycle of intention.cycles) {
-      if (cycle.action.type !== "COMMAND" || cycle.judgment !== "SUCCESS") continue;
+      // Only shell commands are remembered as commands (a git tool call is a COMMAND action too).
+      const isShell = cycle.action.tool === null || cycle.action.tool === "shell.exec";
+      if (cycle.action.type !== "COMMAND" || !isShell || cycle.judgment !== "SUCCESS") continue;
       const command = cycle.action.content.trim();
       memories.push({
         kind: isTestCommand(command) ? "test-command" : "command",

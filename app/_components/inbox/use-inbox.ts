@@ -12,6 +12,7 @@ const POLL_MS = 4_000;
 const KIND_TITLES: Record<string, string> = {
   decomposition: "A decomposition waits for your approval",
   command: "A command waits for your approval",
+  tool: "A change (a write, an edit, a delete, a commit) waits for your approval",
   budget: "The agent reached its budget",
 };
 

@@ -30,6 +30,52 @@ function firstCall(reply: FakeReply) {
   return reply.calls[0];
 }
 
+describe("file steps: read first, then write or edit", () => {
+  const ACT = ["fs_read", "fs_write", "fs_edit", "shell_exec"];
+  const withToolResult = (base: ChatRequest, dialect: "openai" | "anthropic"): ChatRequest => ({
+    ...base,
+    messages: [
+      ...base.messages,
+      { role: "assistant", content: [] },
+      dialect === "openai"
+        ? { role: "tool", content: "     1\thello" }
+        : { role: "user", content: [{ type: "tool_result", content: "     1\thello" }] },
+    ],
+  });
+
+  it.each(["openai", "anthropic"] as const)("reads, then edits once the read came back (%s)", (dialect) => {
+    const first = request(ACT, "replace `hello` with `bye` in `notes.txt`");
+    expect(firstCall(replyFor(scenario("default"), first))).toEqual({
+      name: "fs_read",
+      arguments: { thought: "Read notes.txt before changing it.", path: "notes.txt" },
+    });
+    expect(firstCall(replyFor(scenario("read-then-write"), withToolResult(first, dialect)))).toEqual({
+      name: "fs_edit",
+      arguments: { thought: "Edit notes.txt.", path: "notes.txt", search: "hello", replace: "bye" },
+    });
+  });
+
+  it("writes a created file and derives a FILE_CONTAINS acceptance when planning", () => {
+    const write = withToolResult(request(ACT, "create `a.txt` containing `one`"), "openai");
+    expect(firstCall(replyFor(scenario("default"), write))).toMatchObject({
+      name: "fs_write",
+      arguments: { path: "a.txt", content: "one\n" },
+    });
+    const plan = firstCall(
+      replyFor(
+        scenario("default"),
+        request(PLAN, "create `a.txt` containing `one` and then run `cat a.txt`"),
+      ),
+    );
+    expect(plan?.arguments).toMatchObject({
+      children: [
+        { acceptance: "the file `a.txt` contains `one`" },
+        { acceptance: "the command `cat a.txt` exits 0" },
+      ],
+    });
+  });
+});
+
 describe("default scenario", () => {
   it("proposes an owned_scope for a step that names a place in backticks", () => {
     const call = firstCall(

@@ -264,9 +264,10 @@ const defaultRules: ScenarioRule[] = [
     reply: planReply,
   },
   {
-    description: "act: run the backticked command, else echo done",
+    description:
+      "act: a file step reads the file, then writes or edits it; else run the backticked command, else echo done",
     match: offers(SHELL),
-    reply: actReply,
+    reply: readThenActReply,
   },
   {
     description: "answer path (read-only tools offered): search and read, then answer in streamed text",

@@ -1,0 +1,82 @@
+import { expect, test } from "@playwright/test";
+import {
+  approvalCard,
+  child,
+  createProject,
+  expectRunStatus,
+  intentions,
+  newUser,
+  signUp,
+  startTask,
+} from "./support/arbor";
+
+/** A write waits for a click on its diff; the person may rewrite the new content; what lands is what they approved. */
+
+test("a write shows its diff, the person edits the new content, and the edited content lands", async ({
+  page,
+}) => {
+  await signUp(page, newUser("writer"));
+  await createProject(page, "Write approval");
+  await startTask(page, "create `notes.txt` containing `hello` and then run `cat notes.txt`");
+  await approvalCard(page, "decomposition").getByTestId("approve").click();
+
+  const card = approvalCard(page, "tool");
+  await expect(card.getByRole("heading")).toHaveText("Write this file?");
+  await expect(card.getByTestId("tool-path")).toHaveText("notes.txt");
+  await expect(card.getByTestId("merge-diff")).toContainText("Before (new file)");
+  const after = card.getByTestId("diff-after");
+  await expect(after).toHaveText("hello");
+
+  // The person rewrites the new content in the right-hand editor before approving.
+  await after.click();
+  await page.keyboard.press("ControlOrMeta+a");
+  await page.keyboard.type("hello from a person");
+  await expect(card.getByTestId("approve")).toHaveText("Approve edited");
+  await card.getByTestId("approve").click();
+
+  await expectRunStatus(page, "VERIFIED");
+  const write = child(page, 0).getByTestId("cycle");
+  await expect(write.getByTestId("cycle-action")).toHaveText("CREATE fs.write notes.txt");
+  await expect(write.getByTestId("cycle-reads")).toContainText("fs.read notes.txt");
+  await expect(write.getByTestId("cycle-judged-by")).toContainText(
+    "fs.write succeeded and all 1 contract criteria hold",
+  );
+  // The next step reads the file in the sandbox: the person's content, not the model's.
+  await expect(child(page, 1).getByTestId("cycle-output")).toHaveText("hello from a person");
+});
+
+test("a rejected write is skipped, the agent asks again, and A approves from the keyboard", async ({
+  page,
+}) => {
+  await signUp(page, newUser("skipper"));
+  await createProject(page, "Write reject");
+  await startTask(page, "create `a.txt` containing `one`");
+
+  const card = approvalCard(page, "tool");
+  await card.getByTestId("reject").click();
+  await card.getByTestId("reject-reason").fill("not yet");
+  await card.getByTestId("confirm-reject").click();
+  await expect(page.getByTestId("cycle")).toHaveCount(1);
+  await expect(page.getByTestId("cycle-judged-by").first()).toContainText(
+    "rejected the fs.write call: not yet",
+  );
+
+  await expect(approvalCard(page, "tool").getByTestId("diff-after")).toHaveText("one");
+  await approvalCard(page, "tool").getByRole("heading").click();
+  await page.keyboard.press("a");
+  await expectRunStatus(page, "VERIFIED");
+  await expect(intentions(page)).toHaveCount(1);
+  const judgments = page.getByTestId("cycle-judgment");
+  await expect(judgments.nth(0)).toHaveAttribute("data-status", "FAILURE");
+  await expect(judgments.nth(1)).toHaveAttribute("data-status", "SUCCESS");
+});
+
+test("abort on a write's card ends the run", async ({ page }) => {
+  await signUp(page, newUser("aborter"));
+  await createProject(page, "Write abort");
+  await startTask(page, "create `b.txt` containing `two`");
+  const card = approvalCard(page, "tool");
+  await card.getByTestId("reject").click();
+  await card.getByTestId("abort-run").click();
+  await expectRunStatus(page, "STOPPED");
+});
