@@ -16,6 +16,13 @@ async function openFile(page: Page, file: string): Promise<void> {
   await expect(editor(page)).toBeVisible();
 }
 
+/** Clicks Reload and waits until the sandbox's version is in the editor. */
+async function reload(page: Page, button = "file-reload"): Promise<void> {
+  const loads = Number(await page.getByTestId("file-editor").getAttribute("data-loads"));
+  await page.getByTestId(button).click();
+  await expect(page.getByTestId("file-editor")).toHaveAttribute("data-loads", String(loads + 1));
+}
+
 /** Types at the end of the open document. */
 async function typeAtEnd(page: Page, text: string): Promise<void> {
   await editor(page).click();
@@ -64,7 +71,7 @@ test("a person edits a file, saves it with the keyboard, and the save is a human
   await expect(page.getByTestId("save-error")).toHaveCount(0);
 
   // What is in the sandbox now: Reload reads it back.
-  await page.getByTestId("file-reload").click();
+  await reload(page);
   await expect(editor(page)).toContainText("Written by a person.");
 
   // The trace export has the person's lines, contributor human, named in the metadata.
@@ -89,7 +96,7 @@ test("a person edits a file, saves it with the keyboard, and the save is a human
   await expect(page.getByTestId("dirty-marker")).toBeVisible();
 
   // Reload shows the agent's version; the person's text can be put back and saved over it.
-  await page.getByTestId("conflict-reload").click();
+  await reload(page, "conflict-reload");
   await expect(editor(page)).toContainText("agent-was-here");
   await expect(editor(page)).not.toContainText("My second thought.");
   await page.getByTestId("put-back").click();

@@ -77,6 +77,8 @@ export const ID_FIELDS = {
   intentionId: "intention",
   parentId: "intention",
   cycleId: "cycle",
+  /** A person's save: the same id as the cycleId of its trace-recorded event, renamed alike. */
+  editId: "cycle",
   approvalId: "approval",
   messageId: "message",
   callId: "call",

@@ -62,6 +62,9 @@ export function FileEditor({
   // biome-ignore lint/correctness/useExhaustiveDependencies: keyed on the fetch time, so a reload of identical content still resets the editor.
   useEffect(() => {
     if (!file.data) return;
+    // Whatever the person had typed (also while the read was on its way) is kept to put back.
+    const current = handle.current?.text();
+    if (opened && current !== undefined && current !== opened.text) setKept(current);
     setOpened({ text: file.data.text, hash: file.data.hash });
     setDocText(file.data.text);
     setDocKey((key) => key + 1);
@@ -71,8 +74,6 @@ export function FileEditor({
   }, [file.dataUpdatedAt]);
 
   function reload() {
-    const current = handle.current?.text();
-    if (dirty && current !== undefined) setKept(current);
     void file.refetch();
   }
 
@@ -121,7 +122,13 @@ export function FileEditor({
     );
 
   return (
-    <div className="file-editor" data-testid="file-editor" data-path={path} data-dirty={dirty}>
+    <div
+      className="file-editor"
+      data-testid="file-editor"
+      data-path={path}
+      data-dirty={dirty}
+      data-loads={docKey}
+    >
       <div className="file-editor-bar">
         <span className="path" data-testid="file-path">
           {path}

@@ -120,16 +120,16 @@ export function SessionView({ sessionId }: { sessionId: string }) {
           </section>
         </div>
       </div>
+      <TerminalPanel
+        sessionId={sessionId}
+        canType={session.data.permissions.terminal}
+        openInLog={view.terminal}
+      />
       <FilesPanel
         sessionId={sessionId}
         canEdit={session.data.permissions.edit}
         running={currentRun?.status === "RUNNING"}
         workspaceVersion={workspaceVersion(view)}
-      />
-      <TerminalPanel
-        sessionId={sessionId}
-        canType={session.data.permissions.terminal}
-        openInLog={view.terminal}
       />
     </div>
   );
