@@ -12,8 +12,8 @@ import type { SessionExport } from "./export";
 
 export const IMPORTED_UNFINISHED_REASON = "imported: the original run had not finished";
 
-/** `call`: one tool call of a Chat answer (answer-tool-called); `edit`: a person's save (file-edited). */
-export type IdKind = "run" | "intention" | "cycle" | "approval" | "message" | "call" | "edit";
+/** `call`: one tool call of a Chat answer (answer-tool-called). */
+export type IdKind = "run" | "intention" | "cycle" | "approval" | "message" | "call";
 
 export interface ImportPlan {
   bodies: EventBody[];
@@ -38,7 +38,6 @@ export function planImport(events: readonly StoredEvent[], newId: () => string =
     approval: new Map(),
     message: new Map(),
     call: new Map(),
-    edit: new Map(),
   };
   const renamed: ImportPlan["renamed"] = [];
   const id = (kind: IdKind, from: string): string => {
@@ -82,7 +81,6 @@ export const ID_FIELDS = {
   approvalId: "approval",
   messageId: "message",
   callId: "call",
-  editId: "edit",
 } as const satisfies Record<string, IdKind>;
 
 type Rename = (kind: IdKind, from: string) => string;
