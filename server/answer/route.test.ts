@@ -22,5 +22,8 @@ describe("the router", () => {
     expect(routeRun("agent", "could you add a README?").route).toBe("loop");
     expect(routeRun("agent", "run `npm test`")).toMatchObject({ route: "loop", kind: "run" });
     expect(routeRun("agent", "create notes.txt").route).toBe("loop");
+    // Openings the classifier reads as questions, but without a "?" they are instructions.
+    expect(routeRun("agent", "do it").route).toBe("loop");
+    expect(routeRun("agent", "is the parser done? then tidy it").route).toBe("loop");
   });
 });

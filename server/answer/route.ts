@@ -18,6 +18,12 @@ export interface RouteDecision {
   reason: string;
 }
 
+/**
+ * A question beyond doubt: it ends with "?" or opens with a question word. "do it", "is done when …"
+ * or "can be removed" read as questions to the classifier but are instructions in Agent mode.
+ */
+const PLAINLY_A_QUESTION = /\?\s*$|^\s*(what|why|how|where|which|who|when|explain|describe|tell me)\b/i;
+
 /** Words that ask for work, even inside a question. */
 const WORK_WORDS =
   /\b(run|execute|build|install|fix|repair|add|create|write|implement|make|change|update|remove|delete|rename|refactor|generate|commit|edit|move|replace|upgrade|bump|format|lint|test)\b/i;
@@ -27,7 +33,7 @@ export function routeRun(mode: UserMode, task: string): RouteDecision {
   if (mode === "chat") {
     return { route: "answer", kind, reason: "Chat mode: answered with read-only tools, nothing is changed" };
   }
-  if (kind === "question" && !WORK_WORDS.test(task)) {
+  if (kind === "question" && PLAINLY_A_QUESTION.test(task) && !WORK_WORDS.test(task)) {
     return {
       route: "answer",
       kind,

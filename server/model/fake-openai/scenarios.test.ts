@@ -220,7 +220,7 @@ describe("splitSteps with groups", () => {
 });
 
 describe("default scenario: model tiers", () => {
-  const ACT = ["run_command"];
+  const ACT = ["shell_exec"];
   const MUST_SPLIT = ["propose_decomposition", "cannot_decompose"];
   const asModel = (model: string, base: ChatRequest): ChatRequest => ({ ...base, model });
 

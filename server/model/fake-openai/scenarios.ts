@@ -311,12 +311,12 @@ const weakAtHard = (request: ChatRequest) =>
 const tierRules: ScenarioRule[] = [
   {
     description: "weak model, hard intention, act: a command that fails",
-    match: (request) => weakAtHard(request) && offers("run_command")(request),
+    match: (request) => weakAtHard(request) && offers(SHELL)(request),
     reply: () => ({
       type: "tool-calls",
       calls: [
         {
-          name: "run_command",
+          name: SHELL,
           arguments: { thought: "Guessing the path.", command: "ls /no-such-path-for-weak-models" },
         },
       ],
