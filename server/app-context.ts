@@ -60,6 +60,7 @@ function create() {
       : null,
     commandTimeoutMs: env.ARBOR_COMMAND_TIMEOUT_MS,
     traceLedger: true,
+    repoContext: true,
     workspaceMaxBytes: env.ARBOR_WORKSPACE_MAX_MB * 1024 * 1024,
     sandboxImage: env.ARBOR_SANDBOX_IMAGE,
     logger,

@@ -142,7 +142,8 @@ export class AiSdkModel implements AgentModel {
         ? "(none: this is the first attempt)"
         : input.previousAttempts.map((attempt, index) => `${index + 1}. ${attempt}`).join("\n");
     const maxReads = String(reads?.maxReads ?? 0);
-    const vars = { task: input.task, acceptance: input.acceptance, previousAttempts, maxReads };
+    const repoContext = input.repoContext?.trim() || "(not read for this turn)";
+    const vars = { task: input.task, acceptance: input.acceptance, previousAttempts, maxReads, repoContext };
     const dir = this.config.promptsDir;
     const offered = actToolNames();
     const ask = this.withInvariants({

@@ -51,7 +51,10 @@ describe("renderPrompt", () => {
 describe("the repository's prompts", () => {
   it.each([
     ["decompose", { minChildren: "2", maxChildren: "5", repoSummary: "a Node project" }],
-    ["act", { task: "t", acceptance: "a", previousAttempts: "(none)", maxReads: "8" }],
+    [
+      "act",
+      { task: "t", acceptance: "a", previousAttempts: "(none)", maxReads: "8", repoContext: "## main" },
+    ],
     ["correct-tool-call", { problem: "p", tools: "run_command" }],
   ])("%s renders from <cwd>/prompts with exactly its variables", (name, vars) => {
     const text = renderPrompt(name, vars);

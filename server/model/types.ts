@@ -74,6 +74,8 @@ export interface ActInput {
   previousAttempts: string[];
   /** The run's mode and reasoning switch, for the request invariants and the log (seed 001 §9). */
   request?: RequestContext;
+  /** The repository now: branch, changed files, last commits (`server/riva/repo-context.ts`). */
+  repoContext?: string;
 }
 
 /** What one model request cost, written to the event log as an "LLM call made" fact. */

@@ -64,6 +64,7 @@ function orchestrator(model: AgentModel) {
     commandTimeoutMs: 30_000,
     sandboxImage: "arbor-sandbox:latest",
     logger,
+    repoContext: true,
     workspaceOf: async () => ({ repoPath, branch: `arbor/session-${sessionId}` }),
     runningRuns: async () =>
       (await db.run.findMany({ where: { status: "RUNNING" } })).map((run) => ({
@@ -183,6 +184,12 @@ describe("tool calls with approvals, Docker and the fake model server", () => {
       judgment: "SUCCESS",
     });
     expect(second?.cycles[0]?.checks).toMatchObject([{ passed: true }]);
+    // Each act turn saw the repository as it was then: the second child, the file the first wrote.
+    const actPrompts = fakeModel.requests
+      .map((request) => JSON.stringify(request.body))
+      .filter((body) => body.includes("## The repository now"));
+    expect(actPrompts.some((body) => body.includes(`## arbor/session-${sessionId}`))).toBe(true);
+    expect(actPrompts.some((body) => body.includes("?? notes.txt"))).toBe(true);
   });
 
   it("a rejected write is skipped and the loop goes on; abort ends the run", async () => {

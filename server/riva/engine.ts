@@ -23,6 +23,7 @@ import type { Verdict } from "./heuristics";
 import { callWithRetries } from "./model-calls";
 import { nextStep, type Step } from "./next-step";
 import type { RivaDeps } from "./ports";
+import { readRepoContext } from "./repo-context";
 import {
   type Decision,
   decisionMade,
@@ -279,6 +280,7 @@ export class RivaEngine {
       acceptance: intention.acceptance,
       previousAttempts,
       request: this.requestContext(),
+      ...(this.deps.repoContext ? { repoContext: await readRepoContext(this.tools) } : {}),
     };
     const record = { ...this.requestContext(), intentionId: intention.id, stage: "act" as const };
     const model = modelFor(this.deps, intention);

@@ -39,6 +39,8 @@ export interface RivaDeps {
   memoriesOf?(sessionId: string): Promise<string[]>;
   /** Record what each cycle wrote in the trace ledger (git commands in the sandbox); off when absent. */
   traceLedger?: boolean;
+  /** Read the repository (git status, last commits) before each act turn for the model; off when absent. */
+  repoContext?: boolean;
   /**
    * The run's model tiers: the config and one model per tier, in the same order. An intention's
    * calls go to its tier's model; absent or null: every call goes to `model`.

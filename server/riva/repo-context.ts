@@ -1,0 +1,50 @@
+import { resultText, type ToolResult } from "@/server/tools/dispatch";
+
+/**
+ * Repo context for the act step (seed 004: "repo context each turn"): the branch, what is staged,
+ * modified and untracked, and the last five commits, read fresh before every act turn through the
+ * tool dispatch's read-only git tools. Capped, so a workspace with thousands of changed files cannot
+ * crowd out the intention in the prompt.
+ */
+
+export const MAX_STATUS_CHARS = 2_000;
+export const MAX_LOG_CHARS = 1_000;
+export const RECENT_COMMITS = 5;
+
+/** The part of the dispatch this needs (a ToolDispatch is one). */
+export interface GitReader {
+  run(call: { tool: string; input: unknown }, context: { activeIntent: null }): Promise<ToolResult>;
+}
+
+function capped(text: string, max: number): string {
+  if (text.length <= max) return text;
+  const cut = text.slice(0, max);
+  const lines = cut.slice(0, cut.lastIndexOf("\n") + 1 || max);
+  return `${lines}… (${text.length - lines.length} more characters not shown)`;
+}
+
+/** `git status --short --branch` and `git log` outputs, as the prompt's "repository now" section. */
+export function formatRepoContext(status: ToolResult, log: ToolResult): string {
+  const section = (title: string, result: ToolResult, max: number) =>
+    result.status === "ok"
+      ? `${title}:\n${capped(result.output.trimEnd() || "(nothing)", max)}`
+      : `${title}: unavailable (${capped(resultText(result), 300)})`;
+  return [
+    section(
+      "Branch and changed files (git status; `??` untracked, left column staged)",
+      status,
+      MAX_STATUS_CHARS,
+    ),
+    section(`Last ${RECENT_COMMITS} commits (git log)`, log, MAX_LOG_CHARS),
+  ].join("\n\n");
+}
+
+/** Reads the session's repository now; never throws (a failed read says so in the text). */
+export async function readRepoContext(tools: GitReader): Promise<string> {
+  const context = { activeIntent: null };
+  const [status, log] = await Promise.all([
+    tools.run({ tool: "git.status", input: {} }, context),
+    tools.run({ tool: "git.log", input: { limit: RECENT_COMMITS } }, context),
+  ]);
+  return formatRepoContext(status, log);
+}
