@@ -1,19 +1,10 @@
-import { mkdtemp, rm } from "node:fs/promises";
-import { tmpdir } from "node:os";
-import path from "node:path";
-import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
 import type { StoredEvent } from "@/server/events/schema";
 import { EventStore } from "@/server/events/store";
-import type { PrismaClient } from "@/server/generated/prisma/client";
-import { logger } from "@/server/logger";
 import { type AgentModel, AiSdkModel, createOfflineModel } from "@/server/model";
-import { type FakeModelServer, startFakeModelServer } from "@/server/model/fake-openai/server";
-import { Orchestrator } from "@/server/orchestrator/orchestrator";
+import { actToolNames } from "@/server/model/act-turn";
 import { READ_ONLY_TOOLS } from "@/server/policy/stages/vocabulary";
-import { createEmptyRepository } from "@/server/projects/git-repository";
-import { DEFAULT_LIMITS } from "@/server/riva/limits";
-import { DockerSandboxProvider } from "@/server/sandbox";
-import { createTestDb, seedSession } from "@/server/testing/test-db";
+import { orchestratorWorld } from "@/server/testing/orchestrator-world";
 import { answerStream, type PartialAnswer } from "./answer-stream";
 
 /**
@@ -22,70 +13,23 @@ import { answerStream, type PartialAnswer } from "./answer-stream";
  * the log, under the answer), streams while it is written, never creates an intention, and a model
  * that asks for a write is refused before anything reaches the sandbox.
  */
-let repoDir: string;
-let repoPath: string;
-let fake: FakeModelServer;
-const sandboxes = new DockerSandboxProvider();
-const actor = { userId: "u1", name: "Ada" };
-
-beforeAll(async () => {
-  repoDir = await mkdtemp(path.join(tmpdir(), "arbor-answer-"));
-  repoPath = path.join(repoDir, "project.git");
-  await createEmptyRepository(repoPath, "Answerable");
-  fake = await startFakeModelServer();
-});
-afterAll(async () => {
-  await fake.close();
-  await rm(repoDir, { recursive: true, force: true });
-});
-
-let db: PrismaClient;
-let cleanup: () => Promise<void>;
-let sessionId: string;
-beforeEach(async () => {
-  ({ db, cleanup } = await createTestDb());
-  sessionId = (await seedSession(db)).session.id;
-  return async () => {
-    await (await sandboxes.get(sessionId))?.dispose();
-    await cleanup();
-  };
-});
-
-function fakeModel(scenario: string): AgentModel {
-  return new AiSdkModel({
-    baseUrl: fake.url,
-    modelName: "fake-model",
-    timeoutMs: 10_000,
-    headers: { "x-fake-scenario": scenario },
-  });
-}
-
-function orchestrator(store: EventStore, model: AgentModel) {
-  return new Orchestrator({
-    log: store,
-    model,
-    sandboxes,
-    limits: DEFAULT_LIMITS,
-    clock: Date.now,
-    commandTimeoutMs: 30_000,
-    sandboxImage: "arbor-sandbox:latest",
-    logger,
-    workspaceOf: async () => ({ repoPath, branch: `arbor/session-${sessionId}` }),
-    runningRuns: async () => [],
-  });
-}
+const world = orchestratorWorld({ repoName: "Answerable", fakeModel: true });
+const { actor, sandboxes } = world;
+const fakeModel = (scenario: string) => world.scriptedModel(scenario);
+const orchestrator = (store: EventStore, model: AgentModel) =>
+  world.orchestrator({ log: store, model, runningRuns: async () => [] });
 
 async function ask(
   model: AgentModel,
   task: string,
   options: { mode?: "chat" | "agent"; reasoning?: "on" | "off" } = {},
 ) {
-  const store = new EventStore(db);
+  const store = new EventStore(world.db);
   const orch = orchestrator(store, model);
   const partials: PartialAnswer[] = [];
-  const unsubscribe = answerStream.subscribe(sessionId, (partial) => partials.push(partial));
+  const unsubscribe = answerStream.subscribe(world.sessionId, (partial) => partials.push(partial));
   const { runId } = await orch.startRun({
-    sessionId,
+    sessionId: world.sessionId,
     task,
     mode: options.mode ?? "chat",
     ...(options.reasoning ? { reasoning: options.reasoning } : {}),
@@ -93,7 +37,7 @@ async function ask(
   });
   await orch.idle();
   unsubscribe();
-  const events = await store.read(sessionId);
+  const events = await store.read(world.sessionId);
   return { runId, events, partials, bodies: events.map((event) => event.body) };
 }
 
@@ -153,21 +97,21 @@ describe("the answer path", () => {
 
     // The refusal happened before the dispatch: no tool ran, so the session never even got a sandbox.
     expect(ofType(bodies, "sandbox-ready")).toEqual([]);
-    expect(await sandboxes.get(sessionId)).toBeNull();
+    expect(await sandboxes.get(world.sessionId)).toBeNull();
   }, 60_000);
 
   it("adds the reasoning instruction when, and only when, the person's switch is on", async () => {
-    const before = fake.requests.length;
+    const before = world.fakeModel.requests.length;
     const { bodies } = await ask(fakeModel("default"), "What is in `README.md`?", { reasoning: "on" });
-    const sent = fake.requests.slice(before).map((request) => JSON.stringify(request.body));
+    const sent = world.fakeModel.requests.slice(before).map((request) => JSON.stringify(request.body));
     expect(sent.length).toBeGreaterThan(0);
     for (const body of sent) expect(body).toContain("<ide_reasoning>");
     for (const call of ofType(bodies, "llm-called"))
       expect(call).toMatchObject({ reasoning: "on", mode: "chat" });
 
-    const off = fake.requests.length;
+    const off = world.fakeModel.requests.length;
     await ask(fakeModel("default"), "What is in `README.md`?", { reasoning: "off" });
-    for (const request of fake.requests.slice(off))
+    for (const request of world.fakeModel.requests.slice(off))
       expect(JSON.stringify(request.body)).not.toContain("<ide_reasoning>");
   }, 90_000);
 
@@ -181,7 +125,7 @@ describe("the answer path", () => {
   }, 60_000);
 
   it("carries the switches into the agent's own requests: reasoning instruction, mode and tools recorded", async () => {
-    const before = fake.requests.length;
+    const before = world.fakeModel.requests.length;
     const { bodies } = await ask(fakeModel("default"), "run `echo hello`", {
       mode: "agent",
       reasoning: "on",
@@ -191,27 +135,38 @@ describe("the answer path", () => {
     const calls = ofType(bodies, "llm-called");
     expect(calls.length).toBeGreaterThan(0);
     for (const call of calls) expect(call).toMatchObject({ mode: "agent", reasoning: "on", error: null });
-    expect(calls.find((call) => call.stage === "act")).toMatchObject({ tools: ["shell.exec"], toolCount: 1 });
-    const sent = fake.requests.slice(before);
+    // The act step offers every tool but select_active_intent (the engine selects the intention).
+    const offered = actToolNames();
+    expect(offered).toContain("fs.write");
+    expect(calls.find((call) => call.stage === "act")).toMatchObject({
+      tools: offered,
+      toolCount: offered.length,
+    });
+    const sent = world.fakeModel.requests.slice(before);
     expect(sent.length).toBe(calls.length);
     for (const request of sent) expect(JSON.stringify(request.body)).toContain("<ide_reasoning>");
   }, 90_000);
 
   it("stops at once when the person stops it mid-answer, with no answer stored", async () => {
-    const store = new EventStore(db);
+    const store = new EventStore(world.db);
     const slow = new AiSdkModel({
-      baseUrl: fake.url,
+      baseUrl: world.fakeModel.url,
       modelName: "fake-model",
       timeoutMs: 20_000,
       headers: { "x-fake-scenario": "slow", "x-fake-delay-ms": "10000" },
     });
     const orch = orchestrator(store, slow);
-    const { runId } = await orch.startRun({ sessionId, task: "What is this?", mode: "chat", actor });
+    const { runId } = await orch.startRun({
+      sessionId: world.sessionId,
+      task: "What is this?",
+      mode: "chat",
+      actor,
+    });
     await new Promise((resolve) => setTimeout(resolve, 300));
     const started = Date.now();
-    await orch.stop(sessionId, runId, actor);
+    await orch.stop(world.sessionId, runId, actor);
     expect(Date.now() - started).toBeLessThan(3_000);
-    const bodies = (await store.read(sessionId)).map((event) => event.body);
+    const bodies = (await store.read(world.sessionId)).map((event) => event.body);
     expect(ofType(bodies, "run-ended")).toEqual([
       { type: "run-ended", runId, status: "STOPPED", reason: "stopped by Ada" },
     ]);

@@ -1,66 +1,21 @@
-import { mkdtemp, rm } from "node:fs/promises";
-import { tmpdir } from "node:os";
-import path from "node:path";
-import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
 import { foldEvents } from "@/server/events/fold";
 import { EventStore } from "@/server/events/store";
-import type { PrismaClient } from "@/server/generated/prisma/client";
-import { logger } from "@/server/logger";
-import { createOfflineModel } from "@/server/model";
 import { CheckpointPolicy } from "@/server/policy/checkpoints";
-import { createEmptyRepository } from "@/server/projects/git-repository";
-import { DEFAULT_LIMITS } from "@/server/riva/limits";
-import { DockerSandboxProvider } from "@/server/sandbox";
-import { createTestDb, seedSession } from "@/server/testing/test-db";
-import { Orchestrator } from "./orchestrator";
+import { orchestratorWorld } from "@/server/testing/orchestrator-world";
 
 /**
  * Stop while a command runs, with every real part: SQLite, the Docker engine and its persistent shell.
  * `sleep 30` is stopped half a second in; the run ends STOPPED well under 5 s and the same sandbox
  * runs the next task.
  */
-const sandboxes = new DockerSandboxProvider();
-const actor = { userId: "u1", name: "Ada" };
-let repoDir: string;
-let repoPath: string;
-let db: PrismaClient;
-let cleanup: () => Promise<void>;
-let sessionId: string;
-
-beforeAll(async () => {
-  repoDir = await mkdtemp(path.join(tmpdir(), "arbor-stop-"));
-  repoPath = path.join(repoDir, "project.git");
-  await createEmptyRepository(repoPath, "Stoppable");
-});
-
-afterAll(async () => {
-  await rm(repoDir, { recursive: true, force: true });
-});
-
-beforeEach(async () => {
-  ({ db, cleanup } = await createTestDb());
-  sessionId = (await seedSession(db)).session.id;
-  return async () => {
-    await (await sandboxes.get(sessionId))?.dispose();
-    await cleanup();
-  };
-});
-
-function orchestrator() {
-  return new Orchestrator({
-    log: new EventStore(db),
-    model: createOfflineModel(),
-    sandboxes,
-    limits: DEFAULT_LIMITS,
-    clock: Date.now,
+const world = orchestratorWorld({ repoName: "Stoppable" });
+const { actor, sandboxes } = world;
+const orchestrator = () =>
+  world.orchestrator({
     commandTimeoutMs: 60_000,
-    sandboxImage: "arbor-sandbox:latest",
-    logger,
-    workspaceOf: async () => ({ repoPath, branch: `arbor/session-${sessionId}` }),
     checkpointsOf: async () => CheckpointPolicy.parse({ commands: "never-ask" }),
-    runningRuns: async () => [],
   });
-}
 
 async function waitFor<T>(what: string, probe: () => Promise<T | null>): Promise<T> {
   for (let i = 0; i < 600; i++) {
@@ -74,18 +29,23 @@ async function waitFor<T>(what: string, probe: () => Promise<T | null>): Promise
 describe("Stop while a command runs in the real sandbox", () => {
   it("kills `sleep 30` at once, ends the run STOPPED, and the sandbox runs the next task", async () => {
     const orch = orchestrator();
-    const { runId } = await orch.startRun({ sessionId, task: "run `sleep 30`", mode: "agent", actor });
-    await waitFor("the cycle to start", () => db.cycle.findFirst({ where: { runId } }));
+    const { runId } = await orch.startRun({
+      sessionId: world.sessionId,
+      task: "run `sleep 30`",
+      mode: "agent",
+      actor,
+    });
+    await waitFor("the cycle to start", () => world.db.cycle.findFirst({ where: { runId } }));
     await new Promise((resolve) => setTimeout(resolve, 500));
     const started = performance.now();
-    await orch.stop(sessionId, runId, actor);
+    await orch.stop(world.sessionId, runId, actor);
     const stopMs = performance.now() - started;
     console.info(`stop latency through the orchestrator (real Docker): ${Math.round(stopMs)} ms`);
     expect(stopMs).toBeLessThan(2_000);
 
-    const run = await db.run.findUniqueOrThrow({ where: { id: runId } });
+    const run = await world.db.run.findUniqueOrThrow({ where: { id: runId } });
     expect([run.status, run.reason]).toEqual(["STOPPED", "stopped by Ada"]);
-    const cycle = await db.cycle.findFirstOrThrow({ where: { runId } });
+    const cycle = await world.db.cycle.findFirstOrThrow({ where: { runId } });
     expect(cycle).toMatchObject({
       judgment: "UNCLEAR",
       judgedBy: "Ada",
@@ -94,20 +54,25 @@ describe("Stop while a command runs in the real sandbox", () => {
     const duration = (cycle.endedAt?.getTime() ?? 0) - cycle.startedAt.getTime();
     expect(duration).toBeLessThan(5_000);
 
-    const next = await orch.startRun({ sessionId, task: "run `echo after-stop`", mode: "agent", actor });
+    const next = await orch.startRun({
+      sessionId: world.sessionId,
+      task: "run `echo after-stop`",
+      mode: "agent",
+      actor,
+    });
     await waitFor("the next run to end", async () => {
-      const ended = await db.run.findUniqueOrThrow({ where: { id: next.runId } });
+      const ended = await world.db.run.findUniqueOrThrow({ where: { id: next.runId } });
       return ended.status === "RUNNING" ? null : ended;
     });
     await orch.idle();
-    const view = foldEvents(await new EventStore(db).read(sessionId));
+    const view = foldEvents(await new EventStore(world.db).read(world.sessionId));
     expect(view.runs[next.runId]?.status).toBe("VERIFIED");
     const outputs = Object.values(view.intentions)
       .filter((intention) => intention.runId === next.runId)
       .flatMap((intention) => intention.cycles.map((entry) => entry.output));
     expect(outputs).toContain("after-stop\n");
     // Nothing of the stopped command is left in the container.
-    const box = await sandboxes.get(sessionId);
+    const box = await sandboxes.get(world.sessionId);
     expect((await box?.exec("pgrep -f '^sleep 3[0]' || echo none"))?.stdout).toBe("none\n");
   });
 });

@@ -1,61 +1,23 @@
 import { randomBytes } from "node:crypto";
-import { mkdtemp, rm } from "node:fs/promises";
-import { tmpdir } from "node:os";
-import path from "node:path";
-import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
 import { foldEvents } from "@/server/events/fold";
 import type { EventOf, StoredEvent } from "@/server/events/schema";
 import { EventStore } from "@/server/events/store";
-import type { PrismaClient } from "@/server/generated/prisma/client";
-import { logger } from "@/server/logger";
-import { createOfflineModel } from "@/server/model";
-import { startFakeModelServer } from "@/server/model/fake-openai/server";
 import { createPricer } from "@/server/model/pricing";
 import { loadTierConfig } from "@/server/model/tiers/load";
 import type { TierConfig } from "@/server/model/tiers/schema";
-import { createEmptyRepository } from "@/server/projects/git-repository";
-import { DEFAULT_LIMITS } from "@/server/riva/limits";
-import { DockerSandboxProvider } from "@/server/sandbox";
 import { createSecretBox } from "@/server/settings/secret-box";
 import { tierModelsForSession } from "@/server/settings/tier-models";
-import { createTestDb, seedSession } from "@/server/testing/test-db";
-import { Orchestrator } from "./orchestrator";
+import { orchestratorWorld } from "@/server/testing/orchestrator-world";
+import type { Orchestrator } from "./orchestrator";
 
 /**
  * Model tiers with every real part: SQLite, the Docker sandbox, and the AI SDK over HTTP to the fake
  * model server, whose default scenario makes models named weak-… fail at intentions marked "(hard)".
  * The tiers come from YAML and resolve to models through the layered settings, as in the app.
  */
-let fakeModel: Awaited<ReturnType<typeof startFakeModelServer>>;
-let repoDir: string;
-let repoPath: string;
-const sandboxes = new DockerSandboxProvider();
-const actor = { userId: "u1", name: "Ada" };
-
-beforeAll(async () => {
-  fakeModel = await startFakeModelServer({ port: 0 });
-  repoDir = await mkdtemp(path.join(tmpdir(), "arbor-tiers-"));
-  repoPath = path.join(repoDir, "project.git");
-  await createEmptyRepository(repoPath, "Tiered");
-});
-
-afterAll(async () => {
-  await fakeModel.close();
-  await rm(repoDir, { recursive: true, force: true });
-});
-
-let db: PrismaClient;
-let cleanup: () => Promise<void>;
-let sessionId: string;
-
-beforeEach(async () => {
-  ({ db, cleanup } = await createTestDb());
-  sessionId = (await seedSession(db)).session.id;
-  return async () => {
-    await (await sandboxes.get(sessionId))?.dispose();
-    await cleanup();
-  };
-});
+const world = orchestratorWorld({ repoName: "Tiered", fakeModel: true });
+const { actor } = world;
 
 function tierYaml(models: [string, string]): TierConfig {
   return loadTierConfig(
@@ -75,43 +37,15 @@ function tierYaml(models: [string, string]): TierConfig {
 
 function orchestrator(config: TierConfig) {
   const box = createSecretBox(randomBytes(32));
-  const environment = { provider: "openai-compatible" as const, baseUrl: fakeModel.url };
-  return new Orchestrator({
-    log: new EventStore(db),
-    // Never used: with tiers, tier 0's model is the run's model.
-    model: createOfflineModel(),
-    sandboxes,
-    limits: DEFAULT_LIMITS,
-    clock: Date.now,
-    commandTimeoutMs: 30_000,
-    sandboxImage: "arbor-sandbox:latest",
-    logger,
-    workspaceOf: async () => ({ repoPath, branch: `arbor/session-${sessionId}` }),
-    runningRuns: async () => [],
+  const environment = { provider: "openai-compatible" as const, baseUrl: world.fakeModel.url };
+  return world.orchestrator({
     priceOf: createPricer(config.prices),
     tiersForRun: (session, overrides) =>
-      tierModelsForSession({ db, box, environment }, session, config, overrides),
+      tierModelsForSession({ db: world.db, box, environment }, session, config, overrides),
   });
 }
 
-/** Approves every question as a person would, until the run ends; returns the kinds answered. */
-async function approveUntilEnded(orch: Orchestrator, runId: string): Promise<string[]> {
-  const kinds: string[] = [];
-  for (let i = 0; i < 1_200; i++) {
-    const run = await db.run.findUniqueOrThrow({ where: { id: runId } });
-    if (run.status !== "RUNNING") {
-      await orch.idle();
-      return kinds;
-    }
-    const pending = await db.approval.findFirst({ where: { sessionId, status: "PENDING" } });
-    if (pending) {
-      kinds.push(pending.kind);
-      await orch.decide({ sessionId, approvalId: pending.id, decision: "approved", reason: null, actor });
-    }
-    await new Promise((resolve) => setTimeout(resolve, 50));
-  }
-  throw new Error("the run did not end");
-}
+const approveUntilEnded = (orch: Orchestrator, runId: string) => world.approveUntilEnded(orch, runId);
 
 const ofType = <T extends StoredEvent["body"]["type"]>(events: StoredEvent[], type: T) =>
   events.map((event) => event.body).filter((body): body is EventOf<T> => body.type === type);
@@ -120,13 +54,13 @@ describe("model tiers with Docker, SQLite and the fake model server", () => {
   it("escalates from the failing tier-0 model to tier 1, whose calls are recorded, and verifies", async () => {
     const orch = orchestrator(tierYaml(["weak-fast", "strong-slow"]));
     const { runId } = await orch.startRun({
-      sessionId,
+      sessionId: world.sessionId,
       task: "run `ls README.md` (hard)",
       mode: "agent",
       actor,
     });
     await approveUntilEnded(orch, runId);
-    const events = await new EventStore(db).read(sessionId);
+    const events = await new EventStore(world.db).read(world.sessionId);
     const view = foldEvents(events);
     expect(view.runs[runId]).toMatchObject({
       status: "VERIFIED",
@@ -150,7 +84,7 @@ describe("model tiers with Docker, SQLite and the fake model server", () => {
     expect(root?.tier).toMatchObject({ index: 1, name: "tier-1" });
     expect(root?.cycles.map((cycle) => cycle.judgment)).toEqual(["FAILURE", "FAILURE", "SUCCESS"]);
     // The strong tier's prompt read the weak tier's attempts (the fake server saw them).
-    const strongAsk = fakeModel.requests.find((request) =>
+    const strongAsk = world.fakeModel.requests.find((request) =>
       JSON.stringify(request.body).includes('"strong-slow"'),
     );
     expect(JSON.stringify(strongAsk?.body ?? {})).toContain("Tier tier-0:");
@@ -159,13 +93,13 @@ describe("model tiers with Docker, SQLite and the fake model server", () => {
   it("escalate-then-decompose: the top tier fails too, so the intention is decomposed and its children verify", async () => {
     const orch = orchestrator(tierYaml(["weak-a", "weak-b"]));
     const { runId } = await orch.startRun({
-      sessionId,
+      sessionId: world.sessionId,
       task: "run `ls README.md` (hard)",
       mode: "agent",
       actor,
     });
     const kinds = await approveUntilEnded(orch, runId);
-    const events = await new EventStore(db).read(sessionId);
+    const events = await new EventStore(world.db).read(world.sessionId);
     const view = foldEvents(events);
     expect(view.runs[runId]?.status).toBe("VERIFIED");
     expect(kinds).toEqual(["decomposition"]);
@@ -196,9 +130,11 @@ describe("model tiers with Docker, SQLite and the fake model server", () => {
       ].join("\n"),
     );
     const orch = orchestrator(config);
-    await expect(orch.startRun({ sessionId, task: "run `ls`", mode: "agent", actor })).rejects.toThrow(
+    await expect(
+      orch.startRun({ sessionId: world.sessionId, task: "run `ls`", mode: "agent", actor }),
+    ).rejects.toThrow(
       /tier "cloud" \(anthropic claude-x\) has no API key.*tier "other" \(openai gpt-x\) has no API key/,
     );
-    expect(await db.run.count()).toBe(0);
+    expect(await world.db.run.count()).toBe(0);
   });
 });

@@ -1,102 +1,24 @@
 import { execFile } from "node:child_process";
-import { mkdtemp, rm } from "node:fs/promises";
-import { tmpdir } from "node:os";
-import path from "node:path";
 import { promisify } from "node:util";
-import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
-import { foldEvents } from "@/server/events/fold";
-import { EventStore } from "@/server/events/store";
-import type { PrismaClient } from "@/server/generated/prisma/client";
-import { logger } from "@/server/logger";
-import { AiSdkModel } from "@/server/model";
-import { startFakeModelServer } from "@/server/model/fake-openai/server";
+import { describe, expect, it } from "vitest";
 import type { AgentModel } from "@/server/model/types";
-import { createEmptyRepository } from "@/server/projects/git-repository";
-import { DEFAULT_LIMITS } from "@/server/riva/limits";
-import { DockerSandboxProvider } from "@/server/sandbox";
-import { createTestDb, seedSession } from "@/server/testing/test-db";
-import { Orchestrator } from "./orchestrator";
+import { orchestratorWorld } from "@/server/testing/orchestrator-world";
 
 /**
  * Tool calls end to end with every real part (SQLite, Docker, the AI SDK over HTTP to the fake model
  * server): the model reads a file inside its turn, then writes or edits it; the person approves with
  * an edited content, and exactly that content lands in the container, where the contract checks it.
  */
-let fakeModel: Awaited<ReturnType<typeof startFakeModelServer>>;
-let repoDir: string;
-let repoPath: string;
-const sandboxes = new DockerSandboxProvider();
-const actor = { userId: "u1", name: "Ada" };
-
-beforeAll(async () => {
-  fakeModel = await startFakeModelServer({ port: 0 });
-  repoDir = await mkdtemp(path.join(tmpdir(), "arbor-orch-"));
-  repoPath = path.join(repoDir, "project.git");
-  await createEmptyRepository(repoPath, "Orchestrated");
-});
-
-afterAll(async () => {
-  await fakeModel.close();
-  await rm(repoDir, { recursive: true, force: true });
-});
-
-let db: PrismaClient;
-let cleanup: () => Promise<void>;
-let sessionId: string;
-
-beforeEach(async () => {
-  ({ db, cleanup } = await createTestDb());
-  sessionId = (await seedSession(db)).session.id;
-  return async () => {
-    await (await sandboxes.get(sessionId))?.dispose();
-    await cleanup();
-  };
-});
-
-function orchestrator(model: AgentModel) {
-  const store = new EventStore(db);
-  return new Orchestrator({
-    log: store,
-    model,
-    sandboxes,
-    limits: DEFAULT_LIMITS,
-    clock: Date.now,
-    commandTimeoutMs: 30_000,
-    sandboxImage: "arbor-sandbox:latest",
-    logger,
-    repoContext: true,
-    workspaceOf: async () => ({ repoPath, branch: `arbor/session-${sessionId}` }),
-    runningRuns: async () =>
-      (await db.run.findMany({ where: { status: "RUNNING" } })).map((run) => ({
-        runId: run.id,
-        sessionId: run.sessionId,
-      })),
-  });
-}
-
-const readingModel = () =>
-  new AiSdkModel({
-    baseUrl: fakeModel.url,
-    modelName: "fake",
-    timeoutMs: 10_000,
-    headers: { "x-fake-scenario": "read-then-write" },
-  });
-
-async function waitForPendingApproval(kind?: string) {
-  for (let i = 0; i < 200; i++) {
-    const approval = await db.approval.findFirst({
-      where: { sessionId, status: "PENDING", ...(kind ? { kind } : {}) },
-    });
-    if (approval) return approval;
-    await new Promise((resolve) => setTimeout(resolve, 50));
-  }
-  throw new Error(`no ${kind ?? ""} approval was requested`);
-}
+const world = orchestratorWorld({ repoName: "Orchestrated", fakeModel: true });
+const { actor, sandboxes } = world;
+const orchestrator = (model: AgentModel) => world.orchestrator({ model, repoContext: true });
+const readingModel = () => world.scriptedModel("read-then-write", "fake");
+const waitForPendingApproval = (kind?: string) => world.waitForApproval(kind);
 
 const docker = promisify(execFile);
 
 async function fileInContainer(file: string): Promise<string> {
-  const sandbox = await sandboxes.get(sessionId);
+  const sandbox = await sandboxes.get(world.sessionId);
   if (!sandbox) throw new Error("no sandbox");
   const { stdout } = await docker("docker", ["exec", sandbox.containerName, "cat", `/workspace/${file}`]);
   return stdout;
@@ -107,13 +29,19 @@ describe("tool calls with approvals, Docker and the fake model server", () => {
     const orch = orchestrator(readingModel());
     const task =
       "create `notes.txt` containing `hello` and then replace `hello` with `goodbye` in `notes.txt`";
-    const { runId } = await orch.startRun({ sessionId, task, mode: "agent", actor });
+    const { runId } = await orch.startRun({ sessionId: world.sessionId, task, mode: "agent", actor });
     const split = await waitForPendingApproval("decomposition");
-    await orch.decide({ sessionId, approvalId: split.id, decision: "approved", reason: null, actor });
+    await orch.decide({
+      sessionId: world.sessionId,
+      approvalId: split.id,
+      decision: "approved",
+      reason: null,
+      actor,
+    });
 
     // The write: the person changes the content before approving.
     const write = await waitForPendingApproval("tool");
-    let view = foldEvents(await new EventStore(db).read(sessionId));
+    let view = await world.view();
     expect(view.approvals[write.id]).toMatchObject({
       kind: "tool",
       call: { tool: "fs.write", input: { path: "notes.txt", content: "hello\n" } },
@@ -121,7 +49,7 @@ describe("tool calls with approvals, Docker and the fake model server", () => {
     });
     const written = "hello from a person\n";
     await orch.decide({
-      sessionId,
+      sessionId: world.sessionId,
       approvalId: write.id,
       decision: "approved",
       reason: null,
@@ -131,7 +59,7 @@ describe("tool calls with approvals, Docker and the fake model server", () => {
 
     // The edit: the diff's left side is the file as the person left it; they rewrite the new content.
     const edit = await waitForPendingApproval("tool");
-    view = foldEvents(await new EventStore(db).read(sessionId));
+    view = await world.view();
     expect(view.approvals[edit.id]).toMatchObject({
       call: {
         tool: "fs.edit",
@@ -142,7 +70,7 @@ describe("tool calls with approvals, Docker and the fake model server", () => {
     // An edit may not move the change to another file.
     await expect(
       orch.decide({
-        sessionId,
+        sessionId: world.sessionId,
         approvalId: edit.id,
         decision: "approved",
         reason: null,
@@ -152,7 +80,7 @@ describe("tool calls with approvals, Docker and the fake model server", () => {
     ).rejects.toThrow(/cannot change which file/);
     const final = "goodbye, said the person\n";
     await orch.decide({
-      sessionId,
+      sessionId: world.sessionId,
       approvalId: edit.id,
       decision: "approved",
       reason: null,
@@ -162,7 +90,7 @@ describe("tool calls with approvals, Docker and the fake model server", () => {
     await orch.idle();
 
     expect(await fileInContainer("notes.txt")).toBe(final);
-    view = foldEvents(await new EventStore(db).read(sessionId));
+    view = await world.view();
     expect(view.runs[runId]?.status).toBe("VERIFIED");
     const [first, second] = Object.values(view.intentions)
       .filter((intention) => intention.depth === 1)
@@ -185,30 +113,36 @@ describe("tool calls with approvals, Docker and the fake model server", () => {
     });
     expect(second?.cycles[0]?.checks).toMatchObject([{ passed: true }]);
     // Each act turn saw the repository as it was then: the second child, the file the first wrote.
-    const actPrompts = fakeModel.requests
+    const actPrompts = world.fakeModel.requests
       .map((request) => JSON.stringify(request.body))
       .filter((body) => body.includes("## The repository now"));
-    expect(actPrompts.some((body) => body.includes(`## arbor/session-${sessionId}`))).toBe(true);
+    expect(actPrompts.some((body) => body.includes(`## arbor/session-${world.sessionId}`))).toBe(true);
     expect(actPrompts.some((body) => body.includes("?? notes.txt"))).toBe(true);
   });
 
   it("a rejected write is skipped and the loop goes on; abort ends the run", async () => {
     const orch = orchestrator(readingModel());
     const task = "create `a.txt` containing `one`";
-    const { runId } = await orch.startRun({ sessionId, task, mode: "agent", actor });
+    const { runId } = await orch.startRun({ sessionId: world.sessionId, task, mode: "agent", actor });
     const first = await waitForPendingApproval("tool");
-    await orch.decide({ sessionId, approvalId: first.id, decision: "rejected", reason: "not that", actor });
+    await orch.decide({
+      sessionId: world.sessionId,
+      approvalId: first.id,
+      decision: "rejected",
+      reason: "not that",
+      actor,
+    });
     // The next attempt asks again: the loop went on.
     const second = await waitForPendingApproval("tool");
     expect(second.id).not.toBe(first.id);
-    let view = foldEvents(await new EventStore(db).read(sessionId));
+    let view = await world.view();
     const root = view.intentions[view.runs[runId]?.rootId ?? ""];
     expect(root?.cycles[0]).toMatchObject({
       judgment: "FAILURE",
       judgmentReason: "skipped: Ada rejected the fs.write call: not that",
     });
     await orch.decide({
-      sessionId,
+      sessionId: world.sessionId,
       approvalId: second.id,
       decision: "rejected",
       reason: null,
@@ -216,7 +150,7 @@ describe("tool calls with approvals, Docker and the fake model server", () => {
       actor,
     });
     await orch.idle();
-    view = foldEvents(await new EventStore(db).read(sessionId));
+    view = await world.view();
     expect(view.runs[runId]).toMatchObject({ status: "STOPPED", reason: "stopped by Ada" });
     await expect(fileInContainer("a.txt")).rejects.toThrow();
   });

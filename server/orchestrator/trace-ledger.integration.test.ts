@@ -1,78 +1,43 @@
-import { mkdtemp, rm } from "node:fs/promises";
-import { tmpdir } from "node:os";
-import path from "node:path";
-import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
 import { EventStore } from "@/server/events/store";
-import type { PrismaClient } from "@/server/generated/prisma/client";
 import { intentMap, recordsFromEvents, toJsonl } from "@/server/governance/ledger/export";
 import { validateJsonSchema } from "@/server/governance/ledger/json-schema-subset";
 import { arborMetadataOf } from "@/server/governance/ledger/trace-schema";
-import { logger } from "@/server/logger";
-import { createOfflineModel } from "@/server/model";
-import { createEmptyRepository } from "@/server/projects/git-repository";
-import { DEFAULT_LIMITS } from "@/server/riva/limits";
-import { DockerSandboxProvider } from "@/server/sandbox";
-import { createTestDb, seedSession } from "@/server/testing/test-db";
-import { Orchestrator } from "./orchestrator";
+import { orchestratorWorld } from "@/server/testing/orchestrator-world";
 
-let repoDir: string;
-let repoPath: string;
-const sandboxes = new DockerSandboxProvider();
-const actor = { userId: "u1", name: "Ada" };
-
-beforeAll(async () => {
-  repoDir = await mkdtemp(path.join(tmpdir(), "arbor-ledger-orch-"));
-  repoPath = path.join(repoDir, "project.git");
-  await createEmptyRepository(repoPath, "Ledgered");
-});
-afterAll(async () => rm(repoDir, { recursive: true, force: true }));
-
-let db: PrismaClient;
-let cleanup: () => Promise<void>;
-let sessionId: string;
-beforeEach(async () => {
-  ({ db, cleanup } = await createTestDb());
-  sessionId = (await seedSession(db)).session.id;
-  return async () => {
-    await (await sandboxes.get(sessionId))?.dispose();
-    await cleanup();
-  };
-});
+const world = orchestratorWorld({ repoName: "Ledgered" });
+const { actor } = world;
 
 describe("the trace ledger wired into the engine", () => {
   it("records each cycle's own writes as schema-valid trace-recorded events", async () => {
-    const store = new EventStore(db);
-    const orch = new Orchestrator({
-      log: store,
-      model: createOfflineModel(),
-      sandboxes,
-      limits: DEFAULT_LIMITS,
-      clock: Date.now,
-      commandTimeoutMs: 30_000,
-      sandboxImage: "arbor-sandbox:latest",
-      logger,
-      traceLedger: true,
-      workspaceOf: async () => ({ repoPath, branch: `arbor/session-${sessionId}` }),
-      runningRuns: async () => [],
-    });
+    const store = new EventStore(world.db);
+    const orch = world.orchestrator({ log: store, traceLedger: true });
     const { runId } = await orch.startRun({
-      sessionId,
+      sessionId: world.sessionId,
       task: "run `printf 'a\\nb\\n' > top.txt` and then run `echo more >> README.md` and then run `cat top.txt`",
       mode: "agent",
       actor,
     });
     for (let i = 0; i < 600; i++) {
-      const run = await db.run.findUniqueOrThrow({ where: { id: runId } });
+      const run = await world.db.run.findUniqueOrThrow({ where: { id: runId } });
       if (run.status !== "RUNNING") break;
-      const pending = await db.approval.findFirst({ where: { sessionId, status: "PENDING" } });
+      const pending = await world.db.approval.findFirst({
+        where: { sessionId: world.sessionId, status: "PENDING" },
+      });
       if (pending)
-        await orch.decide({ sessionId, approvalId: pending.id, decision: "approved", reason: null, actor });
+        await orch.decide({
+          sessionId: world.sessionId,
+          approvalId: pending.id,
+          decision: "approved",
+          reason: null,
+          actor,
+        });
       await new Promise((resolve) => setTimeout(resolve, 50));
     }
     await orch.idle();
-    expect((await db.run.findUniqueOrThrow({ where: { id: runId } })).status).toBe("VERIFIED");
+    expect((await world.db.run.findUniqueOrThrow({ where: { id: runId } })).status).toBe("VERIFIED");
 
-    const events = await store.read(sessionId);
+    const events = await store.read(world.sessionId);
     const traced = events.filter((event) => event.body.type === "trace-recorded");
     expect(traced).toHaveLength(2); // `cat` changed nothing
     const records = recordsFromEvents(events);
