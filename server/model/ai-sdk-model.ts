@@ -194,32 +194,22 @@ export class AiSdkModel implements AgentModel {
    */
   async answerStep(request: AnswerStepRequest, signal?: AbortSignal) {
     const startedAt = performance.now();
-    const timeout = AbortSignal.timeout(this.config.timeoutMs);
-    const abortSignal = signal ? AbortSignal.any([signal, timeout]) : timeout;
-    try {
-      const outcome = await streamAnswerStep(this.model, request, {
+    const outcome = await this.sent(signal, (abortSignal) =>
+      streamAnswerStep(this.model, request, {
         abortSignal,
         maxRetries: this.config.maxRetries ?? 0,
         ...(this.config.headers ? { headers: this.config.headers } : {}),
-      });
-      const call: ModelCallRecord = {
-        stage: "discover",
-        modelId: this.id,
-        offline: false,
-        tokensIn: outcome.tokensIn ?? estimateTokens(request.instructions + JSON.stringify(request.messages)),
-        tokensOut: outcome.tokensOut ?? estimateTokens(outcome.text + JSON.stringify(outcome.calls)),
-        latencyMs: performance.now() - startedAt,
-      };
-      return { ...outcome, call };
-    } catch (error) {
-      if (signal?.aborted) throw signal.reason ?? error;
-      throw toModelError(error, {
-        baseUrl: this.baseUrl,
-        apiKey: this.config.apiKey,
-        timeoutMs: this.config.timeoutMs,
-        timedOut: timeout.aborted,
-      });
-    }
+      }),
+    );
+    const call: ModelCallRecord = {
+      stage: "discover",
+      modelId: this.id,
+      offline: false,
+      tokensIn: outcome.tokensIn ?? estimateTokens(request.instructions + JSON.stringify(request.messages)),
+      tokensOut: outcome.tokensOut ?? estimateTokens(outcome.text + JSON.stringify(outcome.calls)),
+      latencyMs: performance.now() - startedAt,
+    };
+    return { ...outcome, call };
   }
 
   /**
@@ -286,15 +276,13 @@ export class AiSdkModel implements AgentModel {
     );
   }
 
-  private async request(
+  private request(
     ask: Pick<Ask<unknown>, "stage" | "instructions" | "tools">,
     messages: ModelMessage[],
     signal?: AbortSignal,
   ) {
-    const timeout = AbortSignal.timeout(this.config.timeoutMs);
-    const abortSignal = signal ? AbortSignal.any([signal, timeout]) : timeout;
-    try {
-      return await requestToolCall({
+    return this.sent(signal, (abortSignal) =>
+      requestToolCall({
         model: this.model,
         instructions: ask.instructions,
         messages,
@@ -302,7 +290,16 @@ export class AiSdkModel implements AgentModel {
         stream: (this.config.streamStages ?? ["act"]).includes(ask.stage),
         abortSignal,
         maxRetries: this.config.maxRetries ?? 0,
-      });
+      }),
+    );
+  }
+
+  /** One HTTP request under the per-request timeout; its failure becomes a ModelError the loop classifies. */
+  private async sent<T>(signal: AbortSignal | undefined, send: (abortSignal: AbortSignal) => Promise<T>) {
+    const timeout = AbortSignal.timeout(this.config.timeoutMs);
+    const abortSignal = signal ? AbortSignal.any([signal, timeout]) : timeout;
+    try {
+      return await send(abortSignal);
     } catch (error) {
       // The caller cancelled (run stopped): not a model failure, let the abort propagate as is.
       if (signal?.aborted) throw signal.reason ?? error;

@@ -65,7 +65,7 @@ describe.each(PROVIDER_IDS)("the %s provider against the fake server", (provider
       acceptance: "the command `npm ci` exits 0",
       previousAttempts: [],
     });
-    expect(action).toEqual({ thought: "Run npm ci.", command: "npm ci" });
+    expect(action).toEqual({ thought: "Run npm ci.", tool: "shell.exec", input: { command: "npm ci" } });
     expect((since(before)[0]?.body as { stream?: boolean } | undefined)?.stream).toBe(true);
   });
 
