@@ -80,3 +80,21 @@ test("abort on a write's card ends the run", async ({ page }) => {
   await card.getByTestId("abort-run").click();
   await expectRunStatus(page, "STOPPED");
 });
+
+test("a project that pre-approves file changes writes without a card, and the box stays ticked", async ({
+  page,
+}) => {
+  await signUp(page, newUser("preapprover"));
+  await createProject(page, "Write pre-approved");
+  await page.getByTestId("preapprove-write").check();
+  await page.getByTestId("save-checkpoints").click();
+  await expect(page.getByTestId("checkpoints-saved")).toBeVisible();
+  await page.reload();
+  await expect(page.getByTestId("preapprove-write")).toBeChecked();
+  await expect(page.getByTestId("preapprove-git-write")).not.toBeChecked();
+
+  await startTask(page, "create `c.txt` containing `three`");
+  await expectRunStatus(page, "VERIFIED");
+  await expect(approvalCard(page, "tool")).toHaveCount(0);
+  await expect(page.getByTestId("cycle-gate").first()).toContainText("write tools are pre-approved");
+});

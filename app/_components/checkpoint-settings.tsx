@@ -2,7 +2,7 @@
 
 import { useMutation, useQueryClient } from "@tanstack/react-query";
 import { useState } from "react";
-import type { CheckpointPolicy } from "@/server/policy/checkpoints";
+import type { CheckpointPolicy, PreApprovableCategory } from "@/server/policy/checkpoints";
 import { describeError, useTRPC } from "../_trpc/client";
 
 const COMMAND_LABELS = {
@@ -17,6 +17,16 @@ const QUESTIONS = [
   { key: "verifyIntegration", label: "Verify integration", testid: "checkpoint-verify-integration" },
   { key: "reviewReflection", label: "Review reflections", testid: "checkpoint-review-reflection" },
 ] as const;
+
+/** Seed 004's batch pre-approval: whole categories of changes that pass without a card. */
+const PRE_APPROVALS: { category: PreApprovableCategory; label: string; testid: string }[] = [
+  { category: "write", label: "File changes (write, edit, delete)", testid: "preapprove-write" },
+  {
+    category: "git-write",
+    label: "Git changes (add, commit, branch, checkout)",
+    testid: "preapprove-git-write",
+  },
+];
 
 /** Which of the agent's questions go to a person in this project. */
 export function CheckpointSettings({ projectId, policy }: { projectId: string; policy: CheckpointPolicy }) {
@@ -77,6 +87,27 @@ export function CheckpointSettings({ projectId, policy }: { projectId: string; p
             </select>
           </label>
         ))}
+        <fieldset className="pre-approvals">
+          <legend>Pre-approve for every run (protected files and secrets still ask)</legend>
+          {PRE_APPROVALS.map((item) => (
+            <label key={item.category}>
+              <input
+                type="checkbox"
+                checked={draft.preApproved.includes(item.category)}
+                onChange={(event) =>
+                  setDraft({
+                    ...draft,
+                    preApproved: event.target.checked
+                      ? [...draft.preApproved, item.category]
+                      : draft.preApproved.filter((category) => category !== item.category),
+                  })
+                }
+                data-testid={item.testid}
+              />
+              {item.label}
+            </label>
+          ))}
+        </fieldset>
         <button
           type="button"
           className="secondary"

@@ -2,6 +2,7 @@ import { execFile } from "node:child_process";
 import { promisify } from "node:util";
 import { describe, expect, it } from "vitest";
 import type { AgentModel } from "@/server/model/types";
+import { CheckpointPolicy } from "@/server/policy/checkpoints";
 import { orchestratorWorld } from "@/server/testing/orchestrator-world";
 
 /**
@@ -153,5 +154,28 @@ describe("tool calls with approvals, Docker and the fake model server", () => {
     view = await world.view();
     expect(view.runs[runId]).toMatchObject({ status: "STOPPED", reason: "stopped by Ada" });
     await expect(fileInContainer("a.txt")).rejects.toThrow();
+  });
+
+  it("a project that pre-approves file changes gets its writes without a card", async () => {
+    const orch = world.orchestrator({
+      model: readingModel(),
+      checkpointsOf: async () => CheckpointPolicy.parse({ commands: "never-ask", preApproved: ["write"] }),
+    });
+    const { runId } = await orch.startRun({
+      sessionId: world.sessionId,
+      task: "create `a.txt` containing `one`",
+      mode: "agent",
+      actor,
+    });
+    await orch.idle();
+    const view = await world.view();
+    expect(view.runs[runId]?.status).toBe("VERIFIED");
+    expect(Object.values(view.approvals)).toEqual([]);
+    const root = view.intentions[view.runs[runId]?.rootId ?? ""];
+    expect(root?.cycles[0]?.gate).toMatchObject({
+      decision: "approve",
+      reason: "write tools are pre-approved for this run or project.",
+    });
+    expect(await fileInContainer("a.txt")).toBe("one\n");
   });
 });

@@ -25,3 +25,22 @@ describe("readCheckpointPolicy: the judgment questions", () => {
     }
   });
 });
+
+describe("readCheckpointPolicy: batch pre-approval per category", () => {
+  it("pre-approves nothing by default, nor when the policy cannot be read", () => {
+    expect(readCheckpointPolicy(null).preApproved).toEqual([]);
+    expect(readCheckpointPolicy("{broken").preApproved).toEqual([]);
+  });
+
+  it("keeps the chosen categories and refuses one that cannot be pre-approved (then nothing is)", () => {
+    expect(readCheckpointPolicy('{"preApproved":["write","git-write"]}').preApproved).toEqual([
+      "write",
+      "git-write",
+    ]);
+    // "shell" is the commands setting's business; an unknown category makes the policy unreadable.
+    expect(readCheckpointPolicy('{"preApproved":["shell"]}')).toMatchObject({
+      preApproved: [],
+      commands: "ask-always",
+    });
+  });
+});

@@ -56,6 +56,15 @@ export const READ_ONLY_COMMANDS: CommandPattern[] = [
 export const QuestionCheckpoint = z.enum(["auto", "ask"]);
 export type QuestionCheckpoint = z.infer<typeof QuestionCheckpoint>;
 
+/**
+ * Seed 004's batch pre-approval per tool category, for every run of the project: "write" lets
+ * fs.write, fs.edit and fs.delete through without a click, "git-write" git.add, commit, branch and
+ * checkout. Protected paths and content that looks like a secret still ask, whatever is chosen.
+ */
+export const PRE_APPROVABLE_CATEGORIES = ["write", "git-write"] as const;
+export const PreApprovableCategory = z.enum(PRE_APPROVABLE_CATEGORIES);
+export type PreApprovableCategory = z.infer<typeof PreApprovableCategory>;
+
 export const CheckpointPolicy = z
   .object({
     /** approve_decomposition: ask a person (default) or let the auto checkpoint accept the model's split. */
@@ -70,6 +79,8 @@ export const CheckpointPolicy = z
     verifyIntegration: QuestionCheckpoint.default("auto"),
     /** review_reflection: after a miss, a person accepts, edits or turns the reflection into a split. */
     reviewReflection: QuestionCheckpoint.default("auto"),
+    /** Tool categories pre-approved for every run of the project (none by default). */
+    preApproved: z.array(PreApprovableCategory).max(PRE_APPROVABLE_CATEGORIES.length).default([]),
   })
   .strict();
 export type CheckpointPolicy = z.infer<typeof CheckpointPolicy>;
@@ -84,6 +95,7 @@ export const STRICTEST_CHECKPOINTS: CheckpointPolicy = {
   judgeAction: "ask",
   verifyIntegration: "ask",
   reviewReflection: "ask",
+  preApproved: [],
 };
 
 /** The stored JSON as a policy; unreadable or invalid data gives the strictest policy (fail closed). */

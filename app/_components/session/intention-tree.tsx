@@ -207,6 +207,14 @@ function CycleBody({ cycle, reads }: { cycle: CycleView; reads: ToolCalledView[]
           </>
         )}
       </dd>
+      {cycle.gate && (
+        <>
+          <dt>gate</dt>
+          <dd data-testid="cycle-gate">
+            {cycle.gate.decision}: {cycle.gate.reason}
+          </dd>
+        </>
+      )}
       <dt>result</dt>
       <dd>
         {cycle.error && (
