@@ -147,6 +147,36 @@ describe("teamMetrics", () => {
     expect(m.topFailureReasons).toEqual([{ reason: "child 2 failed", count: 1 }]);
   });
 
+  it("keeps answers (Chat, or an Agent-mode question) out of runs and success, but charges their spend", () => {
+    const chat: EventInput = { ...started("a1", "bob"), mode: "chat" } as EventInput;
+    const question: EventInput = {
+      type: "run-routed",
+      runId: "a2",
+      route: "answer",
+      kind: "question",
+      reason: "a plain question",
+    };
+    const m = metricsOf(
+      session(
+        at([
+          [0, started("r1", "ann")],
+          [1, ended("r1", "FAILED", "child 1 failed")],
+          [2, chat],
+          [3, llm("a1", 0.5)],
+          [4, ended("a1", "VERIFIED")],
+          [5, started("a2", "bob")],
+          [6, question],
+          [7, ended("a2", "VERIFIED")],
+        ]),
+      ),
+    );
+    expect(m.runs).toEqual({ total: 1, verified: 0, failed: 1, stopped: 0, running: 0 });
+    expect(m.answers).toBe(2);
+    expect(m.successRate).toBe(0);
+    expect(m.costUsd).toBeCloseTo(0.5);
+    expect(m.costByMember.find((c) => c.userId === "bob")).toMatchObject({ runs: 0, costUsd: 0.5 });
+  });
+
   it("averages cycles over verified intentions that ran cycles, and spreads cost over them", () => {
     const m = metricsOf(
       session(

@@ -36,7 +36,10 @@ export interface MemberCost {
 }
 
 export interface TeamMetrics {
+  /** The agent's runs (worked as an intention tree); Chat answers are counted apart, in `answers`. */
   runs: { total: number; verified: number; failed: number; stopped: number; running: number };
+  /** Messages answered on the read-only answer path (Chat mode, Agent-mode questions). */
+  answers: number;
   /** Verified runs over ended runs; null before any run ended. */
   successRate: number | null;
   runsByDay: DayRuns[];
@@ -67,6 +70,8 @@ export interface TeamMetrics {
 
 interface RunFacts {
   status: "RUNNING" | "VERIFIED" | "FAILED" | "STOPPED";
+  /** An answer, not work: it ends VERIFIED when answered, which says nothing of the agent's success. */
+  answer: boolean;
   day: string;
   owner: string;
   costUsd: number;
@@ -119,12 +124,18 @@ export function teamMetrics(
       case "run-started":
         runs.set(body.runId, {
           status: "RUNNING",
+          answer: body.mode === "chat",
           day: new Date(time).toISOString().slice(0, 10),
           owner: body.startedBy ?? session.createdById,
           costUsd: 0,
           tokens: 0,
         });
         return;
+      case "run-routed": {
+        const run = runs.get(body.runId);
+        if (run && body.route === "answer") run.answer = true;
+        return;
+      }
       case "run-ended": {
         const run = runs.get(body.runId);
         if (run) run.status = body.status;
@@ -181,7 +192,9 @@ export function teamMetrics(
     failureReasons.set(key, (failureReasons.get(key) ?? 0) + 1);
   }
 
-  const all = [...runs.values()];
+  // Spend counts every request; success and run counts only the agent's work.
+  const everything = [...runs.values()];
+  const all = everything.filter((run) => !run.answer);
   const count = (status: RunFacts["status"]) => all.filter((run) => run.status === status).length;
   const verifiedRuns = count("VERIFIED");
   const ended = all.length - count("RUNNING");
@@ -199,6 +212,7 @@ export function teamMetrics(
       stopped: count("STOPPED"),
       running: count("RUNNING"),
     },
+    answers: everything.length - all.length,
     successRate: ended === 0 ? null : verifiedRuns / ended,
     runsByDay: runsByDay(all, options),
     intentions: {
@@ -209,7 +223,7 @@ export function teamMetrics(
     costUsd,
     tokens,
     costPerVerifiedIntention: verifiedIntentions === 0 ? null : costUsd / verifiedIntentions,
-    costByMember: costByMember(all, members),
+    costByMember: costByMember(everything, members),
     approvals: {
       asked: approvals.asked,
       approved: approvals.approved,
@@ -262,7 +276,7 @@ function costByMember(runs: readonly RunFacts[], members: readonly TeamMember[])
       costUsd: 0,
       tokens: 0,
     };
-    entry.runs += 1;
+    if (!run.answer) entry.runs += 1;
     entry.costUsd += run.costUsd;
     entry.tokens += run.tokens;
     byUser.set(run.owner, entry);

@@ -54,7 +54,7 @@ export function TeamDashboard({ teamId }: { teamId?: string }) {
       <section className="dash-figures" aria-label="Key figures">
         <Figure id="runs-total" label="Runs" value={String(m.runs.total)}>
           {m.runs.verified} verified · {m.runs.failed} failed · {m.runs.stopped} stopped · {m.runs.running}{" "}
-          running
+          running{m.answers > 0 ? ` · ${m.answers} chat answers not counted` : ""}
         </Figure>
         <Figure id="success-rate" label="Success rate" value={percent(m.successRate)}>
           verified over ended runs
