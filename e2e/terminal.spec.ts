@@ -12,6 +12,14 @@ function screen(page: Page) {
 }
 
 /**
+ * A watcher's card opens by itself, wherever it sits on the page; xterm draws nothing while it is off
+ * screen, so the watcher looks at it, as a person would scroll to it.
+ */
+async function lookAtTerminal(page: Page) {
+  await page.getByTestId("terminal-screen").scrollIntoViewIfNeeded();
+}
+
+/**
  * A TCP proxy in front of the app, so a test can cut a page's open streams the way a flaky network
  * does: `cut()` drops every connection and refuses new ones until `restore()`.
  */
@@ -84,6 +92,7 @@ test("typing in the session's terminal runs in its sandbox; a second page sees t
   await second.goto(sessionUrl);
   // The log says a terminal is open, so the card shows itself.
   await expect(second.getByTestId("terminal-view")).toHaveAttribute("data-state", "open");
+  await lookAtTerminal(second);
   await expect(screen(second)).toContainText("hi-42 from arbor");
   await typeInTerminal(page, "echo shared-$((6*7))");
   await expect(screen(second)).toContainText("shared-42");
@@ -95,6 +104,7 @@ test("typing in the session's terminal runs in its sandbox; a second page sees t
   await expect(screen(page)).toContainText("while-away-5");
   const back = await context.newPage();
   await back.goto(sessionUrl);
+  await lookAtTerminal(back);
   await expect(screen(back)).toContainText("while-away-5");
   await expect(screen(back)).toContainText("hi-42 from arbor");
   await expect(back.getByTestId("terminal-connection")).toHaveText("live");
@@ -104,6 +114,7 @@ test("typing in the session's terminal runs in its sandbox; a second page sees t
   try {
     const flaky = await context.newPage();
     await flaky.goto(`${proxy.url}${new URL(sessionUrl).pathname}`);
+    await lookAtTerminal(flaky);
     await expect(screen(flaky)).toContainText("while-away-5");
     await expect(flaky.getByTestId("terminal-connection")).toHaveText("live");
     proxy.cut();
@@ -158,6 +169,7 @@ test("a viewer watches the terminal live but cannot type in it", async ({ page, 
   await expect(viewerPage.getByTestId("terminal-view")).toHaveAttribute("data-state", "open");
   await expect(viewerPage.getByTestId("terminal-panel").getByText("watching")).toBeVisible();
   await expect(viewerPage.getByRole("button", { name: "Close terminal" })).toHaveCount(0);
+  await lookAtTerminal(viewerPage);
 
   await typeInTerminal(page, "echo seen-by-viewer-$((1+1))");
   await expect(screen(viewerPage)).toContainText("seen-by-viewer-2");

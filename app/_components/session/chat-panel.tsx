@@ -23,7 +23,10 @@ export function ChatPanel({
   const trpc = useTRPC();
   const start = useMutation(trpc.run.start.mutationOptions());
   const { switches, loaded, change } = useModeSwitches(projectId);
-  const partials = useAnswerStream(sessionId);
+  const answering = Object.values(view.runs).some(
+    (run) => run.status === "RUNNING" && (run.mode === "chat" || run.route?.route === "answer"),
+  );
+  const partials = useAnswerStream(sessionId, answering);
   const answered = new Set(
     view.messages.filter((message) => message.role !== "user").map((message) => message.runId),
   );
