@@ -79,8 +79,10 @@ test("a replay shows the files as they were at each point, as diffs against the 
   await expect(files.getByTestId("replay-files-none")).toBeVisible();
   await page.locator('[data-testid="replay-marker"][data-kind="decomposition"]').click();
   await expect(files.getByTestId("replay-files-none")).toBeVisible();
+  // The third answer approves the second command: the first write is done, the second not yet.
+  await page.locator('[data-testid="replay-marker"][data-kind="approval"]').nth(2).click();
+  await expect(files.getByTestId("replay-changed-file")).toHaveText(["notes.txt +1 −0"]);
   await page.getByTestId("replay-speed").selectOption("64");
   await page.getByTestId("replay-play").click();
-  await expect(files.getByTestId("replay-changed-file")).toHaveText(["notes.txt +1 −0"]);
   await expect(files.getByTestId("replay-changed-file")).toHaveText(["notes.txt +2 −0"], { timeout: 30_000 });
 });
