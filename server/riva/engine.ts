@@ -74,7 +74,6 @@ export class RivaEngine {
       sandbox: () => this.workspace.box(),
       policy: async (context) => ({
         checkpoints: await this.checkpoints(),
-        preApproved: { project: (await this.checkpoints()).preApproved },
         // The scope a person approved with the decomposition, for the intention being worked.
         ...scopeGrantsFor(this.view, context.intentionId ?? context.activeIntent?.id),
       }),

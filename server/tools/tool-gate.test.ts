@@ -130,4 +130,11 @@ describe("the dispatch's approval stage", () => {
       "deny",
     );
   });
+
+  it("reads the project's pre-approved categories from its checkpoint policy", () => {
+    const pre = policy({ checkpoints: { preApproved: ["write"] } });
+    expect(gate("fs.write", { path: "src/a.ts", content: "x" }, { policy: pre }).decision).toBe("approve");
+    expect(gate("git.add", { paths: ["src/a.ts"] }, { policy: pre }).decision).toBe("ask");
+    expect(gate("fs.write", { path: "src/a.ts", content: "x" }).decision).toBe("ask");
+  });
 });

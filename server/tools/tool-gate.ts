@@ -62,7 +62,11 @@ export function gateToolCall(request: {
       approvedScopes: policy.approvedScopes ?? [],
       approveWhenCheckUnknown: policy.approveWhenCheckUnknown ?? false,
     },
-    preApprovals: { run: policy.preApproved?.run ?? [], project: policy.preApproved?.project ?? [] },
+    // The project's own pre-approvals are part of its checkpoint policy (the Checkpoints card).
+    preApprovals: {
+      run: policy.preApproved?.run ?? [],
+      project: [...(policy.preApproved?.project ?? []), ...policy.checkpoints.preApproved],
+    },
     secretFindings: request.secretFindings,
     realPaths: request.realPaths,
   });
