@@ -1,0 +1,59 @@
+import { z } from "zod";
+import { CheckpointAnswer, CheckpointProposal } from "../checkpoint-schema";
+import { ApprovalKind } from "../vocabulary";
+import { ChildProposal, ToolCallBody } from "./shared";
+
+export const ApprovalRequestedBody = z.object({
+  type: z.literal("approval-requested"),
+  runId: z.string(),
+  approvalId: z.string(),
+  intentionId: z.string(),
+  kind: ApprovalKind,
+  /** kind "decomposition": the proposed children. */
+  children: z.array(ChildProposal).default([]),
+  thought: z.string(),
+  /** kind "command": the command that will run, exactly, once approved (or as edited). */
+  command: z.string().max(20_000).nullable().default(null),
+  /** SHA-256 of what will run: the approval is bound to it. */
+  binding: z.string().nullable().default(null),
+  /** Seed 004's dangerous class: the person confirms explicitly. */
+  confirm: z.boolean().default(false),
+  /** Why the gate asked. */
+  reason: z.string().max(2_000).default(""),
+  /** Judgment questions and intention budgets: what the auto checkpoint proposes. */
+  proposal: CheckpointProposal.nullable().default(null),
+  /** kind "tool": the exact call that runs once approved (its binding is `binding`). */
+  call: ToolCallBody.nullable().default(null),
+  /**
+   * kind "tool": what the person should see besides the call — the file's content before a write or
+   * an edit (null: the file does not exist yet), the staged diff of a commit, the file to delete.
+   */
+  preview: z.string().max(200_000).nullable().default(null),
+});
+
+export const ApprovalDecidedBody = z.object({
+  type: z.literal("approval-decided"),
+  runId: z.string(),
+  approvalId: z.string(),
+  decision: z.enum(["approved", "rejected"]),
+  decidedBy: z.object({ userId: z.string(), name: z.string() }),
+  reason: z.string().nullable(),
+  /** kind "command": the command as the person edited it before approving (null: unchanged). */
+  command: z.string().max(20_000).nullable().default(null),
+  /** Judgment questions and intention budgets: the person's verdict or choice. */
+  answer: CheckpointAnswer.nullable().default(null),
+  /** kind "tool": the call as the person edited it before approving (null: unchanged). */
+  call: ToolCallBody.nullable().default(null),
+});
+
+/**
+ * An approval delegated to a named member (`assignee` null: back to anyone who may approve). Then
+ * only that member, or an owner or admin, may answer it.
+ */
+export const ApprovalAssignedBody = z.object({
+  type: z.literal("approval-assigned"),
+  runId: z.string(),
+  approvalId: z.string(),
+  assignee: z.object({ userId: z.string(), name: z.string() }).nullable(),
+  assignedBy: z.object({ userId: z.string(), name: z.string() }),
+});

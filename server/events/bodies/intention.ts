@@ -1,0 +1,72 @@
+import { z } from "zod";
+import { Criterion, CriterionResult } from "@/server/contract/criteria";
+import { BudgetShare } from "../checkpoint-schema";
+import { IntentionStatus } from "../vocabulary";
+import { text } from "./shared";
+
+export const IntentionCreatedBody = z.object({
+  type: z.literal("intention-created"),
+  runId: z.string(),
+  intentionId: z.string(),
+  parentId: z.string().nullable(),
+  what: text,
+  acceptance: text,
+  depth: z.number().int().nonnegative(),
+  position: z.number().int().nonnegative(),
+  /** A decomposition child's owned_scope globs, as proposed or as the person edited them. */
+  ownedScope: z.array(z.string().max(300)).max(20).default([]),
+  /**
+   * Set when a person approved the decomposition that made this child: its scope and acceptance
+   * check are approved with it, bound (SHA-256, see approved-scopes.ts) to exactly this child's
+   * id, what, acceptance and scope. Writes inside it then pass while its check is not red.
+   */
+  scopeApproval: z
+    .object({ approvalId: z.string(), binding: z.string(), approvedBy: z.string() })
+    .nullable()
+    .default(null),
+});
+
+/** `reason` explains a FAILED status (which child, which limit) or a VERIFIED one (which check). */
+export const IntentionStatusChangedBody = z.object({
+  type: z.literal("intention-status-changed"),
+  runId: z.string(),
+  intentionId: z.string(),
+  status: IntentionStatus,
+  reason: z.string().nullable(),
+});
+
+/** A decision point of the loop, recorded with the rule that made it, so the log explains the run. */
+export const DecisionMadeBody = z.object({
+  type: z.literal("decision-made"),
+  runId: z.string(),
+  intentionId: z.string(),
+  /** verify-directly / decompose: how the intention is worked; retry: another cycle after a miss. */
+  decision: z.enum(["verify-directly", "decompose", "retry"]),
+  reason: z.string(),
+});
+
+/** The intention's contract: the criteria its acceptance names, each checked in the sandbox. */
+export const ContractBuiltBody = z.object({
+  type: z.literal("contract-built"),
+  runId: z.string(),
+  intentionId: z.string(),
+  criteria: z.array(Criterion).max(20),
+});
+
+/** Criteria checked after a successful action (`cycleId`) or at integration of a parent (`cycleId` null). */
+export const CriteriaCheckedBody = z.object({
+  type: z.literal("criteria-checked"),
+  runId: z.string(),
+  intentionId: z.string(),
+  cycleId: z.string().nullable(),
+  results: z.array(CriterionResult).max(20),
+});
+
+/** A parent's remaining budget shared among its new children (equal split), with the rule said. */
+export const BudgetSplitBody = z.object({
+  type: z.literal("budget-split"),
+  runId: z.string(),
+  intentionId: z.string(),
+  rule: z.string().max(2_000),
+  shares: z.array(BudgetShare).max(5),
+});

@@ -1,0 +1,82 @@
+import { z } from "zod";
+import { DiscoveredIntent } from "@/server/riva/discovery/discovered-intent";
+import { FinalRunStatus, MessageRole, ReasoningSwitch, RunRoute, UserMode } from "../vocabulary";
+import { text } from "./shared";
+
+/** A chat message from the user, the agent or the system (errors, notices). */
+export const MessagePostedBody = z.object({
+  type: z.literal("message-posted"),
+  messageId: z.string(),
+  runId: z.string().nullable(),
+  role: MessageRole,
+  text,
+});
+
+/** A task handed to the agent; `model` records which model answered and whether it is offline. */
+export const RunStartedBody = z.object({
+  type: z.literal("run-started"),
+  runId: z.string(),
+  task: text,
+  mode: UserMode,
+  /** `provider` (openai, anthropic, openai-compatible) since model settings; never the API key. */
+  model: z.object({
+    id: z.string(),
+    label: z.string(),
+    offline: z.boolean(),
+    provider: z.string().optional(),
+  }),
+  /** The user who gave the task (null in logs written before this was recorded). */
+  startedBy: z.string().nullable().default(null),
+  /** The person's reasoning switch when they sent it ("off" in logs from before the switch existed). */
+  reasoning: ReasoningSwitch.default("off"),
+});
+
+/**
+ * How the run's message is handled and why (the router's classification). Never changes the run's
+ * mode: an Agent-mode question answered read-only is still recorded and requested as Agent mode.
+ */
+export const RunRoutedBody = z.object({
+  type: z.literal("run-routed"),
+  runId: z.string(),
+  route: RunRoute,
+  /** The router's request kind (question, fix, run, …). */
+  kind: z.string().max(40),
+  reason: z.string().max(2_000),
+});
+
+/** A read-only tool call made while answering (the answer path), shown under the answer. */
+export const AnswerToolCalledBody = z.object({
+  type: z.literal("answer-tool-called"),
+  runId: z.string(),
+  callId: z.string(),
+  tool: z.string().max(80),
+  /** The path or pattern it looked at, for the person reading the answer. */
+  target: z.string().max(500),
+  status: z.enum(["ok", "failed", "denied", "ask", "invalid", "refused", "capped"]),
+  /** A short excerpt of what it returned or why it failed (the model saw the whole result). */
+  summary: z.string().max(2_000),
+});
+
+/** Intent discovery: what was asked, what the workspace is, what earlier sessions taught. */
+export const IntentDiscoveredBody = z.object({
+  type: z.literal("intent-discovered"),
+  runId: z.string(),
+  intent: DiscoveredIntent,
+});
+
+/** The container this session's tools run in is ready. */
+export const SandboxReadyBody = z.object({
+  type: z.literal("sandbox-ready"),
+  runId: z.string(),
+  containerName: z.string(),
+  image: z.string(),
+  reused: z.boolean(),
+  durationMs: z.number().nonnegative(),
+});
+
+export const RunEndedBody = z.object({
+  type: z.literal("run-ended"),
+  runId: z.string(),
+  status: FinalRunStatus,
+  reason: z.string(),
+});
