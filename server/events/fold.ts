@@ -55,6 +55,8 @@ export interface IntentionView extends IntentionTierFields {
   cycles: CycleView[];
   decisions: { decision: string; reason: string }[];
   contract: Criterion[];
+  /** Who wrote the contract, and the proposed checks left out with why (see `contract-built`). */
+  contractBy: { source: "acceptance" | "model"; dropped: string[] } | null;
   /** Model spend on this intention itself (children not included; see `rollUp`). */
   tokens: number;
   costUsd: number;
@@ -229,6 +231,7 @@ export function applyEvent(view: SessionView, event: StoredEvent): SessionView {
         cycles: [],
         decisions: [],
         contract: [],
+        contractBy: null,
         integrationChecks: null,
         tokens: 0,
         costUsd: 0,
@@ -323,7 +326,9 @@ export function applyEvent(view: SessionView, event: StoredEvent): SessionView {
     }
     case "contract-built": {
       const intention = view.intentions[body.intentionId];
-      if (intention) intention.contract = body.criteria;
+      if (!intention) break;
+      intention.contract = body.criteria;
+      intention.contractBy = { source: body.source, dropped: body.dropped };
       break;
     }
     case "criteria-checked": {

@@ -23,7 +23,17 @@ import {
   type ToolCallLike,
   WorkDirectlyInput,
 } from "./tool-inputs";
-import type { ActInput, AgentModel, ModelCallRecord, Plan, PlanInput, ReadPort } from "./types";
+import type {
+  ActInput,
+  AgentModel,
+  ContractInput,
+  DiscoverInput,
+  ModelCallRecord,
+  Plan,
+  PlanInput,
+  ReadPort,
+} from "./types";
+import { contractAsk, discoverIntentAsk } from "./understanding-asks";
 
 export interface AiSdkModelConfig {
   /** Which AI SDK provider package speaks to the server; default "openai-compatible". */
@@ -70,14 +80,16 @@ const forcedPlanTools = {
 
 /** What the invariant check needs of a request. */
 interface Checked {
-  stage: "decompose" | "act";
+  stage: AskStage;
   workspaceTools: readonly ToolName[];
   request: RequestContext | undefined;
   instructions: string;
 }
 
-interface Ask<T> {
-  stage: "decompose" | "act";
+type AskStage = "decompose" | "act" | "discover" | "contract";
+
+export interface Ask<T> {
+  stage: AskStage;
   /** The workspace tools this request stands for (`run_command` is `shell.exec`; plan tools are answers). */
   workspaceTools: ToolName[];
   /** The run's mode and switch; absent only for callers from before the invariants (tests). */
@@ -130,6 +142,18 @@ export class AiSdkModel implements AgentModel {
       signal,
     );
     return { plan: value, call };
+  }
+
+  /** Seed 000's IntentDiscoverer, by the model: what the request asks (see understanding-asks.ts). */
+  async discoverIntent(input: DiscoverInput, signal?: AbortSignal) {
+    const { value, call } = await this.ask(discoverIntentAsk(input, this.config.promptsDir), signal);
+    return { intent: value, call };
+  }
+
+  /** Seed 000's ContractBuilder, by the model: an intention's checks (see understanding-asks.ts). */
+  async buildContract(input: ContractInput, signal?: AbortSignal) {
+    const { value, call } = await this.ask(contractAsk(input, this.config.promptsDir), signal);
+    return { contract: value, call };
   }
 
   /**

@@ -56,6 +56,8 @@ describe("the repository's prompts", () => {
       { task: "t", acceptance: "a", previousAttempts: "(none)", maxReads: "8", repoContext: "## main" },
     ],
     ["correct-tool-call", { problem: "p", tools: "run_command" }],
+    ["discover-intent", { repoSummary: "a Node project" }],
+    ["build-contract", { task: "greet people", repoSummary: "a Node project" }],
   ])("%s renders from <cwd>/prompts with exactly its variables", (name, vars) => {
     const text = renderPrompt(name, vars);
     expect(text).not.toMatch(/\{\{/);

@@ -1,5 +1,7 @@
+import type { PromptIntent } from "@/server/riva/discovery/prompt-intent";
 import type { AnswerStepOutcome, AnswerStepRequest } from "./answer-step";
 import type { RequestContext } from "./request-check";
+import type { ModelContract } from "./understanding-tools";
 
 /**
  * The model port: the only way the orchestrator talks to a language model. Two implementations sit
@@ -78,9 +80,27 @@ export interface ActInput {
   repoContext?: string;
 }
 
+/** Seed 000's IntentDiscoverer: the person's request, read by the model (heuristics read it offline). */
+export interface DiscoverInput {
+  prompt: string;
+  /** What listing the workspace found (languages, tests, related files), in short. */
+  repoSummary?: string;
+  request?: RequestContext;
+}
+
+/** Seed 000's ContractBuilder: the checks that will prove an intention done, before work starts. */
+export interface ContractInput {
+  /** The run's whole task, for context. */
+  task: string;
+  what: string;
+  acceptance: string;
+  repoSummary?: string;
+  request?: RequestContext;
+}
+
 /** What one model request cost, written to the event log as an "LLM call made" fact. */
 export interface ModelCallRecord {
-  stage: "decompose" | "act" | "discover";
+  stage: "decompose" | "act" | "discover" | "contract";
   modelId: string;
   offline: boolean;
   tokensIn: number;
@@ -102,6 +122,16 @@ export interface AgentModel {
     signal?: AbortSignal,
     reads?: ReadPort,
   ): Promise<{ action: NextAction; call: ModelCallRecord }>;
+  /** Reads the person's request (kind, action, targets, constraints). Absent: heuristics read it. */
+  discoverIntent?(
+    input: DiscoverInput,
+    signal?: AbortSignal,
+  ): Promise<{ intent: PromptIntent; call: ModelCallRecord }>;
+  /** Writes an intention's checks when its acceptance names none. Absent: the exit code decides. */
+  buildContract?(
+    input: ContractInput,
+    signal?: AbortSignal,
+  ): Promise<{ contract: ModelContract; call: ModelCallRecord }>;
   /**
    * One request of the answer path (read-only tools or a text answer, streamed). Absent on the
    * offline model, which has no language ability: the answer path then uses its heuristics.

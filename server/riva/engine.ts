@@ -1,5 +1,4 @@
 import { randomUUID } from "node:crypto";
-import { parseAcceptance } from "@/server/contract/parse-acceptance";
 import { applyEvent, emptySessionView, type IntentionView, type SessionView } from "@/server/events/fold";
 import type { EventInput } from "@/server/events/schema";
 import { CycleLedger } from "@/server/governance/ledger/cycle-ledger";
@@ -36,6 +35,7 @@ import {
 import { SessionWorkspace } from "./session-workspace";
 import { stoppedBy } from "./stop";
 import { compressedEvent, escalatedEvent, modelFor } from "./tier-events";
+import { buildContract, contractEvents, modelReaderFor, type UnderstandingHost } from "./understanding-step";
 
 /**
  * Drives one run to its end: fold the log, ask `nextStep` what to do, do it, append what happened,
@@ -129,7 +129,7 @@ export class RivaEngine {
       case "await-approval":
         return this.waitForApproval(step.approvalId, signal);
       case "discover":
-        return this.discover(step.root);
+        return this.discover(step.root, signal);
       case "ask-budget":
         return this.append([
           {
@@ -174,9 +174,12 @@ export class RivaEngine {
   private async plan(intention: IntentionView, verdict: Verdict, signal: AbortSignal): Promise<void> {
     const opening: EventInput[] =
       intention.status === "PENDING" ? [this.status(intention, "ACTIVE", null)] : [];
-    const criteria = parseAcceptance(intention.acceptance);
-    if (criteria.length > 0 && intention.contract.length === 0) {
-      opening.push({ type: "contract-built", runId: this.runId, intentionId: intention.id, criteria });
+    const intent = this.view.runs[this.runId]?.intent;
+    const repoSummary = intent ? summarizeIntent(intent) : undefined;
+    if (intention.contract.length === 0) {
+      const context = { task: this.rootTask(), ...(repoSummary ? { repoSummary } : {}) };
+      const contract = await buildContract(this.understandingHost(), intention, context, signal);
+      opening.push(...contractEvents(this.runId, intention, contract));
     }
     if (verdict.yes) {
       return this.append([
@@ -185,8 +188,6 @@ export class RivaEngine {
       ]);
     }
     if (opening.length > 0) await this.append(opening);
-    const intent = this.view.runs[this.runId]?.intent;
-    const repoSummary = intent ? summarizeIntent(intent) : undefined;
     const planned = await this.askPlan(intention, { task: intention.what, repoSummary }, signal);
     if (!planned) return;
     const { plan, call } = planned;
@@ -209,9 +210,10 @@ export class RivaEngine {
     ]);
   }
 
-  private async discover(root: IntentionView): Promise<void> {
+  private async discover(root: IntentionView, signal: AbortSignal): Promise<void> {
     const memories = (await this.deps.memoriesOf?.(this.sessionId).catch(() => [])) ?? [];
-    const intent = await discoverIntent(root.what, memories, () => listWorkspace(this.tools));
+    const reader = modelReaderFor(this.understandingHost(), root, signal);
+    const intent = await discoverIntent(root.what, memories, () => listWorkspace(this.tools), reader);
     await this.append([{ type: "intent-discovered", runId: this.runId, intent }]);
   }
 
@@ -293,6 +295,19 @@ export class RivaEngine {
     if (!("value" in asked)) return this.modelFailed(intention, "act", asked.error);
     const next = asked.value;
     return carryOutAction(this.actHost(), intention, next.action, this.llmCalled(next.call, intention.id));
+  }
+
+  private understandingHost(): UnderstandingHost {
+    return {
+      deps: this.deps,
+      runId: this.runId,
+      modelFor: (intention) => modelFor(this.deps, intention),
+      request: () => this.requestContext(),
+      llmCalled: (call, intentionId) =>
+        llmCalledEvent(this.runId, intentionId, call, this.deps.priceOf, this.requestContext()),
+      checkpoints: () => this.checkpoints(),
+      append: (bodies) => this.append(bodies),
+    };
   }
 
   private actHost(): ActHost {

@@ -4,10 +4,37 @@ import { type Criterion, type CriterionResult, describeCriterion } from "@/serve
 export function ContractList({
   criteria,
   checks,
+  by = null,
 }: {
   criteria: Criterion[];
   checks: CriterionResult[] | null;
+  /** Who wrote it (a model-written contract says so) and which proposed checks were left out. */
+  by?: { source: "acceptance" | "model"; dropped: string[] } | null;
 }) {
+  if (criteria.length === 0 && (by?.dropped.length ?? 0) === 0) return null;
+  return (
+    <>
+      {by?.source === "model" ? (
+        <p className="muted" data-testid="contract-source">
+          Checks written by the model before work started (the acceptance named none).
+        </p>
+      ) : null}
+      {by && by.dropped.length > 0 ? (
+        <details data-testid="contract-dropped">
+          <summary>{by.dropped.length} proposed checks left out</summary>
+          <ul>
+            {by.dropped.map((note) => (
+              <li key={note}>{note}</li>
+            ))}
+          </ul>
+        </details>
+      ) : null}
+      <CriteriaItems criteria={criteria} checks={checks} />
+    </>
+  );
+}
+
+function CriteriaItems({ criteria, checks }: { criteria: Criterion[]; checks: CriterionResult[] | null }) {
   if (criteria.length === 0) return null;
   return (
     <ul className="contract" data-testid="contract" aria-label="Contract">

@@ -67,7 +67,7 @@ function IntentionNode({
             : " (not approved by a person: writes there ask)"}
         </div>
       )}
-      <ContractList criteria={intention.contract} checks={lastChecks} />
+      <ContractList criteria={intention.contract} checks={lastChecks} by={intention.contractBy} />
       {intention.depth === 0 && <IntentSummary intent={view.runs[intention.runId]?.intent ?? null} />}
       {decision && (
         <div className="muted small" data-testid="intention-decision">

@@ -51,6 +51,10 @@ export const ContractBuiltBody = z.object({
   runId: z.string(),
   intentionId: z.string(),
   criteria: z.array(Criterion).max(20),
+  /** Who wrote the checks: parsed from the acceptance sentence, or proposed by the model. */
+  source: z.enum(["acceptance", "model"]).default("acceptance"),
+  /** Proposed checks left out and why (malformed, or a command that would need a person's approval). */
+  dropped: z.array(z.string().max(1_000)).max(10).default([]),
 });
 
 /** Criteria checked after a successful action (`cycleId`) or at integration of a parent (`cycleId` null). */

@@ -1,3 +1,5 @@
+import { analyzePrompt } from "@/server/riva/discovery/prompt-intent";
+
 /**
  * Scripted behaviour for the fake OpenAI-compatible server. A scenario is an ordered list of rules;
  * the first rule whose `match` accepts the request produces the reply. Everything here is pure and
@@ -257,7 +259,50 @@ function writeAttemptReply(request: ChatRequest): FakeReply {
   return { type: "text", text: `The write was refused: ${toolResults(request)[0] ?? ""}` };
 }
 
+/** Intent discovery: read the request like a model would (kind, verb, named targets, limits). */
+function reportIntentReply(request: ChatRequest): FakeReply {
+  const { kind, action, targets, constraints } = analyzePrompt(intentionText(request));
+  return {
+    type: "tool-calls",
+    calls: [{ name: "report_intent", arguments: { kind, action, targets, constraints } }],
+  };
+}
+
+/**
+ * The contract step: a file step is checked by its file's content, a backticked command by its exit
+ * code; anything else gets no checks (the action's exit code decides), as a careful model would.
+ */
+function proposeContractReply(request: ChatRequest): FakeReply {
+  const intention = /^Intention: (.*)$/m.exec(intentionText(request))?.[1] ?? "";
+  const step = fileStep(intention);
+  const command = backticked(intention);
+  const criteria = step
+    ? [
+        {
+          kind: "FILE_CONTAINS",
+          path: step.path,
+          text: (step.kind === "write" ? step.content : step.replace).trim(),
+        },
+      ]
+    : command
+      ? [{ kind: "TESTS_PASS", command }]
+      : [];
+  const thought =
+    criteria.length > 0 ? "The step says what to check." : "Nothing to check but the exit code.";
+  return { type: "tool-calls", calls: [{ name: "propose_contract", arguments: { thought, criteria } }] };
+}
+
 const defaultRules: ScenarioRule[] = [
+  {
+    description: "intent discovery: report the request's kind, verb, targets and constraints",
+    match: offers("report_intent"),
+    reply: reportIntentReply,
+  },
+  {
+    description: "contract: a file step's content, or a backticked command's exit code, else no checks",
+    match: offers("propose_contract"),
+    reply: proposeContractReply,
+  },
   {
     description: "plan: split the task on and/then/also/;",
     match: offers("propose_decomposition"),

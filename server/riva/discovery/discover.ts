@@ -1,25 +1,42 @@
 import { errorMessage } from "@/server/orchestrator/errors";
-import { analyzeCodebase } from "./codebase-intent";
-import type { DiscoveredIntent } from "./discovered-intent";
-import { analyzePrompt } from "./prompt-intent";
+import { analyzeCodebase, type CodebaseIntent } from "./codebase-intent";
+import { type DiscoveredIntent, summarizeIntent } from "./discovered-intent";
+import { analyzePrompt, type PromptIntent } from "./prompt-intent";
+
+/** The model's reading of the request, given what the listing found; null when the model failed. */
+export type ModelReader = (repoSummary: string) => Promise<PromptIntent | null>;
 
 /**
  * Seed 000's IntentDiscoverer: the prompt's intent, the workspace's (from a listing the caller
- * provides) and the project's memories, synthesised into one. A listing that cannot be made leaves
- * the codebase part empty with a note; discovery itself never fails a run.
+ * provides) and the project's memories, synthesised into one. The model reads the request when there
+ * is one (it sees what the listing found); the heuristics read it offline or when the model fails.
+ * A listing that cannot be made leaves the codebase part empty with a note; discovery itself never
+ * fails a run.
  */
 export async function discoverIntent(
   prompt: string,
   memories: readonly string[],
   listing: () => Promise<{ files: string[]; packageJson: string | null }>,
+  readByModel?: ModelReader,
 ): Promise<DiscoveredIntent> {
-  const promptIntent = analyzePrompt(prompt);
+  const heuristic = analyzePrompt(prompt);
+  let scan: { files: string[]; packageJson: string | null } | null = null;
+  let note: string | null = null;
   try {
-    const { files, packageJson } = await listing();
-    const codebase = analyzeCodebase(files, packageJson, promptIntent.targets);
-    return { prompt: promptIntent, codebase, memories: memories.slice(0, 20), note: null };
+    scan = await listing();
   } catch (error) {
-    const note = `the workspace could not be listed (${errorMessage(error).slice(0, 200)})`;
-    return { prompt: promptIntent, codebase: null, memories: memories.slice(0, 20), note };
+    note = `the workspace could not be listed (${errorMessage(error).slice(0, 200)})`;
   }
+  const codebaseFor = (targets: readonly string[]): CodebaseIntent | null =>
+    scan ? analyzeCodebase(scan.files, scan.packageJson, [...targets]) : null;
+  const heard: DiscoveredIntent = {
+    prompt: heuristic,
+    codebase: codebaseFor(heuristic.targets),
+    memories: memories.slice(0, 20),
+    note,
+  };
+  if (!readByModel) return heard;
+  const read = await readByModel(summarizeIntent(heard));
+  if (!read) return heard;
+  return { ...heard, prompt: read, codebase: codebaseFor(read.targets) };
 }

@@ -14,6 +14,8 @@ export const PromptIntent = z.object({
   action: z.string(),
   targets: z.array(z.string()).max(20),
   constraints: z.array(z.string()).max(10),
+  /** Who read the request: the run's model, or these heuristics (offline, or when the model failed). */
+  source: z.enum(["model", "heuristics"]).default("heuristics"),
 });
 export type PromptIntent = z.infer<typeof PromptIntent>;
 
@@ -42,5 +44,5 @@ export function analyzePrompt(prompt: string): PromptIntent {
   for (const match of text.matchAll(/`([^`\n]+)`/g)) if (match[1]) targets.add(match[1]);
   for (const match of text.matchAll(PATH)) if (match[1]) targets.add(match[1]);
   const constraints = [...text.matchAll(CONSTRAINT)].map((match) => match[0].trim()).slice(0, 10);
-  return { kind, action, targets: [...targets].slice(0, 20), constraints };
+  return { kind, action, targets: [...targets].slice(0, 20), constraints, source: "heuristics" };
 }

@@ -1,0 +1,140 @@
+import pino from "pino";
+import { describe, expect, it } from "vitest";
+import type { IntentionView } from "@/server/events/fold";
+import type { EventInput } from "@/server/events/schema";
+import type { AgentModel, ContractInput } from "@/server/model/types";
+import { ModelOutputError } from "@/server/model/types";
+import { DEFAULT_CHECKPOINTS } from "@/server/policy/checkpoints";
+import { buildContract, contractEvents, type UnderstandingHost } from "./understanding-step";
+
+const CALL = {
+  stage: "contract" as const,
+  modelId: "m",
+  offline: false,
+  tokensIn: 1,
+  tokensOut: 1,
+  latencyMs: 1,
+};
+
+function hostWith(buildContract: AgentModel["buildContract"]) {
+  const appended: EventInput[] = [];
+  const asked: ContractInput[] = [];
+  const model: AgentModel = {
+    id: "m",
+    label: "m",
+    offline: false,
+    plan: () => Promise.reject(new Error("not used")),
+    nextAction: () => Promise.reject(new Error("not used")),
+    ...(buildContract
+      ? {
+          buildContract: (input: ContractInput, signal?: AbortSignal) => {
+            asked.push(input);
+            return buildContract(input, signal);
+          },
+        }
+      : {}),
+  };
+  const host: UnderstandingHost = {
+    deps: { model, logger: pino({ level: "silent" }), sleep: async () => {} },
+    runId: "r1",
+    modelFor: () => model,
+    request: () => ({ runId: "r1", mode: "agent", reasoning: "off" }),
+    llmCalled: (call, intentionId) => ({
+      type: "llm-called",
+      runId: "r1",
+      intentionId,
+      ...call,
+      error: null,
+    }),
+    checkpoints: async () => DEFAULT_CHECKPOINTS,
+    append: async (bodies) => {
+      appended.push(...bodies);
+    },
+  };
+  return { host, appended, asked };
+}
+
+const intention = (acceptance: string) =>
+  ({ id: "i1", what: "make the greeting friendlier", acceptance }) as IntentionView;
+const signal = new AbortController().signal;
+
+describe("buildContract", () => {
+  it("uses what the acceptance names, without asking the model", async () => {
+    const { host, asked } = hostWith(async () => ({
+      contract: { thought: "", criteria: [], dropped: [] },
+      call: CALL,
+    }));
+    const outcome = await buildContract(host, intention("the file `a.txt` exists"), { task: "t" }, signal);
+    expect(outcome).toEqual({
+      criteria: [{ kind: "FILE_EXISTS", path: "a.txt" }],
+      source: "acceptance",
+      dropped: [],
+    });
+    expect(asked).toHaveLength(0);
+  });
+
+  it("asks the model when the acceptance names nothing checkable, and logs the call", async () => {
+    const { host, appended, asked } = hostWith(async () => ({
+      contract: {
+        thought: "t",
+        criteria: [{ kind: "FILE_CONTAINS", path: "hi.txt", text: "hello" }],
+        dropped: [],
+      },
+      call: CALL,
+    }));
+    const outcome = await buildContract(
+      host,
+      intention("it reads nicely"),
+      { task: "the task", repoSummary: "TS" },
+      signal,
+    );
+    expect(outcome.source).toBe("model");
+    expect(outcome.criteria).toEqual([{ kind: "FILE_CONTAINS", path: "hi.txt", text: "hello" }]);
+    expect(asked[0]).toMatchObject({ task: "the task", acceptance: "it reads nicely", repoSummary: "TS" });
+    expect(appended).toEqual([
+      expect.objectContaining({ type: "llm-called", stage: "contract", error: null }),
+    ]);
+  });
+
+  it("never turns a command the gate would ask about into a check that runs without a click", async () => {
+    const { host } = hostWith(async () => ({
+      contract: {
+        thought: "t",
+        criteria: [
+          { kind: "TESTS_PASS", command: "rm -rf / && echo ok" },
+          { kind: "TESTS_PASS", command: "echo $(cat /etc/passwd)" },
+          { kind: "TESTS_PASS", command: "ls" },
+        ],
+        dropped: ["#4 (NOPE): bad"],
+      },
+      call: CALL,
+    }));
+    const outcome = await buildContract(host, intention("it works"), { task: "t" }, signal);
+    expect(outcome.criteria).toEqual([{ kind: "TESTS_PASS", command: "ls" }]);
+    expect(outcome.dropped).toEqual([
+      "#4 (NOPE): bad",
+      expect.stringMatching(/^`rm -rf \/ && echo ok` would need a person's approval/),
+      expect.stringMatching(/^`echo \$\(cat \/etc\/passwd\)` would need a person's approval/),
+    ]);
+    const [event] = contractEvents("r1", intention("it works"), outcome);
+    expect(event).toMatchObject({ type: "contract-built", source: "model", dropped: outcome.dropped });
+  });
+
+  it("falls back to no checks when the model fails, with the failure in the log", async () => {
+    const { host, appended } = hostWith(() => Promise.reject(new ModelOutputError("no valid call", CALL)));
+    const outcome = await buildContract(host, intention("it works"), { task: "t" }, signal);
+    expect(outcome).toEqual({ criteria: [], source: "acceptance", dropped: [] });
+    expect(appended.at(-1)).toMatchObject({
+      type: "llm-called",
+      stage: "contract",
+      error: expect.stringMatching(/no valid call; the action's exit code is the only check/),
+    });
+    expect(contractEvents("r1", intention("it works"), outcome)).toEqual([]);
+  });
+
+  it("without a contract-writing model, the acceptance alone decides (offline)", async () => {
+    const { host } = hostWith(undefined);
+    const outcome = await buildContract(host, intention("it works"), { task: "t" }, signal);
+    expect(outcome).toEqual({ criteria: [], source: "acceptance", dropped: [] });
+  });
+});

@@ -1,0 +1,160 @@
+import type { Criterion } from "@/server/contract/criteria";
+import { parseAcceptance } from "@/server/contract/parse-acceptance";
+import type { IntentionView } from "@/server/events/fold";
+import type { EventInput } from "@/server/events/schema";
+import type { RequestContext } from "@/server/model/request-check";
+import type { AgentModel, ModelCallRecord } from "@/server/model/types";
+import { errorMessage } from "@/server/orchestrator/errors";
+import type { CheckpointPolicy } from "@/server/policy/checkpoints";
+import { gateCommand } from "./command-gate";
+import type { ModelReader } from "./discovery/discover";
+import { callWithRetries } from "./model-calls";
+import type { RivaDeps } from "./ports";
+
+/**
+ * Seed 000's understanding steps with the model in them: reading the person's request
+ * (IntentDiscoverer) and writing an intention's checks when its acceptance names none
+ * (ContractBuilder). Both are optional on the model port; both fall back to the heuristics when the
+ * model is offline or fails, so understanding never fails a run — but every call, and every failure,
+ * is in the log.
+ */
+export interface UnderstandingHost {
+  readonly deps: Pick<RivaDeps, "model" | "sleep" | "logger">;
+  readonly runId: string;
+  /** The model serving this intention (model tiers). */
+  modelFor(intention: IntentionView): AgentModel;
+  request(): RequestContext;
+  llmCalled(call: ModelCallRecord, intentionId: string): EventInput;
+  checkpoints(): Promise<CheckpointPolicy>;
+  append(bodies: EventInput[]): Promise<void>;
+}
+
+const MAX_DROPPED_NOTES = 8;
+
+/** The model's reading of the root's request, logged; null (heuristics) when there is no model or it failed. */
+export function modelReaderFor(
+  host: UnderstandingHost,
+  root: IntentionView,
+  signal: AbortSignal,
+): ModelReader | undefined {
+  const model = host.modelFor(root);
+  const discover = model.discoverIntent?.bind(model);
+  if (!discover) return undefined;
+  return async (repoSummary) => {
+    const record = { ...host.request(), intentionId: root.id, stage: "discover" as const };
+    const outcome = await callWithRetries({ ...host.deps, model }, record, signal, () =>
+      discover({ prompt: root.what, repoSummary, request: host.request() }, signal),
+    );
+    if ("value" in outcome) {
+      await host.append([...outcome.failedAttempts, host.llmCalled(outcome.value.call, root.id)]);
+      return outcome.value.intent;
+    }
+    await host.append([
+      ...outcome.failedAttempts,
+      failedCall(
+        host,
+        model,
+        root.id,
+        "discover",
+        `${errorMessage(outcome.error)}; the heuristics read the request`,
+      ),
+    ]);
+    return null;
+  };
+}
+
+export interface ContractOutcome {
+  criteria: Criterion[];
+  source: "acceptance" | "model";
+  /** Why proposed checks were left out (malformed, or a command that would need a person). */
+  dropped: string[];
+}
+
+/**
+ * The intention's contract: what its acceptance names (seed 000's heuristics), or — when it names
+ * nothing checkable and the model can write checks — the model's. A model-written command becomes a
+ * check only if the command gate would run it without asking: a check runs without a click, so it
+ * must never be a way around the approval gate.
+ */
+export async function buildContract(
+  host: UnderstandingHost,
+  intention: IntentionView,
+  context: { task: string; repoSummary?: string },
+  signal: AbortSignal,
+): Promise<ContractOutcome> {
+  const parsed = parseAcceptance(intention.acceptance);
+  const model = host.modelFor(intention);
+  const build = model.buildContract?.bind(model);
+  if (parsed.length > 0 || !build) return { criteria: parsed, source: "acceptance", dropped: [] };
+  const record = { ...host.request(), intentionId: intention.id, stage: "contract" as const };
+  const input = {
+    task: context.task,
+    what: intention.what,
+    acceptance: intention.acceptance,
+    ...(context.repoSummary ? { repoSummary: context.repoSummary } : {}),
+    request: host.request(),
+  };
+  const outcome = await callWithRetries({ ...host.deps, model }, record, signal, () => build(input, signal));
+  if (!("value" in outcome)) {
+    const why = `${errorMessage(outcome.error)}; the action's exit code is the only check`;
+    await host.append([...outcome.failedAttempts, failedCall(host, model, intention.id, "contract", why)]);
+    return { criteria: [], source: "acceptance", dropped: [] };
+  }
+  await host.append([...outcome.failedAttempts, host.llmCalled(outcome.value.call, intention.id)]);
+  const policy = await host.checkpoints();
+  const criteria: Criterion[] = [];
+  const dropped = [...outcome.value.contract.dropped];
+  for (const criterion of outcome.value.contract.criteria) {
+    const command = criterion.kind === "TESTS_PASS" ? criterion.command : null;
+    const gate = command === null ? null : gateCommand(command, intention.id, policy);
+    if (gate && gate.decision !== "approve") {
+      dropped.push(`\`${command}\` would need a person's approval (${gate.reason})`);
+      continue;
+    }
+    criteria.push(criterion);
+  }
+  return { criteria, source: "model", dropped: dropped.slice(0, MAX_DROPPED_NOTES) };
+}
+
+/** The `contract-built` event of an outcome; none when nothing checkable was found. */
+export function contractEvents(
+  runId: string,
+  intention: IntentionView,
+  outcome: ContractOutcome,
+): EventInput[] {
+  if (outcome.criteria.length === 0 && outcome.dropped.length === 0) return [];
+  return [
+    {
+      type: "contract-built",
+      runId,
+      intentionId: intention.id,
+      criteria: outcome.criteria,
+      source: outcome.source,
+      dropped: outcome.dropped,
+    },
+  ];
+}
+
+function failedCall(
+  host: UnderstandingHost,
+  model: AgentModel,
+  intentionId: string,
+  stage: "discover" | "contract",
+  error: string,
+): EventInput {
+  const request = host.request();
+  return {
+    type: "llm-called",
+    runId: host.runId,
+    intentionId,
+    stage,
+    modelId: model.id,
+    offline: model.offline,
+    tokensIn: 0,
+    tokensOut: 0,
+    latencyMs: 0,
+    error,
+    mode: request.mode,
+    reasoning: request.reasoning,
+  };
+}
