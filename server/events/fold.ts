@@ -39,6 +39,11 @@ export interface CycleView {
   reflection: string | null;
   /** The contract's criteria as checked after this action (null: not checked). */
   checks: CriterionResult[] | null;
+  /**
+   * The intention's first cycle writing the contract's generated test (test first): a red test after
+   * it is expected, so it is not counted as a miss by the decomposition triggers.
+   */
+  testFirst: boolean;
 }
 
 export interface IntentionView extends IntentionTierFields {
@@ -56,7 +61,11 @@ export interface IntentionView extends IntentionTierFields {
   decisions: { decision: string; reason: string }[];
   contract: Criterion[];
   /** Who wrote the contract, and the proposed checks left out with why (see `contract-built`). */
-  contractBy: { source: "acceptance" | "model"; dropped: string[] } | null;
+  contractBy: {
+    source: "acceptance" | "model";
+    dropped: string[];
+    generatedTest: { path: string; content: string } | null;
+  } | null;
   /** Model spend on this intention itself (children not included; see `rollUp`). */
   tokens: number;
   costUsd: number;
@@ -279,8 +288,10 @@ export function applyEvent(view: SessionView, event: StoredEvent): SessionView {
         if (intention) intention.budget = share.budget;
       }
       break;
-    case "cycle-started":
-      view.intentions[body.intentionId]?.cycles.push({
+    case "cycle-started": {
+      const intention = view.intentions[body.intentionId];
+      const test = intention?.contractBy?.generatedTest;
+      intention?.cycles.push({
         id: body.cycleId,
         approvalId: body.approvalId,
         gate: body.gate,
@@ -297,8 +308,11 @@ export function applyEvent(view: SessionView, event: StoredEvent): SessionView {
         judgmentReason: null,
         reflection: null,
         checks: null,
+        testFirst:
+          !!test && body.index === 0 && body.action.tool === "fs.write" && body.action.target === test.path,
       });
       break;
+    }
     case "cycle-result": {
       const cycle = findCycle(view, body.intentionId, body.cycleId);
       if (cycle) {
@@ -328,7 +342,11 @@ export function applyEvent(view: SessionView, event: StoredEvent): SessionView {
       const intention = view.intentions[body.intentionId];
       if (!intention) break;
       intention.contract = body.criteria;
-      intention.contractBy = { source: body.source, dropped: body.dropped };
+      intention.contractBy = {
+        source: body.source,
+        dropped: body.dropped,
+        generatedTest: body.generatedTest,
+      };
       break;
     }
     case "criteria-checked": {

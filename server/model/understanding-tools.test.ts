@@ -46,7 +46,7 @@ describe("sortCriteria", () => {
     expect(sorted.dropped).toHaveLength(4);
     expect(sorted.dropped[0]).toMatch(/^#2 \(FILE_EXISTS\)/);
     expect(sorted.dropped[1]).toMatch(/^#3 \(FUNCTION_EXISTS\)/);
-    expect(sorted.dropped[2]).toMatch(/GENERATED_TEST_PASSES.*written before/);
+    expect(sorted.dropped[2]).toMatch(/GENERATED_TEST_PASSES.*generated_test/);
     expect(sorted.dropped[3]).toMatch(/^#7 \(\?\)/);
   });
 });

@@ -34,6 +34,31 @@ const CRITERION_HELP =
   '{"kind":"TESTS_PASS","command":…} | {"kind":"FUNCTION_EXISTS","name":…,"path":… or null} | ' +
   '{"kind":"LAYER_APPROPRIATE","allowed":[globs]}. Paths are relative to the workspace root.';
 
+/** A workspace-relative path that stays inside the workspace (the dispatch resolves it again). */
+const TestPath = z
+  .string()
+  .trim()
+  .min(1)
+  .max(300)
+  .refine(
+    (value) => !value.startsWith("/") && !value.split("/").includes(".."),
+    "must stay inside the workspace",
+  );
+
+export const GeneratedTestInput = z.object({
+  path: TestPath.describe(
+    "Where the test file goes, relative to the workspace root, e.g. tests/greet.test.sh.",
+  ),
+  content: z.string().min(1).max(20_000).describe("The whole test file."),
+  command: z
+    .string()
+    .trim()
+    .min(1)
+    .max(500)
+    .describe("The command that runs only this test; exit 0 means it passes."),
+});
+export type GeneratedTest = z.infer<typeof GeneratedTestInput>;
+
 export const ProposeContractInput = z.object({
   thought: z.string().trim().min(1).max(2_000).describe("Why these checks prove the intention is done."),
   criteria: z
@@ -42,6 +67,9 @@ export const ProposeContractInput = z.object({
     .describe(
       `At most ${MAX_MODEL_CRITERIA} checks that a command or a file check can confirm. ${CRITERION_HELP}`,
     ),
+  generated_test: GeneratedTestInput.optional().describe(
+    "Optional, test first: a small test that fails now and passes once the intention is done. It is written before the work (a person approves the file) and its command becomes a check.",
+  ),
 });
 
 export const UNDERSTANDING_TOOL_DESCRIPTIONS = {
@@ -55,6 +83,8 @@ export interface ModelContract {
   thought: string;
   criteria: Criterion[];
   dropped: string[];
+  /** Test first: written before the work; its command is a GENERATED_TEST_PASSES check. */
+  generatedTest: GeneratedTest | null;
 }
 
 function pick(calls: readonly ToolCallLike[], name: string, text: string): Interpretation<unknown> {
@@ -86,12 +116,17 @@ export function interpretContract(
   if (!picked.ok) return picked;
   const parsed = ProposeContractInput.safeParse(picked.value);
   if (!parsed.success) return { ok: false, problem: issues("propose_contract", parsed.error) };
-  return { ok: true, value: { thought: parsed.data.thought, ...sortCriteria(parsed.data.criteria) } };
+  const generatedTest = parsed.data.generated_test ?? null;
+  return {
+    ok: true,
+    value: { thought: parsed.data.thought, ...sortCriteria(parsed.data.criteria), generatedTest },
+  };
 }
 
 /**
- * Keeps the criteria that parse and can be checked without a file the model never wrote:
- * GENERATED_TEST_PASSES needs its test written first, which a contract proposal cannot do.
+ * Keeps the criteria that parse. A GENERATED_TEST_PASSES criterion is only made from a proposed
+ * `generated_test` (whose file is written first); one listed among the criteria names a file nobody
+ * will write, so it is dropped.
  */
 export function sortCriteria(raw: readonly unknown[]): { criteria: Criterion[]; dropped: string[] } {
   const criteria: Criterion[] = [];
@@ -105,9 +140,7 @@ export function sortCriteria(raw: readonly unknown[]): { criteria: Criterion[]; 
       return;
     }
     if (parsed.data.kind === "GENERATED_TEST_PASSES") {
-      dropped.push(
-        `#${index + 1} (GENERATED_TEST_PASSES): a generated test must be written before it is a check`,
-      );
+      dropped.push(`#${index + 1} (GENERATED_TEST_PASSES): propose it as generated_test, with its content`);
       return;
     }
     const key = JSON.stringify(parsed.data);

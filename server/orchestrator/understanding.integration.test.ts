@@ -1,5 +1,6 @@
 import { describe, expect, it } from "vitest";
 import { EventStore } from "@/server/events/store";
+import { DEFAULT_CHECKPOINTS, READ_ONLY_COMMANDS } from "@/server/policy/checkpoints";
 import { orchestratorWorld } from "@/server/testing/orchestrator-world";
 
 /**
@@ -31,7 +32,7 @@ describe("intent discovery and contracts by the model", () => {
       targets: ["notes.txt", "hello from the model"],
     });
     const root = view.intentions[run?.rootId ?? ""];
-    expect(root?.contractBy).toEqual({ source: "model", dropped: [] });
+    expect(root?.contractBy).toEqual({ source: "model", dropped: [], generatedTest: null });
     expect(root?.contract).toEqual([
       { kind: "FILE_CONTAINS", path: "notes.txt", text: "hello from the model" },
     ]);
@@ -66,5 +67,40 @@ describe("intent discovery and contracts by the model", () => {
     expect(discover.at(-1)).toMatchObject({
       error: expect.stringContaining("the heuristics read the request"),
     });
+  });
+
+  it("test first: the generated test is written (approved by a person) before the work, red, then green", async () => {
+    // The project lets `sh` run unasked, so the generated test's command may be a check.
+    const allowCommands = [...READ_ONLY_COMMANDS, { program: "sh", args: [] }];
+    const orch = world.orchestrator({
+      model: world.scriptedModel("test-first"),
+      checkpointsOf: async () => ({ ...DEFAULT_CHECKPOINTS, allowCommands }),
+    });
+    const task = "create `notes.txt` containing `hello first`";
+    const { runId } = await orch.startRun({
+      sessionId: world.sessionId,
+      task,
+      mode: "agent",
+      actor: world.actor,
+    });
+    await world.approveUntilEnded(orch, runId);
+
+    const view = await world.view();
+    expect(view.runs[runId]?.status).toBe("VERIFIED");
+    const root = view.intentions[view.runs[runId]?.rootId ?? ""];
+    const testPath = "tests/notes.txt.check.sh";
+    expect(root?.contract).toEqual([
+      { kind: "GENERATED_TEST_PASSES", path: testPath, command: `sh ${testPath}` },
+    ]);
+    const [first, second] = root?.cycles ?? [];
+    // The first cycle wrote the test (no model call chose it), which failed: the file was not there yet.
+    expect(first).toMatchObject({
+      testFirst: true,
+      action: { tool: "fs.write", target: testPath },
+      judgment: "PARTIAL",
+    });
+    expect(first?.checks?.[0]).toMatchObject({ passed: false });
+    expect(second).toMatchObject({ testFirst: false, action: { target: "notes.txt" }, judgment: "SUCCESS" });
+    expect(second?.checks?.[0]).toMatchObject({ passed: true });
   });
 });

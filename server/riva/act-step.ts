@@ -82,8 +82,10 @@ export async function carryOutAction(
   host: ActHost,
   intention: IntentionView,
   next: NextAction,
-  llm: EventInput,
+  /** The model call that chose the action; null when the engine chose it (test first). */
+  llmCall: EventInput | null,
 ): Promise<void> {
+  const llm = llmCall ? [llmCall] : [];
   const proposed: ToolCallBody = { tool: next.tool, input: next.input };
   const checked = await host.tools.check(proposed, { activeIntent: intentionIntent(intention) });
   // The parsed input (defaults filled in) is what runs and what a person's approval is bound to.
@@ -101,7 +103,7 @@ export async function carryOutAction(
   };
   if (checked.status === "invalid") {
     const why = checked.error?.message ?? "invalid call";
-    return host.cycles.blocked(cycle, { decision: "deny", reason: why }, "policy", why, [llm]);
+    return host.cycles.blocked(cycle, { decision: "deny", reason: why }, "policy", why, llm);
   }
   const gate = refusal(checked.gate, checked.error?.message ?? "invalid call");
   if (gate.decision === "ask" && checked.binding) {
@@ -119,17 +121,17 @@ export async function carryOutAction(
       },
       preview,
     });
-    if (request.ok) return host.append([llm, request.event]);
+    if (request.ok) return host.append([...llm, request.event]);
     return host.cycles.blocked(
       cycle,
       { decision: "deny", reason: request.reason },
       "policy",
       request.reason,
-      [llm],
+      llm,
     );
   }
   if (gate.decision !== "approve")
-    return host.cycles.blocked(cycle, gate, "policy", `denied by the approval gate: ${gate.reason}`, [llm]);
+    return host.cycles.blocked(cycle, gate, "policy", `denied by the approval gate: ${gate.reason}`, llm);
   const commands = typeof call.input.command === "string" ? [call.input.command] : [];
-  return host.cycles.run(cycle, gate, call.tool === "shell.exec" ? commands : [], [llm]);
+  return host.cycles.run(cycle, gate, call.tool === "shell.exec" ? commands : [], llm);
 }

@@ -35,7 +35,13 @@ import {
 import { SessionWorkspace } from "./session-workspace";
 import { stoppedBy } from "./stop";
 import { compressedEvent, escalatedEvent, modelFor } from "./tier-events";
-import { buildContract, contractEvents, modelReaderFor, type UnderstandingHost } from "./understanding-step";
+import {
+  buildContract,
+  contractEvents,
+  modelReaderFor,
+  testFirstAction,
+  type UnderstandingHost,
+} from "./understanding-step";
 
 /**
  * Drives one run to its end: fold the log, ask `nextStep` what to do, do it, append what happened,
@@ -276,6 +282,8 @@ export class RivaEngine {
       );
     }
     if (opening.length > 0) await this.append(opening);
+    const testFirst = testFirstAction(intention);
+    if (testFirst) return carryOutAction(this.actHost(), intention, testFirst, null);
     const input = {
       task: this.rootTask(),
       what: intention.what,

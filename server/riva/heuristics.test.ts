@@ -10,6 +10,7 @@ const cycle = (over: Partial<CycleView>): CycleView => ({
   index: 0,
   thought: "",
   action: { type: "COMMAND", content: "make", target: null, tool: null, input: null },
+  testFirst: false,
   exitCode: 1,
   output: "boom",
   timedOut: false,

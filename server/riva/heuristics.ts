@@ -50,10 +50,10 @@ const REFLECTION_SUGGESTS = /\b(decompose|split (it|this)|smaller steps|too (lar
 
 export function shouldDecompose(cycles: readonly CycleView[], limits: RivaLimits): Verdict {
   const judged = cycles.filter((cycle) => cycle.judgment !== null);
-  const failures = judged.filter((cycle) => cycle.judgment === "FAILURE").length;
-  const unclear = judged.filter(
-    (cycle) => cycle.judgment === "UNCLEAR" || cycle.judgment === "PARTIAL",
-  ).length;
+  // The test-first cycle is expected to leave its test red: not a miss (it still counts as a cycle).
+  const work = judged.filter((cycle) => !cycle.testFirst);
+  const failures = work.filter((cycle) => cycle.judgment === "FAILURE").length;
+  const unclear = work.filter((cycle) => cycle.judgment === "UNCLEAR" || cycle.judgment === "PARTIAL").length;
   if (judged.length >= limits.maxCyclesPerIntention) {
     return { yes: true, reason: `max cycles per intention reached (${limits.maxCyclesPerIntention})` };
   }

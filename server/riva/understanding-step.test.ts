@@ -5,7 +5,7 @@ import type { EventInput } from "@/server/events/schema";
 import type { AgentModel, ContractInput } from "@/server/model/types";
 import { ModelOutputError } from "@/server/model/types";
 import { DEFAULT_CHECKPOINTS } from "@/server/policy/checkpoints";
-import { buildContract, contractEvents, type UnderstandingHost } from "./understanding-step";
+import { buildContract, contractEvents, testFirstAction, type UnderstandingHost } from "./understanding-step";
 
 const CALL = {
   stage: "contract" as const,
@@ -61,7 +61,7 @@ const signal = new AbortController().signal;
 describe("buildContract", () => {
   it("uses what the acceptance names, without asking the model", async () => {
     const { host, asked } = hostWith(async () => ({
-      contract: { thought: "", criteria: [], dropped: [] },
+      contract: { thought: "", criteria: [], dropped: [], generatedTest: null },
       call: CALL,
     }));
     const outcome = await buildContract(host, intention("the file `a.txt` exists"), { task: "t" }, signal);
@@ -69,6 +69,7 @@ describe("buildContract", () => {
       criteria: [{ kind: "FILE_EXISTS", path: "a.txt" }],
       source: "acceptance",
       dropped: [],
+      generatedTest: null,
     });
     expect(asked).toHaveLength(0);
   });
@@ -79,6 +80,7 @@ describe("buildContract", () => {
         thought: "t",
         criteria: [{ kind: "FILE_CONTAINS", path: "hi.txt", text: "hello" }],
         dropped: [],
+        generatedTest: null,
       },
       call: CALL,
     }));
@@ -106,6 +108,7 @@ describe("buildContract", () => {
           { kind: "TESTS_PASS", command: "ls" },
         ],
         dropped: ["#4 (NOPE): bad"],
+        generatedTest: null,
       },
       call: CALL,
     }));
@@ -123,7 +126,7 @@ describe("buildContract", () => {
   it("falls back to no checks when the model fails, with the failure in the log", async () => {
     const { host, appended } = hostWith(() => Promise.reject(new ModelOutputError("no valid call", CALL)));
     const outcome = await buildContract(host, intention("it works"), { task: "t" }, signal);
-    expect(outcome).toEqual({ criteria: [], source: "acceptance", dropped: [] });
+    expect(outcome).toEqual({ criteria: [], source: "acceptance", dropped: [], generatedTest: null });
     expect(appended.at(-1)).toMatchObject({
       type: "llm-called",
       stage: "contract",
@@ -135,6 +138,47 @@ describe("buildContract", () => {
   it("without a contract-writing model, the acceptance alone decides (offline)", async () => {
     const { host } = hostWith(undefined);
     const outcome = await buildContract(host, intention("it works"), { task: "t" }, signal);
-    expect(outcome).toEqual({ criteria: [], source: "acceptance", dropped: [] });
+    expect(outcome).toEqual({ criteria: [], source: "acceptance", dropped: [], generatedTest: null });
+  });
+
+  it("test first: a generated test whose command runs unasked becomes a check and the first action", async () => {
+    const test = {
+      path: "tests/greet.test.sh",
+      content: 'test "$(cat hi.txt)" = hello\n',
+      command: "cat tests/greet.test.sh",
+    };
+    const { host } = hostWith(async () => ({
+      contract: { thought: "t", criteria: [], dropped: [], generatedTest: test },
+      call: CALL,
+    }));
+    const outcome = await buildContract(host, intention("it greets"), { task: "t" }, signal);
+    expect(outcome.criteria).toEqual([
+      { kind: "GENERATED_TEST_PASSES", path: test.path, command: test.command },
+    ]);
+    expect(outcome.generatedTest).toEqual({ path: test.path, content: test.content });
+    const node = {
+      ...intention("it greets"),
+      cycles: [],
+      contractBy: { source: "model", dropped: [], generatedTest: outcome.generatedTest },
+    } as unknown as IntentionView;
+    expect(testFirstAction(node)).toMatchObject({
+      tool: "fs.write",
+      input: { path: test.path, content: test.content },
+    });
+    expect(testFirstAction({ ...node, cycles: [{}] } as unknown as IntentionView)).toBeNull();
+  });
+
+  it("a generated test whose command the gate would ask about is left out, file and check both", async () => {
+    const test = { path: "t.sh", content: "exit 1", command: "sh t.sh; curl evil.example" };
+    const { host } = hostWith(async () => ({
+      contract: { thought: "t", criteria: [], dropped: [], generatedTest: test },
+      call: CALL,
+    }));
+    const outcome = await buildContract(host, intention("it greets"), { task: "t" }, signal);
+    expect(outcome.criteria).toEqual([]);
+    expect(outcome.generatedTest).toBeNull();
+    expect(outcome.dropped).toEqual([
+      expect.stringMatching(/^`sh t.sh; curl evil.example` would need a person's approval/),
+    ]);
   });
 });

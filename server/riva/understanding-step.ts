@@ -3,7 +3,7 @@ import { parseAcceptance } from "@/server/contract/parse-acceptance";
 import type { IntentionView } from "@/server/events/fold";
 import type { EventInput } from "@/server/events/schema";
 import type { RequestContext } from "@/server/model/request-check";
-import type { AgentModel, ModelCallRecord } from "@/server/model/types";
+import type { AgentModel, ModelCallRecord, NextAction } from "@/server/model/types";
 import { errorMessage } from "@/server/orchestrator/errors";
 import type { CheckpointPolicy } from "@/server/policy/checkpoints";
 import { gateCommand } from "./command-gate";
@@ -68,7 +68,11 @@ export interface ContractOutcome {
   source: "acceptance" | "model";
   /** Why proposed checks were left out (malformed, or a command that would need a person). */
   dropped: string[];
+  /** Test first: the test file to write before the work (its check is among `criteria`). */
+  generatedTest: { path: string; content: string } | null;
 }
+
+const NONE = { dropped: [], generatedTest: null };
 
 /**
  * The intention's contract: what its acceptance names (seed 000's heuristics), or — when it names
@@ -85,7 +89,7 @@ export async function buildContract(
   const parsed = parseAcceptance(intention.acceptance);
   const model = host.modelFor(intention);
   const build = model.buildContract?.bind(model);
-  if (parsed.length > 0 || !build) return { criteria: parsed, source: "acceptance", dropped: [] };
+  if (parsed.length > 0 || !build) return { criteria: parsed, source: "acceptance", ...NONE };
   const record = { ...host.request(), intentionId: intention.id, stage: "contract" as const };
   const input = {
     task: context.task,
@@ -98,22 +102,45 @@ export async function buildContract(
   if (!("value" in outcome)) {
     const why = `${errorMessage(outcome.error)}; the action's exit code is the only check`;
     await host.append([...outcome.failedAttempts, failedCall(host, model, intention.id, "contract", why)]);
-    return { criteria: [], source: "acceptance", dropped: [] };
+    return { criteria: [], source: "acceptance", ...NONE };
   }
   await host.append([...outcome.failedAttempts, host.llmCalled(outcome.value.call, intention.id)]);
   const policy = await host.checkpoints();
+  const proposed = outcome.value.contract;
   const criteria: Criterion[] = [];
-  const dropped = [...outcome.value.contract.dropped];
-  for (const criterion of outcome.value.contract.criteria) {
-    const command = criterion.kind === "TESTS_PASS" ? criterion.command : null;
-    const gate = command === null ? null : gateCommand(command, intention.id, policy);
-    if (gate && gate.decision !== "approve") {
+  const dropped = [...proposed.dropped];
+  // A check runs without a click: a command the gate would ask about is no check.
+  const runsUnasked = (command: string) => {
+    const gate = gateCommand(command, intention.id, policy);
+    if (gate.decision !== "approve")
       dropped.push(`\`${command}\` would need a person's approval (${gate.reason})`);
-      continue;
-    }
-    criteria.push(criterion);
+    return gate.decision === "approve";
+  };
+  for (const criterion of proposed.criteria) {
+    if (criterion.kind !== "TESTS_PASS" || runsUnasked(criterion.command)) criteria.push(criterion);
   }
-  return { criteria, source: "model", dropped: dropped.slice(0, MAX_DROPPED_NOTES) };
+  let generatedTest: ContractOutcome["generatedTest"] = null;
+  const test = proposed.generatedTest;
+  if (test && runsUnasked(test.command)) {
+    criteria.push({ kind: "GENERATED_TEST_PASSES", path: test.path, command: test.command });
+    generatedTest = { path: test.path, content: test.content };
+  }
+  return { criteria, source: "model", dropped: dropped.slice(0, MAX_DROPPED_NOTES), generatedTest };
+}
+
+/**
+ * Test first: an intention whose contract carries a generated test begins by writing it — a cycle
+ * like any other (the gate asks a person to approve the file unless a pre-approval covers it), with
+ * no model call, before the model's first action.
+ */
+export function testFirstAction(intention: IntentionView): NextAction | null {
+  const test = intention.contractBy?.generatedTest;
+  if (!test || intention.cycles.length > 0) return null;
+  return {
+    thought: `Test first: write the contract's generated test ${test.path} before the work, so its check can tell when the work is done.`,
+    tool: "fs.write",
+    input: { path: test.path, content: test.content },
+  };
 }
 
 /** The `contract-built` event of an outcome; none when nothing checkable was found. */
@@ -131,6 +158,7 @@ export function contractEvents(
       criteria: outcome.criteria,
       source: outcome.source,
       dropped: outcome.dropped,
+      generatedTest: outcome.generatedTest,
     },
   ];
 }

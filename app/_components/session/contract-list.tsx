@@ -9,7 +9,11 @@ export function ContractList({
   criteria: Criterion[];
   checks: CriterionResult[] | null;
   /** Who wrote it (a model-written contract says so) and which proposed checks were left out. */
-  by?: { source: "acceptance" | "model"; dropped: string[] } | null;
+  by?: {
+    source: "acceptance" | "model";
+    dropped: string[];
+    generatedTest: { path: string; content: string } | null;
+  } | null;
 }) {
   if (criteria.length === 0 && (by?.dropped.length ?? 0) === 0) return null;
   return (
@@ -18,6 +22,12 @@ export function ContractList({
         <p className="muted" data-testid="contract-source">
           Checks written by the model before work started (the acceptance named none).
         </p>
+      ) : null}
+      {by?.generatedTest ? (
+        <details data-testid="generated-test">
+          <summary>Test first: {by.generatedTest.path}, written before the work</summary>
+          <pre className="output">{by.generatedTest.content}</pre>
+        </details>
       ) : null}
       {by && by.dropped.length > 0 ? (
         <details data-testid="contract-dropped">

@@ -55,6 +55,14 @@ export const ContractBuiltBody = z.object({
   source: z.enum(["acceptance", "model"]).default("acceptance"),
   /** Proposed checks left out and why (malformed, or a command that would need a person's approval). */
   dropped: z.array(z.string().max(1_000)).max(10).default([]),
+  /**
+   * Test first: a test the model wrote with the contract, written to the workspace as the intention's
+   * first cycle (through the approval gate) before any work; its check is in `criteria`.
+   */
+  generatedTest: z
+    .object({ path: z.string().max(300), content: z.string().max(20_000) })
+    .nullable()
+    .default(null),
 });
 
 /** Criteria checked after a successful action (`cycleId`) or at integration of a parent (`cycleId` null). */

@@ -292,6 +292,22 @@ function proposeContractReply(request: ChatRequest): FakeReply {
   return { type: "tool-calls", calls: [{ name: "propose_contract", arguments: { thought, criteria } }] };
 }
 
+/** Test first: a file step's contract is a generated shell test that greps the file for its content. */
+function generatedTestReply(request: ChatRequest): FakeReply {
+  const intention = /^Intention: (.*)$/m.exec(intentionText(request))?.[1] ?? "";
+  const step = fileStep(intention);
+  if (!step || step.kind !== "write") return proposeContractReply(request);
+  const path = `tests/${step.path.replace(/[^\w.-]/g, "_")}.check.sh`;
+  const text = step.content.trim().replace(/'/g, "'\\''");
+  const generated_test = { path, content: `grep -qxF -- '${text}' ${step.path}\n`, command: `sh ${path}` };
+  const args = {
+    thought: "A test first: it fails until the file holds the text.",
+    criteria: [],
+    generated_test,
+  };
+  return { type: "tool-calls", calls: [{ name: "propose_contract", arguments: args }] };
+}
+
 const defaultRules: ScenarioRule[] = [
   {
     description: "intent discovery: report the request's kind, verb, targets and constraints",
@@ -400,6 +416,17 @@ export const SCENARIOS: Record<string, Scenario> = {
         description: "act: read the file named in the step, then write or edit it",
         match: offers(SHELL),
         reply: readThenActReply,
+      },
+      ...defaultRules,
+    ],
+  },
+  "test-first": {
+    name: "test-first",
+    rules: [
+      {
+        description: "contract: a generated test for a file step",
+        match: offers("propose_contract"),
+        reply: generatedTestReply,
       },
       ...defaultRules,
     ],
