@@ -43,7 +43,8 @@ describe("aborting a running command", () => {
     expect(elapsedMs).toBeLessThan(5_000);
     expect(elapsedMs).toBeGreaterThanOrEqual(450);
     expect(result).toMatchObject({ aborted: true, killedReason: "aborted", timedOut: false });
-    expect(result.stdout).toBe("started\n");
+    // On a loaded machine the shell may not have echoed yet when the abort lands: either is right.
+    expect(["started\n", ""]).toContain(result.stdout);
     expect(result.exitCode).not.toBe(0);
     const next = await box.exec("echo still-usable; pwd");
     expect(next).toMatchObject({ exitCode: 0, stdout: "still-usable\n/workspace\n" });

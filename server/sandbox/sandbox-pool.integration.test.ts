@@ -59,15 +59,13 @@ describe("the warm pool", () => {
 
   it("claims a warm container for a new session, clones into it, and refills", async () => {
     const before = poolContainers().map(dockerInspectId);
-    const started = performance.now();
     const box = await pooled.create({ sessionId: `${PREFIX}-warm`, repoPath: makeBareRepo(true) });
     const first = await box.exec("cat README.md; git rev-parse --abbrev-ref HEAD; id -u");
-    const elapsed = performance.now() - started;
     expect(first.stdout).toBe(`# Sandbox test project\narbor/${PREFIX}-warm\n1000\n`);
     expect(before).toContain(box.id);
     expect(box.containerName).toBe(`arbor-session-${PREFIX}-warm`);
     expect(dockerInspect(box.containerName).HostConfig.ReadonlyRootfs).toBe(true);
-    expect(elapsed).toBeLessThan(2_000);
+    // How much faster a warm claim is than a cold start is measured in bench/, not asserted here.
     // get() finds it by name (its labels still say "pool").
     expect((await pooled.get(`${PREFIX}-warm`))?.id).toBe(box.id);
     expect((await pooled.create({ sessionId: `${PREFIX}-warm` })).id).toBe(box.id);
