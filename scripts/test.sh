@@ -33,6 +33,7 @@ step "unit tests" npx --no-install vitest run --project unit --reporter=default 
 step "integration tests" npx --no-install vitest run --project integration --reporter=default --reporter=json --outputFile="$RESULTS/integration.json"
 step "production build" ensure_build
 step "end-to-end tests (Playwright, Chromium)" env CI=1 npx --no-install playwright test
+bash scripts/e2e-cleanup.sh
 step "benchmarks" bash bench/run.sh
 
 node scripts/summarize-tests.mjs "$RESULTS" "${#FAILED_STEPS[@]}"
