@@ -6,7 +6,12 @@ export function IntentSummary({ intent }: { intent: DiscoveredIntent | null }) {
   if (!intent) return null;
   return (
     <details className="intent-summary" data-testid="discovered-intent">
-      <summary className="muted small">discovered intent: {intent.prompt.kind}</summary>
+      <summary className="muted small">
+        discovered intent: {intent.prompt.kind}{" "}
+        <span data-testid="intent-source">
+          (read by {intent.prompt.source === "model" ? "the model" : "the heuristics"})
+        </span>
+      </summary>
       <pre className="output">{summarizeIntent(intent)}</pre>
     </details>
   );
