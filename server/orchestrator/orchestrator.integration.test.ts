@@ -44,8 +44,12 @@ describe("Orchestrator with Docker, SQLite and the fake model server", () => {
     expect(children.map((child) => child.status)).toEqual(["VERIFIED", "VERIFIED"]);
     expect(children[0]?.cycles[0]?.output).toContain("arbor-sandbox");
     expect(children[1]?.cycles[0]?.output).toContain("README.md");
-    const calls = (await store.read(world.sessionId)).filter((event) => event.body.type === "llm-called");
-    expect(calls.length).toBe(3); // one plan, one action per child
+    const stages = (await store.read(world.sessionId)).flatMap((event) =>
+      event.body.type === "llm-called" ? [event.body.stage] : [],
+    );
+    // The request read, the root's checks asked for (its acceptance names none), one plan, one action
+    // per child (their acceptance names a command: no contract call).
+    expect(stages).toEqual(["discover", "contract", "decompose", "act", "act"]);
     expect(world.fakeModel.requests.length).toBeGreaterThanOrEqual(3);
   });
 

@@ -269,13 +269,16 @@ function reportIntentReply(request: ChatRequest): FakeReply {
 }
 
 /**
- * The contract step: a file step is checked by its file's content, a backticked command by its exit
- * code; anything else gets no checks (the action's exit code decides), as a careful model would.
+ * The contract step: a single file step is checked by its file's content, a single backticked command
+ * by its exit code; anything else (a compound task included: its children are checked) gets no
+ * checks, and the action's exit code decides — as a careful model would.
  */
 function proposeContractReply(request: ChatRequest): FakeReply {
   const intention = /^Intention: (.*)$/m.exec(intentionText(request))?.[1] ?? "";
-  const step = fileStep(intention);
-  const command = backticked(intention);
+  // A compound intention is checked by its children; one file step or command is checked here.
+  const single = splitSteps(intention).length === 1;
+  const step = single ? fileStep(intention) : undefined;
+  const command = single ? backticked(intention) : undefined;
   const criteria = step
     ? [
         {
