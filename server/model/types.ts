@@ -1,4 +1,7 @@
+import type { Stage } from "@/server/policy/stages/vocabulary";
 import type { AnswerStepOutcome, AnswerStepRequest } from "./answer-step";
+import type { ReasoningCarry, WarmupInput, WarmupResult } from "./reasoning/types";
+import type { CorrectionNote } from "./corrections";
 import type { RequestContext } from "./request-check";
 
 /**
@@ -37,6 +40,8 @@ export interface PlanInput {
   failureSummary?: string;
   /** The run's mode and reasoning switch, for the request invariants and the log (seed 001 §9). */
   request?: RequestContext;
+  /** Reasoning on: the run's latest compact ReasoningOutcome (never the full text, seed 001 §4.3). */
+  reasoning?: ReasoningCarry;
 }
 
 /**
@@ -76,11 +81,15 @@ export interface ActInput {
   request?: RequestContext;
   /** The repository now: branch, changed files, last commits (`server/riva/repo-context.ts`). */
   repoContext?: string;
+  /** Reasoning on: the run's latest compact ReasoningOutcome (never the full text, seed 001 §4.3). */
+  reasoning?: ReasoningCarry;
+  /** The previous attempt's tool failed: the retry is told so with its own correction prompt. */
+  failedTool?: { tool: string; error: string } | null;
 }
 
 /** What one model request cost, written to the event log as an "LLM call made" fact. */
 export interface ModelCallRecord {
-  stage: "decompose" | "act" | "discover";
+  stage: Stage | "discover";
   modelId: string;
   offline: boolean;
   tokensIn: number;
@@ -88,6 +97,8 @@ export interface ModelCallRecord {
   latencyMs: number;
   /** The workspace tools the request offered, by vocabulary name (`shell.exec`, `fs.read`). */
   tools?: string[];
+  /** Correction prompts sent with re-asks or retries of this call (seed 001 §10), in order. */
+  corrections?: CorrectionNote[];
 }
 
 export interface AgentModel {
@@ -101,7 +112,12 @@ export interface AgentModel {
     input: ActInput,
     signal?: AbortSignal,
     reads?: ReadPort,
-  ): Promise<{ action: NextAction; call: ModelCallRecord }>;
+  ): Promise<{ action: NextAction; call: ModelCallRecord; reasoning?: string }>;
+  /**
+   * Reasoning on: the macro warmup on the user's message (seed 001 §4.1). Absent on scripted test
+   * models: the engine then uses the offline heuristics' warmup.
+   */
+  warmup?(input: WarmupInput, signal?: AbortSignal): Promise<WarmupResult>;
   /**
    * One request of the answer path (read-only tools or a text answer, streamed). Absent on the
    * offline model, which has no language ability: the answer path then uses its heuristics.
