@@ -37,7 +37,11 @@ function deps(model: ReturnType<typeof scripted>, maxReads: number, log: string[
     },
     request: model.request as never,
     correction: (answer: ToolCallOutcome, problem: string) => ({
-      note: { kind: answer.calls.length === 0 ? ("empty-response" as const) : ("invalid-tool-call" as const), prompt: "p", problem },
+      note: {
+        kind: answer.calls.length === 0 ? ("empty-response" as const) : ("invalid-tool-call" as const),
+        prompt: "p",
+        problem,
+      },
       message: `fix: ${problem}`,
     }),
     readsExhausted: "no more reads",

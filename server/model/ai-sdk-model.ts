@@ -3,7 +3,7 @@ import { REASONING_MICRO_PROMPT } from "@/server/policy/stages/policy";
 import type { ToolName } from "@/server/policy/stages/vocabulary";
 import { actToolNames, actToolSet, runActTurn } from "./act-turn";
 import { type AnswerStepRequest, streamAnswerStep } from "./answer-step";
-import { correctAnswer, correctFailedTool, type CorrectionNote } from "./corrections";
+import { type CorrectionNote, correctAnswer, correctFailedTool } from "./corrections";
 import { ModelOutputError } from "./errors";
 import { MAX_CHILDREN, MIN_CHILDREN } from "./heuristics/split-task";
 import { estimateTokens } from "./offline-model";

@@ -1,7 +1,7 @@
 import type { Stage } from "@/server/policy/stages/vocabulary";
 import type { AnswerStepOutcome, AnswerStepRequest } from "./answer-step";
-import type { ReasoningCarry, WarmupInput, WarmupResult } from "./reasoning/types";
 import type { CorrectionNote } from "./corrections";
+import type { ReasoningCarry, WarmupInput, WarmupResult } from "./reasoning/types";
 import type { RequestContext } from "./request-check";
 
 /**
