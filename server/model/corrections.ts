@@ -106,7 +106,9 @@ function render(
  * startup instead of surfacing in the middle of a run.
  */
 export function checkCorrectionPrompts(options: PromptOptions = {}): void {
-  for (const { prompt, variables } of Object.values(CORRECTION_PROMPTS)) {
+  // The compact reasoning outcome's section is rendered with each request of a run with reasoning on.
+  const outcome = { prompt: "reasoning-outcome", variables: ["outcome"] };
+  for (const { prompt, variables } of [...Object.values(CORRECTION_PROMPTS), outcome]) {
     const sample = Object.fromEntries(variables.map((name) => [name, `<${name}>`]));
     fillTemplate(prompt, loadPrompt(prompt, options), sample);
   }
