@@ -91,6 +91,41 @@ describe("the reasoning switch in the loop", () => {
     expect(bullets.length).toBeLessThanOrEqual(8);
   }, 90_000);
 
+  it("on, decomposed: the plan request and each child's act turn carry the newest outcome only", async () => {
+    const store = new EventStore(world.db);
+    const orch = world.orchestrator({
+      log: store,
+      model: world.scriptedModel("default"),
+      runningRuns: async () => [],
+    });
+    const before = world.fakeModel.requests.length;
+    const task = "run `echo one` and then run `echo two`";
+    const { runId } = await orch.startRun({
+      sessionId: world.sessionId,
+      task,
+      mode: "agent",
+      reasoning: "on",
+      actor: world.actor,
+    });
+    expect(await world.approveUntilEnded(orch, runId)).toEqual(["decomposition"]);
+    const sent = world.fakeModel.requests.slice(before).map((request) => JSON.stringify(request.body));
+    const plan = sent.find((body) => body.includes("propose_decomposition"));
+    expect(plan).toContain("Where the reasoning stands");
+    expect(plan).toContain("1. run `echo one`; 2. run `echo two`");
+    const acts = sent.filter((body) => body.includes("shell_exec"));
+    expect(acts).toHaveLength(2);
+    // The second child's turn carries the first child's reflection, the newest outcome of the run.
+    expect(acts[1]).toContain("next_action: shell_exec");
+    expect(acts[1]).toContain("echo one");
+    for (const body of sent.slice(1)) expect(body).not.toContain(WARMUP_ANALYSIS_MARK);
+    const bodies = (await store.read(world.sessionId)).map((event) => event.body);
+    expect(ofType(bodies, "reasoning-recorded").map((event) => event.kind)).toEqual([
+      "macro",
+      "micro",
+      "micro",
+    ]);
+  }, 120_000);
+
   it("off: no warmup, no reflection, no reasoning instruction or outcome in any request", async () => {
     const { bodies, sent } = await work(world.scriptedModel("default"), "run `echo cold`", "off");
     expect(ofType(bodies, "run-ended")[0]).toMatchObject({ status: "VERIFIED" });
