@@ -1,4 +1,4 @@
-import type { CorrectionKind } from "@/server/events/bodies/reasoning";
+import { randomUUID } from "node:crypto";
 import { MAX_REASONING_CHARS, type ReasoningKind } from "@/server/events/bodies/reasoning";
 import type { IntentionView, SessionView } from "@/server/events/fold";
 import { latestOutcome } from "@/server/events/fold-reasoning";
@@ -65,7 +65,7 @@ export function correctionEvents(
     runId,
     intentionId,
     stage: call.stage,
-    kind: note.kind satisfies CorrectionKind,
+    kind: note.kind,
     prompt: note.prompt,
     problem: note.problem,
   }));
@@ -87,9 +87,22 @@ export async function warmUp(host: ReasoningHost, root: IntentionView, signal: A
   if ("value" in outcome) {
     const { text, call } = outcome.value;
     const written = text.trim() === "" ? "(the model wrote no warmup)" : text;
+    // Seed 001 §4.1: the warmup ends with a short statement of next steps, which the person reads in chat.
+    const statement = capped(written.replace(/^[\s\S]*<\/ide_reasoning>/, "").trim(), 2_000);
     return host.append([
       llmCalledEvent(host.runId, root.id, call, host.deps.priceOf, request),
       reasoningEvent(host.runId, where, "macro", written, model),
+      ...(statement && written.includes("</ide_reasoning>")
+        ? [
+            {
+              type: "message-posted" as const,
+              messageId: randomUUID(),
+              runId: host.runId,
+              role: "agent" as const,
+              text: statement,
+            },
+          ]
+        : []),
     ]);
   }
   if (outcome.error instanceof Error && outcome.error.name === "AbortError") return;

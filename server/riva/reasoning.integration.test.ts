@@ -69,6 +69,10 @@ describe("the reasoning switch in the loop", () => {
       delivery_state: "NEEDS_WORK",
     });
 
+    // Its closing statement of next steps is said in the chat.
+    const said = ofType(bodies, "message-posted").filter((message) => message.role === "agent");
+    expect(said[0]?.text).toBe("First I will run `echo warm`.");
+
     // Every later request: the outcome, never the warmup's full text.
     expect(later.length).toBeGreaterThan(0);
     for (const body of later) {
