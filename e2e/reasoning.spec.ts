@@ -16,6 +16,9 @@ test("Reasoning on: the warmup and each cycle's reflection are shown, live and i
   await startTask(page, "run `echo reasoned`");
   await expectRunStatus(page, "VERIFIED");
 
+  // The warmup's closing statement of next steps is said in the chat.
+  await expect(page.getByTestId("message-agent").first()).toContainText("First I will run `echo reasoned`");
+
   const warmup = page.getByTestId("run-reasoning");
   await expect(warmup).toBeVisible();
   await expect(warmup.getByTestId("reasoning-text")).toBeHidden();
