@@ -3,6 +3,7 @@ import type { DiscoveredIntent } from "@/server/riva/discovery/discovered-intent
 import { type AnswerFields, foldAnswer } from "./answer-view";
 import type { Allowance, CheckpointAnswer, CheckpointProposal } from "./checkpoint-schema";
 import { recordDecision, requestedApproval, type ToolCalledView, toolCalled } from "./fold-approvals";
+import { foldReasoningEvent, noRunReasoning, type RunReasoningFields } from "./fold-reasoning";
 import { foldTierEvent, type IntentionTierFields, NO_INTENTION_TIER, type RunTierFields } from "./fold-tiers";
 import { foldModelCall } from "./roll-up";
 import type { Action, ChildProposal, StoredEvent, ToolCallBody } from "./schema";
@@ -109,8 +110,11 @@ export interface ApprovalView {
   preview: string | null;
 }
 
-/** `route` and `answerTools` (the answer path) are folded by `answer-view.ts`, tiers by `fold-tiers.ts`. */
-export interface RunView extends AnswerFields, RunTierFields {
+/**
+ * `route` and `answerTools` (the answer path) are folded by `answer-view.ts`, tiers by `fold-tiers.ts`,
+ * reasoning and corrections by `fold-reasoning.ts`.
+ */
+export interface RunView extends AnswerFields, RunTierFields, RunReasoningFields {
   id: string;
   task: string;
   mode: UserMode;
@@ -212,6 +216,7 @@ export function applyEvent(view: SessionView, event: StoredEvent): SessionView {
         costUsd: 0,
         unpricedCalls: 0,
         tiers: null,
+        ...noRunReasoning(),
       };
       break;
     case "intent-discovered": {
@@ -393,6 +398,10 @@ export function applyEvent(view: SessionView, event: StoredEvent): SessionView {
     case "tier-escalated":
     case "context-compressed":
       foldTierEvent(view, body);
+      break;
+    case "reasoning-recorded":
+    case "correction-applied":
+      foldReasoningEvent(view, body, event.seq);
       break;
     case "trace-recorded":
     case "workspace-changed":

@@ -3,6 +3,7 @@ import { TraceRecordedBody } from "@/server/governance/ledger/trace-schema";
 import * as approval from "./bodies/approval";
 import * as cycle from "./bodies/cycle";
 import * as intention from "./bodies/intention";
+import * as reasoning from "./bodies/reasoning";
 import * as run from "./bodies/run";
 import * as workspace from "./bodies/workspace";
 import { ContextCompressedBody, TierEscalatedBody, TiersConfiguredBody } from "./tier-schema";
@@ -48,6 +49,9 @@ export const EventBody = z.discriminatedUnion("type", [
   cycle.CycleReflectedBody,
   workspace.WorkspaceChangedBody,
   cycle.LlmCalledBody,
+  /** The reasoning switch at work (warmup, micro reflections) and correction prompts (bodies/reasoning.ts). */
+  reasoning.ReasoningRecordedBody,
+  reasoning.CorrectionAppliedBody,
   workspace.WorkSavedBody,
   workspace.WorkMergedBody,
   workspace.WorkDiscardedBody,

@@ -36,7 +36,14 @@ function deps(model: ReturnType<typeof scripted>, maxReads: number, log: string[
       },
     },
     request: model.request as never,
-    correction: (problem: string) => `fix: ${problem}`,
+    correction: (answer: ToolCallOutcome, problem: string) => ({
+      note: {
+        kind: answer.calls.length === 0 ? ("empty-response" as const) : ("invalid-tool-call" as const),
+        prompt: "p",
+        problem,
+      },
+      message: `fix: ${problem}`,
+    }),
     readsExhausted: "no more reads",
   };
 }
@@ -62,6 +69,8 @@ describe("the act turn", () => {
     expect(result).toEqual({
       ok: true,
       action: { thought: "write", tool: "fs.write", input: { path: "a.txt", content: "x\n" } },
+      text: "",
+      corrections: [],
     });
     expect(log).toEqual(['fs.read {"path":"a.txt"}', 'fs.read {"path":"b.txt"}']);
     expect(model.seen).toHaveLength(3);
@@ -86,5 +95,18 @@ describe("the act turn", () => {
     const failed = await runActTurn(task, deps(model, 8));
     expect(!failed.ok && failed.problem).toMatch(/answered with text/);
     expect(JSON.stringify(model.seen[1])).toContain("fix: the arguments of fs_edit do not match its schema");
+    expect(failed.corrections.map((note) => note.kind)).toEqual(["invalid-tool-call"]);
+  });
+
+  it("sends the opening correction after the task and keeps the model's text as the turn's reasoning", async () => {
+    const reflecting: ToolCallOutcome = { ...write, text: "<ide_reasoning>- next: write</ide_reasoning>" };
+    const model = scripted([reflecting]);
+    const opening = {
+      note: { kind: "failed-tool" as const, prompt: "correct-failed-tool", problem: "shell.exec failed" },
+      message: "the last attempt failed",
+    };
+    const result = await runActTurn(task, { ...deps(model, 8), opening });
+    expect(model.seen[0]).toEqual([task, { role: "user", content: "the last attempt failed" }]);
+    expect(result).toMatchObject({ ok: true, text: reflecting.text, corrections: [opening.note] });
   });
 });

@@ -3,6 +3,7 @@ import { stagePolicy } from "@/server/policy/stages/policy";
 import type { ToolName } from "@/server/policy/stages/vocabulary";
 import { isReadCall } from "@/server/riva/tool-action";
 import { toolManuals } from "@/server/tools/registry";
+import type { CorrectionNote, RenderedCorrection } from "./corrections";
 import type { ToolCallOutcome } from "./request-tool-call";
 import { type Interpretation, interpretAction } from "./tool-inputs";
 import { functionNameOf } from "./tool-names";
@@ -57,16 +58,31 @@ export interface ActTurnDeps {
   reads: ReadPort | undefined;
   /** One model request over these messages (the caller adds instructions and tools). */
   request(messages: ModelMessage[]): Promise<ToolCallOutcome>;
-  /** The corrective message for an invalid answer. */
-  correction(problem: string): string;
+  /** The corrective message for an unusable answer: its own prompt per kind (corrections.ts). */
+  correction(answer: ToolCallOutcome, problem: string): RenderedCorrection;
+  /** Sent after the task on the first request: the failed-tool correction of a retry. */
+  opening?: RenderedCorrection | null;
   /** Told to the model once its reads are used up. */
   readsExhausted: string;
 }
 
-export type ActTurnResult = { ok: true; action: NextAction } | { ok: false; problem: string };
+/**
+ * `text`: what the model wrote next to its calls during the turn (with reasoning on, its reflection).
+ * `corrections`: the correction prompts the turn sent, in order, for the log.
+ */
+export type ActTurnResult = (
+  | { ok: true; action: NextAction; text: string }
+  | { ok: false; problem: string }
+) & { corrections: CorrectionNote[] };
 
 export async function runActTurn(task: ModelMessage, deps: ActTurnDeps): Promise<ActTurnResult> {
   const messages: ModelMessage[] = [task];
+  const corrections: CorrectionNote[] = [];
+  const texts: string[] = [];
+  if (deps.opening) {
+    messages.push({ role: "user", content: deps.opening.message });
+    corrections.push(deps.opening.note);
+  }
   let reads = 0;
   let reAsked = false;
   const maxReads = deps.reads?.maxReads ?? 0;
@@ -78,15 +94,18 @@ export async function runActTurn(task: ModelMessage, deps: ActTurnDeps): Promise
       outcome.text,
       deps.offered,
     );
+    if (outcome.text.trim() !== "") texts.push(outcome.text.trim());
     if (!interpreted.ok) {
-      if (reAsked) return interpreted;
+      if (reAsked) return { ...interpreted, corrections };
       reAsked = true;
-      messages.push({ role: "user", content: deps.correction(interpreted.problem) });
+      const correction = deps.correction(outcome, interpreted.problem);
+      corrections.push(correction.note);
+      messages.push({ role: "user", content: correction.message });
       continue;
     }
     const action = interpreted.value;
     if (!isReadCall(action.tool) || !deps.reads || reads >= maxReads)
-      return interpreted.ok ? { ok: true, action } : interpreted;
+      return { ok: true, action, text: texts.join("\n\n"), corrections };
     reads += 1;
     const result = await deps.reads.run({ tool: action.tool, input: action.input });
     const call = outcome.calls.find(
@@ -108,5 +127,5 @@ export async function runActTurn(task: ModelMessage, deps: ActTurnDeps): Promise
     );
     if (reads >= maxReads) messages.push({ role: "user", content: deps.readsExhausted });
   }
-  return { ok: false, problem: "the model kept reading without choosing an action" };
+  return { ok: false, problem: "the model kept reading without choosing an action", corrections };
 }

@@ -3,12 +3,16 @@ import { REASONING_MICRO_PROMPT } from "@/server/policy/stages/policy";
 import type { ToolName } from "@/server/policy/stages/vocabulary";
 import { actToolNames, actToolSet, runActTurn } from "./act-turn";
 import { type AnswerStepRequest, streamAnswerStep } from "./answer-step";
+import { type CorrectionNote, correctAnswer, correctFailedTool } from "./corrections";
 import { ModelOutputError } from "./errors";
 import { MAX_CHILDREN, MIN_CHILDREN } from "./heuristics/split-task";
 import { estimateTokens } from "./offline-model";
 import { loadPrompt, renderPrompt } from "./prompts";
 import type { ProviderId } from "./provider-vocabulary";
 import { createLanguageModel, effectiveBaseUrl } from "./providers";
+import { withOutcome } from "./reasoning/outcome-prompt";
+import type { WarmupInput, WarmupResult } from "./reasoning/types";
+import { sendWarmup, warmupInstructions, warmupUserMessage } from "./reasoning/warmup-request";
 import { checkModelRequest, type RequestContext } from "./request-check";
 import { requestToolCall } from "./request-tool-call";
 import { displayUrl, toModelError } from "./to-model-error";
@@ -132,9 +136,13 @@ export class AiSdkModel implements AgentModel {
         stage: "decompose",
         workspaceTools: [],
         request: input.request,
-        instructions: forced
-          ? renderPrompt("redecompose", { ...vars, failureSummary }, { dir: this.config.promptsDir })
-          : renderPrompt("decompose", vars, { dir: this.config.promptsDir }),
+        instructions: withOutcome(
+          forced
+            ? renderPrompt("redecompose", { ...vars, failureSummary }, { dir: this.config.promptsDir })
+            : renderPrompt("decompose", vars, { dir: this.config.promptsDir }),
+          input.reasoning,
+          { dir: this.config.promptsDir },
+        ),
         userMessage: input.task,
         tools: forced ? forcedPlanTools : planTools,
         interpret: (calls, text) => interpretPlan(calls, text, forced ? FORCED_PLAN_TOOLS : PLAN_TOOLS),
@@ -174,11 +182,12 @@ export class AiSdkModel implements AgentModel {
       stage: "act" as const,
       workspaceTools: offered,
       request: input.request,
-      instructions: renderPrompt("act", vars, { dir }),
+      instructions: withOutcome(renderPrompt("act", vars, { dir }), input.reasoning, { dir }),
       tools: actToolSet(offered),
     });
     const startedAt = performance.now();
     const spent = { tokensIn: 0, tokensOut: 0 };
+    let corrections: CorrectionNote[] = [];
     const record = (): ModelCallRecord => ({
       stage: "act",
       modelId: this.id,
@@ -186,6 +195,7 @@ export class AiSdkModel implements AgentModel {
       ...spent,
       latencyMs: performance.now() - startedAt,
       tools: offered,
+      ...(corrections.length > 0 ? { corrections } : {}),
     });
     const result = await runActTurn(
       { role: "user", content: input.what },
@@ -199,17 +209,47 @@ export class AiSdkModel implements AgentModel {
             outcome.tokensOut ?? estimateTokens(outcome.text + JSON.stringify(outcome.calls));
           return outcome;
         },
-        correction: (problem) =>
-          renderPrompt("correct-tool-call", { problem, tools: "one of the offered tools" }, { dir }),
+        correction: (answer, problem) => correctAnswer(answer, problem, "one of the offered tools", { dir }),
+        opening: input.failedTool ? correctFailedTool(input.failedTool, { dir }) : null,
         readsExhausted: `You have used all ${maxReads} reads of this turn: now call the tool that does the work.`,
       },
     );
+    corrections = result.corrections;
     if (!result.ok)
       throw new ModelOutputError(
         `${this.id} did not answer with a valid tool call after one corrective re-ask: ${result.problem}`,
         record(),
       );
-    return { action: result.action, call: record() };
+    // With reasoning on, what the model wrote next to its action is the cycle's reflection.
+    const reasoning = input.request?.reasoning === "on" && result.text !== "" ? result.text : undefined;
+    return { action: result.action, call: record(), ...(reasoning ? { reasoning } : {}) };
+  }
+
+  /** Seed 001 §4.1: the macro warmup, a plain text answer with the reasoning sections and no tools. */
+  async warmup(input: WarmupInput, signal?: AbortSignal): Promise<WarmupResult> {
+    if (!input.request) throw new Error("the warmup needs the run's mode and reasoning switch");
+    const instructions = warmupInstructions(input.request, { dir: this.config.promptsDir });
+    const userMessage = warmupUserMessage(input);
+    const startedAt = performance.now();
+    const sent = await this.sent(signal, (abortSignal) =>
+      sendWarmup({
+        model: this.model,
+        instructions,
+        userMessage,
+        abortSignal,
+        maxRetries: this.config.maxRetries ?? 0,
+      }),
+    );
+    const call: ModelCallRecord = {
+      stage: "warmup",
+      modelId: this.id,
+      offline: false,
+      tokensIn: sent.tokensIn ?? estimateTokens(instructions + userMessage),
+      tokensOut: sent.tokensOut ?? estimateTokens(sent.text),
+      latencyMs: performance.now() - startedAt,
+      tools: [],
+    };
+    return { text: sent.text, call };
   }
 
   /**
@@ -265,6 +305,7 @@ export class AiSdkModel implements AgentModel {
     const ask = this.withInvariants(unchecked);
     const startedAt = performance.now();
     const spent = { tokensIn: 0, tokensOut: 0 };
+    const corrections: CorrectionNote[] = [];
     const record = (): ModelCallRecord => ({
       stage: ask.stage,
       modelId: this.id,
@@ -272,6 +313,7 @@ export class AiSdkModel implements AgentModel {
       ...spent,
       latencyMs: performance.now() - startedAt,
       tools: ask.workspaceTools,
+      ...(corrections.length > 0 ? { corrections } : {}),
     });
     const tools = Object.keys(ask.tools).join(" or ");
     const task: ModelMessage = { role: "user", content: ask.userMessage };
@@ -286,13 +328,10 @@ export class AiSdkModel implements AgentModel {
       problem = interpreted.problem;
       if (attempt === "re-ask") break;
       // A fresh request with the correction appended, not a growing chat: the model sees the task
-      // and what was wrong with its answer, nothing else.
-      const correction = renderPrompt(
-        "correct-tool-call",
-        { problem, tools },
-        { dir: this.config.promptsDir },
-      );
-      messages = [task, { role: "user", content: correction }];
+      // and what was wrong with its answer (in the words of that kind's prompt), nothing else.
+      const correction = correctAnswer(outcome, problem, tools, { dir: this.config.promptsDir });
+      corrections.push(correction.note);
+      messages = [task, { role: "user", content: correction.message }];
     }
     throw new ModelOutputError(
       `${this.id} did not answer with a valid ${tools} call after one corrective re-ask: ${problem}`,

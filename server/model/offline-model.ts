@@ -2,6 +2,7 @@ import { deriveCommand } from "./heuristics/derive-command";
 import { deriveFileAction } from "./heuristics/derive-file-action";
 import { deriveOwnedScope } from "./heuristics/derive-scope";
 import { deriveAcceptance, splitTask } from "./heuristics/split-task";
+import { offlineReflectionText, offlineWarmupText } from "./reasoning/offline-reasoning";
 import { type AgentModel, commandAction, type ModelCallRecord, type NextAction, type Plan } from "./types";
 
 export const OFFLINE_MODEL_ID = "offline-heuristics";
@@ -57,6 +58,14 @@ export function nextActionOffline(what: string, previousAttempts: readonly strin
   return commandAction(`${derived.thought}${retry}`, derived.command);
 }
 
+/** The warmup's six sections from the heuristics (also the engine's fallback for scripted models). */
+export function offlineWarmup(task: string, repoSummary?: string) {
+  const startedAt = performance.now();
+  const first = splitTask(task)[0] ?? task;
+  const text = offlineWarmupText(task, nextActionOffline(first, []), repoSummary);
+  return { text, call: record("warmup", task + (repoSummary ?? ""), text, startedAt) };
+}
+
 /**
  * The built-in model used when no provider is configured: seed 000's heuristics, pure and
  * deterministic, so a fresh install works end to end without any network.
@@ -85,7 +94,14 @@ export function createOfflineModel(): AgentModel {
       const startedAt = performance.now();
       const action = nextActionOffline(input.what, input.previousAttempts);
       const prompt = [input.task, input.what, input.acceptance, ...input.previousAttempts].join("\n");
-      return { action, call: record("act", prompt, JSON.stringify(action), startedAt) };
+      const call = record("act", prompt, JSON.stringify(action), startedAt);
+      // Reasoning on: the step's short reflection, written from the same heuristics that chose it.
+      if (input.request?.reasoning !== "on") return { action, call };
+      return { action, call, reasoning: offlineReflectionText(input.what, input.previousAttempts, action) };
+    },
+    async warmup(input, signal) {
+      signal?.throwIfAborted();
+      return offlineWarmup(input.task, input.repoSummary);
     },
   };
 }

@@ -1,5 +1,8 @@
+import type { Stage } from "@/server/policy/stages/vocabulary";
 import type { PromptIntent } from "@/server/riva/discovery/prompt-intent";
 import type { AnswerStepOutcome, AnswerStepRequest } from "./answer-step";
+import type { CorrectionNote } from "./corrections";
+import type { ReasoningCarry, WarmupInput, WarmupResult } from "./reasoning/types";
 import type { RequestContext } from "./request-check";
 import type { ModelContract } from "./understanding-tools";
 
@@ -39,6 +42,8 @@ export interface PlanInput {
   failureSummary?: string;
   /** The run's mode and reasoning switch, for the request invariants and the log (seed 001 §9). */
   request?: RequestContext;
+  /** Reasoning on: the run's latest compact ReasoningOutcome (never the full text, seed 001 §4.3). */
+  reasoning?: ReasoningCarry;
 }
 
 /**
@@ -78,6 +83,10 @@ export interface ActInput {
   request?: RequestContext;
   /** The repository now: branch, changed files, last commits (`server/riva/repo-context.ts`). */
   repoContext?: string;
+  /** Reasoning on: the run's latest compact ReasoningOutcome (never the full text, seed 001 §4.3). */
+  reasoning?: ReasoningCarry;
+  /** The previous attempt's tool failed: the retry is told so with its own correction prompt. */
+  failedTool?: { tool: string; error: string } | null;
 }
 
 /** Seed 000's IntentDiscoverer: the person's request, read by the model (heuristics read it offline). */
@@ -100,7 +109,7 @@ export interface ContractInput {
 
 /** What one model request cost, written to the event log as an "LLM call made" fact. */
 export interface ModelCallRecord {
-  stage: "decompose" | "act" | "discover" | "contract";
+  stage: Stage | "discover";
   modelId: string;
   offline: boolean;
   tokensIn: number;
@@ -108,6 +117,8 @@ export interface ModelCallRecord {
   latencyMs: number;
   /** The workspace tools the request offered, by vocabulary name (`shell.exec`, `fs.read`). */
   tools?: string[];
+  /** Correction prompts sent with re-asks or retries of this call (seed 001 §10), in order. */
+  corrections?: CorrectionNote[];
 }
 
 export interface AgentModel {
@@ -121,7 +132,12 @@ export interface AgentModel {
     input: ActInput,
     signal?: AbortSignal,
     reads?: ReadPort,
-  ): Promise<{ action: NextAction; call: ModelCallRecord }>;
+  ): Promise<{ action: NextAction; call: ModelCallRecord; reasoning?: string }>;
+  /**
+   * Reasoning on: the macro warmup on the user's message (seed 001 §4.1). Absent on scripted test
+   * models: the engine then uses the offline heuristics' warmup.
+   */
+  warmup?(input: WarmupInput, signal?: AbortSignal): Promise<WarmupResult>;
   /** Reads the person's request (kind, action, targets, constraints). Absent: heuristics read it. */
   discoverIntent?(
     input: DiscoverInput,

@@ -2,6 +2,7 @@ import { randomUUID } from "node:crypto";
 import { applyEvent, emptySessionView, type IntentionView, type SessionView } from "@/server/events/fold";
 import type { EventInput } from "@/server/events/schema";
 import { CycleLedger } from "@/server/governance/ledger/cycle-ledger";
+import { ModelOutputError } from "@/server/model/errors";
 import type { RequestContext } from "@/server/model/request-check";
 import type { ModelCallRecord } from "@/server/model/types";
 import { errorMessage } from "@/server/orchestrator/errors";
@@ -22,10 +23,13 @@ import type { Verdict } from "./heuristics";
 import { callWithRetries } from "./model-calls";
 import { nextStep, type Step } from "./next-step";
 import type { RivaDeps } from "./ports";
+import { actCarry, afterActEvents, correctionEvents, type ReasoningHost, warmUp } from "./reasoning-step";
 import { readRepoContext } from "./repo-context";
 import {
+  budgetQuestion,
   type Decision,
   decisionMade,
+  failedCallEvent,
   interruptedCycleEvents,
   llmCalledEvent,
   proposalEvents,
@@ -136,18 +140,10 @@ export class RivaEngine {
         return this.waitForApproval(step.approvalId, signal);
       case "discover":
         return this.discover(step.root, signal);
+      case "warmup":
+        return warmUp(this.actHost(), step.root, signal);
       case "ask-budget":
-        return this.append([
-          {
-            type: "approval-requested",
-            runId: this.runId,
-            approvalId: randomUUID(),
-            intentionId: step.root.id,
-            kind: "budget",
-            thought: `The run has spent ${step.spent}. Grant the same budget again, or stop the run.`,
-            reason: step.spent,
-          },
-        ]);
+        return this.append([budgetQuestion(this.runId, step.root, step.spent)]);
       case "plan":
         return this.plan(step.intention, step.verdict, signal);
       case "decompose":
@@ -256,10 +252,14 @@ export class RivaEngine {
   ) {
     const record = { ...this.requestContext(), intentionId: intention.id, stage: "decompose" as const };
     const model = modelFor(this.deps, intention);
+    const { reasoning } = actCarry(this.view, this.runId, intention);
     const outcome = await callWithRetries({ ...this.deps, model }, record, signal, () =>
-      model.plan({ ...input, request: this.requestContext() }, signal),
+      model.plan({ ...input, request: this.requestContext(), ...(reasoning ? { reasoning } : {}) }, signal),
     );
-    if (outcome.failedAttempts.length > 0) await this.append(outcome.failedAttempts);
+    const corrections =
+      "value" in outcome ? correctionEvents(this.runId, intention.id, outcome.value.call) : [];
+    if (outcome.failedAttempts.length + corrections.length > 0)
+      await this.append([...outcome.failedAttempts, ...corrections]);
     if ("value" in outcome) return outcome.value;
     await this.modelFailed(intention, "decompose", outcome.error);
     return null;
@@ -291,6 +291,7 @@ export class RivaEngine {
       previousAttempts,
       request: this.requestContext(),
       ...(this.deps.repoContext ? { repoContext: await readRepoContext(this.tools) } : {}),
+      ...actCarry(this.view, this.runId, intention),
     };
     const record = { ...this.requestContext(), intentionId: intention.id, stage: "act" as const };
     const model = modelFor(this.deps, intention);
@@ -302,6 +303,8 @@ export class RivaEngine {
     if (asked.failedAttempts.length > 0) await this.append(asked.failedAttempts);
     if (!("value" in asked)) return this.modelFailed(intention, "act", asked.error);
     const next = asked.value;
+    const noted = afterActEvents(this.actHost(), intention, next, model);
+    if (noted.length > 0) await this.append(noted);
     return carryOutAction(this.actHost(), intention, next.action, this.llmCalled(next.call, intention.id));
   }
 
@@ -318,12 +321,18 @@ export class RivaEngine {
     };
   }
 
-  private actHost(): ActHost {
+  /** What the act step and the reasoning step need of the engine. */
+  private actHost(): ActHost & ReasoningHost {
+    const [view, request] = [() => this.view, () => this.requestContext()];
+    const append = (bodies: EventInput[]) => this.append(bodies);
     return {
       runId: this.runId,
       tools: this.tools,
       cycles: this.cycles,
-      append: (bodies) => this.append(bodies),
+      append,
+      deps: this.deps,
+      view,
+      request,
     };
   }
 
@@ -335,28 +344,18 @@ export class RivaEngine {
     return this.policy;
   }
 
-  private async modelFailed(
-    intention: IntentionView,
-    stage: "act" | "decompose",
-    error: unknown,
-  ): Promise<void> {
+  private async modelFailed(intention: IntentionView, stage: "act" | "decompose", error: unknown) {
     if (error instanceof Error && error.name === "AbortError") return; // stopping: the loop records it
     const message = errorMessage(error);
     this.deps.logger.warn({ err: error, runId: this.runId, stage }, "model call failed");
     const doing = stage === "act" ? "choose an action" : "plan";
+    // The re-ask's correction was sent even though it did not help: the log says which one.
+    const tried =
+      error instanceof ModelOutputError ? correctionEvents(this.runId, intention.id, error.call) : [];
+    const model = modelFor(this.deps, intention);
     await this.append([
-      {
-        type: "llm-called",
-        ...this.requestContext(),
-        intentionId: intention.id,
-        stage,
-        modelId: modelFor(this.deps, intention).id,
-        offline: modelFor(this.deps, intention).offline,
-        tokensIn: 0,
-        tokensOut: 0,
-        latencyMs: 0,
-        error: message,
-      },
+      ...tried,
+      failedCallEvent(this.requestContext(), intention.id, stage, model, message),
       this.status(intention, "FAILED", `the model could not ${doing}: ${message}`),
     ]);
   }

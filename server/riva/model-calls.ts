@@ -1,6 +1,7 @@
 import type { EventInput } from "@/server/events/schema";
 import type { ReasoningSwitch, UserMode } from "@/server/events/vocabulary";
 import { type AttemptReport, classifyModelError, sleep as realSleep, withRetry } from "@/server/model/retry";
+import type { Stage } from "@/server/policy/stages/vocabulary";
 import type { RivaDeps } from "./ports";
 
 /**
@@ -13,7 +14,7 @@ export async function callWithRetries<T>(
   record: {
     runId: string;
     intentionId: string;
-    stage: "decompose" | "act" | "discover" | "contract";
+    stage: Stage;
     /** The person's mode and switch, recorded on each failed attempt too (seed 001 §9.1). */
     mode?: UserMode;
     reasoning?: ReasoningSwitch;

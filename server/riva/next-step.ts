@@ -1,5 +1,6 @@
 import type { BudgetShare, CheckpointProposal } from "@/server/events/checkpoint-schema";
 import type { ApprovalView, IntentionView, RunView, SessionView } from "@/server/events/fold";
+import { warmupOf } from "@/server/events/fold-reasoning";
 import type { FinalRunStatus, Judgment } from "@/server/events/vocabulary";
 import type { TierConfig } from "@/server/model/tiers/schema";
 import { rootBudget } from "./budgets";
@@ -35,6 +36,8 @@ export type Step =
   | { kind: "await-approval"; approvalId: string }
   /** Before anything is planned: read the request, scan the workspace, recall memories. */
   | { kind: "discover"; root: IntentionView }
+  /** Agent mode with the person's reasoning switch on: the macro warmup, once, before any planning. */
+  | { kind: "warmup"; root: IntentionView }
   /** The run spent its budget (times the grants so far): pause and ask a person. */
   | { kind: "ask-budget"; root: IntentionView; spent: string }
   /** No decision yet: `verdict` is can_verify_directly; when it says no, the model is asked to split. */
@@ -117,6 +120,7 @@ export function nextStep(view: SessionView, runId: string, context: StepContext)
   }
 
   if (run.intent === null) return { kind: "discover", root };
+  if (run.mode === "agent" && run.reasoning === "on" && !warmupOf(run)) return { kind: "warmup", root };
 
   const stoppedAtBudget = approvals.find(
     (approval) => approval.kind === "budget" && approval.status === "REJECTED",

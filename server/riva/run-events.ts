@@ -64,17 +64,48 @@ export function llmCalledEvent(
   request?: Pick<RequestContext, "mode" | "reasoning">,
 ): EventInput {
   const costUsd = priceOf?.(call) ?? (call.offline ? 0 : null);
+  // Corrections are their own events (`correction-applied`, see reasoning-step.ts).
+  const { corrections: _corrections, ...fields } = call;
   const tools = call.tools ?? [];
   return {
     type: "llm-called",
     runId,
     intentionId,
-    ...call,
+    ...fields,
     tools,
     toolCount: tools.length,
     ...(request ? { mode: request.mode, reasoning: request.reasoning } : {}),
     error: null,
     costUsd,
+  };
+}
+
+/** The run spent its budget: a person grants more or stops it. */
+export function budgetQuestion(runId: string, root: Pick<IntentionView, "id">, spent: string): EventInput {
+  return {
+    type: "approval-requested",
+    runId,
+    approvalId: randomUUID(),
+    intentionId: root.id,
+    kind: "budget",
+    thought: `The run has spent ${spent}. Grant the same budget again, or stop the run.`,
+    reason: spent,
+  };
+}
+
+/** A model request that failed for good: what the log says instead of its spend. */
+export function failedCallEvent(
+  request: RequestContext,
+  intentionId: string,
+  stage: string,
+  model: { id: string; offline: boolean },
+  message: string,
+): EventInput {
+  const { runId, mode, reasoning } = request;
+  return {
+    type: "llm-called",
+    ...{ runId, mode, reasoning, intentionId, stage, modelId: model.id, offline: model.offline },
+    ...{ tokensIn: 0, tokensOut: 0, latencyMs: 0, error: message },
   };
 }
 

@@ -3,9 +3,11 @@
 import { useState } from "react";
 import type { CycleView, IntentionView, SessionView } from "@/server/events/fold";
 import type { ToolCalledView } from "@/server/events/fold-approvals";
+import { type ReasoningEntry, reflectionOf, warmupOf } from "@/server/events/fold-reasoning";
 import { CheckResults, ContractList } from "./contract-list";
 import { IntentSummary } from "./intent-summary";
 import { NodeTier, NodeTierNotes } from "./node-tier";
+import { CorrectionList, CycleReasoning, WarmupReasoning } from "./reasoning-view";
 import { NodeSpend } from "./spend";
 import { StatusBadge } from "./status-badge";
 
@@ -43,6 +45,7 @@ function IntentionNode({
   const decision = intention.decisions.filter((entry) => entry.decision !== "retry").at(-1);
   const lastChecks =
     intention.integrationChecks ?? intention.cycles.findLast((cycle) => cycle.checks)?.checks ?? null;
+  const run = view.runs[intention.runId];
   return (
     <li
       className="tree-node"
@@ -68,7 +71,9 @@ function IntentionNode({
         </div>
       )}
       <ContractList criteria={intention.contract} checks={lastChecks} by={intention.contractBy} />
-      {intention.depth === 0 && <IntentSummary intent={view.runs[intention.runId]?.intent ?? null} />}
+      {intention.depth === 0 && <IntentSummary intent={run?.intent ?? null} />}
+      {intention.depth === 0 && run && <WarmupReasoning entry={warmupOf(run)} />}
+      {intention.depth === 0 && run && <CorrectionList corrections={run.corrections} />}
       {decision && (
         <div className="muted small" data-testid="intention-decision">
           {decision.decision === "decompose" ? "decomposed" : "worked directly"}: {decision.reason}
@@ -91,6 +96,7 @@ function IntentionNode({
               cycle={cycle}
               lazy={lazyCycles}
               reads={intention.reads.filter((read) => read.cycleIndex === cycle.index)}
+              reasoning={run ? reflectionOf(run, intention.id, cycle.index) : undefined}
             />
           ))}
         </div>
@@ -141,7 +147,17 @@ function actionLabel(action: CycleView["action"]): string {
   return [action.type, action.tool, action.target ?? ""].filter((word) => word !== "").join(" ");
 }
 
-function CycleDetails({ cycle, lazy, reads }: { cycle: CycleView; lazy: boolean; reads: ToolCalledView[] }) {
+function CycleDetails({
+  cycle,
+  lazy,
+  reads,
+  reasoning,
+}: {
+  cycle: CycleView;
+  lazy: boolean;
+  reads: ToolCalledView[];
+  reasoning: ReasoningEntry | undefined;
+}) {
   // Live, a cycle stays open until it succeeds (it closes by itself then); in a replay it opens on a click.
   const [opened, setOpened] = useState(false);
   return (
@@ -161,15 +177,31 @@ function CycleDetails({ cycle, lazy, reads }: { cycle: CycleView; lazy: boolean;
           </span>
         )}
       </summary>
-      {(opened || !lazy) && <CycleBody cycle={cycle} reads={reads} />}
+      {(opened || !lazy) && <CycleBody cycle={cycle} reads={reads} reasoning={reasoning} />}
     </details>
   );
 }
 
-function CycleBody({ cycle, reads }: { cycle: CycleView; reads: ToolCalledView[] }) {
+function CycleBody({
+  cycle,
+  reads,
+  reasoning,
+}: {
+  cycle: CycleView;
+  reads: ToolCalledView[];
+  reasoning: ReasoningEntry | undefined;
+}) {
   const isCommand = cycle.action.tool === null || cycle.action.tool === "shell.exec";
   return (
     <dl>
+      {reasoning && (
+        <>
+          <dt>reasoning</dt>
+          <dd>
+            <CycleReasoning entry={reasoning} />
+          </dd>
+        </>
+      )}
       {reads.length > 0 && (
         <>
           <dt>read first</dt>

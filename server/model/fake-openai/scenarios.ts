@@ -29,7 +29,8 @@ export interface FakeToolCall {
 export type FakeReply =
   /** `chunkDelayMs`: when streamed, wait this long between pieces (so a page can see it grow). */
   | { type: "text"; text: string; chunkDelayMs?: number }
-  | { type: "tool-calls"; calls: FakeToolCall[] }
+  /** `text`: written next to the calls (with reasoning on, a model's reflection). */
+  | { type: "tool-calls"; calls: FakeToolCall[]; text?: string }
   | { type: "http-error"; status: number; message: string }
   | { type: "delay"; ms: number; reply: FakeReply };
 
@@ -204,6 +205,58 @@ function malformedReply(request: ChatRequest): FakeReply {
   };
 }
 
+/** The system prompt's text (the first `system` message). */
+export function systemText(request: ChatRequest): string {
+  const system = request.messages.find((message) => message.role === "system");
+  return system ? textOf(system) : "";
+}
+
+/** The warmup stage's request: no tools, and its stage prompt (prompts/stage-warmup.md). */
+export function isWarmup(request: ChatRequest): boolean {
+  return request.toolNames.length === 0 && systemText(request).includes("This step: plan before acting");
+}
+
+/** Written only in the warmup's Analyze section, so tests can prove it never reaches a later request. */
+export const WARMUP_ANALYSIS_MARK = "full analysis kept out of later requests";
+
+function warmupReply(request: ChatRequest): FakeReply {
+  const task = (
+    /The request:\s*\n\s*\n([\s\S]*?)\n\s*\nWhat intent discovery/.exec(intentionText(request))?.[1] ?? ""
+  )
+    .trim()
+    .replace(/\s+/g, " ");
+  const steps = splitSteps(task);
+  const first = steps[0] ?? task;
+  const text = [
+    "<ide_reasoning>",
+    `- **Analyze**: the person asks for "${task}" (${WARMUP_ANALYSIS_MARK}).`,
+    "- **Research**: the files and commands the request names.",
+    `- **Plan**: ${steps.map((step, index) => `${index + 1}. ${step}`).join("; ")}.`,
+    "- **Reflect**: a command may fail; read its error before retrying.",
+    `- **Action**: start with ${first}.`,
+    "- **Delivery**: NEEDS_WORK",
+    "</ide_reasoning>",
+    `First I will ${first}.`,
+  ].join("\n");
+  return { type: "text", text };
+}
+
+/** With reasoning asked for (the instruction's marker in the system prompt), a short reflection. */
+function reflecting(request: ChatRequest, reply: FakeReply): FakeReply {
+  if (reply.type !== "tool-calls" || !systemText(request).includes("<ide_reasoning>")) return reply;
+  const call = reply.calls[0];
+  const args = call && typeof call.arguments === "object" ? JSON.stringify(call.arguments) : "";
+  const text = [
+    "<ide_reasoning>",
+    `- **Plan delta**: ${toolResultCount(request)} tool results so far in this turn.`,
+    `- **Next action**: ${call?.name ?? "nothing"} ${args}`,
+    "- **Known risks**: the call may need approval.",
+    "- **Delivery**: NEEDS_WORK",
+    "</ide_reasoning>",
+  ].join("\n");
+  return { ...reply, text };
+}
+
 /** The question is the last user message (earlier ones are the session's history). */
 function lastUserText(request: ChatRequest): string {
   return userTexts(request).at(-1) ?? "";
@@ -323,15 +376,20 @@ const defaultRules: ScenarioRule[] = [
     reply: proposeContractReply,
   },
   {
+    description: "warmup (reasoning on): the six reasoning sections, then what comes first",
+    match: isWarmup,
+    reply: warmupReply,
+  },
+  {
     description: "plan: split the task on and/then/also/;",
     match: offers("propose_decomposition"),
     reply: planReply,
   },
   {
     description:
-      "act: a file step reads the file, then writes or edits it; else run the backticked command, else echo done",
+      "act: a file step reads the file, then writes or edits it; else run the backticked command, else echo done (with a reflection when asked for reasoning)",
     match: offers(SHELL),
-    reply: readThenActReply,
+    reply: (request) => reflecting(request, readThenActReply(request)),
   },
   {
     description: "answer path (read-only tools offered): search and read, then answer in streamed text",
@@ -405,7 +463,47 @@ const tierRules: ScenarioRule[] = [
   ...defaultRules,
 ];
 
+/** Marks the retry after a failed tool (prompts/correct-failed-tool.md). */
+const FAILED_TOOL_CORRECTION = "The last attempt failed";
+const afterFailedTool = (request: ChatRequest) =>
+  request.messages.some(
+    (message) => message.role === "user" && textOf(message).includes(FAILED_TOOL_CORRECTION),
+  );
+
+/** Misbehave once in the act step (first ask, not the re-ask), then behave as by default. */
+const actOnceThen = (name: string, reply: (request: ChatRequest) => FakeReply): Scenario => ({
+  name,
+  rules: [
+    { description: `act, first ask: ${name}`, match: (r) => offers(SHELL)(r) && !isReAsk(r), reply },
+    ...defaultRules,
+  ],
+});
+
 export const SCENARIOS: Record<string, Scenario> = {
+  "empty-then-valid": actOnceThen("empty-then-valid", () => ({ type: "text", text: "" })),
+  "asks-for-files-then-valid": actOnceThen("asks-for-files-then-valid", () => ({
+    type: "text",
+    text: "Could you paste the contents of README.md so I can see what to change?",
+  })),
+  "failing-tool-then-valid": {
+    name: "failing-tool-then-valid",
+    rules: [
+      {
+        description: "act, until told the last attempt failed: a command that fails (exit 2)",
+        match: (request) => offers(SHELL)(request) && !afterFailedTool(request),
+        reply: () => ({
+          type: "tool-calls",
+          calls: [
+            {
+              name: SHELL,
+              arguments: { thought: "Guess a path.", command: "ls /no-such-path-for-the-fake" },
+            },
+          ],
+        }),
+      },
+      ...defaultRules,
+    ],
+  },
   // Models named weak-… fail at "(hard)" intentions (model tiers); everything else answers as scripted.
   default: { name: "default", rules: tierRules },
   "malformed-then-valid": {

@@ -35,8 +35,13 @@ function finishReason(reply: ContentReply): "stop" | "tool_calls" {
   return reply.type === "tool-calls" ? "tool_calls" : "stop";
 }
 
+/** The text of a reply: a text reply's, or what a tool-call reply writes next to its calls. */
+function replyText(reply: ContentReply): string {
+  return reply.type === "text" ? reply.text : (reply.text ?? "");
+}
+
 export function usageFor(promptText: string, reply: ContentReply): Usage {
-  const output = reply.type === "text" ? reply.text : JSON.stringify(reply.calls);
+  const output = reply.type === "text" ? reply.text : `${reply.text ?? ""}${JSON.stringify(reply.calls)}`;
   const prompt_tokens = Math.ceil(promptText.length / 4);
   const completion_tokens = Math.ceil(output.length / 4);
   return { prompt_tokens, completion_tokens, total_tokens: prompt_tokens + completion_tokens };
@@ -54,7 +59,7 @@ export function completionBody(reply: ContentReply, model: string, id: string, u
         index: 0,
         message: {
           role: "assistant",
-          content: reply.type === "text" ? reply.text : null,
+          content: replyText(reply) || null,
           ...(toolCalls.length > 0 ? { tool_calls: toolCalls } : {}),
         },
         finish_reason: finishReason(reply),
@@ -85,8 +90,8 @@ export function completionChunks(reply: ContentReply, model: string, id: string,
     choices: [{ index: 0, delta, finish_reason: finish }],
   });
   const chunks: unknown[] = [chunk({ role: "assistant", content: "" })];
-  if (reply.type === "text") {
-    for (const piece of reply.text.split(/(?<=\s)/)) chunks.push(chunk({ content: piece }));
+  if (replyText(reply) !== "") {
+    for (const piece of replyText(reply).split(/(?<=\s)/)) chunks.push(chunk({ content: piece }));
   }
   wireToolCalls(reply, id).forEach((call, index) => {
     chunks.push(

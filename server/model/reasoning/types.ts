@@ -1,0 +1,19 @@
+import type { ReasoningOutcome } from "@/server/policy/stages/reasoning-outcome";
+import type { RequestContext } from "../request-check";
+import type { ModelCallRecord } from "../types";
+
+/** What the warmup (seed 001 §4.1) reads: the user's message and what discovery found. */
+export interface WarmupInput {
+  task: string;
+  repoSummary?: string;
+  request?: RequestContext;
+}
+
+/** The full warmup text (shown to the person, stored) and the call's record. */
+export interface WarmupResult {
+  text: string;
+  call: ModelCallRecord;
+}
+
+/** The only part of earlier reasoning a later request receives (seed 001 §4.3). */
+export type ReasoningCarry = ReasoningOutcome;

@@ -1,0 +1,159 @@
+import { randomUUID } from "node:crypto";
+import { MAX_REASONING_CHARS, type ReasoningKind } from "@/server/events/bodies/reasoning";
+import type { IntentionView, SessionView } from "@/server/events/fold";
+import { latestOutcome } from "@/server/events/fold-reasoning";
+import type { EventInput } from "@/server/events/schema";
+import type { CorrectionNote } from "@/server/model/corrections";
+import { offlineWarmup } from "@/server/model/offline-model";
+import type { RequestContext } from "@/server/model/request-check";
+import type { ActInput, AgentModel, ModelCallRecord } from "@/server/model/types";
+import { errorMessage } from "@/server/orchestrator/errors";
+import { compactReasoning, type ReasoningOutcome } from "@/server/policy/stages/reasoning-outcome";
+import { summarizeIntent } from "./discovery/discovered-intent";
+import { callWithRetries } from "./model-calls";
+import type { RivaDeps } from "./ports";
+import { failedCallEvent, llmCalledEvent } from "./run-events";
+import { modelFor } from "./tier-events";
+
+/**
+ * The person's reasoning switch in the loop (seed 001 §4) and the retry's correction after a failed
+ * tool (§10.3). The warmup runs once per run, after discovery and before anything is planned; every
+ * act turn afterwards carries only the newest compact ReasoningOutcome, and its reflection is stored
+ * in full for the UI. With the switch off none of this happens: no warmup, no outcome, no reflection.
+ */
+
+export interface ReasoningHost {
+  readonly runId: string;
+  readonly deps: Pick<RivaDeps, "model" | "tiers" | "sleep" | "priceOf">;
+  view(): SessionView;
+  request(): RequestContext;
+  append(bodies: EventInput[]): Promise<void>;
+}
+
+function capped(text: string, max: number): string {
+  return text.length <= max ? text : `${text.slice(0, max - 1)}…`;
+}
+
+export function reasoningEvent(
+  runId: string,
+  where: { intentionId: string | null; cycleIndex?: number | null },
+  kind: ReasoningKind,
+  text: string,
+  model: Pick<AgentModel, "id" | "offline">,
+  outcome: ReasoningOutcome = compactReasoning(text),
+): EventInput {
+  return {
+    type: "reasoning-recorded",
+    runId,
+    intentionId: where.intentionId,
+    cycleIndex: where.cycleIndex ?? null,
+    kind,
+    text: capped(text.trim(), MAX_REASONING_CHARS),
+    outcome,
+    modelId: model.id,
+    offline: model.offline,
+  };
+}
+
+export function correctionEvents(
+  runId: string,
+  intentionId: string | null,
+  call: Pick<ModelCallRecord, "stage" | "corrections">,
+): EventInput[] {
+  return (call.corrections ?? []).map((note: CorrectionNote) => ({
+    type: "correction-applied",
+    runId,
+    intentionId,
+    stage: call.stage,
+    kind: note.kind,
+    prompt: note.prompt,
+    problem: note.problem,
+  }));
+}
+
+/** Seed 001 §4.1: the macro warmup on the run's message, stored in full with its compact outcome. */
+export async function warmUp(host: ReasoningHost, root: IntentionView, signal: AbortSignal): Promise<void> {
+  const run = host.view().runs[host.runId];
+  const repoSummary = run?.intent ? summarizeIntent(run.intent) : undefined;
+  const model = modelFor(host.deps, root);
+  const request = host.request();
+  const input = { task: root.what, ...(repoSummary ? { repoSummary } : {}), request };
+  const record = { ...request, intentionId: root.id, stage: "warmup" as const };
+  // A scripted test model without a warmup of its own gets the offline heuristics' one.
+  const warm = () => (model.warmup ? model.warmup(input, signal) : Promise.resolve(offlineWarmup(root.what)));
+  const outcome = await callWithRetries({ ...host.deps, model }, record, signal, warm);
+  if (outcome.failedAttempts.length > 0) await host.append(outcome.failedAttempts);
+  const where = { intentionId: root.id };
+  if ("value" in outcome) {
+    const { text, call } = outcome.value;
+    const written = text.trim() === "" ? "(the model wrote no warmup)" : text;
+    // Seed 001 §4.1: the warmup ends with a short statement of next steps, which the person reads in chat.
+    const statement = capped(written.replace(/^[\s\S]*<\/ide_reasoning>/, "").trim(), 2_000);
+    return host.append([
+      llmCalledEvent(host.runId, root.id, call, host.deps.priceOf, request),
+      reasoningEvent(host.runId, where, "macro", written, model),
+      ...(statement && written.includes("</ide_reasoning>")
+        ? [
+            {
+              type: "message-posted" as const,
+              messageId: randomUUID(),
+              runId: host.runId,
+              role: "agent" as const,
+              text: statement,
+            },
+          ]
+        : []),
+    ]);
+  }
+  if (outcome.error instanceof Error && outcome.error.name === "AbortError") return;
+  // The run goes on without a plan rather than stopping: the failure is shown where the warmup would be.
+  const message = capped(errorMessage(outcome.error), 180);
+  const failed = { plan_delta: "", next_action: "", known_risks: `warmup failed: ${message}` };
+  return host.append([
+    failedCallEvent(request, root.id, "warmup", model, message),
+    reasoningEvent(host.runId, where, "macro", `The warmup could not be written: ${message}`, model, {
+      ...failed,
+      delivery_state: "NEEDS_WORK",
+    }),
+  ]);
+}
+
+/** What an act turn carries: the newest outcome (reasoning on), and the last attempt's tool failure. */
+export function actCarry(
+  view: SessionView,
+  runId: string,
+  intention: IntentionView,
+): Pick<ActInput, "reasoning" | "failedTool"> {
+  const run = view.runs[runId];
+  const outcome = run?.reasoning === "on" ? latestOutcome(run) : null;
+  const last = intention.cycles.at(-1);
+  const failedTool =
+    last?.judgment === "FAILURE"
+      ? {
+          tool: last.action.tool ?? "shell.exec",
+          error: [
+            last.error ?? `exit code ${last.exitCode ?? "none"}${last.timedOut ? " (timed out)" : ""}`,
+            last.output ? `output (end): ${last.output.slice(-800)}` : "",
+            last.judgmentReason ? `judged: ${last.judgmentReason}` : "",
+          ]
+            .filter((part) => part !== "")
+            .join("\n"),
+        }
+      : null;
+  return { ...(outcome ? { reasoning: outcome } : {}), failedTool };
+}
+
+/** After an act turn: its reflection (reasoning on only) and the corrections it sent. */
+export function afterActEvents(
+  host: Pick<ReasoningHost, "runId" | "request">,
+  intention: IntentionView,
+  asked: { call: ModelCallRecord; reasoning?: string },
+  model: Pick<AgentModel, "id" | "offline">,
+): EventInput[] {
+  const events = correctionEvents(host.runId, intention.id, asked.call);
+  if (host.request().reasoning === "on" && asked.reasoning?.trim()) {
+    const where = { intentionId: intention.id, cycleIndex: intention.cycles.length };
+    events.push(reasoningEvent(host.runId, where, "micro", asked.reasoning, model));
+  }
+  return events;
+}
