@@ -44,13 +44,18 @@ describe("the reasoning switch in the loop", () => {
     const { bodies, sent, system } = await work(world.scriptedModel("default"), "run `echo warm`", "on");
     expect(ofType(bodies, "run-ended")[0]).toMatchObject({ status: "VERIFIED" });
 
-    // The first request is the warmup: no tools, the macro reasoning prompt, the person's request.
-    const [warmup, ...later] = sent;
+    // The first request after reading the request (intent discovery; it and the contract request have
+    // their own tests) is the warmup: no tools, the macro reasoning prompt, the person's request.
+    const understanding = (body: (typeof sent)[number]) =>
+      JSON.stringify(body.tools ?? []).match(/"(report_intent|propose_contract)"/) !== null;
+    const [warmup, ...later] = sent.filter((body) => !understanding(body));
     expect(warmup?.tools ?? []).toEqual([]);
     expect(system(warmup ?? { messages: [] })).toContain("This step: plan before acting");
     expect(system(warmup ?? { messages: [] })).toContain("**Analyze**");
     expect(JSON.stringify(warmup?.messages)).toContain("run `echo warm`");
-    const calls = ofType(bodies, "llm-called");
+    const calls = ofType(bodies, "llm-called").filter(
+      (call) => !["discover", "contract"].includes(call.stage),
+    );
     expect(calls[0]).toMatchObject({
       stage: "warmup",
       mode: "agent",
