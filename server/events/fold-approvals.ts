@@ -1,4 +1,5 @@
-import type { ApprovalView, IntentionView } from "./fold";
+import type { PreApprovableCategory } from "@/server/policy/checkpoints";
+import type { ApprovalView, IntentionView, SessionView } from "./fold";
 import type { EventOf, StoredEvent } from "./schema";
 
 /**
@@ -54,6 +55,32 @@ export function recordDecision(approval: ApprovalView, body: EventOf<"approval-d
   approval.editedCommand = body.command;
   approval.answer = body.answer;
   approval.editedCall = body.call;
+}
+
+/** A category a person pre-approved for the rest of one run, on a tool approval's card. */
+export interface RunPreApproval {
+  category: PreApprovableCategory;
+  grantedBy: string;
+  /** The approval whose answer granted it. */
+  approvalId: string;
+}
+
+/**
+ * An approved tool card's "for the rest of this run" grants go to that approval's own run, and only
+ * there: a grant never reaches another run or session. Anything but an approved tool card grants nothing.
+ */
+export function grantRunPreApprovals(
+  view: SessionView,
+  approval: ApprovalView | undefined,
+  body: EventOf<"approval-decided">,
+): void {
+  if (approval?.kind !== "tool" || body.decision !== "approved") return;
+  const run = view.runs[approval.runId];
+  if (!run || approval.runId !== body.runId) return;
+  for (const category of body.preApproveRun) {
+    if (run.preApproved.some((grant) => grant.category === category)) continue;
+    run.preApproved.push({ category, grantedBy: body.decidedBy.name, approvalId: approval.id });
+  }
 }
 
 export function toolCalled(

@@ -2,7 +2,14 @@ import type { Criterion, CriterionResult } from "@/server/contract/criteria";
 import type { DiscoveredIntent } from "@/server/riva/discovery/discovered-intent";
 import { type AnswerFields, foldAnswer } from "./answer-view";
 import type { Allowance, CheckpointAnswer, CheckpointProposal } from "./checkpoint-schema";
-import { recordDecision, requestedApproval, type ToolCalledView, toolCalled } from "./fold-approvals";
+import {
+  grantRunPreApprovals,
+  type RunPreApproval,
+  recordDecision,
+  requestedApproval,
+  type ToolCalledView,
+  toolCalled,
+} from "./fold-approvals";
 import { foldTierEvent, type IntentionTierFields, NO_INTENTION_TIER, type RunTierFields } from "./fold-tiers";
 import { foldModelCall } from "./roll-up";
 import type { Action, ChildProposal, StoredEvent, ToolCallBody } from "./schema";
@@ -118,6 +125,8 @@ export interface RunView extends AnswerFields, RunTierFields {
   costUsd: number;
   /** Calls whose model has no configured price: the cost shown is then a lower bound. */
   unpricedCalls: number;
+  /** Categories a person pre-approved for the rest of this run (fold-approvals.ts). */
+  preApproved: RunPreApproval[];
 }
 
 export interface MessageView {
@@ -201,6 +210,7 @@ export function applyEvent(view: SessionView, event: StoredEvent): SessionView {
         costUsd: 0,
         unpricedCalls: 0,
         tiers: null,
+        preApproved: [],
       };
       break;
     case "intent-discovered": {
@@ -260,6 +270,7 @@ export function applyEvent(view: SessionView, event: StoredEvent): SessionView {
     case "approval-decided": {
       const approval = view.approvals[body.approvalId];
       if (approval) recordDecision(approval, body, event.at);
+      grantRunPreApprovals(view, approval, body);
       break;
     }
     case "tool-called":

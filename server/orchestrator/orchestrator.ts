@@ -12,6 +12,8 @@ import {
 import type { ReasoningSwitch, UserMode } from "@/server/events/vocabulary";
 import { scopeGlobProblem } from "@/server/intents/project-intent";
 import type { AgentModel } from "@/server/model/types";
+import { checkRunPreApproval } from "@/server/policy/approval/run-pre-approvals";
+import type { PreApprovableCategory } from "@/server/policy/checkpoints";
 import { childIntentions } from "@/server/riva/children";
 import { RivaEngine } from "@/server/riva/engine";
 import type { RivaDeps, RunTiers } from "@/server/riva/ports";
@@ -127,6 +129,8 @@ export class Orchestrator {
     call?: ToolCallBody;
     /** Seed 004's "abort": reject the action and end the run (STOPPED by this person). */
     abort?: boolean;
+    /** A tool approval's category, pre-approved for the rest of its run (run-pre-approvals.ts). */
+    preApproveRun?: PreApprovableCategory[];
     /** A judgment question's verdict or an intention budget's choice (see checkpoint-answers.ts). */
     answer?: CheckpointAnswerInput;
     actor: Actor;
@@ -151,6 +155,8 @@ export class Orchestrator {
       input.call && input.decision === "approved" ? checkEditedCall(approval, input.call) : null;
     if (editedCall && !editedCall.ok) throw new UserFacingError(editedCall.problem, "BAD_REQUEST");
     const aborting = input.abort === true;
+    const runGrant = checkRunPreApproval(approval, input.preApproveRun ?? [], input.decision === "approved");
+    if (!runGrant.ok) throw new UserFacingError(runGrant.problem, "BAD_REQUEST");
     if (aborting && approval.kind !== "command" && approval.kind !== "tool")
       throw new UserFacingError(
         "Only an action's approval can be aborted; stop the run instead.",
@@ -169,6 +175,7 @@ export class Orchestrator {
         decidedBy: input.actor,
         reason: aborting ? `aborted the run${input.reason ? `: ${input.reason}` : ""}` : input.reason,
         call: editedCall?.ok ? editedCall.call : null,
+        preApproveRun: aborting ? [] : runGrant.categories,
         command:
           input.decision === "approved" && edited !== undefined && edited !== approval.command
             ? edited

@@ -4,6 +4,7 @@ import { useMutation } from "@tanstack/react-query";
 import { useState } from "react";
 import type { ApprovalView, SessionView } from "@/server/events/fold";
 import type { ToolCallBody } from "@/server/events/schema";
+import { type PreApprovableCategory, preApprovableCategoryOf } from "@/server/policy/checkpoints";
 import { describeError, useTRPC } from "../../_trpc/client";
 import { ChildrenEditor } from "./children-editor";
 import { QUESTION_KINDS, QuestionCard } from "./question-card";
@@ -50,6 +51,9 @@ export function ApprovalCard({
     ? editedToolCall(call, proposedContent, content, proposedMessage, message)
     : undefined;
   const trigger = intention?.decisions.findLast((entry) => entry.decision === "decompose")?.reason;
+  // Seed 004's batch approval for one run: this card's category, for the rest of its run.
+  const runCategory = isTool && call ? preApprovableCategoryOf(call.tool) : null;
+  const [preApproveRun, setPreApproveRun] = useState(false);
 
   const approve = () =>
     decide.mutate({
@@ -58,6 +62,7 @@ export function ApprovalCard({
       decision: "approved",
       command: isCommand && command.trim() !== approval.command ? command.trim() : undefined,
       call: editedCall,
+      preApproveRun: runCategory && preApproveRun ? [runCategory] : undefined,
       children:
         approval.kind === "decomposition" && childrenEdited
           ? children.map((child) => ({
@@ -206,6 +211,18 @@ export function ApprovalCard({
         </form>
       ) : (
         <div className="row">
+          {runCategory && (
+            <label className="small" data-testid="preapprove-run-label">
+              <input
+                type="checkbox"
+                checked={preApproveRun}
+                onChange={(event) => setPreApproveRun(event.target.checked)}
+                data-testid="preapprove-run"
+              />{" "}
+              Approve all {RUN_CATEGORY_LABELS[runCategory]} for the rest of this run
+              <span className="muted"> (deletes, checkouts and protected files still ask)</span>
+            </label>
+          )}
           <button
             type="button"
             className="primary"
@@ -242,6 +259,11 @@ export function ApprovalCard({
     </section>
   );
 }
+
+const RUN_CATEGORY_LABELS: Record<PreApprovableCategory, string> = {
+  write: "file changes",
+  "git-write": "git changes",
+};
 
 function toolQuestion(tool: string): string {
   if (tool === "fs.write") return "Write this file?";

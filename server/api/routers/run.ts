@@ -3,6 +3,7 @@ import { createRouter, sessionProcedure } from "@/server/api/trpc";
 import { CheckpointAnswer } from "@/server/events/checkpoint-schema";
 import { ChildProposal, ToolCallBody } from "@/server/events/schema";
 import { ReasoningSwitch, UserMode } from "@/server/events/vocabulary";
+import { PRE_APPROVABLE_CATEGORIES, PreApprovableCategory } from "@/server/policy/checkpoints";
 import { RunModelOverrides } from "@/server/settings/run-overrides";
 import { assertMayAnswerApproval, assignApproval, assignableMembers } from "@/server/teams/delegation";
 
@@ -53,6 +54,8 @@ export const approvalRouter = createRouter({
         /** Reject the action and end the run. */
         abort: z.boolean().optional(),
         answer: CheckpointAnswer.optional(),
+        /** Approve this card's category (file or git changes) for the rest of its run too. */
+        preApproveRun: z.array(PreApprovableCategory).max(PRE_APPROVABLE_CATEGORIES.length).optional(),
       }),
     )
     .mutation(async ({ ctx, input }) => {
@@ -71,6 +74,7 @@ export const approvalRouter = createRouter({
         call: input.call,
         abort: input.abort,
         answer: input.answer,
+        preApproveRun: input.preApproveRun,
         actor: { userId: ctx.user.id, name: ctx.user.name },
       });
     }),
