@@ -10,6 +10,7 @@ import { ChildrenEditor } from "./children-editor";
 import { QUESTION_KINDS, QuestionCard } from "./question-card";
 import { contentAfter, ToolCallView } from "./tool-call-view";
 import { useApprovalShortcuts } from "./use-approval-shortcuts";
+import { ViewerNote } from "./viewer-note";
 
 /**
  * A question waiting for a person. A decomposition shows the proposed children; a command shows the
@@ -22,12 +23,15 @@ export function ApprovalCard({
   approval,
   view,
   shortcuts = false,
+  canAnswer = true,
 }: {
   sessionId: string;
   approval: ApprovalView;
   view: SessionView;
   /** The first waiting card answers the keyboard: A approves, R opens the rejection. */
   shortcuts?: boolean;
+  /** False for a viewer: they watch the card live, without its answer controls. */
+  canAnswer?: boolean;
 }) {
   const trpc = useTRPC();
   const decide = useMutation(trpc.approval.decide.mutationOptions());
@@ -74,10 +78,20 @@ export function ApprovalCard({
     });
 
   // A judgment question or an intention budget answers the keyboard in its own card.
-  useApprovalShortcuts(shortcuts && !QUESTION_KINDS.has(approval.kind), approve, () => setRejecting(true));
+  useApprovalShortcuts(shortcuts && canAnswer && !QUESTION_KINDS.has(approval.kind), approve, () =>
+    setRejecting(true),
+  );
 
   if (QUESTION_KINDS.has(approval.kind)) {
-    return <QuestionCard sessionId={sessionId} approval={approval} view={view} shortcuts={shortcuts} />;
+    return (
+      <QuestionCard
+        sessionId={sessionId}
+        approval={approval}
+        view={view}
+        shortcuts={shortcuts}
+        canAnswer={canAnswer}
+      />
+    );
   }
 
   return (
@@ -150,7 +164,9 @@ export function ApprovalCard({
           {describeError(decide.error)}
         </p>
       )}
-      {rejecting ? (
+      {!canAnswer ? (
+        <ViewerNote />
+      ) : rejecting ? (
         <form
           className="stack"
           onSubmit={(event) => {

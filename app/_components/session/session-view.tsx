@@ -110,6 +110,7 @@ export function SessionView({ sessionId }: { sessionId: string }) {
               approval={approval}
               view={view}
               shortcuts={index === 0}
+              canAnswer={session.data.permissions.approve}
             />
           ))}
           <section className="card" aria-label="Intention tree">
