@@ -20,6 +20,7 @@ import type { RivaDeps, RunTiers } from "@/server/riva/ports";
 import { RunStopped } from "@/server/riva/stop";
 import { checkEditedCall } from "@/server/riva/tool-approval";
 import type { ModelSettingValues } from "@/server/settings/layers";
+import type { RunModelChoice } from "@/server/settings/run-model";
 import { resolveCheckpointAnswer } from "./checkpoint-answers";
 import { errorMessage, UserFacingError } from "./errors";
 
@@ -35,7 +36,7 @@ export interface OrchestratorDeps extends RivaDeps {
    * The model a new run in this session uses (project/team settings, environment, run overrides);
    * absent: every run uses `model`. Throws a UserFacingError when the settings cannot be used.
    */
-  modelForRun?(sessionId: string, overrides: ModelSettingValues): Promise<AgentModel & { provider?: string }>;
+  modelForRun?(sessionId: string, overrides: RunModelChoice): Promise<AgentModel & { provider?: string }>;
   /**
    * The run's model tiers when the model config declares them (null or absent: one model). Tier 0's
    * model is then the run's model. Throws a UserFacingError naming every tier that cannot be served.
@@ -69,7 +70,7 @@ export class Orchestrator {
     reasoning?: ReasoningSwitch;
     actor: Actor;
     /** Run overrides: the highest configuration layer (model name, timeout). */
-    modelOverrides?: ModelSettingValues;
+    modelOverrides?: RunModelChoice;
   }): Promise<{ runId: string }> {
     const task = input.task.trim();
     if (task.length === 0) throw new UserFacingError("Type a task for the agent first.", "BAD_REQUEST");
@@ -81,7 +82,10 @@ export class Orchestrator {
       );
     }
     const runId = randomUUID();
-    const tiers = (await this.deps.tiersForRun?.(input.sessionId, input.modelOverrides ?? {})) ?? null;
+    // A run the person put on the offline model has no tiers: the model they picked is the one that answers.
+    const tiers = input.modelOverrides?.offline
+      ? null
+      : ((await this.deps.tiersForRun?.(input.sessionId, input.modelOverrides ?? {})) ?? null);
     const model =
       tiers?.models[0] ??
       (this.deps.modelForRun
