@@ -82,10 +82,12 @@ export class Orchestrator {
       );
     }
     const runId = randomUUID();
-    // A run the person put on the offline model has no tiers: the model they picked is the one that answers.
-    const tiers = input.modelOverrides?.offline
-      ? null
-      : ((await this.deps.tiersForRun?.(input.sessionId, input.modelOverrides ?? {})) ?? null);
+    // A run put on a model the person picked has no tiers: escalation would swap their model for another.
+    const picked = input.modelOverrides ?? {};
+    const tiers =
+      picked.offline || picked.modelName || picked.provider
+        ? null
+        : ((await this.deps.tiersForRun?.(input.sessionId, picked)) ?? null);
     const model =
       tiers?.models[0] ??
       (this.deps.modelForRun

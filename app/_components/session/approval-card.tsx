@@ -101,6 +101,7 @@ export function ApprovalCard({
       aria-keyshortcuts={shortcuts ? "a r" : undefined}
       data-testid="approval-card"
       data-kind={approval.kind}
+      data-approval-id={approval.id}
     >
       <h2>
         {isBudget

@@ -76,6 +76,7 @@ export function QuestionCard({
       aria-label="Approval needed"
       data-testid="approval-card"
       data-kind={approval.kind}
+      data-approval-id={approval.id}
     >
       <h2>{TITLES[proposal.question]}</h2>
       {intention && <p className="small">For: {intention.what}</p>}
