@@ -35,7 +35,8 @@ test("approving all file changes for the rest of the run lets the next write thr
   await expect(page.getByTestId("run-preapproved")).toHaveText(
     `Pre-approved for this run: file changes (by ${user.name})`,
   );
-  await expect(child(page, 0).getByTestId("cycle-gate")).toHaveCount(0);
+  // The first write was answered on its card; only the second passed by the run's grant.
+  await expect(child(page, 0).getByTestId("cycle-gate")).not.toContainText("pre-approved");
   await expect(child(page, 1).getByTestId("cycle-gate")).toHaveText(
     `approve: write tools are pre-approved for this run by ${user.name}.`,
   );
