@@ -49,3 +49,29 @@ test("approving all file changes for the rest of the run lets the next write thr
   await approvalCard(page, "tool").getByTestId("approve").click();
   await expectRunStatus(page, "VERIFIED");
 });
+
+test("file changes granted from the session bar before the first card pass for that run", async ({
+  page,
+}) => {
+  const user = newUser("bargrant");
+  await signUp(page, user);
+  await createProject(page, "Run pre-approval from the bar");
+  await startTask(page, "create `d.txt` containing `four` and then create `e.txt` containing `five`");
+  // The run waits on its decomposition: the person grants file changes for it meanwhile.
+  await expect(approvalCard(page, "decomposition")).toBeVisible();
+  await page.getByTestId("run-preapprove-write").click();
+  await expect(page.getByTestId("run-preapproved")).toHaveText(
+    `Pre-approved for this run: file changes (by ${user.name})`,
+  );
+  await expect(page.getByTestId("run-preapprove-write")).toHaveCount(0);
+  await approvalCard(page, "decomposition").getByTestId("approve").click();
+
+  await expectRunStatus(page, "VERIFIED");
+  await expect(approvalCard(page, "tool")).toHaveCount(0);
+  for (const index of [0, 1])
+    await expect(child(page, index).getByTestId("cycle-gate")).toHaveText(
+      `approve: write tools are pre-approved for this run by ${user.name}.`,
+    );
+  // An ended run offers no grant.
+  await expect(page.getByTestId("run-preapprove-menu")).toHaveCount(0);
+});

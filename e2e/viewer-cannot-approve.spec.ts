@@ -38,6 +38,8 @@ test("a viewer invited by link sees the waiting card without answer controls and
   );
   await expect(viewerCard.getByRole("button")).toHaveCount(0);
   await expect(viewerCard.getByTestId("preapprove-run")).toHaveCount(0);
+  await expect(viewerPage.getByTestId("run-preapprove-menu")).toHaveCount(0);
+  await expect(page.getByTestId("run-preapprove-menu")).toBeVisible();
   // The keyboard shortcut does nothing for them either.
   await viewerCard.getByRole("heading").click();
   await viewerPage.keyboard.press("a");

@@ -57,12 +57,12 @@ export function recordDecision(approval: ApprovalView, body: EventOf<"approval-d
   approval.editedCall = body.call;
 }
 
-/** A category a person pre-approved for the rest of one run, on a tool approval's card. */
+/** A category a person pre-approved for the rest of one run, on a tool approval's card or the session bar. */
 export interface RunPreApproval {
   category: PreApprovableCategory;
   grantedBy: string;
-  /** The approval whose answer granted it. */
-  approvalId: string;
+  /** The approval whose answer granted it (null: granted from the session bar). */
+  approvalId: string | null;
 }
 
 /**
@@ -75,11 +75,23 @@ export function grantRunPreApprovals(
   body: EventOf<"approval-decided">,
 ): void {
   if (approval?.kind !== "tool" || body.decision !== "approved") return;
-  const run = view.runs[approval.runId];
-  if (!run || approval.runId !== body.runId) return;
-  for (const category of body.preApproveRun) {
+  if (approval.runId !== body.runId) return;
+  grantRun(view, body.runId, body.preApproveRun, body.decidedBy.name, approval.id);
+}
+
+/** Adds grants to one run (the first grant of a category stays: it says who granted it). */
+export function grantRun(
+  view: SessionView,
+  runId: string,
+  categories: readonly PreApprovableCategory[],
+  grantedBy: string,
+  approvalId: string | null,
+): void {
+  const run = view.runs[runId];
+  if (!run) return;
+  for (const category of categories) {
     if (run.preApproved.some((grant) => grant.category === category)) continue;
-    run.preApproved.push({ category, grantedBy: body.decidedBy.name, approvalId: approval.id });
+    run.preApproved.push({ category, grantedBy, approvalId });
   }
 }
 

@@ -3,6 +3,7 @@ import type { DiscoveredIntent } from "@/server/riva/discovery/discovered-intent
 import { type AnswerFields, foldAnswer } from "./answer-view";
 import type { Allowance, CheckpointAnswer, CheckpointProposal } from "./checkpoint-schema";
 import {
+  grantRun,
   grantRunPreApprovals,
   type RunPreApproval,
   recordDecision,
@@ -275,6 +276,9 @@ export function applyEvent(view: SessionView, event: StoredEvent): SessionView {
     }
     case "tool-called":
       toolCalled(view.intentions[body.intentionId], body, event.seq);
+      break;
+    case "run-pre-approved":
+      grantRun(view, body.runId, body.categories, body.grantedBy.name, null);
       break;
     case "approval-assigned": {
       const approval = view.approvals[body.approvalId];

@@ -152,6 +152,7 @@ export async function project(tx: Tx, sessionId: string, event: StoredEvent): Pr
     case "tiers-configured":
     case "tier-escalated":
     case "context-compressed":
+    case "run-pre-approved":
       // Kept in the log only; nothing queries them as rows yet.
       return;
     default: {

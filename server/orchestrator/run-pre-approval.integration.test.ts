@@ -1,7 +1,9 @@
 import { describe, expect, it } from "vitest";
 import type { IntentionView } from "@/server/events/fold";
+import { EventStore } from "@/server/events/store";
 import { CheckpointPolicy } from "@/server/policy/checkpoints";
 import { orchestratorWorld } from "@/server/testing/orchestrator-world";
+import { grantRunPreApproval } from "./run-grants";
 
 /**
  * Seed 004's batch pre-approval for one run, end to end (SQLite, Docker, the offline model): a person
@@ -98,5 +100,38 @@ describe("pre-approving file changes for the rest of one run", () => {
     expect(view.approvals[again.id]?.runId).toBe(next.runId);
     expect(view.runs[next.runId]?.preApproved).toEqual([]);
     await orch.stop(world.sessionId, next.runId, actor);
+  });
+
+  it("a grant from the session bar before the first card lets the run's writes through; an ended run refuses one", async () => {
+    // Decompositions ask: the run waits on its split, and the person grants file changes meanwhile.
+    const orch = world.orchestrator({
+      checkpointsOf: async () => CheckpointPolicy.parse({ commands: "never-ask" }),
+    });
+    const task = "create `d.txt` containing `four` and then create `e.txt` containing `five`";
+    const { runId } = await orch.startRun({ sessionId: world.sessionId, task, mode: "agent", actor });
+    const split = await world.waitForApproval("decomposition");
+    const log = new EventStore(world.db);
+    await grantRunPreApproval(log, { sessionId: world.sessionId, runId, categories: ["write"], actor });
+    await orch.decide({
+      sessionId: world.sessionId,
+      approvalId: split.id,
+      decision: "approved",
+      reason: null,
+      actor,
+    });
+    await orch.idle();
+    const view = await world.view();
+    expect(view.runs[runId]).toMatchObject({
+      status: "VERIFIED",
+      preApproved: [{ category: "write", grantedBy: actor.name, approvalId: null }],
+    });
+    expect(Object.values(view.approvals).filter((approval) => approval.runId === runId)).toHaveLength(1);
+    for (const intention of children(view.intentions, runId))
+      expect(intention.cycles[0]?.gate?.reason).toBe(
+        `write tools are pre-approved for this run by ${actor.name}.`,
+      );
+    await expect(
+      grantRunPreApproval(log, { sessionId: world.sessionId, runId, categories: ["git-write"], actor }),
+    ).rejects.toThrow(/has ended/);
   });
 });

@@ -42,7 +42,13 @@ export function SessionView({ sessionId }: { sessionId: string }) {
         {currentRun && <RunStatusBadge status={currentRun.status} />}
         {currentRun && <PhaseLabel view={view} runId={currentRun.id} />}
         {currentRun && <RunSpend run={currentRun} />}
-        {currentRun && <RunPreApprovals run={currentRun} />}
+        {currentRun && (
+          <RunPreApprovals
+            sessionId={sessionId}
+            run={currentRun}
+            canGrant={session.data.permissions.approve}
+          />
+        )}
         {pendingApprovals.length > 0 && (
           <span className="pill warn" data-testid="approvals-count" title="Press A to approve, R to reject">
             {pendingApprovals.length} waiting for you

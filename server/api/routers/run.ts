@@ -3,6 +3,7 @@ import { createRouter, sessionProcedure } from "@/server/api/trpc";
 import { CheckpointAnswer } from "@/server/events/checkpoint-schema";
 import { ChildProposal, ToolCallBody } from "@/server/events/schema";
 import { ReasoningSwitch, UserMode } from "@/server/events/vocabulary";
+import { grantRunPreApproval } from "@/server/orchestrator/run-grants";
 import { PRE_APPROVABLE_CATEGORIES, PreApprovableCategory } from "@/server/policy/checkpoints";
 import { RunModelOverrides } from "@/server/settings/run-overrides";
 import { assertMayAnswerApproval, assignApproval, assignableMembers } from "@/server/teams/delegation";
@@ -28,6 +29,24 @@ export const runRouter = createRouter({
         reasoning: input.reasoning,
         actor: { userId: ctx.user.id, name: ctx.user.name },
         modelOverrides: input.model,
+      }),
+    ),
+
+  /** Seed 004's batch pre-approval for the rest of a running run, from the session bar. */
+  preApprove: sessionProcedure
+    .requires("approve")
+    .input(
+      z.object({
+        runId: z.string().min(1),
+        categories: z.array(PreApprovableCategory).min(1).max(PRE_APPROVABLE_CATEGORIES.length),
+      }),
+    )
+    .mutation(({ ctx, input }) =>
+      grantRunPreApproval(ctx.app.store, {
+        sessionId: ctx.session.id,
+        runId: input.runId,
+        categories: input.categories,
+        actor: { userId: ctx.user.id, name: ctx.user.name },
       }),
     ),
 

@@ -54,6 +54,18 @@ export const ApprovalDecidedBody = z.object({
 });
 
 /**
+ * Seed 004's batch pre-approval for one run, granted from the session bar before (or between) the
+ * run's questions. Same effect as `approval-decided`'s `preApproveRun`: later moderate calls of these
+ * categories in this run pass without a card; nothing else does.
+ */
+export const RunPreApprovedBody = z.object({
+  type: z.literal("run-pre-approved"),
+  runId: z.string(),
+  categories: z.array(PreApprovableCategory).min(1).max(PRE_APPROVABLE_CATEGORIES.length),
+  grantedBy: z.object({ userId: z.string(), name: z.string() }),
+});
+
+/**
  * An approval delegated to a named member (`assignee` null: back to anyone who may approve). Then
  * only that member, or an owner or admin, may answer it.
  */

@@ -48,6 +48,32 @@ describe("a run's pre-approval, folded from the answer that granted it", () => {
     expect(runPreApprovalsFor(view, "run-1")).toEqual({ run: ["write"], runGrantedBy: { write: "Ada" } });
   });
 
+  it("grants from the session bar (run-pre-approved) too, keeping the first grantor of a category", () => {
+    const view = foldEvents(
+      sequence([
+        ...decomposedRun(),
+        {
+          type: "run-pre-approved",
+          runId: "run-1",
+          categories: ["git-write"],
+          grantedBy: { userId: "u2", name: "Bo" },
+        },
+        toolCard("run-1", "w1"),
+        decided("run-1", "w1", ["write"]),
+        {
+          type: "run-pre-approved",
+          runId: "run-1",
+          categories: ["write"],
+          grantedBy: { userId: "u3", name: "Cy" },
+        },
+      ]),
+    );
+    expect(runPreApprovalsFor(view, "run-1")).toEqual({
+      run: ["git-write", "write"],
+      runGrantedBy: { "git-write": "Bo", write: "Ada" },
+    });
+  });
+
   it("never reaches another run of the same session", () => {
     const view = foldEvents(
       sequence([
