@@ -104,7 +104,13 @@ function create() {
     },
   });
   const terminals = createTerminalHub({ sandboxes, store, log: logger });
-  return { store, model, sandboxes, orchestrator, box, environment, terminals };
+  // The tiers' models, by provider and name only: the chat box's model picker lists them.
+  const tierModels = (modelConfig?.tiers ?? []).map((tier) => ({
+    name: tier.name,
+    provider: tier.provider,
+    model: tier.model,
+  }));
+  return { store, model, sandboxes, orchestrator, box, environment, terminals, tierModels };
 }
 
 export type AppContext = ReturnType<typeof create>;

@@ -12,6 +12,7 @@ import { RunStatusBadge } from "./session/status-badge";
 import { SwitchBar } from "./session/switch-bar";
 import { TaskForm } from "./session/task-form";
 import { useModeSwitches } from "./session/use-mode-switches";
+import { useModelPicker } from "./session/use-model-picker";
 import { ProjectModelSettings } from "./settings/project-model-settings";
 
 export function ProjectView({ projectId }: { projectId: string }) {
@@ -20,6 +21,7 @@ export function ProjectView({ projectId }: { projectId: string }) {
   const project = useQuery(trpc.project.getById.queryOptions({ projectId }));
   const sessions = useQuery(trpc.session.list.queryOptions({ projectId }));
   const { switches, loaded, change } = useModeSwitches(projectId);
+  const picker = useModelPicker(projectId, switches.model);
   const create = useMutation(
     trpc.session.create.mutationOptions({
       onSuccess: ({ sessionId }) => router.push(`/projects/${projectId}/sessions/${sessionId}`),
@@ -40,13 +42,20 @@ export function ProjectView({ projectId }: { projectId: string }) {
           Agent mode: the agent proposes a decomposition for you to approve, then runs each step in a sandbox
           container of its own. Chat mode: ask about the project; it is answered with read-only tools.
         </p>
-        <SwitchBar switches={switches} onChange={change} />
+        <SwitchBar switches={switches} onChange={change} models={picker.models} />
         <TaskForm
           pending={create.isPending || !loaded}
           error={create.error ? describeError(create.error) : null}
+          disabled={picker.problem}
           submitLabel={switches.mode === "chat" ? "Ask" : "Start"}
           onSubmit={(task) =>
-            create.mutate({ projectId, task, mode: switches.mode, reasoning: switches.reasoning })
+            create.mutate({
+              projectId,
+              task,
+              mode: switches.mode,
+              reasoning: switches.reasoning,
+              model: picker.model,
+            })
           }
         />
       </section>

@@ -1,4 +1,5 @@
-import type { ApprovalView, IntentionView } from "./fold";
+import type { PreApprovableCategory } from "@/server/policy/checkpoints";
+import type { ApprovalView, IntentionView, SessionView } from "./fold";
 import type { EventOf, StoredEvent } from "./schema";
 
 /**
@@ -54,6 +55,44 @@ export function recordDecision(approval: ApprovalView, body: EventOf<"approval-d
   approval.editedCommand = body.command;
   approval.answer = body.answer;
   approval.editedCall = body.call;
+}
+
+/** A category a person pre-approved for the rest of one run, on a tool approval's card or the session bar. */
+export interface RunPreApproval {
+  category: PreApprovableCategory;
+  grantedBy: string;
+  /** The approval whose answer granted it (null: granted from the session bar). */
+  approvalId: string | null;
+}
+
+/**
+ * An approved tool card's "for the rest of this run" grants go to that approval's own run, and only
+ * there: a grant never reaches another run or session. Anything but an approved tool card grants nothing.
+ */
+export function grantRunPreApprovals(
+  view: SessionView,
+  approval: ApprovalView | undefined,
+  body: EventOf<"approval-decided">,
+): void {
+  if (approval?.kind !== "tool" || body.decision !== "approved") return;
+  if (approval.runId !== body.runId) return;
+  grantRun(view, body.runId, body.preApproveRun, body.decidedBy.name, approval.id);
+}
+
+/** Adds grants to one run (the first grant of a category stays: it says who granted it). */
+export function grantRun(
+  view: SessionView,
+  runId: string,
+  categories: readonly PreApprovableCategory[],
+  grantedBy: string,
+  approvalId: string | null,
+): void {
+  const run = view.runs[runId];
+  if (!run) return;
+  for (const category of categories) {
+    if (run.preApproved.some((grant) => grant.category === category)) continue;
+    run.preApproved.push({ category, grantedBy, approvalId });
+  }
 }
 
 export function toolCalled(

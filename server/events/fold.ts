@@ -2,7 +2,15 @@ import type { Criterion, CriterionResult } from "@/server/contract/criteria";
 import type { DiscoveredIntent } from "@/server/riva/discovery/discovered-intent";
 import { type AnswerFields, foldAnswer } from "./answer-view";
 import type { Allowance, CheckpointAnswer, CheckpointProposal } from "./checkpoint-schema";
-import { recordDecision, requestedApproval, type ToolCalledView, toolCalled } from "./fold-approvals";
+import {
+  grantRun,
+  grantRunPreApprovals,
+  type RunPreApproval,
+  recordDecision,
+  requestedApproval,
+  type ToolCalledView,
+  toolCalled,
+} from "./fold-approvals";
 import { foldReasoningEvent, noRunReasoning, type RunReasoningFields } from "./fold-reasoning";
 import { foldTierEvent, type IntentionTierFields, NO_INTENTION_TIER, type RunTierFields } from "./fold-tiers";
 import { foldModelCall } from "./roll-up";
@@ -133,6 +141,8 @@ export interface RunView extends AnswerFields, RunTierFields, RunReasoningFields
   costUsd: number;
   /** Calls whose model has no configured price: the cost shown is then a lower bound. */
   unpricedCalls: number;
+  /** Categories a person pre-approved for the rest of this run (fold-approvals.ts). */
+  preApproved: RunPreApproval[];
 }
 
 export interface MessageView {
@@ -217,6 +227,7 @@ export function applyEvent(view: SessionView, event: StoredEvent): SessionView {
         unpricedCalls: 0,
         tiers: null,
         ...noRunReasoning(),
+        preApproved: [],
       };
       break;
     case "intent-discovered": {
@@ -277,10 +288,14 @@ export function applyEvent(view: SessionView, event: StoredEvent): SessionView {
     case "approval-decided": {
       const approval = view.approvals[body.approvalId];
       if (approval) recordDecision(approval, body, event.at);
+      grantRunPreApprovals(view, approval, body);
       break;
     }
     case "tool-called":
       toolCalled(view.intentions[body.intentionId], body, event.seq);
+      break;
+    case "run-pre-approved":
+      grantRun(view, body.runId, body.categories, body.grantedBy.name, null);
       break;
     case "approval-assigned": {
       const approval = view.approvals[body.approvalId];

@@ -154,6 +154,7 @@ export async function project(tx: Tx, sessionId: string, event: StoredEvent): Pr
     case "context-compressed":
     case "reasoning-recorded":
     case "correction-applied":
+    case "run-pre-approved":
       // Kept in the log only; nothing queries them as rows yet.
       return;
     default: {

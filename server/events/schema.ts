@@ -42,6 +42,7 @@ export const EventBody = z.discriminatedUnion("type", [
   approval.ApprovalDecidedBody,
   intention.BudgetSplitBody,
   approval.ApprovalAssignedBody,
+  approval.RunPreApprovedBody,
   cycle.CycleStartedBody,
   cycle.ToolCalledBody,
   cycle.CycleResultBody,

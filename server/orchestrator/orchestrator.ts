@@ -12,12 +12,15 @@ import {
 import type { ReasoningSwitch, UserMode } from "@/server/events/vocabulary";
 import { scopeGlobProblem } from "@/server/intents/project-intent";
 import type { AgentModel } from "@/server/model/types";
+import { checkRunPreApproval } from "@/server/policy/approval/run-pre-approvals";
+import type { PreApprovableCategory } from "@/server/policy/checkpoints";
 import { childIntentions } from "@/server/riva/children";
 import { RivaEngine } from "@/server/riva/engine";
 import type { RivaDeps, RunTiers } from "@/server/riva/ports";
 import { RunStopped } from "@/server/riva/stop";
 import { checkEditedCall } from "@/server/riva/tool-approval";
 import type { ModelSettingValues } from "@/server/settings/layers";
+import type { RunModelChoice } from "@/server/settings/run-model";
 import { resolveCheckpointAnswer } from "./checkpoint-answers";
 import { errorMessage, UserFacingError } from "./errors";
 
@@ -33,7 +36,7 @@ export interface OrchestratorDeps extends RivaDeps {
    * The model a new run in this session uses (project/team settings, environment, run overrides);
    * absent: every run uses `model`. Throws a UserFacingError when the settings cannot be used.
    */
-  modelForRun?(sessionId: string, overrides: ModelSettingValues): Promise<AgentModel & { provider?: string }>;
+  modelForRun?(sessionId: string, overrides: RunModelChoice): Promise<AgentModel & { provider?: string }>;
   /**
    * The run's model tiers when the model config declares them (null or absent: one model). Tier 0's
    * model is then the run's model. Throws a UserFacingError naming every tier that cannot be served.
@@ -67,7 +70,7 @@ export class Orchestrator {
     reasoning?: ReasoningSwitch;
     actor: Actor;
     /** Run overrides: the highest configuration layer (model name, timeout). */
-    modelOverrides?: ModelSettingValues;
+    modelOverrides?: RunModelChoice;
   }): Promise<{ runId: string }> {
     const task = input.task.trim();
     if (task.length === 0) throw new UserFacingError("Type a task for the agent first.", "BAD_REQUEST");
@@ -79,7 +82,12 @@ export class Orchestrator {
       );
     }
     const runId = randomUUID();
-    const tiers = (await this.deps.tiersForRun?.(input.sessionId, input.modelOverrides ?? {})) ?? null;
+    // A run put on a model the person picked has no tiers: escalation would swap their model for another.
+    const picked = input.modelOverrides ?? {};
+    const tiers =
+      picked.offline || picked.modelName || picked.provider
+        ? null
+        : ((await this.deps.tiersForRun?.(input.sessionId, picked)) ?? null);
     const model =
       tiers?.models[0] ??
       (this.deps.modelForRun
@@ -127,6 +135,8 @@ export class Orchestrator {
     call?: ToolCallBody;
     /** Seed 004's "abort": reject the action and end the run (STOPPED by this person). */
     abort?: boolean;
+    /** A tool approval's category, pre-approved for the rest of its run (run-pre-approvals.ts). */
+    preApproveRun?: PreApprovableCategory[];
     /** A judgment question's verdict or an intention budget's choice (see checkpoint-answers.ts). */
     answer?: CheckpointAnswerInput;
     actor: Actor;
@@ -151,6 +161,8 @@ export class Orchestrator {
       input.call && input.decision === "approved" ? checkEditedCall(approval, input.call) : null;
     if (editedCall && !editedCall.ok) throw new UserFacingError(editedCall.problem, "BAD_REQUEST");
     const aborting = input.abort === true;
+    const runGrant = checkRunPreApproval(approval, input.preApproveRun ?? [], input.decision === "approved");
+    if (!runGrant.ok) throw new UserFacingError(runGrant.problem, "BAD_REQUEST");
     if (aborting && approval.kind !== "command" && approval.kind !== "tool")
       throw new UserFacingError(
         "Only an action's approval can be aborted; stop the run instead.",
@@ -169,6 +181,7 @@ export class Orchestrator {
         decidedBy: input.actor,
         reason: aborting ? `aborted the run${input.reason ? `: ${input.reason}` : ""}` : input.reason,
         call: editedCall?.ok ? editedCall.call : null,
+        preApproveRun: aborting ? [] : runGrant.categories,
         command:
           input.decision === "approved" && edited !== undefined && edited !== approval.command
             ? edited

@@ -174,7 +174,7 @@ describe("tool calls with approvals, Docker and the fake model server", () => {
     const root = view.intentions[view.runs[runId]?.rootId ?? ""];
     expect(root?.cycles[0]?.gate).toMatchObject({
       decision: "approve",
-      reason: "write tools are pre-approved for this run or project.",
+      reason: "write tools are pre-approved for every run of this project.",
     });
     expect(await fileInContainer("a.txt")).toBe("one\n");
   });

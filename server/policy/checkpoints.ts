@@ -1,5 +1,6 @@
 import { z } from "zod";
 import { CommandPattern } from "./approval/policy";
+import { categoryOf } from "./approval/risk";
 
 /**
  * Which of the agent's questions go to a person, per project (seed 000's checkpoints, seed 004's
@@ -64,6 +65,17 @@ export type QuestionCheckpoint = z.infer<typeof QuestionCheckpoint>;
 export const PRE_APPROVABLE_CATEGORIES = ["write", "git-write"] as const;
 export const PreApprovableCategory = z.enum(PRE_APPROVABLE_CATEGORIES);
 export type PreApprovableCategory = z.infer<typeof PreApprovableCategory>;
+
+/**
+ * The category a tool approval's card may pre-approve for the rest of its run: the call's own
+ * category, when it is one a person may pre-approve at all (file or git changes; never shell).
+ */
+export function preApprovableCategoryOf(tool: string): PreApprovableCategory | null {
+  const category = categoryOf(tool);
+  return category !== null && PreApprovableCategory.safeParse(category).success
+    ? (category as PreApprovableCategory)
+    : null;
+}
 
 export const CheckpointPolicy = z
   .object({

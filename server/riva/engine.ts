@@ -6,7 +6,7 @@ import { ModelOutputError } from "@/server/model/errors";
 import type { RequestContext } from "@/server/model/request-check";
 import type { ModelCallRecord } from "@/server/model/types";
 import { errorMessage } from "@/server/orchestrator/errors";
-import { scopeGrantsFor } from "@/server/policy/approval/approved-scopes";
+import { runGrantsFor } from "@/server/policy/approval/run-pre-approvals";
 import {
   type CheckpointPolicy,
   DEFAULT_CHECKPOINTS,
@@ -84,8 +84,8 @@ export class RivaEngine {
       sandbox: () => this.workspace.box(),
       policy: async (context) => ({
         checkpoints: await this.checkpoints(),
-        // The scope a person approved with the decomposition, for the intention being worked.
-        ...scopeGrantsFor(this.view, context.intentionId ?? context.activeIntent?.id),
+        // The intention's scope approved with its decomposition, and this run's pre-approved categories.
+        ...runGrantsFor(this.view, this.runId, context.intentionId ?? context.activeIntent?.id),
       }),
       timeoutMs: deps.commandTimeoutMs,
       workspaceMaxBytes: deps.workspaceMaxBytes ?? null,

@@ -123,6 +123,41 @@ describe("runs use the resolved project settings", () => {
     expect(everything).not.toContain(KEY);
   });
 
+  it("runs on the built-in offline model when the person picked it, whatever the settings name", async () => {
+    const { project, session, user } = await seedSession(db, "picked-offline");
+    await saveSettings(
+      db,
+      box,
+      { kind: "project", projectId: project.id },
+      {
+        provider: "anthropic",
+        baseUrl: fake.url,
+        modelName: "fake-model",
+        timeoutMs: null,
+        apiKey: { action: "set", value: KEY },
+      },
+      user.id,
+    );
+    const { logger } = capturedLogger();
+    const orch = orchestrator(logger, new FakeSandboxProvider(() => ({})), box);
+    const before = fake.requests.length;
+    const { runId } = await orch.startRun({
+      sessionId: session.id,
+      task: "run `ls`",
+      mode: "agent",
+      actor: { userId: user.id, name: user.name },
+      modelOverrides: { offline: true },
+    });
+    await orch.idle();
+    const events = await new EventStore(db).read(session.id);
+    expect(events.find((event) => event.body.type === "run-started")?.body).toMatchObject({
+      model: { id: "offline-heuristics", offline: true },
+    });
+    expect(foldEvents(events).runs[runId]?.status).toBe("VERIFIED");
+    // The settings' model was never asked.
+    expect(fake.requests.length).toBe(before);
+  });
+
   it("refuses to start a run whose stored key was sealed with another secret key", async () => {
     const { project, session, user } = await seedSession(db, "rotated");
     await saveSettings(

@@ -1,9 +1,12 @@
-import { createAgentModel } from "@/server/model";
+import { createAgentModel, createOfflineModel } from "@/server/model";
 import type { AiSdkModel } from "@/server/model/ai-sdk-model";
 import type { AgentModel } from "@/server/model/types";
 import { UserFacingError } from "@/server/orchestrator/errors";
 import type { ModelSettingValues } from "./layers";
 import { type ResolveDeps, resolveProjectSettings } from "./resolve";
+
+/** A run's model overrides as a person may send them: settings values, or the offline model. */
+export type RunModelChoice = ModelSettingValues & { offline?: true };
 
 /**
  * The model for a new run in a session: its project's resolved settings with the run's overrides on
@@ -12,13 +15,16 @@ import { type ResolveDeps, resolveProjectSettings } from "./resolve";
 export async function modelForSession(
   deps: ResolveDeps,
   sessionId: string,
-  overrides: ModelSettingValues,
+  overrides: RunModelChoice,
 ): Promise<AgentModel & Partial<Pick<AiSdkModel, "provider">>> {
+  // The person picked the built-in offline model for this run: no settings are read or used.
+  if (overrides.offline) return createOfflineModel();
   const session = await deps.db.session.findUniqueOrThrow({
     where: { id: sessionId },
     select: { project: { select: { id: true, teamId: true } } },
   });
-  const { resolved, keyError } = await resolveProjectSettings(deps, session.project, overrides);
+  const { offline: _, ...values } = overrides;
+  const { resolved, keyError } = await resolveProjectSettings(deps, session.project, values);
   if (keyError) throw new UserFacingError(keyError, "PRECONDITION_FAILED");
   return createAgentModel(resolved);
 }

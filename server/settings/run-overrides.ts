@@ -11,6 +11,8 @@ export const RunModelOverrides = z
     provider: ProviderId.optional(),
     modelName: z.string().trim().min(1).max(200).optional(),
     timeoutMs: z.number().int().min(1_000).max(600_000).optional(),
+    /** The built-in offline model for this run, whatever the settings name (the chat box's picker). */
+    offline: z.literal(true).optional(),
   })
   .strict();
 export type RunModelOverrides = z.infer<typeof RunModelOverrides>;

@@ -9,7 +9,7 @@ export const fsDelete = defineTool({
   description: [
     "Deletes one file (or symbolic link) from the workspace. It does not delete directories.",
     "Irreversible unless the file is committed in git. Dangerous: a person must confirm it every time",
-    "unless the write category is pre-approved; protected paths always ask.",
+    "unless the project pre-approves file changes (a pre-approval for one run does not cover deletes); protected paths always ask.",
     "Needs an active intent and a path inside its owned scope. Fails with not_found when the file does not exist.",
   ].join(" "),
   input: z.strictObject({ path: WorkspacePathInput }),

@@ -10,7 +10,7 @@ export const fsWrite = defineTool({
   description: [
     "Creates a file, or replaces a file's whole content, with exactly `content` (missing parent directories are created).",
     "To change part of an existing file prefer fs.edit, which cannot drop the rest of it by accident.",
-    "Needs an active intent (call select_active_intent first) and the path must be inside its owned scope.",
+    "Works under the active intent (in a run, the intention being worked, which the engine selects for you): the path must be inside its owned scope.",
     "Moderate risk: a person approves it unless the path is in a scope approved with the decomposition;",
     "protected paths (.git, .orchestration, package.json, .env, CI workflows, hooks) always ask.",
     "Refused when the write would take /workspace over its size cap.",

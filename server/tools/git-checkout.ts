@@ -9,7 +9,7 @@ export const gitCheckout = defineTool({
     "Switches the working tree to branch `branch`; with `create` it creates that branch at the current commit first.",
     "It never discards work: git refuses when uncommitted changes would be overwritten (commit them first), and there is no force option.",
     "It switches branches only; to restore a file's content, edit it.",
-    "Dangerous: a person confirms it every time unless git-write tools are pre-approved. Needs an active intent.",
+    "Dangerous: a person confirms it every time unless the project pre-approves git changes (a pre-approval for one run does not cover checkouts). Needs an active intent.",
   ].join(" "),
   input: z.strictObject({
     branch: BranchName,

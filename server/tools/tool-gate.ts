@@ -18,7 +18,12 @@ export interface GatePolicy {
   checkpoints: CheckpointPolicy;
   approvedScopes?: ApprovedScope[];
   approveWhenCheckUnknown?: boolean;
-  preApproved?: { run?: ToolCategory[]; project?: ToolCategory[] };
+  preApproved?: {
+    run?: ToolCategory[];
+    project?: ToolCategory[];
+    /** Who granted each of the run's categories (run-pre-approvals.ts), named in the gate's reason. */
+    runGrantedBy?: Partial<Record<ToolCategory, string>>;
+  };
 }
 
 /**
@@ -66,6 +71,7 @@ export function gateToolCall(request: {
     preApprovals: {
       run: policy.preApproved?.run ?? [],
       project: [...(policy.preApproved?.project ?? []), ...policy.checkpoints.preApproved],
+      runGrantedBy: policy.preApproved?.runGrantedBy ?? {},
     },
     secretFindings: request.secretFindings,
     realPaths: request.realPaths,

@@ -4,11 +4,13 @@ import { useMutation } from "@tanstack/react-query";
 import { useState } from "react";
 import type { ApprovalView, SessionView } from "@/server/events/fold";
 import type { ToolCallBody } from "@/server/events/schema";
+import { type PreApprovableCategory, preApprovableCategoryOf } from "@/server/policy/checkpoints";
 import { describeError, useTRPC } from "../../_trpc/client";
 import { ChildrenEditor } from "./children-editor";
 import { QUESTION_KINDS, QuestionCard } from "./question-card";
 import { contentAfter, ToolCallView } from "./tool-call-view";
 import { useApprovalShortcuts } from "./use-approval-shortcuts";
+import { ViewerNote } from "./viewer-note";
 
 /**
  * A question waiting for a person. A decomposition shows the proposed children; a command shows the
@@ -21,12 +23,15 @@ export function ApprovalCard({
   approval,
   view,
   shortcuts = false,
+  canAnswer = true,
 }: {
   sessionId: string;
   approval: ApprovalView;
   view: SessionView;
   /** The first waiting card answers the keyboard: A approves, R opens the rejection. */
   shortcuts?: boolean;
+  /** False for a viewer: they watch the card live, without its answer controls. */
+  canAnswer?: boolean;
 }) {
   const trpc = useTRPC();
   const decide = useMutation(trpc.approval.decide.mutationOptions());
@@ -50,6 +55,9 @@ export function ApprovalCard({
     ? editedToolCall(call, proposedContent, content, proposedMessage, message)
     : undefined;
   const trigger = intention?.decisions.findLast((entry) => entry.decision === "decompose")?.reason;
+  // Seed 004's batch approval for one run: this card's category, for the rest of its run.
+  const runCategory = isTool && call ? preApprovableCategoryOf(call.tool) : null;
+  const [preApproveRun, setPreApproveRun] = useState(false);
 
   const approve = () =>
     decide.mutate({
@@ -58,6 +66,7 @@ export function ApprovalCard({
       decision: "approved",
       command: isCommand && command.trim() !== approval.command ? command.trim() : undefined,
       call: editedCall,
+      preApproveRun: runCategory && preApproveRun ? [runCategory] : undefined,
       children:
         approval.kind === "decomposition" && childrenEdited
           ? children.map((child) => ({
@@ -69,10 +78,20 @@ export function ApprovalCard({
     });
 
   // A judgment question or an intention budget answers the keyboard in its own card.
-  useApprovalShortcuts(shortcuts && !QUESTION_KINDS.has(approval.kind), approve, () => setRejecting(true));
+  useApprovalShortcuts(shortcuts && canAnswer && !QUESTION_KINDS.has(approval.kind), approve, () =>
+    setRejecting(true),
+  );
 
   if (QUESTION_KINDS.has(approval.kind)) {
-    return <QuestionCard sessionId={sessionId} approval={approval} view={view} shortcuts={shortcuts} />;
+    return (
+      <QuestionCard
+        sessionId={sessionId}
+        approval={approval}
+        view={view}
+        shortcuts={shortcuts}
+        canAnswer={canAnswer}
+      />
+    );
   }
 
   return (
@@ -82,6 +101,7 @@ export function ApprovalCard({
       aria-keyshortcuts={shortcuts ? "a r" : undefined}
       data-testid="approval-card"
       data-kind={approval.kind}
+      data-approval-id={approval.id}
     >
       <h2>
         {isBudget
@@ -145,7 +165,9 @@ export function ApprovalCard({
           {describeError(decide.error)}
         </p>
       )}
-      {rejecting ? (
+      {!canAnswer ? (
+        <ViewerNote />
+      ) : rejecting ? (
         <form
           className="stack"
           onSubmit={(event) => {
@@ -206,6 +228,18 @@ export function ApprovalCard({
         </form>
       ) : (
         <div className="row">
+          {runCategory && (
+            <label className="small" data-testid="preapprove-run-label">
+              <input
+                type="checkbox"
+                checked={preApproveRun}
+                onChange={(event) => setPreApproveRun(event.target.checked)}
+                data-testid="preapprove-run"
+              />{" "}
+              Approve all {RUN_CATEGORY_LABELS[runCategory]} for the rest of this run
+              <span className="muted"> (deletes, checkouts and protected files still ask)</span>
+            </label>
+          )}
           <button
             type="button"
             className="primary"
@@ -242,6 +276,11 @@ export function ApprovalCard({
     </section>
   );
 }
+
+const RUN_CATEGORY_LABELS: Record<PreApprovableCategory, string> = {
+  write: "file changes",
+  "git-write": "git changes",
+};
 
 function toolQuestion(tool: string): string {
   if (tool === "fs.write") return "Write this file?";

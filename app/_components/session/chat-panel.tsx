@@ -8,6 +8,7 @@ import { SwitchBar } from "./switch-bar";
 import { TaskForm } from "./task-form";
 import { useAnswerStream } from "./use-answer-stream";
 import { useModeSwitches } from "./use-mode-switches";
+import { useModelPicker } from "./use-model-picker";
 
 export function ChatPanel({
   sessionId,
@@ -23,6 +24,7 @@ export function ChatPanel({
   const trpc = useTRPC();
   const start = useMutation(trpc.run.start.mutationOptions());
   const { switches, loaded, change } = useModeSwitches(projectId);
+  const picker = useModelPicker(projectId, switches.model);
   const answering = Object.values(view.runs).some(
     (run) => run.status === "RUNNING" && (run.mode === "chat" || run.route?.route === "answer"),
   );
@@ -46,11 +48,13 @@ export function ChatPanel({
           </li>
         ))}
       </ol>
-      <SwitchBar switches={switches} onChange={change} />
+      <SwitchBar switches={switches} onChange={change} models={picker.models} />
       <TaskForm
         pending={start.isPending || !loaded}
         error={start.error ? describeError(start.error) : null}
-        disabled={running ? "The agent is working on a message; a new one can start when it ends." : null}
+        disabled={
+          running ? "The agent is working on a message; a new one can start when it ends." : picker.problem
+        }
         submitLabel={switches.mode === "chat" ? "Ask" : "Start"}
         placeholder={
           switches.mode === "chat"
@@ -58,7 +62,13 @@ export function ChatPanel({
             : "e.g. run `ls -la` and then run `git log --oneline`"
         }
         onSubmit={(task) =>
-          start.mutate({ sessionId, task, mode: switches.mode, reasoning: switches.reasoning })
+          start.mutate({
+            sessionId,
+            task,
+            mode: switches.mode,
+            reasoning: switches.reasoning,
+            model: picker.model,
+          })
         }
       />
     </section>
@@ -77,6 +87,10 @@ function ChatMessage({ message, view }: { message: MessageView; view: SessionVie
             {" "}
             · {run.mode === "chat" ? "Chat" : "Agent"} · reasoning {run.reasoning}
             {run.route?.route === "answer" && run.mode === "agent" ? " · answered read-only" : ""}
+            <span data-testid="message-model">
+              {" "}
+              · model {run.model.offline ? "built-in offline" : run.model.id}
+            </span>
           </span>
         )}
       </span>

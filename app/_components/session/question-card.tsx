@@ -8,6 +8,7 @@ import { JUDGMENTS } from "@/server/events/vocabulary";
 import { defaultGrant, describeAllowance } from "@/server/riva/budgets";
 import { describeError, useTRPC } from "../../_trpc/client";
 import { useApprovalShortcuts } from "./use-approval-shortcuts";
+import { ViewerNote } from "./viewer-note";
 
 /** Approval kinds that carry a proposal (seed 000's judgment questions, an intention's budget). */
 export const QUESTION_KINDS = new Set(["judgment", "integration", "reflection", "intention-budget"]);
@@ -28,11 +29,14 @@ export function QuestionCard({
   approval,
   view,
   shortcuts,
+  canAnswer = true,
 }: {
   sessionId: string;
   approval: ApprovalView;
   view: SessionView;
   shortcuts: boolean;
+  /** False for a viewer: the card is shown without its answer controls. */
+  canAnswer?: boolean;
 }) {
   const trpc = useTRPC();
   const decide = useMutation(trpc.approval.decide.mutationOptions());
@@ -59,7 +63,7 @@ export function QuestionCard({
       answer: given,
     });
   useApprovalShortcuts(
-    shortcuts,
+    shortcuts && canAnswer,
     () => answer("approved"),
     () => reasonInput.current?.focus(),
   );
@@ -72,6 +76,7 @@ export function QuestionCard({
       aria-label="Approval needed"
       data-testid="approval-card"
       data-kind={approval.kind}
+      data-approval-id={approval.id}
     >
       <h2>{TITLES[proposal.question]}</h2>
       {intention && <p className="small">For: {intention.what}</p>}
@@ -133,143 +138,149 @@ export function QuestionCard({
           )}
         </div>
       )}
-      <label>
-        Why? (optional; kept in the log with your answer)
-        <input
-          ref={reasonInput}
-          value={reason}
-          onChange={(event) => setReason(event.target.value)}
-          data-testid="verdict-reason"
-        />
-      </label>
-      {decide.error && (
-        <p role="alert" className="error">
-          {describeError(decide.error)}
-        </p>
-      )}
-      <div className="row">
-        {proposal.question === "judge_action" && (
-          <>
-            <button
-              type="button"
-              className="primary"
-              disabled={busy}
-              onClick={() => answer("approved")}
-              data-testid="approve"
-            >
-              Confirm {proposal.judgment}
-            </button>
-            {JUDGMENTS.filter((judgment) => judgment !== proposal.judgment).map((judgment) => (
-              <button
-                key={judgment}
-                type="button"
-                className="secondary"
-                disabled={busy}
-                onClick={() => answer("rejected", { question: "judge_action", judgment })}
-                data-testid={`verdict-${judgment}`}
-              >
-                {judgment}
-              </button>
-            ))}
-          </>
-        )}
-        {proposal.question === "verify_integration" && (
-          <>
-            <button
-              type="button"
-              className="primary"
-              disabled={busy}
-              onClick={() => answer("approved")}
-              data-testid="approve"
-            >
-              Confirm {proposal.status}
-            </button>
-            {(["VERIFIED", "FAILED"] as const)
-              .filter((status) => status !== proposal.status)
-              .map((status) => (
+      {!canAnswer ? (
+        <ViewerNote />
+      ) : (
+        <>
+          <label>
+            Why? (optional; kept in the log with your answer)
+            <input
+              ref={reasonInput}
+              value={reason}
+              onChange={(event) => setReason(event.target.value)}
+              data-testid="verdict-reason"
+            />
+          </label>
+          {decide.error && (
+            <p role="alert" className="error">
+              {describeError(decide.error)}
+            </p>
+          )}
+          <div className="row">
+            {proposal.question === "judge_action" && (
+              <>
                 <button
-                  key={status}
                   type="button"
-                  className={status === "FAILED" ? "danger" : "secondary"}
+                  className="primary"
                   disabled={busy}
-                  onClick={() => answer("rejected", { question: "verify_integration", status })}
-                  data-testid={`verdict-${status}`}
+                  onClick={() => answer("approved")}
+                  data-testid="approve"
                 >
-                  Mark {status}
+                  Confirm {proposal.judgment}
                 </button>
-              ))}
-          </>
-        )}
-        {proposal.question === "review_reflection" && (
-          <>
-            <button
-              type="button"
-              className="primary"
-              disabled={busy || reflection.trim() === ""}
-              onClick={() =>
-                answer("approved", { question: "review_reflection", reflection: reflection.trim() })
-              }
-              data-testid="approve"
-            >
-              {reflection.trim() === proposal.reflection ? "Accept" : "Save edited reflection"}
-            </button>
-            <button
-              type="button"
-              className="secondary"
-              disabled={busy || reflection.trim() === ""}
-              onClick={() =>
-                answer("rejected", {
-                  question: "review_reflection",
-                  reflection: reflection.trim(),
-                  decompose: true,
-                })
-              }
-              data-testid="request-decomposition"
-            >
-              Decompose instead
-            </button>
-          </>
-        )}
-        {proposal.question === "intention_budget" && (
-          <>
-            <button
-              type="button"
-              className="primary"
-              disabled={busy}
-              onClick={() =>
-                answer("approved", {
-                  question: "intention_budget",
-                  choice: "grant",
-                  grant: { maxCostUsd: amount(grantUsd), maxTokens: amount(grantTokens, true) },
-                })
-              }
-              data-testid="approve"
-            >
-              Grant more
-            </button>
-            {intention && intention.childIds.length === 0 && (
-              <button
-                type="button"
-                className="secondary"
-                disabled={busy}
-                onClick={() => answer("rejected", { question: "intention_budget", choice: "decompose" })}
-                data-testid="budget-decompose"
-              >
-                Decompose it
-              </button>
+                {JUDGMENTS.filter((judgment) => judgment !== proposal.judgment).map((judgment) => (
+                  <button
+                    key={judgment}
+                    type="button"
+                    className="secondary"
+                    disabled={busy}
+                    onClick={() => answer("rejected", { question: "judge_action", judgment })}
+                    data-testid={`verdict-${judgment}`}
+                  >
+                    {judgment}
+                  </button>
+                ))}
+              </>
             )}
-            <button
-              type="button"
-              className="danger"
-              disabled={busy}
-              onClick={() => answer("rejected", { question: "intention_budget", choice: "stop" })}
-              data-testid="budget-stop"
-            >
-              Stop this intention
-            </button>
-          </>
-        )}
-      </div>
+            {proposal.question === "verify_integration" && (
+              <>
+                <button
+                  type="button"
+                  className="primary"
+                  disabled={busy}
+                  onClick={() => answer("approved")}
+                  data-testid="approve"
+                >
+                  Confirm {proposal.status}
+                </button>
+                {(["VERIFIED", "FAILED"] as const)
+                  .filter((status) => status !== proposal.status)
+                  .map((status) => (
+                    <button
+                      key={status}
+                      type="button"
+                      className={status === "FAILED" ? "danger" : "secondary"}
+                      disabled={busy}
+                      onClick={() => answer("rejected", { question: "verify_integration", status })}
+                      data-testid={`verdict-${status}`}
+                    >
+                      Mark {status}
+                    </button>
+                  ))}
+              </>
+            )}
+            {proposal.question === "review_reflection" && (
+              <>
+                <button
+                  type="button"
+                  className="primary"
+                  disabled={busy || reflection.trim() === ""}
+                  onClick={() =>
+                    answer("approved", { question: "review_reflection", reflection: reflection.trim() })
+                  }
+                  data-testid="approve"
+                >
+                  {reflection.trim() === proposal.reflection ? "Accept" : "Save edited reflection"}
+                </button>
+                <button
+                  type="button"
+                  className="secondary"
+                  disabled={busy || reflection.trim() === ""}
+                  onClick={() =>
+                    answer("rejected", {
+                      question: "review_reflection",
+                      reflection: reflection.trim(),
+                      decompose: true,
+                    })
+                  }
+                  data-testid="request-decomposition"
+                >
+                  Decompose instead
+                </button>
+              </>
+            )}
+            {proposal.question === "intention_budget" && (
+              <>
+                <button
+                  type="button"
+                  className="primary"
+                  disabled={busy}
+                  onClick={() =>
+                    answer("approved", {
+                      question: "intention_budget",
+                      choice: "grant",
+                      grant: { maxCostUsd: amount(grantUsd), maxTokens: amount(grantTokens, true) },
+                    })
+                  }
+                  data-testid="approve"
+                >
+                  Grant more
+                </button>
+                {intention && intention.childIds.length === 0 && (
+                  <button
+                    type="button"
+                    className="secondary"
+                    disabled={busy}
+                    onClick={() => answer("rejected", { question: "intention_budget", choice: "decompose" })}
+                    data-testid="budget-decompose"
+                  >
+                    Decompose it
+                  </button>
+                )}
+                <button
+                  type="button"
+                  className="danger"
+                  disabled={busy}
+                  onClick={() => answer("rejected", { question: "intention_budget", choice: "stop" })}
+                  data-testid="budget-stop"
+                >
+                  Stop this intention
+                </button>
+              </>
+            )}
+          </div>
+        </>
+      )}
     </section>
   );
 }

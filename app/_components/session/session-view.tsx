@@ -11,6 +11,7 @@ import { CaptureMenu } from "./capture-menu";
 import { ChatPanel } from "./chat-panel";
 import { IntentionTree } from "./intention-tree";
 import { PhaseLabel } from "./phase-label";
+import { RunPreApprovals } from "./run-pre-approvals";
 import { RunSpend } from "./spend";
 import { RunStatusBadge } from "./status-badge";
 import { TraceExport } from "./trace-export";
@@ -41,6 +42,13 @@ export function SessionView({ sessionId }: { sessionId: string }) {
         {currentRun && <RunStatusBadge status={currentRun.status} />}
         {currentRun && <PhaseLabel view={view} runId={currentRun.id} />}
         {currentRun && <RunSpend run={currentRun} />}
+        {currentRun && (
+          <RunPreApprovals
+            sessionId={sessionId}
+            run={currentRun}
+            canGrant={session.data.permissions.approve}
+          />
+        )}
         {pendingApprovals.length > 0 && (
           <span className="pill warn" data-testid="approvals-count" title="Press A to approve, R to reject">
             {pendingApprovals.length} waiting for you
@@ -108,6 +116,7 @@ export function SessionView({ sessionId }: { sessionId: string }) {
               approval={approval}
               view={view}
               shortcuts={index === 0}
+              canAnswer={session.data.permissions.approve}
             />
           ))}
           <section className="card" aria-label="Intention tree">

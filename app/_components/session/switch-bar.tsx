@@ -1,7 +1,8 @@
 "use client";
 
 import { USER_MODES } from "@/server/events/vocabulary";
-import type { ModeSwitches } from "./mode-switches";
+import type { ModelChoices } from "@/server/settings/model-choices";
+import { DEFAULT_MODEL_CHOICE, type ModeSwitches } from "./mode-switches";
 
 const MODE_LABELS = { agent: "Agent", chat: "Chat" } as const;
 const MODE_HINTS = {
@@ -9,14 +10,23 @@ const MODE_HINTS = {
   chat: "Chat answers questions about the project with read-only tools; it never changes anything.",
 } as const;
 
-/** The person's two switches, next to the task box. Only these clicks change them. */
+/** The person's switches and model picker, next to the task box. Only these clicks change them. */
 export function SwitchBar(props: {
   switches: ModeSwitches;
   onChange: (next: Partial<ModeSwitches>) => void;
+  /** The configured model choices (settings.modelChoices); undefined while they load. */
+  models?: ModelChoices | undefined;
 }) {
-  const { mode, reasoning } = props.switches;
+  const { mode, reasoning, model } = props.switches;
+  const listed = props.models?.choices.some((choice) => choice.key === model) ?? false;
   return (
-    <div className="switch-bar" data-testid="switch-bar" data-mode={mode} data-reasoning={reasoning}>
+    <div
+      className="switch-bar"
+      data-testid="switch-bar"
+      data-mode={mode}
+      data-reasoning={reasoning}
+      data-model={model}
+    >
       <fieldset aria-label="Mode" className="segmented">
         {USER_MODES.map((option) => (
           <button
@@ -43,6 +53,24 @@ export function SwitchBar(props: {
           data-testid="reasoning-switch"
         />{" "}
         Reasoning
+      </label>
+      <label className="model-picker" title="The model that answers your next message; only you change it">
+        Model{" "}
+        <select
+          value={model}
+          onChange={(event) => props.onChange({ model: event.target.value })}
+          data-testid="model-picker"
+        >
+          <option value={DEFAULT_MODEL_CHOICE}>{props.models?.defaultLabel ?? "default"}</option>
+          {props.models?.choices.map((choice) => (
+            <option key={choice.key} value={choice.key}>
+              {choice.label}
+            </option>
+          ))}
+          {model !== DEFAULT_MODEL_CHOICE && !listed && (
+            <option value={model}>{props.models ? `${model} (no longer configured)` : model}</option>
+          )}
+        </select>
       </label>
       <span className="muted small">{MODE_HINTS[mode]}</span>
     </div>

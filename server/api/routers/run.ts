@@ -3,6 +3,8 @@ import { createRouter, sessionProcedure } from "@/server/api/trpc";
 import { CheckpointAnswer } from "@/server/events/checkpoint-schema";
 import { ChildProposal, ToolCallBody } from "@/server/events/schema";
 import { ReasoningSwitch, UserMode } from "@/server/events/vocabulary";
+import { grantRunPreApproval } from "@/server/orchestrator/run-grants";
+import { PRE_APPROVABLE_CATEGORIES, PreApprovableCategory } from "@/server/policy/checkpoints";
 import { RunModelOverrides } from "@/server/settings/run-overrides";
 import { assertMayAnswerApproval, assignApproval, assignableMembers } from "@/server/teams/delegation";
 
@@ -30,6 +32,24 @@ export const runRouter = createRouter({
       }),
     ),
 
+  /** Seed 004's batch pre-approval for the rest of a running run, from the session bar. */
+  preApprove: sessionProcedure
+    .requires("approve")
+    .input(
+      z.object({
+        runId: z.string().min(1),
+        categories: z.array(PreApprovableCategory).min(1).max(PRE_APPROVABLE_CATEGORIES.length),
+      }),
+    )
+    .mutation(({ ctx, input }) =>
+      grantRunPreApproval(ctx.app.store, {
+        sessionId: ctx.session.id,
+        runId: input.runId,
+        categories: input.categories,
+        actor: { userId: ctx.user.id, name: ctx.user.name },
+      }),
+    ),
+
   stop: sessionProcedure
     .requires("run")
     .input(z.object({ runId: z.string().min(1) }))
@@ -53,6 +73,8 @@ export const approvalRouter = createRouter({
         /** Reject the action and end the run. */
         abort: z.boolean().optional(),
         answer: CheckpointAnswer.optional(),
+        /** Approve this card's category (file or git changes) for the rest of its run too. */
+        preApproveRun: z.array(PreApprovableCategory).max(PRE_APPROVABLE_CATEGORIES.length).optional(),
       }),
     )
     .mutation(async ({ ctx, input }) => {
@@ -71,6 +93,7 @@ export const approvalRouter = createRouter({
         call: input.call,
         abort: input.abort,
         answer: input.answer,
+        preApproveRun: input.preApproveRun,
         actor: { userId: ctx.user.id, name: ctx.user.name },
       });
     }),

@@ -5,6 +5,7 @@ import { createRouter, projectProcedure, teamProcedure } from "@/server/api/trpc
 import { can } from "@/server/auth/roles";
 import { type ConnectionResult, testConnection } from "@/server/model/connection-test";
 import { type ModelSettingValues, resolveModelSettings } from "@/server/settings/layers";
+import { modelChoices } from "@/server/settings/model-choices";
 import {
   ModelSettingsInput,
   type PublicModelSettings,
@@ -128,6 +129,36 @@ export const settingsRouter = createRouter({
       keyError,
       canEdit: can(ctx.role, "projectModel"),
     };
+  }),
+
+  /**
+   * The chat box's model picker: the default (with where it comes from), the built-in offline model,
+   * and every model the settings and tiers name. Names only, never a base URL or a key.
+   */
+  modelChoices: projectProcedure.query(async ({ ctx }) => {
+    const [own, team] = await Promise.all([
+      readPublicSettings(ctx.db, { kind: "project", projectId: ctx.project.id }),
+      readPublicSettings(ctx.db, { kind: "team", teamId: ctx.project.teamId }),
+    ]);
+    const { resolved } = await resolveProjectSettings(
+      { db: ctx.db, box: ctx.app.box, environment: ctx.app.environment },
+      ctx.project,
+    );
+    const environment = ctx.app.environment;
+    return modelChoices(resolved, [
+      {
+        provider: environment.provider ?? null,
+        modelName: environment.modelName ?? null,
+        from: "environment",
+      },
+      { provider: own.provider, modelName: own.modelName, from: "project" },
+      { provider: team.provider, modelName: team.modelName, from: "team" },
+      ...ctx.app.tierModels.map((tier) => ({
+        provider: tier.provider,
+        modelName: tier.model,
+        from: `tier ${tier.name}`,
+      })),
+    ]);
   }),
 
   updateProject: projectProcedure

@@ -1,4 +1,5 @@
 import { z } from "zod";
+import { PRE_APPROVABLE_CATEGORIES, PreApprovableCategory } from "@/server/policy/checkpoints";
 import { CheckpointAnswer, CheckpointProposal } from "../checkpoint-schema";
 import { ApprovalKind } from "../vocabulary";
 import { ChildProposal, ToolCallBody } from "./shared";
@@ -44,6 +45,24 @@ export const ApprovalDecidedBody = z.object({
   answer: CheckpointAnswer.nullable().default(null),
   /** kind "tool": the call as the person edited it before approving (null: unchanged). */
   call: ToolCallBody.nullable().default(null),
+  /**
+   * kind "tool", approved: categories the person pre-approved for the rest of this run with this
+   * answer ("approve all file changes for this run"). Later moderate calls of them in the same run pass
+   * without a card; dangerous tools, protected paths and secrets still ask (decide.ts).
+   */
+  preApproveRun: z.array(PreApprovableCategory).max(PRE_APPROVABLE_CATEGORIES.length).default([]),
+});
+
+/**
+ * Seed 004's batch pre-approval for one run, granted from the session bar before (or between) the
+ * run's questions. Same effect as `approval-decided`'s `preApproveRun`: later moderate calls of these
+ * categories in this run pass without a card; nothing else does.
+ */
+export const RunPreApprovedBody = z.object({
+  type: z.literal("run-pre-approved"),
+  runId: z.string(),
+  categories: z.array(PreApprovableCategory).min(1).max(PRE_APPROVABLE_CATEGORIES.length),
+  grantedBy: z.object({ userId: z.string(), name: z.string() }),
 });
 
 /**

@@ -42,10 +42,12 @@ const ORDER: RiskClass[] = [...RISK_CLASSES];
 const stricter = (a: RiskClass, b: RiskClass) => (ORDER.indexOf(a) >= ORDER.indexOf(b) ? a : b);
 
 /** The rules of the gate as a table: seed 003 for intents, seed 004 for risk and pre-approval. */
-function expected(risk: RiskClass, hasIntent: boolean, preApproved: boolean) {
+function expected(risk: RiskClass, hasIntent: boolean, preApproved: PreApprovedFor) {
   if (risk === "safe") return { decision: "approve" };
   if (!hasIntent) return { decision: "deny", reason: INTENT_REQUIRED_ERROR };
-  if (preApproved) return { decision: "approve" };
+  if (preApproved === "project") return { decision: "approve" };
+  // A run's pre-approval (granted on one card) never covers a dangerous call.
+  if (preApproved === "run" && risk === "moderate") return { decision: "approve" };
   return risk === "dangerous" ? { decision: "ask", confirm: true } : { decision: "ask", confirm: undefined };
 }
 
@@ -56,17 +58,20 @@ const DECLARED_RISKS: ReadonlyArray<RiskClass | "catastrophic" | undefined> = [
   undefined,
 ];
 
+type PreApprovedFor = "none" | "run" | "project";
+const PRE_APPROVED_FOR: PreApprovedFor[] = ["none", "run", "project"];
+
 describe("decideApproval: every tool × declared risk × intent × pre-approval", () => {
   const cells = TOOL_NAMES.flatMap((tool) =>
     DECLARED_RISKS.flatMap((declared) =>
       [true, false].flatMap((hasIntent) =>
-        [true, false].map((preApproved) => ({ tool, declared, hasIntent, preApproved })),
+        PRE_APPROVED_FOR.map((preApproved) => ({ tool, declared, hasIntent, preApproved })),
       ),
     ),
   );
 
-  it("has 300 cells", () => {
-    expect(cells).toHaveLength(300);
+  it("has 450 cells", () => {
+    expect(cells).toHaveLength(450);
   });
 
   it.each(cells)("$tool declared $declared, intent $hasIntent, pre-approved $preApproved", (cell) => {
@@ -77,7 +82,10 @@ describe("decideApproval: every tool × declared risk × intent × pre-approval"
         tool,
         risk: declared,
         activeIntent: hasIntent ? INTENT : null,
-        preApprovals: { run: preApproved ? [category] : [], project: [] },
+        preApprovals: {
+          run: preApproved === "run" ? [category] : [],
+          project: preApproved === "project" ? [category] : [],
+        },
       }),
     );
     if (declared === undefined || declared === "catastrophic") {
@@ -96,6 +104,35 @@ describe("decideApproval: every tool × declared risk × intent × pre-approval"
       request({ tool: "fs.write", preApprovals: { run: [], project: ["write"] } }),
     );
     expect(decision.decision).toBe("approve");
+  });
+
+  it("names the run's pre-approval and who granted it", () => {
+    const decision = decideApproval(
+      request({ tool: "fs.edit", preApprovals: { run: ["write"], runGrantedBy: { write: "Ada" } } }),
+    );
+    expect(decision).toEqual({
+      decision: "approve",
+      reason: "write tools are pre-approved for this run by Ada.",
+    });
+  });
+
+  it.each(["fs.delete", "git.checkout"] as const)(
+    "still asks with confirmation for the dangerous %s when only the run pre-approved its category",
+    (tool) => {
+      const preApprovals = {
+        run: ["write", "git-write"],
+        runGrantedBy: { write: "Ada", "git-write": "Ada" },
+      };
+      expect(decideApproval(request({ tool, preApprovals }))).toMatchObject({
+        decision: "ask",
+        confirm: true,
+      });
+    },
+  );
+
+  it("refuses a malformed grantor record (fail closed: ask)", () => {
+    const preApprovals = { run: ["write"], runGrantedBy: { everything: "Ada" } };
+    expect(decideApproval(request({ tool: "fs.write", preApprovals })).decision).toBe("ask");
   });
 
   it("does not let one category's pre-approval cover another", () => {

@@ -6,7 +6,7 @@ import {
 import { matchScope, protectionOf, resolveWorkspacePath } from "@/server/governance/scope";
 import type { SecretFinding } from "@/server/governance/secrets";
 import { type ApprovalDecision, approve, ask, deny } from "./decision";
-import { ApprovalPolicy, type ApprovedScope, isPreApproved, PreApprovals } from "./policy";
+import { ApprovalPolicy, type ApprovedScope, PreApprovals } from "./policy";
 import { isToolName, RiskClass, stricterRisk, TOOL_PROFILES } from "./risk";
 import { decideShellCommand } from "./shell-gate";
 import { subjectOf } from "./subject";
@@ -85,7 +85,8 @@ export function decideApproval(request: ApprovalRequest): ApprovalDecision {
       command: subject.command,
       activeIntent,
       policy: policy.data,
-      preApprovals: preApprovals.data,
+      // A command is dangerous: a run's pre-approval (granted on one card) never lets one through.
+      preApprovals: { ...preApprovals.data, run: [] },
     });
 
   const findings = request.secretFindings ?? [];
@@ -95,13 +96,19 @@ export function decideApproval(request: ApprovalRequest): ApprovalDecision {
     if (reason) return ask(`${path} is protected (${reason}); it always needs approval.`, true);
   }
 
-  const preApproved = isPreApproved(preApprovals.data, profile.category);
+  const { category } = profile;
   const target = paths.length > 0 ? paths.join(", ") : tool;
+  const forProject = preApprovals.data.project.includes(category);
   if (dangerous)
-    return preApproved
-      ? approve(`${profile.category} tools are pre-approved, including ${tool}.`)
+    return forProject
+      ? approve(`${category} tools are pre-approved for this project, including ${tool}.`)
       : ask(`${tool} on ${target} is dangerous and needs confirmation.`, true);
-  if (preApproved) return approve(`${profile.category} tools are pre-approved for this run or project.`);
+  if (forProject) return approve(`${category} tools are pre-approved for every run of this project.`);
+  // A run's pre-approval covers moderate calls only: it was granted on one card, not for deletes.
+  if (preApprovals.data.run.includes(category)) {
+    const by = preApprovals.data.runGrantedBy[category];
+    return approve(`${category} tools are pre-approved for this run${by ? ` by ${by}` : ""}.`);
+  }
   if (paths.length === 0) return ask(`${tool} needs approval.`, false);
   return decideByApprovedScopes(tool, paths, policy.data);
 }

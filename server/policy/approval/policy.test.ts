@@ -49,7 +49,11 @@ describe("ApprovalPolicy schema", () => {
   it("rejects unknown categories and keys in pre-approvals", () => {
     expect(PreApprovals.safeParse({ run: ["all"] }).success).toBe(false);
     expect(PreApprovals.safeParse({ session: ["write"] }).success).toBe(false);
-    expect(PreApprovals.parse({ project: ["shell"] })).toEqual({ run: [], project: ["shell"] });
+    expect(PreApprovals.parse({ project: ["shell"] })).toEqual({
+      run: [],
+      project: ["shell"],
+      runGrantedBy: {},
+    });
   });
 
   it("pre-approves a category from either the run or the project", () => {

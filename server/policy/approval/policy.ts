@@ -46,18 +46,26 @@ export const ApprovalPolicy = z
 export type ApprovalPolicy = z.infer<typeof ApprovalPolicy>;
 export type ApprovalPolicyInput = z.input<typeof ApprovalPolicy>;
 
-/** Seed 004's batch approval, by category: for this run only, or for every run of the project. */
+/**
+ * Seed 004's batch approval, by category: for this run only, or for every run of the project. A run's
+ * pre-approval is granted by a person on an approval card and covers only moderate calls (a dangerous
+ * delete or checkout still asks); `runGrantedBy` names who granted each category, for the gate's record.
+ */
 export const PreApprovals = z
   .object({
     run: z.array(ToolCategory).default([]),
     project: z.array(ToolCategory).default([]),
+    runGrantedBy: z.partialRecord(ToolCategory, z.string().min(1).max(200)).default({}),
   })
   .strict();
 export type PreApprovals = z.infer<typeof PreApprovals>;
 
-export const NO_PRE_APPROVALS: PreApprovals = { run: [], project: [] };
+export const NO_PRE_APPROVALS: PreApprovals = { run: [], project: [], runGrantedBy: {} };
 
-export function isPreApproved(preApprovals: PreApprovals, category: ToolCategory): boolean {
+export function isPreApproved(
+  preApprovals: Pick<PreApprovals, "run" | "project">,
+  category: ToolCategory,
+): boolean {
   return preApprovals.run.includes(category) || preApprovals.project.includes(category);
 }
 
