@@ -22,6 +22,10 @@ test.afterEach(async () => {
   server = null;
 });
 
+// Each test starts a server three times (and kills it twice): on a loaded machine that alone can take
+// most of the default two minutes.
+test.describe.configure({ timeout: 240_000 });
+
 async function restart(keepData: boolean) {
   await server?.kill9();
   server = await startArborServer({ port: SPARE_APP_PORT, dataDir, modelUrl, keepData });
