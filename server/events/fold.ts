@@ -3,6 +3,7 @@ import type { DiscoveredIntent } from "@/server/riva/discovery/discovered-intent
 import { type AnswerFields, foldAnswer } from "./answer-view";
 import type { Allowance, CheckpointAnswer, CheckpointProposal } from "./checkpoint-schema";
 import { recordDecision, requestedApproval, type ToolCalledView, toolCalled } from "./fold-approvals";
+import { foldQaEvent, type IntentionQaFields, NO_QA, type RunDeliveryFields } from "./fold-qa";
 import { foldTierEvent, type IntentionTierFields, NO_INTENTION_TIER, type RunTierFields } from "./fold-tiers";
 import { foldModelCall } from "./roll-up";
 import type { Action, ChildProposal, StoredEvent, ToolCallBody } from "./schema";
@@ -41,7 +42,7 @@ export interface CycleView {
   checks: CriterionResult[] | null;
 }
 
-export interface IntentionView extends IntentionTierFields {
+export interface IntentionView extends IntentionTierFields, IntentionQaFields {
   id: string;
   runId: string;
   parentId: string | null;
@@ -98,8 +99,8 @@ export interface ApprovalView {
   preview: string | null;
 }
 
-/** `route` and `answerTools` (the answer path) are folded by `answer-view.ts`, tiers by `fold-tiers.ts`. */
-export interface RunView extends AnswerFields, RunTierFields {
+/** `route`/`answerTools` are folded by `answer-view.ts`, tiers by `fold-tiers.ts`, delivery by `fold-qa.ts`. */
+export interface RunView extends AnswerFields, RunTierFields, RunDeliveryFields {
   id: string;
   task: string;
   mode: UserMode;
@@ -201,6 +202,7 @@ export function applyEvent(view: SessionView, event: StoredEvent): SessionView {
         costUsd: 0,
         unpricedCalls: 0,
         tiers: null,
+        ...NO_QA.run(),
       };
       break;
     case "intent-discovered": {
@@ -237,6 +239,7 @@ export function applyEvent(view: SessionView, event: StoredEvent): SessionView {
         ownedScope: body.ownedScope,
         scopeApproval: body.scopeApproval,
         ...NO_INTENTION_TIER,
+        ...NO_QA.intention(),
       };
       if (body.parentId) view.intentions[body.parentId]?.childIds.push(body.intentionId);
       const run = view.runs[body.runId];
@@ -363,14 +366,16 @@ export function applyEvent(view: SessionView, event: StoredEvent): SessionView {
     case "terminal-closed":
       if (view.terminal?.id === body.terminalId) view.terminal = null;
       break;
-    // Who typed is kept for the record; the ledger is read by `recordsFromEvents`, patches by the replay.
-    case "terminal-typed":
-      break;
     case "tiers-configured":
     case "tier-escalated":
     case "context-compressed":
       foldTierEvent(view, body);
       break;
+    case "qa-reported":
+    case "delivery-reported":
+      foldQaEvent(view, body, event);
+      break;
+    case "terminal-typed":
     case "trace-recorded":
     case "workspace-changed":
     case "file-edited":

@@ -152,6 +152,8 @@ export async function project(tx: Tx, sessionId: string, event: StoredEvent): Pr
     case "tiers-configured":
     case "tier-escalated":
     case "context-compressed":
+    case "qa-reported":
+    case "delivery-reported":
       // Kept in the log only; nothing queries them as rows yet.
       return;
     default: {

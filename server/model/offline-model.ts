@@ -1,6 +1,7 @@
 import { deriveCommand } from "./heuristics/derive-command";
 import { deriveFileAction } from "./heuristics/derive-file-action";
 import { deriveOwnedScope } from "./heuristics/derive-scope";
+import { offlineReviewDiff, reviewOffline } from "./heuristics/offline-qa";
 import { deriveAcceptance, splitTask } from "./heuristics/split-task";
 import { type AgentModel, commandAction, type ModelCallRecord, type NextAction, type Plan } from "./types";
 
@@ -24,8 +25,9 @@ function record(
     tokensIn: estimateTokens(input),
     tokensOut: estimateTokens(output),
     latencyMs: Math.max(0, performance.now() - startedAt),
-    // What the step stands for, like the AI SDK model's requests: acting means a command.
-    tools: stage === "act" ? ["shell.exec"] : [],
+    // What the step stands for, like the AI SDK model's requests: acting means a command, a review reads.
+    tools:
+      stage === "act" ? ["shell.exec"] : stage === "qa_review" ? ["git.status", "git.diff", "fs.read"] : [],
   };
 }
 
@@ -86,6 +88,14 @@ export function createOfflineModel(): AgentModel {
       const action = nextActionOffline(input.what, input.previousAttempts);
       const prompt = [input.task, input.what, input.acceptance, ...input.previousAttempts].join("\n");
       return { action, call: record("act", prompt, JSON.stringify(action), startedAt) };
+    },
+    async review(input, signal, reads) {
+      signal?.throwIfAborted();
+      const startedAt = performance.now();
+      const diff = reads ? await offlineReviewDiff(reads) : "";
+      const report = reviewOffline(input, diff);
+      const prompt = [input.task, input.what, input.outcome, ...input.work, diff].join("\n");
+      return { report, call: record("qa_review", prompt, JSON.stringify(report), startedAt) };
     },
   };
 }

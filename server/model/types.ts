@@ -1,3 +1,4 @@
+import type { QaReport } from "@/server/events/bodies/qa";
 import type { AnswerStepOutcome, AnswerStepRequest } from "./answer-step";
 import type { RequestContext } from "./request-check";
 
@@ -76,11 +77,32 @@ export interface ActInput {
   request?: RequestContext;
   /** The repository now: branch, changed files, last commits (`server/riva/repo-context.ts`). */
   repoContext?: string;
+  /** "QA said": capped advisory findings on earlier work, when the project feeds QA back (else absent). */
+  qaNotes?: string;
+}
+
+/**
+ * What the advisory reviewer is given (seed 001 §2.3): the work to review and how it was checked. It
+ * may read the workspace through `reads` (read-only tools only); it has no way to change anything.
+ */
+export interface QaInput {
+  /** The user's request (the run's root intention). */
+  task: string;
+  /** The intention under review, its acceptance, and how it ended (status and reason). */
+  what: string;
+  acceptance: string;
+  outcome: string;
+  /** One line per cycle: the action, its judgment and why; then the contract checks. */
+  work: string[];
+  /** The same facts counted, for heuristics: cycles, misses, and the contract as last checked. */
+  attempts: { total: number; missed: number };
+  criteria: { total: number; passed: number };
+  request?: RequestContext;
 }
 
 /** What one model request cost, written to the event log as an "LLM call made" fact. */
 export interface ModelCallRecord {
-  stage: "decompose" | "act" | "discover";
+  stage: "decompose" | "act" | "discover" | "qa_review";
   modelId: string;
   offline: boolean;
   tokensIn: number;
@@ -102,6 +124,15 @@ export interface AgentModel {
     signal?: AbortSignal,
     reads?: ReadPort,
   ): Promise<{ action: NextAction; call: ModelCallRecord }>;
+  /**
+   * The advisory QA review (stage `qa_review`): a structured report, never an edit. Absent on models
+   * without it (test doubles): the engine then uses the offline heuristics of `offline-qa.ts`.
+   */
+  review?(
+    input: QaInput,
+    signal?: AbortSignal,
+    reads?: ReadPort,
+  ): Promise<{ report: QaReport; call: ModelCallRecord }>;
   /**
    * One request of the answer path (read-only tools or a text answer, streamed). Absent on the
    * offline model, which has no language ability: the answer path then uses its heuristics.

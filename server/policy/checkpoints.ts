@@ -65,6 +65,11 @@ export const PRE_APPROVABLE_CATEGORIES = ["write", "git-write"] as const;
 export const PreApprovableCategory = z.enum(PRE_APPROVABLE_CATEGORIES);
 export type PreApprovableCategory = z.infer<typeof PreApprovableCategory>;
 
+/** Advisory QA (seed 001 §2.3) is a project choice: it costs a model call per verified intention. */
+export const QA_REVIEW_SETTINGS = ["off", "on"] as const;
+export const QaReviewSetting = z.enum(QA_REVIEW_SETTINGS);
+export type QaReviewSetting = z.infer<typeof QaReviewSetting>;
+
 export const CheckpointPolicy = z
   .object({
     /** approve_decomposition: ask a person (default) or let the auto checkpoint accept the model's split. */
@@ -81,6 +86,10 @@ export const CheckpointPolicy = z
     reviewReflection: QuestionCheckpoint.default("auto"),
     /** Tool categories pre-approved for every run of the project (none by default). */
     preApproved: z.array(PreApprovableCategory).max(PRE_APPROVABLE_CATEGORIES.length).default([]),
+    /** Seed 001 §2.3: an advisory read-only review after each verified intention and at the root (off by default). */
+    qaReview: QaReviewSetting.default("off"),
+    /** Whether QA findings are fed (capped) to the next act turn of a sibling or a retried task. */
+    qaFeedback: z.boolean().default(false),
   })
   .strict();
 export type CheckpointPolicy = z.infer<typeof CheckpointPolicy>;
@@ -96,6 +105,9 @@ export const STRICTEST_CHECKPOINTS: CheckpointPolicy = {
   verifyIntegration: "ask",
   reviewReflection: "ask",
   preApproved: [],
+  // A policy that cannot be read spends nothing extra: QA only advises, it never guards anything.
+  qaReview: "off",
+  qaFeedback: false,
 };
 
 /** The stored JSON as a policy; unreadable or invalid data gives the strictest policy (fail closed). */

@@ -23,10 +23,13 @@ import type { Verdict } from "./heuristics";
 import { callWithRetries } from "./model-calls";
 import { nextStep, type Step } from "./next-step";
 import type { RivaDeps } from "./ports";
+import { deliveryReported, type QaHost, qaNotesFor, reviewIntention } from "./qa-step";
 import { readRepoContext } from "./repo-context";
 import {
+  budgetQuestion,
   type Decision,
   decisionMade,
+  failedCallEvent,
   interruptedCycleEvents,
   llmCalledEvent,
   proposalEvents,
@@ -101,12 +104,14 @@ export class RivaEngine {
           await this.endRun("STOPPED", `stopped by ${stoppedBy(signal)}`);
           return;
         }
+        const policy = await this.checkpoints();
         const step = nextStep(this.view, this.runId, {
           limits: this.deps.limits,
           now: this.deps.clock(),
           budget: this.deps.budget ?? null,
-          questions: await this.checkpoints(),
+          questions: policy,
           tiers: this.deps.tiers?.config ?? null,
+          qa: policy,
         });
         if (step.kind === "done") return;
         await this.perform(step, signal);
@@ -131,17 +136,11 @@ export class RivaEngine {
       case "discover":
         return this.discover(step.root);
       case "ask-budget":
-        return this.append([
-          {
-            type: "approval-requested",
-            runId: this.runId,
-            approvalId: randomUUID(),
-            intentionId: step.root.id,
-            kind: "budget",
-            thought: `The run has spent ${step.spent}. Grant the same budget again, or stop the run.`,
-            reason: step.spent,
-          },
-        ]);
+        return this.append([budgetQuestion(this.runId, step.root, step.spent)]);
+      case "qa-review":
+        return reviewIntention(this.host(), step.intention, signal);
+      case "report-delivery":
+        return this.append([deliveryReported(this.runId, step.state, step.reason)]);
       case "plan":
         return this.plan(step.intention, step.verdict, signal);
       case "decompose":
@@ -281,25 +280,32 @@ export class RivaEngine {
       previousAttempts,
       request: this.requestContext(),
       ...(this.deps.repoContext ? { repoContext: await readRepoContext(this.tools) } : {}),
+      qaNotes: qaNotesFor(this.view, intention, await this.checkpoints()),
     };
     const record = { ...this.requestContext(), intentionId: intention.id, stage: "act" as const };
     const model = modelFor(this.deps, intention);
     // The model may read a few times inside its turn; each read is logged as it happens.
-    const reads = readPortFor(this.actHost(), intention, signal);
+    const reads = readPortFor(this.host(), intention, signal);
     const asked = await callWithRetries({ ...this.deps, model }, record, signal, () =>
       model.nextAction(input, signal, reads),
     );
     if (asked.failedAttempts.length > 0) await this.append(asked.failedAttempts);
     if (!("value" in asked)) return this.modelFailed(intention, "act", asked.error);
     const next = asked.value;
-    return carryOutAction(this.actHost(), intention, next.action, this.llmCalled(next.call, intention.id));
+    return carryOutAction(this.host(), intention, next.action, this.llmCalled(next.call, intention.id));
   }
 
-  private actHost(): ActHost {
+  /** What the act and QA steps need of the engine. */
+  private host(): ActHost & QaHost {
+    const { runId, tools, cycles, deps } = this;
     return {
-      runId: this.runId,
-      tools: this.tools,
-      cycles: this.cycles,
+      runId,
+      tools,
+      cycles,
+      deps,
+      view: () => this.view,
+      request: () => this.requestContext(),
+      modelFor: (intention) => modelFor(deps, intention),
       append: (bodies) => this.append(bodies),
     };
   }
@@ -321,19 +327,9 @@ export class RivaEngine {
     const message = errorMessage(error);
     this.deps.logger.warn({ err: error, runId: this.runId, stage }, "model call failed");
     const doing = stage === "act" ? "choose an action" : "plan";
+    const request = { ...this.requestContext(), intentionId: intention.id, stage };
     await this.append([
-      {
-        type: "llm-called",
-        ...this.requestContext(),
-        intentionId: intention.id,
-        stage,
-        modelId: modelFor(this.deps, intention).id,
-        offline: modelFor(this.deps, intention).offline,
-        tokensIn: 0,
-        tokensOut: 0,
-        latencyMs: 0,
-        error: message,
-      },
+      failedCallEvent(request, modelFor(this.deps, intention), message),
       this.status(intention, "FAILED", `the model could not ${doing}: ${message}`),
     ]);
   }

@@ -13,7 +13,7 @@ export async function callWithRetries<T>(
   record: {
     runId: string;
     intentionId: string;
-    stage: "decompose" | "act";
+    stage: "decompose" | "act" | "qa_review";
     /** The person's mode and switch, recorded on each failed attempt too (seed 001 §9.1). */
     mode?: UserMode;
     reasoning?: ReasoningSwitch;
