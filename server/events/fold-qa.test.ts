@@ -4,11 +4,14 @@ import type { QaReportInput } from "./bodies/qa";
 import { foldEvents } from "./fold";
 import type { EventInput } from "./schema";
 
+type QaBody = Extract<EventInput, { type: "qa-reported" }>;
+type DeliveryBody = Extract<EventInput, { type: "delivery-reported" }>;
+
 const qa = (
   intentionId: string,
   verdict: QaReportInput["verdict"],
   reviewId = `r-${intentionId}`,
-): EventInput => ({
+): QaBody => ({
   type: "qa-reported",
   runId: "run-1",
   intentionId,
@@ -22,7 +25,10 @@ const qa = (
   },
   tools: ["fs.read", "git.diff"],
 });
-const delivery = (state: "DONE" | "NEEDS_WORK", source = "verification" as const): EventInput => ({
+const delivery = (
+  state: "DONE" | "NEEDS_WORK",
+  source: DeliveryBody["source"] = "verification",
+): DeliveryBody => ({
   type: "delivery-reported",
   runId: "run-1",
   state,
@@ -67,8 +73,8 @@ describe("the QA and delivery fold", () => {
         delivery("DONE"),
         qa("root", "fail"),
         delivery("NEEDS_WORK"),
-        { ...delivery("NEEDS_WORK"), source: "delivery_check" },
-        { ...delivery("NEEDS_WORK"), source: "final_retry" },
+        delivery("NEEDS_WORK", "delivery_check"),
+        delivery("NEEDS_WORK", "final_retry"),
       ]),
     );
     const run = view.runs["run-1"];
@@ -88,7 +94,7 @@ describe("the QA and delivery fold", () => {
   });
 
   it("records a review that could not be made, with its error and no report", () => {
-    const failed: EventInput = { ...qa("c1", "pass"), report: null, error: "the model timed out" };
+    const failed: QaBody = { ...qa("c1", "pass"), report: null, error: "the model timed out" };
     const view = foldEvents(sequence([...decomposedRun(), failed]));
     expect(view.intentions.c1?.qaReports[0]).toMatchObject({ report: null, error: "the model timed out" });
     expect(view.runs["run-1"]?.deliveryReports).toEqual([]);

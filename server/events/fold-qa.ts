@@ -25,6 +25,8 @@ export interface QaReportView {
   report: QaReport | null;
   error: string | null;
   tools: string[];
+  /** What the reviewer read on the way (`fs.read src/a.ts`). */
+  reads: string[];
 }
 
 export interface IntentionQaFields {
@@ -68,6 +70,7 @@ export function foldQaEvent(view: SessionView, body: QaBody, event: { seq: numbe
         report: body.report,
         error: body.error,
         tools: body.tools,
+        reads: body.reads,
       });
       // QA speaks to the gate too, but as an advisory source the reducer never lets it move anything.
       if (run && body.report) {
