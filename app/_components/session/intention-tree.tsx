@@ -6,6 +6,7 @@ import type { ToolCalledView } from "@/server/events/fold-approvals";
 import { CheckResults, ContractList } from "./contract-list";
 import { IntentSummary } from "./intent-summary";
 import { NodeTier, NodeTierNotes } from "./node-tier";
+import { NodeQaReports } from "./qa-reports";
 import { NodeSpend } from "./spend";
 import { StatusBadge } from "./status-badge";
 
@@ -75,6 +76,7 @@ function IntentionNode({
         </div>
       )}
       <NodeTierNotes intention={intention} />
+      <NodeQaReports intention={intention} />
       {intention.reason && intention.status !== "ACTIVE" && (
         <div
           className={intention.status === "FAILED" ? "error small" : "muted small"}

@@ -11,6 +11,7 @@ import { CaptureMenu } from "./capture-menu";
 import { ChatPanel } from "./chat-panel";
 import { IntentionTree } from "./intention-tree";
 import { PhaseLabel } from "./phase-label";
+import { RunDelivery } from "./qa-reports";
 import { RunSpend } from "./spend";
 import { RunStatusBadge } from "./status-badge";
 import { TraceExport } from "./trace-export";
@@ -41,6 +42,7 @@ export function SessionView({ sessionId }: { sessionId: string }) {
         {currentRun && <RunStatusBadge status={currentRun.status} />}
         {currentRun && <PhaseLabel view={view} runId={currentRun.id} />}
         {currentRun && <RunSpend run={currentRun} />}
+        {currentRun && currentRun.route?.route !== "answer" && <RunDelivery run={currentRun} />}
         {pendingApprovals.length > 0 && (
           <span className="pill warn" data-testid="approvals-count" title="Press A to approve, R to reject">
             {pendingApprovals.length} waiting for you
