@@ -1,9 +1,18 @@
+import type { QaReport } from "@/server/events/bodies/qa";
 import { deriveCommand } from "./heuristics/derive-command";
 import { deriveFileAction } from "./heuristics/derive-file-action";
 import { deriveOwnedScope } from "./heuristics/derive-scope";
 import { offlineReviewDiff, reviewOffline } from "./heuristics/offline-qa";
 import { deriveAcceptance, splitTask } from "./heuristics/split-task";
-import { type AgentModel, commandAction, type ModelCallRecord, type NextAction, type Plan } from "./types";
+import {
+  type AgentModel,
+  commandAction,
+  type ModelCallRecord,
+  type NextAction,
+  type Plan,
+  type QaInput,
+  type ReadPort,
+} from "./types";
 
 export const OFFLINE_MODEL_ID = "offline-heuristics";
 
@@ -59,6 +68,20 @@ export function nextActionOffline(what: string, previousAttempts: readonly strin
   return commandAction(`${derived.thought}${retry}`, derived.command);
 }
 
+/** The offline advisory review: the diff and new files read through `reads`, judged by heuristics. */
+export async function reviewWithHeuristics(
+  input: QaInput,
+  signal?: AbortSignal,
+  reads?: ReadPort,
+): Promise<{ report: QaReport; call: ModelCallRecord }> {
+  signal?.throwIfAborted();
+  const startedAt = performance.now();
+  const diff = reads ? await offlineReviewDiff(reads) : "";
+  const report = reviewOffline(input, diff);
+  const prompt = [input.task, input.what, input.outcome, ...input.work, diff].join("\n");
+  return { report, call: record("qa_review", prompt, JSON.stringify(report), startedAt) };
+}
+
 /**
  * The built-in model used when no provider is configured: seed 000's heuristics, pure and
  * deterministic, so a fresh install works end to end without any network.
@@ -89,13 +112,6 @@ export function createOfflineModel(): AgentModel {
       const prompt = [input.task, input.what, input.acceptance, ...input.previousAttempts].join("\n");
       return { action, call: record("act", prompt, JSON.stringify(action), startedAt) };
     },
-    async review(input, signal, reads) {
-      signal?.throwIfAborted();
-      const startedAt = performance.now();
-      const diff = reads ? await offlineReviewDiff(reads) : "";
-      const report = reviewOffline(input, diff);
-      const prompt = [input.task, input.what, input.outcome, ...input.work, diff].join("\n");
-      return { report, call: record("qa_review", prompt, JSON.stringify(report), startedAt) };
-    },
+    review: reviewWithHeuristics,
   };
 }

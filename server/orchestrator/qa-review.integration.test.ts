@@ -119,4 +119,33 @@ describe("advisory QA with Docker, SQLite and the fake model server", () => {
     const sent = world.fakeModel.requests.slice(before).map((request) => request.body);
     expect(sent.some((body) => toolNamesOf(body).includes("submit_qa_report"))).toBe(false);
   });
+
+  it("the offline model reviews by heuristics: it reads the new file through the dispatch and flags its TODO", async () => {
+    const orch = world.orchestrator({ checkpointsOf: async () => qaOn(false) });
+    const task = "create `notes.txt` containing `TODO write the notes`";
+    const { runId } = await orch.startRun({ sessionId: world.sessionId, task, mode: "agent", actor });
+    await world.approveUntilEnded(orch, runId);
+    const view = await world.view();
+    const run = view.runs[runId];
+    expect(run).toMatchObject({ status: "VERIFIED", delivery: { status: "DONE" } });
+    const root = view.intentions[run?.rootId ?? ""];
+    expect(root?.status).toBe("VERIFIED");
+    expect(root?.qaReports).toEqual([
+      expect.objectContaining({
+        offline: true,
+        modelId: "offline-heuristics",
+        reads: ["git.diff", "git.status", "fs.read notes.txt"],
+        report: expect.objectContaining({
+          verdict: "concerns",
+          findings: expect.arrayContaining([
+            expect.objectContaining({
+              severity: "low",
+              file: "notes.txt",
+              message: "an added line leaves a TODO/FIXME marker",
+            }),
+          ]),
+        }),
+      }),
+    ]);
+  });
 });

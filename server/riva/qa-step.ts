@@ -1,7 +1,7 @@
 import { randomUUID } from "node:crypto";
 import type { IntentionView, SessionView } from "@/server/events/fold";
 import type { EventInput } from "@/server/events/schema";
-import { createOfflineModel } from "@/server/model/offline-model";
+import { createOfflineModel, reviewWithHeuristics } from "@/server/model/offline-model";
 import type { RequestContext } from "@/server/model/request-check";
 import type { AgentModel, ReadPort } from "@/server/model/types";
 import { errorMessage } from "@/server/orchestrator/errors";
@@ -59,7 +59,7 @@ export function qaReadPort(
   };
 }
 
-const offline = createOfflineModel();
+const OFFLINE = createOfflineModel();
 
 export async function reviewIntention(
   host: QaHost,
@@ -72,12 +72,12 @@ export async function reviewIntention(
   const reads = qaReadPort(host.tools, allowed, made, signal);
   const model = host.modelFor(intention);
   // A model without a reviewer (a test double) gets the offline heuristics, labelled as such.
-  const reviewer = model.review ? model : offline;
-  const review = reviewer.review?.bind(reviewer) ?? offline.review;
+  const reviewer = model.review ? model : OFFLINE;
+  const review = model.review?.bind(model) ?? reviewWithHeuristics;
   const input = { ...qaInputFor(host.view(), intention), request };
   const record = { ...request, intentionId: intention.id, stage: "qa_review" as const };
   const outcome = await callWithRetries({ ...host.deps, model: reviewer }, record, signal, () =>
-    review ? review(input, signal, reads) : Promise.reject(new Error("no reviewer")),
+    review(input, signal, reads),
   );
   const base = {
     type: "qa-reported" as const,
