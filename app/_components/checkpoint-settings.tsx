@@ -108,6 +108,33 @@ export function CheckpointSettings({ projectId, policy }: { projectId: string; p
             </label>
           ))}
         </fieldset>
+        <fieldset className="qa-settings">
+          <legend>
+            Advisory QA (a read-only review after each verified intention; never changes the work)
+          </legend>
+          <label>
+            QA review
+            <select
+              value={draft.qaReview}
+              onChange={(event) =>
+                setDraft({ ...draft, qaReview: event.target.value as CheckpointPolicy["qaReview"] })
+              }
+              data-testid="checkpoint-qa-review"
+            >
+              <option value="off">Off</option>
+              <option value="on">On: review each verified intention and the task</option>
+            </select>
+          </label>
+          <label>
+            <input
+              type="checkbox"
+              checked={draft.qaFeedback}
+              onChange={(event) => setDraft({ ...draft, qaFeedback: event.target.checked })}
+              data-testid="checkpoint-qa-feedback"
+            />
+            Feed QA findings to the next step (capped)
+          </label>
+        </fieldset>
         <button
           type="button"
           className="secondary"

@@ -13,7 +13,7 @@ import type { SessionExport } from "./export";
 export const IMPORTED_UNFINISHED_REASON = "imported: the original run had not finished";
 
 /** `call`: one tool call of a Chat answer (answer-tool-called). */
-export type IdKind = "run" | "intention" | "cycle" | "approval" | "message" | "call";
+export type IdKind = "run" | "intention" | "cycle" | "approval" | "message" | "call" | "review";
 
 export interface ImportPlan {
   bodies: EventBody[];
@@ -38,6 +38,7 @@ export function planImport(events: readonly StoredEvent[], newId: () => string =
     approval: new Map(),
     message: new Map(),
     call: new Map(),
+    review: new Map(),
   };
   const renamed: ImportPlan["renamed"] = [];
   const id = (kind: IdKind, from: string): string => {
@@ -81,6 +82,8 @@ export const ID_FIELDS = {
   approvalId: "approval",
   messageId: "message",
   callId: "call",
+  /** An advisory QA review (qa-reported). */
+  reviewId: "review",
 } as const satisfies Record<string, IdKind>;
 
 type Rename = (kind: IdKind, from: string) => string;

@@ -11,6 +11,7 @@ import {
   type ToolCalledView,
   toolCalled,
 } from "./fold-approvals";
+import { foldQaEvent, type IntentionQaFields, NO_QA, type RunDeliveryFields } from "./fold-qa";
 import { foldReasoningEvent, noRunReasoning, type RunReasoningFields } from "./fold-reasoning";
 import { foldTierEvent, type IntentionTierFields, NO_INTENTION_TIER, type RunTierFields } from "./fold-tiers";
 import { foldModelCall } from "./roll-up";
@@ -55,7 +56,7 @@ export interface CycleView {
   testFirst: boolean;
 }
 
-export interface IntentionView extends IntentionTierFields {
+export interface IntentionView extends IntentionTierFields, IntentionQaFields {
   id: string;
   runId: string;
   parentId: string | null;
@@ -120,9 +121,9 @@ export interface ApprovalView {
 
 /**
  * `route` and `answerTools` (the answer path) are folded by `answer-view.ts`, tiers by `fold-tiers.ts`,
- * reasoning and corrections by `fold-reasoning.ts`.
+ * reasoning and corrections by `fold-reasoning.ts`, delivery by `fold-qa.ts`.
  */
-export interface RunView extends AnswerFields, RunTierFields, RunReasoningFields {
+export interface RunView extends AnswerFields, RunTierFields, RunReasoningFields, RunDeliveryFields {
   id: string;
   task: string;
   mode: UserMode;
@@ -228,6 +229,7 @@ export function applyEvent(view: SessionView, event: StoredEvent): SessionView {
         tiers: null,
         ...noRunReasoning(),
         preApproved: [],
+        ...NO_QA.run(),
       };
       break;
     case "intent-discovered": {
@@ -265,6 +267,7 @@ export function applyEvent(view: SessionView, event: StoredEvent): SessionView {
         ownedScope: body.ownedScope,
         scopeApproval: body.scopeApproval,
         ...NO_INTENTION_TIER,
+        ...NO_QA.intention(),
       };
       if (body.parentId) view.intentions[body.parentId]?.childIds.push(body.intentionId);
       const run = view.runs[body.runId];
@@ -406,9 +409,6 @@ export function applyEvent(view: SessionView, event: StoredEvent): SessionView {
     case "terminal-closed":
       if (view.terminal?.id === body.terminalId) view.terminal = null;
       break;
-    // Who typed is kept for the record; the ledger is read by `recordsFromEvents`, patches by the replay.
-    case "terminal-typed":
-      break;
     case "tiers-configured":
     case "tier-escalated":
     case "context-compressed":
@@ -418,6 +418,11 @@ export function applyEvent(view: SessionView, event: StoredEvent): SessionView {
     case "correction-applied":
       foldReasoningEvent(view, body, event.seq);
       break;
+    case "qa-reported":
+    case "delivery-reported":
+      foldQaEvent(view, body, event);
+      break;
+    case "terminal-typed":
     case "trace-recorded":
     case "workspace-changed":
     case "file-edited":

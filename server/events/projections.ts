@@ -155,6 +155,8 @@ export async function project(tx: Tx, sessionId: string, event: StoredEvent): Pr
     case "reasoning-recorded":
     case "correction-applied":
     case "run-pre-approved":
+    case "qa-reported":
+    case "delivery-reported":
       // Kept in the log only; nothing queries them as rows yet.
       return;
     default: {

@@ -3,6 +3,7 @@ import { TraceRecordedBody } from "@/server/governance/ledger/trace-schema";
 import * as approval from "./bodies/approval";
 import * as cycle from "./bodies/cycle";
 import * as intention from "./bodies/intention";
+import * as qa from "./bodies/qa";
 import * as reasoning from "./bodies/reasoning";
 import * as run from "./bodies/run";
 import * as workspace from "./bodies/workspace";
@@ -60,6 +61,9 @@ export const EventBody = z.discriminatedUnion("type", [
   workspace.TerminalTypedBody,
   workspace.TerminalClosedBody,
   workspace.FileEditedBody,
+  /** Advisory QA on an intention, and the run's delivery gate (see bodies/qa.ts). */
+  qa.QaReportedBody,
+  qa.DeliveryReportedBody,
   run.RunEndedBody,
 ]);
 /** An event as read back (defaults applied). */

@@ -1,5 +1,6 @@
 import { type LanguageModel, type ModelMessage, type ToolSet, tool } from "ai";
-import { REASONING_MICRO_PROMPT } from "@/server/policy/stages/policy";
+import { composeSystemPrompt } from "@/server/policy/stages/compose";
+import { REASONING_MICRO_PROMPT, stagePolicy } from "@/server/policy/stages/policy";
 import type { ToolName } from "@/server/policy/stages/vocabulary";
 import { actToolNames, actToolSet, runActTurn } from "./act-turn";
 import { type AnswerStepRequest, streamAnswerStep } from "./answer-step";
@@ -10,6 +11,7 @@ import { estimateTokens } from "./offline-model";
 import { loadPrompt, renderPrompt } from "./prompts";
 import type { ProviderId } from "./provider-vocabulary";
 import { createLanguageModel, effectiveBaseUrl } from "./providers";
+import { qaToolSet, qaUserMessage, runQaTurn } from "./qa-turn";
 import { withOutcome } from "./reasoning/outcome-prompt";
 import type { WarmupInput, WarmupResult } from "./reasoning/types";
 import { sendWarmup, warmupInstructions, warmupUserMessage } from "./reasoning/warmup-request";
@@ -35,6 +37,7 @@ import type {
   ModelCallRecord,
   Plan,
   PlanInput,
+  QaInput,
   ReadPort,
 } from "./types";
 import { contractAsk, discoverIntentAsk } from "./understanding-asks";
@@ -178,11 +181,14 @@ export class AiSdkModel implements AgentModel {
     const vars = { task: input.task, acceptance: input.acceptance, previousAttempts, maxReads, repoContext };
     const dir = this.config.promptsDir;
     const offered = actToolNames();
+    const qaNotes = input.qaNotes
+      ? `\n\n${renderPrompt("qa-feedback", { notes: input.qaNotes }, { dir })}`
+      : "";
     const ask = this.withInvariants({
       stage: "act" as const,
       workspaceTools: offered,
       request: input.request,
-      instructions: withOutcome(renderPrompt("act", vars, { dir }), input.reasoning, { dir }),
+      instructions: withOutcome(renderPrompt("act", vars, { dir }) + qaNotes, input.reasoning, { dir }),
       tools: actToolSet(offered),
     });
     const startedAt = performance.now();
@@ -250,6 +256,54 @@ export class AiSdkModel implements AgentModel {
       tools: [],
     };
     return { text: sent.text, call };
+  }
+
+  /**
+   * The advisory QA review: the stage policy's read-only tools plus `submit_qa_report`, with the
+   * system prompt the policy composes. Checked against the policy like every request (exact tools).
+   */
+  async review(input: QaInput, signal?: AbortSignal, reads?: ReadPort) {
+    const mode = input.request?.mode ?? "agent";
+    const reasoning = input.request?.reasoning ?? "off";
+    const policy = stagePolicy("qa_review", mode, reasoning);
+    const dir = this.config.promptsDir;
+    const instructions = composeSystemPrompt(
+      policy,
+      { project_root: "/workspace", tool_summary: policy.tools.join(", ") },
+      dir ? { dir } : {},
+    );
+    if (input.request)
+      checkModelRequest({ ...input.request, stage: "qa_review", tools: policy.tools, system: instructions });
+    const tools = qaToolSet(policy.tools);
+    const startedAt = performance.now();
+    const spent = { tokensIn: 0, tokensOut: 0 };
+    const record = (): ModelCallRecord => ({
+      stage: "qa_review",
+      modelId: this.id,
+      offline: false,
+      ...spent,
+      latencyMs: performance.now() - startedAt,
+      tools: [...policy.tools],
+    });
+    const result = await runQaTurn(
+      { role: "user", content: qaUserMessage(input) },
+      {
+        offered: policy.tools,
+        reads,
+        request: async (messages) => {
+          const outcome = await this.request({ stage: "qa_review", instructions, tools }, messages, signal);
+          spent.tokensIn += outcome.tokensIn ?? estimateTokens(instructions + JSON.stringify(messages));
+          spent.tokensOut +=
+            outcome.tokensOut ?? estimateTokens(outcome.text + JSON.stringify(outcome.calls));
+          return outcome;
+        },
+        correction: (problem) =>
+          renderPrompt("correct-tool-call", { problem, tools: "submit_qa_report" }, { dir }),
+      },
+    );
+    if (!result.ok)
+      throw new ModelOutputError(`${this.id} gave no valid QA report: ${result.problem}`, record());
+    return { report: result.report, call: record() };
   }
 
   /**
@@ -340,7 +394,7 @@ export class AiSdkModel implements AgentModel {
   }
 
   private request(
-    ask: Pick<Ask<unknown>, "stage" | "instructions" | "tools">,
+    ask: { stage: ModelCallRecord["stage"]; instructions: string; tools: ToolSet },
     messages: ModelMessage[],
     signal?: AbortSignal,
   ) {

@@ -1,9 +1,19 @@
+import type { QaReport } from "@/server/events/bodies/qa";
 import { deriveCommand } from "./heuristics/derive-command";
 import { deriveFileAction } from "./heuristics/derive-file-action";
 import { deriveOwnedScope } from "./heuristics/derive-scope";
+import { offlineReviewDiff, reviewOffline } from "./heuristics/offline-qa";
 import { deriveAcceptance, splitTask } from "./heuristics/split-task";
 import { offlineReflectionText, offlineWarmupText } from "./reasoning/offline-reasoning";
-import { type AgentModel, commandAction, type ModelCallRecord, type NextAction, type Plan } from "./types";
+import {
+  type AgentModel,
+  commandAction,
+  type ModelCallRecord,
+  type NextAction,
+  type Plan,
+  type QaInput,
+  type ReadPort,
+} from "./types";
 
 export const OFFLINE_MODEL_ID = "offline-heuristics";
 
@@ -25,8 +35,9 @@ function record(
     tokensIn: estimateTokens(input),
     tokensOut: estimateTokens(output),
     latencyMs: Math.max(0, performance.now() - startedAt),
-    // What the step stands for, like the AI SDK model's requests: acting means a command.
-    tools: stage === "act" ? ["shell.exec"] : [],
+    // What the step stands for, like the AI SDK model's requests: acting means a command, a review reads.
+    tools:
+      stage === "act" ? ["shell.exec"] : stage === "qa_review" ? ["git.status", "git.diff", "fs.read"] : [],
   };
 }
 
@@ -66,6 +77,20 @@ export function offlineWarmup(task: string, repoSummary?: string) {
   return { text, call: record("warmup", task + (repoSummary ?? ""), text, startedAt) };
 }
 
+/** The offline advisory review: the diff and new files read through `reads`, judged by heuristics. */
+export async function reviewWithHeuristics(
+  input: QaInput,
+  signal?: AbortSignal,
+  reads?: ReadPort,
+): Promise<{ report: QaReport; call: ModelCallRecord }> {
+  signal?.throwIfAborted();
+  const startedAt = performance.now();
+  const diff = reads ? await offlineReviewDiff(reads) : "";
+  const report = reviewOffline(input, diff);
+  const prompt = [input.task, input.what, input.outcome, ...input.work, diff].join("\n");
+  return { report, call: record("qa_review", prompt, JSON.stringify(report), startedAt) };
+}
+
 /**
  * The built-in model used when no provider is configured: seed 000's heuristics, pure and
  * deterministic, so a fresh install works end to end without any network.
@@ -103,5 +128,6 @@ export function createOfflineModel(): AgentModel {
       signal?.throwIfAborted();
       return offlineWarmup(input.task, input.repoSummary);
     },
+    review: reviewWithHeuristics,
   };
 }

@@ -1,3 +1,4 @@
+import type { QaReport } from "@/server/events/bodies/qa";
 import type { Stage } from "@/server/policy/stages/vocabulary";
 import type { PromptIntent } from "@/server/riva/discovery/prompt-intent";
 import type { AnswerStepOutcome, AnswerStepRequest } from "./answer-step";
@@ -87,6 +88,8 @@ export interface ActInput {
   reasoning?: ReasoningCarry;
   /** The previous attempt's tool failed: the retry is told so with its own correction prompt. */
   failedTool?: { tool: string; error: string } | null;
+  /** "QA said": capped advisory findings on earlier work, when the project feeds QA back (else absent). */
+  qaNotes?: string;
 }
 
 /** Seed 000's IntentDiscoverer: the person's request, read by the model (heuristics read it offline). */
@@ -104,6 +107,25 @@ export interface ContractInput {
   what: string;
   acceptance: string;
   repoSummary?: string;
+  request?: RequestContext;
+}
+
+/**
+ * What the advisory reviewer is given (seed 001 §2.3): the work to review and how it was checked. It
+ * may read the workspace through `reads` (read-only tools only); it has no way to change anything.
+ */
+export interface QaInput {
+  /** The user's request (the run's root intention). */
+  task: string;
+  /** The intention under review, its acceptance, and how it ended (status and reason). */
+  what: string;
+  acceptance: string;
+  outcome: string;
+  /** One line per cycle: the action, its judgment and why; then the contract checks. */
+  work: string[];
+  /** The same facts counted, for heuristics: cycles, misses, and the contract as last checked. */
+  attempts: { total: number; missed: number };
+  criteria: { total: number; passed: number };
   request?: RequestContext;
 }
 
@@ -148,6 +170,15 @@ export interface AgentModel {
     input: ContractInput,
     signal?: AbortSignal,
   ): Promise<{ contract: ModelContract; call: ModelCallRecord }>;
+  /**
+   * The advisory QA review (stage `qa_review`): a structured report, never an edit. Absent on models
+   * without it (test doubles): the engine then uses the offline heuristics of `offline-qa.ts`.
+   */
+  review?(
+    input: QaInput,
+    signal?: AbortSignal,
+    reads?: ReadPort,
+  ): Promise<{ report: QaReport; call: ModelCallRecord }>;
   /**
    * One request of the answer path (read-only tools or a text answer, streamed). Absent on the
    * offline model, which has no language ability: the answer path then uses its heuristics.

@@ -77,6 +77,11 @@ export function preApprovableCategoryOf(tool: string): PreApprovableCategory | n
     : null;
 }
 
+/** Advisory QA (seed 001 §2.3) is a project choice: it costs a model call per verified intention. */
+export const QA_REVIEW_SETTINGS = ["off", "on"] as const;
+export const QaReviewSetting = z.enum(QA_REVIEW_SETTINGS);
+export type QaReviewSetting = z.infer<typeof QaReviewSetting>;
+
 export const CheckpointPolicy = z
   .object({
     /** approve_decomposition: ask a person (default) or let the auto checkpoint accept the model's split. */
@@ -93,6 +98,10 @@ export const CheckpointPolicy = z
     reviewReflection: QuestionCheckpoint.default("auto"),
     /** Tool categories pre-approved for every run of the project (none by default). */
     preApproved: z.array(PreApprovableCategory).max(PRE_APPROVABLE_CATEGORIES.length).default([]),
+    /** Seed 001 §2.3: an advisory read-only review after each verified intention and at the root (off by default). */
+    qaReview: QaReviewSetting.default("off"),
+    /** Whether QA findings are fed (capped) to the next act turn of a sibling or a retried task. */
+    qaFeedback: z.boolean().default(false),
   })
   .strict();
 export type CheckpointPolicy = z.infer<typeof CheckpointPolicy>;
@@ -108,6 +117,9 @@ export const STRICTEST_CHECKPOINTS: CheckpointPolicy = {
   verifyIntegration: "ask",
   reviewReflection: "ask",
   preApproved: [],
+  // A policy that cannot be read spends nothing extra: QA only advises, it never guards anything.
+  qaReview: "off",
+  qaFeedback: false,
 };
 
 /** The stored JSON as a policy; unreadable or invalid data gives the strictest policy (fail closed). */

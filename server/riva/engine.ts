@@ -23,6 +23,7 @@ import type { Verdict } from "./heuristics";
 import { callWithRetries } from "./model-calls";
 import { nextStep, type Step } from "./next-step";
 import type { RivaDeps } from "./ports";
+import { deliveryReported, type QaHost, qaNotesFor, reviewIntention } from "./qa-step";
 import { actCarry, afterActEvents, correctionEvents, type ReasoningHost, warmUp } from "./reasoning-step";
 import { readRepoContext } from "./repo-context";
 import {
@@ -111,12 +112,14 @@ export class RivaEngine {
           await this.endRun("STOPPED", `stopped by ${stoppedBy(signal)}`);
           return;
         }
+        const policy = await this.checkpoints();
         const step = nextStep(this.view, this.runId, {
           limits: this.deps.limits,
           now: this.deps.clock(),
           budget: this.deps.budget ?? null,
-          questions: await this.checkpoints(),
+          questions: policy,
           tiers: this.deps.tiers?.config ?? null,
+          qa: policy,
         });
         if (step.kind === "done") return;
         await this.perform(step, signal);
@@ -141,9 +144,13 @@ export class RivaEngine {
       case "discover":
         return this.discover(step.root, signal);
       case "warmup":
-        return warmUp(this.actHost(), step.root, signal);
+        return warmUp(this.host(), step.root, signal);
       case "ask-budget":
         return this.append([budgetQuestion(this.runId, step.root, step.spent)]);
+      case "qa-review":
+        return reviewIntention(this.host(), step.intention, signal);
+      case "report-delivery":
+        return this.append([deliveryReported(this.runId, step.state, step.reason)]);
       case "plan":
         return this.plan(step.intention, step.verdict, signal);
       case "decompose":
@@ -283,7 +290,7 @@ export class RivaEngine {
     }
     if (opening.length > 0) await this.append(opening);
     const testFirst = testFirstAction(intention);
-    if (testFirst) return carryOutAction(this.actHost(), intention, testFirst, null);
+    if (testFirst) return carryOutAction(this.host(), intention, testFirst, null);
     const input = {
       task: this.rootTask(),
       what: intention.what,
@@ -292,20 +299,21 @@ export class RivaEngine {
       request: this.requestContext(),
       ...(this.deps.repoContext ? { repoContext: await readRepoContext(this.tools) } : {}),
       ...actCarry(this.view, this.runId, intention),
+      qaNotes: qaNotesFor(this.view, intention, await this.checkpoints()),
     };
     const record = { ...this.requestContext(), intentionId: intention.id, stage: "act" as const };
     const model = modelFor(this.deps, intention);
     // The model may read a few times inside its turn; each read is logged as it happens.
-    const reads = readPortFor(this.actHost(), intention, signal);
+    const reads = readPortFor(this.host(), intention, signal);
     const asked = await callWithRetries({ ...this.deps, model }, record, signal, () =>
       model.nextAction(input, signal, reads),
     );
     if (asked.failedAttempts.length > 0) await this.append(asked.failedAttempts);
     if (!("value" in asked)) return this.modelFailed(intention, "act", asked.error);
     const next = asked.value;
-    const noted = afterActEvents(this.actHost(), intention, next, model);
+    const noted = afterActEvents(this.host(), intention, next, model);
     if (noted.length > 0) await this.append(noted);
-    return carryOutAction(this.actHost(), intention, next.action, this.llmCalled(next.call, intention.id));
+    return carryOutAction(this.host(), intention, next.action, this.llmCalled(next.call, intention.id));
   }
 
   private understandingHost(): UnderstandingHost {
@@ -314,25 +322,24 @@ export class RivaEngine {
       runId: this.runId,
       modelFor: (intention) => modelFor(this.deps, intention),
       request: () => this.requestContext(),
-      llmCalled: (call, intentionId) =>
-        llmCalledEvent(this.runId, intentionId, call, this.deps.priceOf, this.requestContext()),
+      llmCalled: (call, intentionId) => this.llmCalled(call, intentionId),
       checkpoints: () => this.checkpoints(),
       append: (bodies) => this.append(bodies),
     };
   }
 
-  /** What the act step and the reasoning step need of the engine. */
-  private actHost(): ActHost & ReasoningHost {
-    const [view, request] = [() => this.view, () => this.requestContext()];
-    const append = (bodies: EventInput[]) => this.append(bodies);
+  /** What the act, reasoning and QA steps need of the engine. */
+  private host(): ActHost & ReasoningHost & QaHost {
+    const { runId, tools, cycles, deps } = this;
     return {
-      runId: this.runId,
-      tools: this.tools,
-      cycles: this.cycles,
-      append,
-      deps: this.deps,
-      view,
-      request,
+      runId,
+      tools,
+      cycles,
+      deps,
+      view: () => this.view,
+      request: () => this.requestContext(),
+      modelFor: (intention) => modelFor(deps, intention),
+      append: (bodies) => this.append(bodies),
     };
   }
 
@@ -352,10 +359,10 @@ export class RivaEngine {
     // The re-ask's correction was sent even though it did not help: the log says which one.
     const tried =
       error instanceof ModelOutputError ? correctionEvents(this.runId, intention.id, error.call) : [];
-    const model = modelFor(this.deps, intention);
+    const request = { ...this.requestContext(), intentionId: intention.id, stage };
     await this.append([
       ...tried,
-      failedCallEvent(this.requestContext(), intention.id, stage, model, message),
+      failedCallEvent(request, modelFor(this.deps, intention), message),
       this.status(intention, "FAILED", `the model could not ${doing}: ${message}`),
     ]);
   }

@@ -168,6 +168,15 @@ describe("nextStep: depth-first work of children", () => {
       status: "VERIFIED",
       reason: "ok",
     });
+    // The root's verification reports DONE into the delivery gate first, then the run ends.
+    expect(step(bodies)).toMatchObject({ kind: "report-delivery", state: "DONE", intention: { id: "root" } });
+    bodies.push({
+      type: "delivery-reported",
+      runId: "run-1",
+      state: "DONE",
+      source: "verification",
+      reason: "all 3 intentions verified",
+    });
     expect(step(bodies)).toEqual({ kind: "end", status: "VERIFIED", reason: "all 3 intentions verified" });
   });
 });

@@ -15,6 +15,7 @@ import {
 } from "./checkpoint-steps";
 import { canVerifyDirectly, failureSummary, shouldDecompose, type Verdict } from "./heuristics";
 import type { RivaLimits, RunBudget } from "./limits";
+import { beforeRunEnds, QA_OFF, type QaSettings, type QaStep, qaReviewDue } from "./qa-steps";
 import {
   afterMissWithTiers,
   type EscalateStep,
@@ -46,6 +47,8 @@ export type Step =
   | { kind: "decompose"; intention: IntentionView; trigger: string; summary: string; fallback?: EscalateStep }
   /** Model tiers: the intention's tier is failing and it climbs to the next one (see tier-step.ts). */
   | EscalateStep
+  /** Advisory QA of a verified intention, and the delivery gate before the run ends (qa-steps.ts). */
+  | QaStep
   | { kind: "close-interrupted-cycle"; intention: IntentionView; cycleId: string }
   /** verify_integration: every child is verified; the parent's own contract is checked in the sandbox. */
   | { kind: "integrate"; intention: IntentionView; childCount: number }
@@ -94,6 +97,8 @@ export interface StepContext {
   questions?: Questions;
   /** The run's model tiers (ARBOR_MODEL_CONFIG); absent: one model, seed 000's triggers alone. */
   tiers?: TierConfig | null;
+  /** The project's advisory QA setting; off when absent. */
+  qa?: QaSettings;
 }
 
 export function nextStep(view: SessionView, runId: string, context: StepContext): Step {
@@ -101,10 +106,13 @@ export function nextStep(view: SessionView, runId: string, context: StepContext)
   if (run?.status !== "RUNNING") return { kind: "done" };
   const root = run.rootId ? view.intentions[run.rootId] : undefined;
   if (!root) return { kind: "end", status: "FAILED", reason: "the run has no root intention" };
-  if (root.status === "VERIFIED")
-    return { kind: "end", status: "VERIFIED", reason: verifiedReason(view, root) };
-  if (root.status === "FAILED")
-    return { kind: "end", status: "FAILED", reason: root.reason ?? "the task failed" };
+  const qa = context.qa ?? QA_OFF;
+  if (root.status === "VERIFIED" || root.status === "FAILED") {
+    // The verification reports into the delivery gate and QA reviews the root, then the run ends.
+    const reason =
+      root.status === "VERIFIED" ? verifiedReason(view, root) : (root.reason ?? "the task failed");
+    return beforeRunEnds(run, root, qa, reason) ?? { kind: "end", status: root.status, reason };
+  }
 
   const approvals = Object.values(view.approvals).filter((approval) => approval.runId === run.id);
   const pending = approvals.find((approval) => approval.status === "PENDING");
@@ -153,6 +161,7 @@ export function nextStep(view: SessionView, runId: string, context: StepContext)
     context.limits,
     context.questions ?? AUTO_QUESTIONS,
     context.tiers ?? null,
+    qa,
   );
   if (step.kind === "plan" || step.kind === "act" || step.kind === "decompose") {
     // About to spend on the model (and only then, so a verdict is never left half recorded): the run's
@@ -171,6 +180,7 @@ function visit(
   limits: RivaLimits,
   questions: Questions,
   tiers: TierConfig | null,
+  qa: QaSettings,
 ): Step {
   if (node.childIds.length > 0) {
     const children = node.childIds.map((id) => view.intentions[id]).filter((child) => child !== undefined);
@@ -179,7 +189,10 @@ function visit(
         const reason = `child ${child.position + 1} "${child.what}" failed: ${child.reason ?? "no reason recorded"}`;
         return { kind: "settle", intention: node, status: "FAILED", reason };
       }
-      if (child.status !== "VERIFIED") return visit(view, run, child, limits, questions, tiers);
+      // A verified child is reviewed before its next sibling starts, so the sibling can read the report.
+      if (child.status === "VERIFIED" && qaReviewDue(child, qa))
+        return { kind: "qa-review", intention: child };
+      if (child.status !== "VERIFIED") return visit(view, run, child, limits, questions, tiers, qa);
     }
     // verify_integration: the parent holds when every child was verified and its own contract (if its
     // acceptance names checkable criteria) holds too; checked first, then proposed or settled.

@@ -110,7 +110,7 @@ export async function warmUp(host: ReasoningHost, root: IntentionView, signal: A
   const message = capped(errorMessage(outcome.error), 180);
   const failed = { plan_delta: "", next_action: "", known_risks: `warmup failed: ${message}` };
   return host.append([
-    failedCallEvent(request, root.id, "warmup", model, message),
+    failedCallEvent({ ...request, intentionId: root.id, stage: "warmup" }, model, message),
     reasoningEvent(host.runId, where, "macro", `The warmup could not be written: ${message}`, model, {
       ...failed,
       delivery_state: "NEEDS_WORK",

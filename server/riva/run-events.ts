@@ -33,6 +33,31 @@ export function decisionMade(
   return { type: "decision-made", runId, intentionId: intention.id, decision, reason };
 }
 
+/** A model call that failed for good: recorded with its error and no spend. */
+export function failedCallEvent(
+  request: RequestContext & { intentionId: string; stage: string },
+  model: { id: string; offline: boolean },
+  error: string,
+): EventInput {
+  const spend = { tokensIn: 0, tokensOut: 0, latencyMs: 0 };
+  return { type: "llm-called", ...request, modelId: model.id, offline: model.offline, ...spend, error };
+}
+
+/** The run spent its budget: a person grants the same again, or stops the run. */
+export function budgetQuestion(runId: string, root: Pick<IntentionView, "id">, spent: string): EventInput {
+  const thought = `The run has spent ${spent}. Grant the same budget again, or stop the run.`;
+  const approvalId = randomUUID();
+  return {
+    type: "approval-requested",
+    runId,
+    approvalId,
+    intentionId: root.id,
+    kind: "budget",
+    thought,
+    reason: spent,
+  };
+}
+
 /** A cycle the server stopped in the middle of: judged UNCLEAR, so the intention tries again. */
 export function interruptedCycleEvents(runId: string, intentionId: string, cycleId: string): EventInput[] {
   const cycle = { runId, intentionId, cycleId };
@@ -77,35 +102,6 @@ export function llmCalledEvent(
     ...(request ? { mode: request.mode, reasoning: request.reasoning } : {}),
     error: null,
     costUsd,
-  };
-}
-
-/** The run spent its budget: a person grants more or stops it. */
-export function budgetQuestion(runId: string, root: Pick<IntentionView, "id">, spent: string): EventInput {
-  return {
-    type: "approval-requested",
-    runId,
-    approvalId: randomUUID(),
-    intentionId: root.id,
-    kind: "budget",
-    thought: `The run has spent ${spent}. Grant the same budget again, or stop the run.`,
-    reason: spent,
-  };
-}
-
-/** A model request that failed for good: what the log says instead of its spend. */
-export function failedCallEvent(
-  request: RequestContext,
-  intentionId: string,
-  stage: string,
-  model: { id: string; offline: boolean },
-  message: string,
-): EventInput {
-  const { runId, mode, reasoning } = request;
-  return {
-    type: "llm-called",
-    ...{ runId, mode, reasoning, intentionId, stage, modelId: model.id, offline: model.offline },
-    ...{ tokensIn: 0, tokensOut: 0, latencyMs: 0, error: message },
   };
 }
 

@@ -8,6 +8,7 @@ import type { StoredEvent } from "@/server/events/schema";
 import { useTRPC } from "../../_trpc/client";
 import { NotFound } from "../not-found";
 import { IntentionTree } from "../session/intention-tree";
+import { RunDelivery } from "../session/qa-reports";
 import { RunStatusBadge } from "../session/status-badge";
 import { filesAt } from "./files-at";
 import { FilesPanel } from "./files-panel";
@@ -126,7 +127,7 @@ export function ReplayView({ sessionId }: { sessionId: string }) {
           const run = view.runs[runId];
           return run?.rootId ? (
             <div key={runId}>
-              <RunStatusBadge status={run.status} />
+              <RunStatusBadge status={run.status} /> <RunDelivery run={run} />
               <IntentionTree view={view} rootId={run.rootId} lazyCycles />
             </div>
           ) : null;

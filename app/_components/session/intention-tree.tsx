@@ -7,6 +7,7 @@ import { type ReasoningEntry, reflectionOf, warmupOf } from "@/server/events/fol
 import { CheckResults, ContractList } from "./contract-list";
 import { IntentSummary } from "./intent-summary";
 import { NodeTier, NodeTierNotes } from "./node-tier";
+import { NodeQaReports } from "./qa-reports";
 import { CorrectionList, CycleReasoning, WarmupReasoning } from "./reasoning-view";
 import { NodeSpend } from "./spend";
 import { StatusBadge } from "./status-badge";
@@ -80,6 +81,7 @@ function IntentionNode({
         </div>
       )}
       <NodeTierNotes intention={intention} />
+      <NodeQaReports intention={intention} />
       {intention.reason && intention.status !== "ACTIVE" && (
         <div
           className={intention.status === "FAILED" ? "error small" : "muted small"}

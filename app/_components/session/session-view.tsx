@@ -11,6 +11,7 @@ import { CaptureMenu } from "./capture-menu";
 import { ChatPanel } from "./chat-panel";
 import { IntentionTree } from "./intention-tree";
 import { PhaseLabel } from "./phase-label";
+import { RunDelivery } from "./qa-reports";
 import { RunPreApprovals } from "./run-pre-approvals";
 import { RunSpend } from "./spend";
 import { RunStatusBadge } from "./status-badge";
@@ -49,6 +50,7 @@ export function SessionView({ sessionId }: { sessionId: string }) {
             canGrant={session.data.permissions.approve}
           />
         )}
+        {currentRun && currentRun.route?.route !== "answer" && <RunDelivery run={currentRun} />}
         {pendingApprovals.length > 0 && (
           <span className="pill warn" data-testid="approvals-count" title="Press A to approve, R to reject">
             {pendingApprovals.length} waiting for you

@@ -364,6 +364,37 @@ function generatedTestReply(request: ChatRequest): FakeReply {
   return { type: "tool-calls", calls: [{ name: "propose_contract", arguments: args }] };
 }
 
+/** The advisory reviewer's answer tool (server/model/qa-turn.ts). */
+const SUBMIT_QA = "submit_qa_report";
+/** An intention (or a task) marked this way gets a QA "fail" from the fake reviewer. */
+const QA_FAIL_MARK = "(qa-fail)";
+
+/**
+ * The advisory reviewer: read the diff first (its result comes back in the same turn), then submit a
+ * report — "fail" with a high finding when the request carries the mark, else "pass".
+ */
+function qaReviewReply(request: ChatRequest): FakeReply {
+  if (toolResultCount(request) === 0) {
+    return { type: "tool-calls", calls: [{ name: "git_diff", arguments: {} }] };
+  }
+  const failing = intentionText(request).includes(QA_FAIL_MARK);
+  const report = failing
+    ? {
+        verdict: "fail",
+        summary: "The fake reviewer fails work marked (qa-fail).",
+        findings: [
+          {
+            severity: "high",
+            file: "README.md",
+            message: "the change is not what the reviewer wanted",
+            suggestion: "write the README's usage section first",
+          },
+        ],
+      }
+    : { verdict: "pass", summary: "The fake reviewer found nothing to flag.", findings: [] };
+  return { type: "tool-calls", calls: [{ name: SUBMIT_QA, arguments: report }] };
+}
+
 const defaultRules: ScenarioRule[] = [
   {
     description: "intent discovery: report the request's kind, verb, targets and constraints",
@@ -379,6 +410,12 @@ const defaultRules: ScenarioRule[] = [
     description: "warmup (reasoning on): the six reasoning sections, then what comes first",
     match: isWarmup,
     reply: warmupReply,
+  },
+  {
+    description:
+      "QA review (submit_qa_report offered): read the diff, then pass, or fail work marked (qa-fail)",
+    match: offers(SUBMIT_QA),
+    reply: qaReviewReply,
   },
   {
     description: "plan: split the task on and/then/also/;",

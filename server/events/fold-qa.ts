@@ -1,0 +1,102 @@
+import type { z } from "zod";
+import {
+  type DeliveryGate,
+  type DeliveryReport,
+  INITIAL_DELIVERY_GATE,
+  reduceDeliveryGate,
+} from "@/server/policy/stages/delivery-gate";
+import type { DeliveryReportedBody, QaReport, QaReportedBody } from "./bodies/qa";
+import type { SessionView } from "./fold";
+
+/**
+ * The fold of advisory QA and the delivery gate (kept out of fold.ts, which folds everything else).
+ * QA reports land on their intention and nowhere else: no status, no answer, no gate moves because of
+ * one. Every delivery report goes through the pure `reduceDeliveryGate`, so once an authoritative
+ * source said DONE nothing later — a QA "fail", a retried answer, a NEEDS_WORK — can undo it.
+ */
+
+export interface QaReportView {
+  reviewId: string;
+  seq: number;
+  at: string;
+  modelId: string;
+  offline: boolean;
+  /** null: the review could not be made (`error`). */
+  report: QaReport | null;
+  error: string | null;
+  tools: string[];
+  /** What the reviewer read on the way (`fs.read src/a.ts`). */
+  reads: string[];
+}
+
+export interface IntentionQaFields {
+  /** Advisory reviews of this intention, oldest first. */
+  qaReports: QaReportView[];
+}
+
+export interface DeliveryReportView {
+  seq: number;
+  state: DeliveryReport["state"];
+  source: DeliveryReport["source"];
+  reason: string;
+  /** False when the gate was already DONE (or the source is advisory): the report changed nothing. */
+  moved: boolean;
+}
+
+export interface RunDeliveryFields {
+  /** Seed 001 §2.5: NEEDS_WORK until an authoritative source says DONE; DONE is never undone. */
+  delivery: DeliveryGate;
+  deliveryReports: DeliveryReportView[];
+}
+
+/** The fields' starting values, fresh arrays each time (the fold mutates them in place). */
+export const NO_QA = {
+  intention: (): IntentionQaFields => ({ qaReports: [] }),
+  run: (): RunDeliveryFields => ({ delivery: INITIAL_DELIVERY_GATE, deliveryReports: [] }),
+};
+
+type QaBody = z.infer<typeof QaReportedBody> | z.infer<typeof DeliveryReportedBody>;
+
+export function foldQaEvent(view: SessionView, body: QaBody, event: { seq: number; at: string }): void {
+  const run = view.runs[body.runId];
+  switch (body.type) {
+    case "qa-reported": {
+      view.intentions[body.intentionId]?.qaReports.push({
+        reviewId: body.reviewId,
+        seq: event.seq,
+        at: event.at,
+        modelId: body.modelId,
+        offline: body.offline,
+        report: body.report,
+        error: body.error,
+        tools: body.tools,
+        reads: body.reads,
+      });
+      // QA speaks to the gate too, but as an advisory source the reducer never lets it move anything.
+      if (run && body.report) {
+        const state = body.report.verdict === "pass" ? "DONE" : "NEEDS_WORK";
+        report(run, { state, source: "qa_review", reason: body.report.summary }, event.seq);
+      }
+      return;
+    }
+    case "delivery-reported":
+      if (run) report(run, body, event.seq);
+      return;
+  }
+}
+
+function report(
+  run: RunDeliveryFields,
+  body: Pick<DeliveryReport, "state" | "source" | "reason">,
+  seq: number,
+): void {
+  const before = run.delivery;
+  run.delivery = reduceDeliveryGate(before, { type: "reported", ...body, at: seq });
+  const moved = before.status !== run.delivery.status;
+  run.deliveryReports.push({ seq, state: body.state, source: body.source, reason: body.reason, moved });
+}
+
+/** Whether the run's own verification already reported into the gate (the engine reports it once). */
+export function verificationReported(run: RunDeliveryFields): boolean {
+  return run.deliveryReports.some((entry) => entry.source === "verification");
+}
