@@ -11,6 +11,7 @@ import {
   type ToolCalledView,
   toolCalled,
 } from "./fold-approvals";
+import { foldCycleEvent } from "./fold-cycles";
 import { foldQaEvent, type IntentionQaFields, NO_QA, type RunDeliveryFields } from "./fold-qa";
 import { foldReasoningEvent, noRunReasoning, type RunReasoningFields } from "./fold-reasoning";
 import { foldTierEvent, type IntentionTierFields, NO_INTENTION_TIER, type RunTierFields } from "./fold-tiers";
@@ -184,10 +185,6 @@ export function emptySessionView(): SessionView {
   };
 }
 
-function findCycle(view: SessionView, intentionId: string, cycleId: string): CycleView | undefined {
-  return view.intentions[intentionId]?.cycles.find((cycle) => cycle.id === cycleId);
-}
-
 /** Applies one event in place and returns the same view. Events at or below `lastSeq` are ignored,
  *  so a reader that receives an event twice (a reconnect racing the live stream) stays correct. */
 export function applyEvent(view: SessionView, event: StoredEvent): SessionView {
@@ -311,77 +308,14 @@ export function applyEvent(view: SessionView, event: StoredEvent): SessionView {
         if (intention) intention.budget = share.budget;
       }
       break;
-    case "cycle-started": {
-      const intention = view.intentions[body.intentionId];
-      const test = intention?.contractBy?.generatedTest;
-      intention?.cycles.push({
-        id: body.cycleId,
-        approvalId: body.approvalId,
-        gate: body.gate,
-        index: body.index,
-        thought: body.thought,
-        action: body.action,
-        exitCode: null,
-        output: null,
-        timedOut: false,
-        error: null,
-        durationMs: null,
-        judgment: null,
-        judgedBy: null,
-        judgmentReason: null,
-        reflection: null,
-        checks: null,
-        testFirst:
-          !!test && body.index === 0 && body.action.tool === "fs.write" && body.action.target === test.path,
-      });
+    case "cycle-started":
+    case "cycle-result":
+    case "cycle-judged":
+    case "cycle-reflected":
+    case "contract-built":
+    case "criteria-checked":
+      foldCycleEvent(view, body);
       break;
-    }
-    case "cycle-result": {
-      const cycle = findCycle(view, body.intentionId, body.cycleId);
-      if (cycle) {
-        cycle.exitCode = body.exitCode;
-        cycle.output = body.output;
-        cycle.timedOut = body.timedOut;
-        cycle.error = body.error;
-        cycle.durationMs = body.durationMs;
-      }
-      break;
-    }
-    case "cycle-judged": {
-      const cycle = findCycle(view, body.intentionId, body.cycleId);
-      if (cycle) {
-        cycle.judgment = body.judgment;
-        cycle.judgedBy = body.judgedBy;
-        cycle.judgmentReason = body.reason;
-      }
-      break;
-    }
-    case "cycle-reflected": {
-      const cycle = findCycle(view, body.intentionId, body.cycleId);
-      if (cycle) cycle.reflection = body.reflection;
-      break;
-    }
-    case "contract-built": {
-      const intention = view.intentions[body.intentionId];
-      if (!intention) break;
-      intention.contract = body.criteria;
-      intention.contractBy = {
-        source: body.source,
-        dropped: body.dropped,
-        generatedTest: body.generatedTest,
-      };
-      break;
-    }
-    case "criteria-checked": {
-      const intention = view.intentions[body.intentionId];
-      if (body.cycleId === null) {
-        if (intention) intention.integrationChecks = body.results;
-      } else {
-        const cycle = findCycle(view, body.intentionId, body.cycleId);
-        if (cycle) cycle.checks = body.results;
-      }
-      break;
-    }
     case "llm-called":
       foldModelCall(view, body);
       break;

@@ -4,7 +4,8 @@ import type { EventInput } from "@/server/events/schema";
 import { CycleLedger } from "@/server/governance/ledger/cycle-ledger";
 import { ModelOutputError } from "@/server/model/errors";
 import type { RequestContext } from "@/server/model/request-check";
-import type { ModelCallRecord } from "@/server/model/types";
+import type { ModelCallRecord, Plan } from "@/server/model/types";
+
 import { errorMessage } from "@/server/orchestrator/errors";
 import { runGrantsFor } from "@/server/policy/approval/run-pre-approvals";
 import {
@@ -34,6 +35,7 @@ import {
   interruptedCycleEvents,
   llmCalledEvent,
   proposalEvents,
+  runEndedEvents,
   type Settled,
   statusChanged,
 } from "./run-events";
@@ -47,6 +49,8 @@ import {
   testFirstAction,
   type UnderstandingHost,
 } from "./understanding-step";
+
+type Split = Extract<Plan, { kind: "decompose" }>;
 
 /**
  * Drives one run to its end: fold the log, ask `nextStep` what to do, do it, append what happened,
@@ -200,18 +204,8 @@ export class RivaEngine {
     const planned = await this.askPlan(intention, { task: intention.what, repoSummary }, signal);
     if (!planned) return;
     const { plan, call } = planned;
-    if (plan.kind === "decompose") {
-      return this.append([
-        this.llmCalled(call, intention.id),
-        ...proposalEvents(
-          this.runId,
-          intention,
-          `cannot verify directly: ${verdict.reason}`,
-          plan,
-          await this.checkpoints(),
-        ),
-      ]);
-    }
+    if (plan.kind === "decompose")
+      return this.propose(intention, call, `cannot verify directly: ${verdict.reason}`, plan);
     const why = `${verdict.reason}, but the model judged it verifiable directly: ${plan.thought}`;
     return this.append([
       this.llmCalled(call, intention.id),
@@ -233,22 +227,17 @@ export class RivaEngine {
     const planned = await this.askPlan(intention, input, signal);
     if (!planned) return;
     const { plan, call } = planned;
-    if (plan.kind === "decompose") {
-      return this.append([
-        this.llmCalled(call, intention.id),
-        ...proposalEvents(
-          this.runId,
-          intention,
-          `should decompose: ${trigger}`,
-          plan,
-          await this.checkpoints(),
-        ),
-      ]);
-    }
+    if (plan.kind === "decompose") return this.propose(intention, call, `should decompose: ${trigger}`, plan);
     if (fallback)
       return this.append([this.llmCalled(call, intention.id), escalatedEvent(this.runId, fallback)]);
     const reason = `${trigger}; it cannot be decomposed further: ${plan.thought}`;
     return this.append([this.llmCalled(call, intention.id), this.status(intention, "FAILED", reason)]);
+  }
+
+  /** A proposed split: asked of a person, or approved by the auto checkpoint (see proposalEvents). */
+  private async propose(intention: IntentionView, call: ModelCallRecord, why: string, plan: Split) {
+    const asked = proposalEvents(this.runId, intention, why, plan, await this.checkpoints());
+    return this.append([this.llmCalled(call, intention.id), ...asked]);
   }
 
   /** Seed 000: a decomposition has 2–5 children. The port is not trusted to have checked. */
@@ -279,15 +268,9 @@ export class RivaEngine {
   ): Promise<void> {
     const opening: EventInput[] =
       intention.status === "PENDING" ? [this.status(intention, "ACTIVE", null)] : [];
-    if (intention.cycles.length > 0) {
-      opening.push(
-        this.decision(
-          intention,
-          "retry",
-          `attempt ${intention.cycles.length + 1}: no decomposition trigger fired yet`,
-        ),
-      );
-    }
+    const attempt = intention.cycles.length + 1;
+    const retry = `attempt ${attempt}: no decomposition trigger fired yet`;
+    if (attempt > 1) opening.push(this.decision(intention, "retry", retry));
     if (opening.length > 0) await this.append(opening);
     const testFirst = testFirstAction(intention);
     if (testFirst) return carryOutAction(this.host(), intention, testFirst, null);
@@ -371,22 +354,7 @@ export class RivaEngine {
   private async endRun(status: "VERIFIED" | "FAILED" | "STOPPED", reason: string): Promise<void> {
     await this.catchUp();
     if (this.view.runs[this.runId]?.status !== "RUNNING") return;
-    const events: EventInput[] = Object.values(this.view.intentions)
-      .filter((intention) => intention.runId === this.runId && intention.status === "ACTIVE")
-      .sort((a, b) => b.depth - a.depth)
-      .map((intention) => this.status(intention, "FAILED", reason));
-    const label = status === "VERIFIED" ? "Verified" : status === "STOPPED" ? "Stopped" : "Failed";
-    events.push(
-      { type: "run-ended", runId: this.runId, status, reason },
-      {
-        type: "message-posted",
-        messageId: randomUUID(),
-        runId: this.runId,
-        role: "agent",
-        text: `${label}: ${reason}`,
-      },
-    );
-    await this.append(events);
+    await this.append(runEndedEvents(this.view, this.runId, status, reason));
   }
 
   private rootTask(): string {

@@ -1,5 +1,5 @@
 import { randomUUID } from "node:crypto";
-import type { IntentionView } from "@/server/events/fold";
+import type { IntentionView, SessionView } from "@/server/events/fold";
 import type { EventInput } from "@/server/events/schema";
 import type { Pricer } from "@/server/model/pricing";
 import type { RequestContext } from "@/server/model/request-check";
@@ -149,4 +149,26 @@ export function proposalEvents(
     },
     ...childIntentions(runId, intention, plan.children),
   ];
+}
+
+/**
+ * The end of a run: every intention still ACTIVE fails with the run's reason (deepest first, so none
+ * is left open), then the run ends and the agent says so in the chat.
+ */
+export function runEndedEvents(
+  view: Pick<SessionView, "intentions">,
+  runId: string,
+  status: "VERIFIED" | "FAILED" | "STOPPED",
+  reason: string,
+): EventInput[] {
+  const events: EventInput[] = Object.values(view.intentions)
+    .filter((intention) => intention.runId === runId && intention.status === "ACTIVE")
+    .sort((a, b) => b.depth - a.depth)
+    .map((intention) => statusChanged(runId, intention, "FAILED", reason));
+  const label = status === "VERIFIED" ? "Verified" : status === "STOPPED" ? "Stopped" : "Failed";
+  events.push(
+    { type: "run-ended", runId, status, reason },
+    { type: "message-posted", messageId: randomUUID(), runId, role: "agent", text: `${label}: ${reason}` },
+  );
+  return events;
 }
