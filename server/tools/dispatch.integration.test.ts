@@ -15,9 +15,10 @@ let provider: DockerSandboxProvider;
 let box: Sandbox;
 const SCOPED = { id: "INT-001", ownedScope: ["src/**", "notes/**"] };
 const WIDE = { id: "INT-002", ownedScope: ["**"] };
+// Pre-approved for the project: a run's pre-approval never covers dangerous tools such as fs.delete.
 const NO_QUESTIONS: GatePolicy = {
   checkpoints: CheckpointPolicy.parse({ commands: "never-ask" }),
-  preApproved: { run: ["write", "git-write", "shell"] },
+  preApproved: { project: ["write", "git-write", "shell"] },
 };
 
 beforeAll(async () => {
