@@ -1,11 +1,9 @@
 "use client";
 
-import { useQuery } from "@tanstack/react-query";
 import Link from "next/link";
-import { useEffect, useMemo, useState } from "react";
+import { useDeferredValue, useEffect, useMemo, useState } from "react";
 import { foldEvents } from "@/server/events/fold";
 import type { StoredEvent } from "@/server/events/schema";
-import { useTRPC } from "../../_trpc/client";
 import { NotFound } from "../not-found";
 import { IntentionTree } from "../session/intention-tree";
 import { RunStatusBadge } from "../session/status-badge";
@@ -15,21 +13,42 @@ import { markersOf } from "./markers";
 
 const SPEEDS = [1, 4, 16, 64] as const;
 
+/** What the replay page loaded on the server: the session and its log (`StoredEvent[]` as JSON), or why not. */
+export type ReplayLoad =
+  | { ok: true; session: { title: string; project: { id: string; name: string } }; log: string }
+  | { ok: false; message: string };
+
 /**
  * A past session, event by event: play, pause, speed and a scrubber over its log; jump to its
  * decompositions, answers and failures. At any point the tree is the fold of the log up to there.
  */
-export function ReplayView({ sessionId }: { sessionId: string }) {
-  const trpc = useTRPC();
-  const session = useQuery(trpc.session.getById.queryOptions({ sessionId }));
-  const log = useQuery(trpc.session.eventLog.queryOptions({ sessionId }));
-  const events = useMemo<StoredEvent[]>(() => (log.data ? JSON.parse(log.data) : []), [log.data]);
+export function ReplayView({ sessionId, load }: { sessionId: string; load: ReplayLoad }) {
+  if (!load.ok) return <NotFound what="Session" error={new Error(load.message)} />;
+  return <Replay sessionId={sessionId} session={load.session} log={load.log} />;
+}
+
+function Replay({
+  sessionId,
+  session,
+  log,
+}: {
+  sessionId: string;
+  session: Extract<ReplayLoad, { ok: true }>["session"];
+  log: string;
+}) {
+  const events = useMemo<StoredEvent[]>(() => JSON.parse(log), [log]);
   const [position, setPosition] = useState<number | null>(null);
   const [playing, setPlaying] = useState(false);
   const [speed, setSpeed] = useState<(typeof SPEEDS)[number]>(4);
+  const [interactive, setInteractive] = useState(false);
   const at = position ?? events.length;
-  const view = useMemo(() => foldEvents(events.slice(0, at)), [events, at]);
+  // Dragging the scrubber moves its thumb at once; the tree follows when React has time (a fold of
+  // 10 000 events is ~15 ms, and a drag sends many positions).
+  const shownAt = useDeferredValue(at);
+  const view = useMemo(() => foldEvents(events.slice(0, shownAt)), [events, shownAt]);
   const markers = useMemo(() => markersOf(events), [events]);
+  // The server's HTML is already the tree; this says the page's scripts have taken over (bench/).
+  useEffect(() => setInteractive(true), []);
 
   useEffect(() => {
     if (!playing) return;
@@ -41,17 +60,14 @@ export function ReplayView({ sessionId }: { sessionId: string }) {
     return () => clearTimeout(timer);
   }, [playing, at, events.length, speed]);
 
-  if (session.error) return <NotFound what="Session" error={session.error} />;
-  if (!session.data || log.isPending) return <p className="muted">Loading the session's log…</p>;
   const current = events[at - 1];
 
   return (
-    <div className="stack">
+    <div className="stack" data-testid="replay" data-interactive={interactive}>
       <nav className="breadcrumbs">
         <Link href="/projects">Projects</Link> /{" "}
-        <Link href={`/projects/${session.data.project.id}`}>{session.data.project.name}</Link> /{" "}
-        <Link href={`/projects/${session.data.project.id}/sessions/${sessionId}`}>{session.data.title}</Link>{" "}
-        / replay
+        <Link href={`/projects/${session.project.id}`}>{session.project.name}</Link> /{" "}
+        <Link href={`/projects/${session.project.id}/sessions/${sessionId}`}>{session.title}</Link> / replay
       </nav>
       <section className="card stack" aria-label="Replay controls">
         <div className="row">
@@ -79,7 +95,9 @@ export function ReplayView({ sessionId }: { sessionId: string }) {
           </label>
           <span className="muted small" data-testid="replay-position">
             event {at} of {events.length}
-            {current ? ` · ${current.body.type} · ${new Date(current.at).toLocaleTimeString()}` : ""}
+            {current ? ` · ${current.body.type}` : ""}
+            {/* The reader's clock, known only in the browser (the server's HTML has no time zone). */}
+            {current && interactive ? ` · ${new Date(current.at).toLocaleTimeString()}` : ""}
           </span>
         </div>
         <input
@@ -132,7 +150,7 @@ export function ReplayView({ sessionId }: { sessionId: string }) {
           ) : null;
         })}
       </section>
-      <FilesPanel change={filesAt(events, at)} />
+      <FilesPanel change={filesAt(events, shownAt)} />
     </div>
   );
 }
