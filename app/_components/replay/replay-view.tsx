@@ -1,5 +1,6 @@
 "use client";
 
+import { useQuery } from "@tanstack/react-query";
 import Link from "next/link";
 import { useDeferredValue, useEffect, useMemo, useState } from "react";
 import { foldEvents } from "@/server/events/fold";
@@ -13,42 +14,64 @@ import { markersOf } from "./markers";
 
 const SPEEDS = [1, 4, 16, 64] as const;
 
-/** What the replay page loaded on the server: the session and its log (`StoredEvent[]` as JSON), or why not. */
-export type ReplayLoad =
-  | { ok: true; session: { title: string; project: { id: string; name: string } }; log: string }
+/** What the replay page read on the server: the session's name and project, or why it cannot be shown. */
+export type ReplaySession =
+  | { ok: true; title: string; project: { id: string; name: string } }
   | { ok: false; message: string };
+
+/** The session's log as plain JSON (app/api/sessions/[sessionId]/events), preloaded by the page. */
+export function replayLogUrl(sessionId: string): string {
+  return `/api/sessions/${encodeURIComponent(sessionId)}/events`;
+}
+
+async function fetchLog(sessionId: string): Promise<StoredEvent[]> {
+  // The same request as the page's preload (same URL, same-origin credentials), so it is reused.
+  const response = await fetch(replayLogUrl(sessionId));
+  if (!response.ok) {
+    const body = (await response.json().catch(() => null)) as { error?: string } | null;
+    throw new Error(body?.error ?? `The session's log could not be loaded (HTTP ${response.status}).`);
+  }
+  return (await response.json()) as StoredEvent[];
+}
 
 /**
  * A past session, event by event: play, pause, speed and a scrubber over its log; jump to its
  * decompositions, answers and failures. At any point the tree is the fold of the log up to there.
  */
-export function ReplayView({ sessionId, load }: { sessionId: string; load: ReplayLoad }) {
-  if (!load.ok) return <NotFound what="Session" error={new Error(load.message)} />;
-  return <Replay sessionId={sessionId} session={load.session} log={load.log} />;
+export function ReplayView({ sessionId, session }: { sessionId: string; session: ReplaySession }) {
+  const log = useQuery({
+    queryKey: ["replay-log", sessionId],
+    queryFn: () => fetchLog(sessionId),
+    enabled: session.ok,
+    // A past session's log is read once per visit; refetching 10 000 events on focus helps nobody.
+    staleTime: Number.POSITIVE_INFINITY,
+    refetchOnWindowFocus: false,
+    retry: false,
+  });
+  if (!session.ok) return <NotFound what="Session" error={new Error(session.message)} />;
+  if (log.error) return <NotFound what="Session" error={log.error} />;
+  if (!log.data) return <p className="muted">Loading the session's log…</p>;
+  return <Replay sessionId={sessionId} session={session} events={log.data} />;
 }
 
 function Replay({
   sessionId,
   session,
-  log,
+  events,
 }: {
   sessionId: string;
-  session: Extract<ReplayLoad, { ok: true }>["session"];
-  log: string;
+  session: Extract<ReplaySession, { ok: true }>;
+  events: StoredEvent[];
 }) {
-  const events = useMemo<StoredEvent[]>(() => JSON.parse(log), [log]);
   const [position, setPosition] = useState<number | null>(null);
   const [playing, setPlaying] = useState(false);
   const [speed, setSpeed] = useState<(typeof SPEEDS)[number]>(4);
-  const [interactive, setInteractive] = useState(false);
   const at = position ?? events.length;
   // Dragging the scrubber moves its thumb at once; the tree follows when React has time (a fold of
   // 10 000 events is ~15 ms, and a drag sends many positions).
   const shownAt = useDeferredValue(at);
   const view = useMemo(() => foldEvents(events.slice(0, shownAt)), [events, shownAt]);
   const markers = useMemo(() => markersOf(events), [events]);
-  // The server's HTML is already the tree; this says the page's scripts have taken over (bench/).
-  useEffect(() => setInteractive(true), []);
 
   useEffect(() => {
     if (!playing) return;
@@ -63,7 +86,7 @@ function Replay({
   const current = events[at - 1];
 
   return (
-    <div className="stack" data-testid="replay" data-interactive={interactive}>
+    <div className="stack">
       <nav className="breadcrumbs">
         <Link href="/projects">Projects</Link> /{" "}
         <Link href={`/projects/${session.project.id}`}>{session.project.name}</Link> /{" "}
@@ -95,9 +118,7 @@ function Replay({
           </label>
           <span className="muted small" data-testid="replay-position">
             event {at} of {events.length}
-            {current ? ` · ${current.body.type}` : ""}
-            {/* The reader's clock, known only in the browser (the server's HTML has no time zone). */}
-            {current && interactive ? ` · ${new Date(current.at).toLocaleTimeString()}` : ""}
+            {current ? ` · ${current.body.type} · ${new Date(current.at).toLocaleTimeString()}` : ""}
           </span>
         </div>
         <input

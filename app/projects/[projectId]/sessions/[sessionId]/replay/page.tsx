@@ -1,18 +1,18 @@
 import { TRPCError } from "@trpc/server";
+import { preload } from "react-dom";
 import { appRouter } from "@/server/api/root";
 import { createContext } from "@/server/api/trpc";
 import { requireUserId } from "@/server/auth/session";
 import { logger } from "@/server/logger";
 import { AppHeader } from "../../../../../_components/app-header";
-import { type ReplayLoad, ReplayView } from "../../../../../_components/replay/replay-view";
+import { type ReplaySession, ReplayView, replayLogUrl } from "../../../../../_components/replay/replay-view";
 
 export const dynamic = "force-dynamic";
 
 /**
- * The replay is rendered on the server with its log: the page arrives with the tree already drawn
- * (first paint does not wait for the page's scripts, then a tRPC round trip), and the browser folds the
- * same log again to scrub. The log is read through the session router's own procedures, so the
- * membership check is the one every tRPC caller gets.
+ * The replay page. Its HTML asks the browser to start downloading the session's log at once (a
+ * preload), so the log arrives while the page's scripts load instead of after them; the session's
+ * name is read here, through the session router, so the page needs no other request to draw.
  */
 export default async function ReplayPage({
   params,
@@ -21,24 +21,22 @@ export default async function ReplayPage({
 }) {
   await requireUserId();
   const { sessionId } = await params;
+  const session = await loadSession(sessionId);
+  if (session.ok) preload(replayLogUrl(sessionId), { as: "fetch", crossOrigin: "anonymous" });
   return (
     <>
       <AppHeader />
       <main className="page wide">
-        <ReplayView sessionId={sessionId} load={await loadReplay(sessionId)} />
+        <ReplayView sessionId={sessionId} session={session} />
       </main>
     </>
   );
 }
 
-async function loadReplay(sessionId: string): Promise<ReplayLoad> {
-  const caller = appRouter.createCaller(await createContext());
+async function loadSession(sessionId: string): Promise<ReplaySession> {
   try {
-    const [session, log] = await Promise.all([
-      caller.session.getById({ sessionId }),
-      caller.session.eventLog({ sessionId }),
-    ]);
-    return { ok: true, session: { title: session.title, project: session.project }, log };
+    const session = await appRouter.createCaller(await createContext()).session.getById({ sessionId });
+    return { ok: true, title: session.title, project: session.project };
   } catch (error) {
     // A refusal's own words (not found, not a member); anything else is logged, not shown.
     if (error instanceof TRPCError && error.code !== "INTERNAL_SERVER_ERROR")
