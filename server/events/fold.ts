@@ -138,6 +138,8 @@ export interface SessionView {
   lastSeq: number;
   work: WorkView | null;
   terminal: TerminalView | null;
+  /** Changes people made from the Files card (saves, new files, renames, deletes): open trees follow it. */
+  personFileChanges: number;
   runOrder: string[];
   runs: Record<string, RunView>;
   intentions: Record<string, IntentionView>;
@@ -150,6 +152,7 @@ export function emptySessionView(): SessionView {
     lastSeq: 0,
     work: null,
     terminal: null,
+    personFileChanges: 0,
     runOrder: [],
     runs: {},
     intentions: {},
@@ -371,10 +374,14 @@ export function applyEvent(view: SessionView, event: StoredEvent): SessionView {
     case "context-compressed":
       foldTierEvent(view, body);
       break;
+    case "file-edited":
+    case "file-renamed":
+    case "file-deleted":
+      view.personFileChanges += 1;
+      break;
     case "trace-recorded":
     case "workspace-changed":
-    case "file-edited":
-      // Kept in the log: who typed (never what), the ledger (`recordsFromEvents`), the replay's files.
+      // Kept in the log: the ledger (`recordsFromEvents`), the replay's files.
       break;
     default:
       return body satisfies never; // every event type is handled above

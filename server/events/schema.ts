@@ -2,6 +2,7 @@ import { z } from "zod";
 import { TraceRecordedBody } from "@/server/governance/ledger/trace-schema";
 import * as approval from "./bodies/approval";
 import * as cycle from "./bodies/cycle";
+import * as editorFiles from "./bodies/editor-files";
 import * as intention from "./bodies/intention";
 import * as run from "./bodies/run";
 import * as workspace from "./bodies/workspace";
@@ -55,6 +56,8 @@ export const EventBody = z.discriminatedUnion("type", [
   workspace.TerminalTypedBody,
   workspace.TerminalClosedBody,
   workspace.FileEditedBody,
+  editorFiles.FileRenamedBody,
+  editorFiles.FileDeletedBody,
   run.RunEndedBody,
 ]);
 /** An event as read back (defaults applied). */
