@@ -10,6 +10,7 @@ import { IntentionTree } from "../session/intention-tree";
 import { RunStatusBadge } from "../session/status-badge";
 import { filesAt } from "./files-at";
 import { FilesPanel } from "./files-panel";
+import { replayLogUrl } from "./log-url";
 import { markersOf } from "./markers";
 
 const SPEEDS = [1, 4, 16, 64] as const;
@@ -18,11 +19,6 @@ const SPEEDS = [1, 4, 16, 64] as const;
 export type ReplaySession =
   | { ok: true; title: string; project: { id: string; name: string } }
   | { ok: false; message: string };
-
-/** The session's log as plain JSON (app/api/sessions/[sessionId]/events), preloaded by the page. */
-export function replayLogUrl(sessionId: string): string {
-  return `/api/sessions/${encodeURIComponent(sessionId)}/events`;
-}
 
 async function fetchLog(sessionId: string): Promise<StoredEvent[]> {
   // The same request as the page's preload (same URL, same-origin credentials), so it is reused.

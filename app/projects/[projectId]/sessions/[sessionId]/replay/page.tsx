@@ -5,7 +5,8 @@ import { createContext } from "@/server/api/trpc";
 import { requireUserId } from "@/server/auth/session";
 import { logger } from "@/server/logger";
 import { AppHeader } from "../../../../../_components/app-header";
-import { type ReplaySession, ReplayView, replayLogUrl } from "../../../../../_components/replay/replay-view";
+import { replayLogUrl } from "../../../../../_components/replay/log-url";
+import { type ReplaySession, ReplayView } from "../../../../../_components/replay/replay-view";
 
 export const dynamic = "force-dynamic";
 
