@@ -3,7 +3,7 @@
  * Starts the production build (it must exist: `npx next build`) on its own port and database, signs
  * up in Debian's Chromium, stores a 10 000-event session and a 100-event one (the baseline, same run),
  * then opens each replay page and measures, inside the page, the time from navigation start to the
- * first paint of the tree — the log loaded over tRPC, folded and rendered.
+ * first paint of the tree — the log downloaded (preloaded by the page's HTML), folded and rendered.
  */
 import { type ChildProcess, spawn } from "node:child_process";
 import { existsSync } from "node:fs";
@@ -11,7 +11,8 @@ import path from "node:path";
 import { chromium, type Page } from "@playwright/test";
 import { storeSession } from "./support/store-session";
 
-const PORT = 3190;
+/** ARBOR_E2E_PORT_OFFSET keeps parallel runs (one per worktree) off each other's ports. */
+const PORT = 3190 + Number(process.env.ARBOR_E2E_PORT_OFFSET ?? 0);
 const DATA_DIR = path.resolve(".e2e/bench-replay");
 const BASE = `http://localhost:${PORT}`;
 const SAMPLES = 5;

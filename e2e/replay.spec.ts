@@ -54,6 +54,19 @@ test("a long replay shows the first 50 children, the rest on request, and a cycl
   await expect(cycle.getByTestId("cycle-output")).toHaveCount(0);
   await cycle.locator("summary").click();
   await expect(cycle.getByTestId("cycle-output")).toContainText("xxxx");
+
+  // The log's own address answers only members of the session's team.
+  const logUrl = url.replace(/\/projects\/[^/]+\/sessions\/([^/]+)\/replay$/, "/api/sessions/$1/events");
+  expect(((await (await page.request.get(logUrl)).json()) as unknown[]).length).toBe(1_000);
+  const stranger = await page.context().browser()?.newContext();
+  if (!stranger) throw new Error("no browser");
+  const strangerPage = await stranger.newPage();
+  await signUp(strangerPage, newUser("replaystranger"));
+  expect((await strangerPage.request.get(logUrl)).status()).toBe(404);
+  await stranger.close();
+  const anonymous = await page.context().browser()?.newContext();
+  expect((await anonymous?.request.get(logUrl))?.status()).toBe(401);
+  await anonymous?.close();
 });
 
 test("a replay shows the files as they were at each point, as diffs against the start", async ({ page }) => {

@@ -181,6 +181,8 @@ beforeAll(async () => {
     allowSecrets: false,
     lastEventId: null,
     path: "README.md",
+    from: "README.md",
+    to: "README.txt",
     content: "edited",
     baseHash: null,
     // intent.*: a valid intent, so a refusal is about the caller and never about the input.

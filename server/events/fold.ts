@@ -165,6 +165,8 @@ export interface SessionView {
   lastSeq: number;
   work: WorkView | null;
   terminal: TerminalView | null;
+  /** Changes people made from the Files card (saves, new files, renames, deletes): open trees follow it. */
+  personFileChanges: number;
   runOrder: string[];
   runs: Record<string, RunView>;
   intentions: Record<string, IntentionView>;
@@ -177,6 +179,7 @@ export function emptySessionView(): SessionView {
     lastSeq: 0,
     work: null,
     terminal: null,
+    personFileChanges: 0,
     runOrder: [],
     runs: {},
     intentions: {},
@@ -356,10 +359,14 @@ export function applyEvent(view: SessionView, event: StoredEvent): SessionView {
     case "delivery-reported":
       foldQaEvent(view, body, event);
       break;
+    case "file-edited":
+    case "file-renamed":
+    case "file-deleted":
+      view.personFileChanges += 1;
+      break;
     case "terminal-typed":
     case "trace-recorded":
     case "workspace-changed":
-    case "file-edited":
       // Kept in the log: who typed (never what), the ledger (`recordsFromEvents`), the replay's files.
       break;
     default:

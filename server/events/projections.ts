@@ -141,6 +141,8 @@ export async function project(tx: Tx, sessionId: string, event: StoredEvent): Pr
     case "trace-recorded":
     case "workspace-changed":
     case "file-edited":
+    case "file-renamed":
+    case "file-deleted":
     case "work-saved":
     case "work-merged":
     case "work-discarded":

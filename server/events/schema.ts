@@ -2,6 +2,7 @@ import { z } from "zod";
 import { TraceRecordedBody } from "@/server/governance/ledger/trace-schema";
 import * as approval from "./bodies/approval";
 import * as cycle from "./bodies/cycle";
+import * as editorFiles from "./bodies/editor-files";
 import * as intention from "./bodies/intention";
 import * as qa from "./bodies/qa";
 import * as reasoning from "./bodies/reasoning";
@@ -64,6 +65,8 @@ export const EventBody = z.discriminatedUnion("type", [
   /** Advisory QA on an intention, and the run's delivery gate (see bodies/qa.ts). */
   qa.QaReportedBody,
   qa.DeliveryReportedBody,
+  editorFiles.FileRenamedBody,
+  editorFiles.FileDeletedBody,
   run.RunEndedBody,
 ]);
 /** An event as read back (defaults applied). */

@@ -76,6 +76,24 @@ describe("EventStore on a real SQLite file", () => {
     expect((await store.read(sessionId)).map((event) => event.seq)).toEqual([1, 2]);
   });
 
+  it("reads a whole log at once exactly as page by page, capped, with schema defaults filled in for old events", async () => {
+    await store.append(sessionId, [...decomposedRun(), ...cycle("run-1", "c1", "cy1", 0)]);
+    // An event written before a field existed: the store's own row, with `reasoning` missing.
+    const started = (await store.read(sessionId))[1];
+    expect(started?.body.type).toBe("run-started");
+    const old = { ...(started?.body as Record<string, unknown>) };
+    delete old.reasoning;
+    await db.event.update({
+      where: { sessionId_seq: { sessionId, seq: 2 } },
+      data: { payload: JSON.stringify(old) },
+    });
+    const paged = await store.read(sessionId);
+    const all = await store.readAll(sessionId, 1_000);
+    expect(all).toEqual(paged);
+    expect(all[1]?.body).toMatchObject({ type: "run-started", reasoning: "off" });
+    expect((await store.readAll(sessionId, 2)).map((event) => event.seq)).toEqual([1, 2]);
+  });
+
   it("redacts known secrets before they reach the log", async () => {
     await store.append(sessionId, [{ ...message(1), text: "key is sk-test-secret-value ok" } as EventInput]);
     const [event] = await store.read(sessionId);

@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { conflictOf, decodeFile, fileHash, treeEntries } from "./file-content";
+import { conflictOf, decodeFile, fileHash, newPathProblem, treeEntries } from "./file-content";
 
 const bytes = (text: string) => new TextEncoder().encode(text);
 
@@ -73,5 +73,26 @@ describe("treeEntries", () => {
 
   it("reads an empty folder's note as no entries", () => {
     expect(treeEntries("(src is empty)")).toEqual({ entries: [], more: false });
+  });
+});
+
+describe("newPathProblem", () => {
+  it("accepts plain relative paths, nested ones, dotfiles and absolute paths inside /workspace", () => {
+    for (const path of ["notes.md", "src/app/page.tsx", ".env.local", "/workspace/docs/a b.txt", "ünï.txt"])
+      expect(newPathProblem(path)).toBeNull();
+  });
+
+  it("refuses empty names, folders, . and .., empty segments, control characters and long names", () => {
+    expect(newPathProblem("  ")).toBe("Type a file name.");
+    expect(newPathProblem(" a.txt")).toContain("spaces");
+    expect(newPathProblem("src/")).toContain("folder name");
+    expect(newPathProblem("src//a.ts")).toContain("empty folder name");
+    expect(newPathProblem("../etc/passwd")).toContain(". or ..");
+    expect(newPathProblem("src/./a.ts")).toContain(". or ..");
+    expect(newPathProblem("/etc/passwd")).toContain("inside /workspace");
+    expect(newPathProblem("a\nb")).toContain("control characters");
+    expect(newPathProblem("a\u0000b")).toContain("control characters");
+    expect(newPathProblem("a\tb")).toContain("control characters");
+    expect(newPathProblem(`${"x".repeat(256)}.txt`)).toContain("255 bytes");
   });
 });

@@ -71,3 +71,27 @@ export function treeEntries(listing: string): { entries: TreeEntry[]; more: bool
   );
   return { entries, more };
 }
+
+/** Longest name of one file or folder on Linux filesystems, in bytes. */
+const MAX_NAME_BYTES = 255;
+
+/**
+ * Why a path a person typed for a new or renamed file cannot be used, or null. Names only: where the
+ * path really leads (outside /workspace, through a symlink) is for the dispatch's scope guard.
+ */
+export function newPathProblem(path: string): string | null {
+  if (path.trim() === "") return "Type a file name.";
+  if (path !== path.trim()) return "A file name cannot start or end with spaces.";
+  // biome-ignore lint/suspicious/noControlCharactersInRegex: control characters are what is refused.
+  if (/[\u0000-\u001f\u007f]/.test(path)) return "A file name cannot contain control characters.";
+  if (path.endsWith("/")) return "That is a folder name; add the file's name after the last /.";
+  const relative = path.startsWith("/workspace/") ? path.slice("/workspace/".length) : path;
+  if (relative.startsWith("/")) return "Give a path inside /workspace, e.g. src/notes.md.";
+  for (const segment of relative.split("/")) {
+    if (segment === "") return "A path cannot contain an empty folder name (//).";
+    if (segment === "." || segment === "..") return "Give the path without . or .. folders.";
+    if (Buffer.byteLength(segment, "utf8") > MAX_NAME_BYTES)
+      return `A file or folder name is at most ${MAX_NAME_BYTES} bytes.`;
+  }
+  return null;
+}

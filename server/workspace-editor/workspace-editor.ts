@@ -13,7 +13,14 @@ import type { Sandbox } from "@/server/sandbox/types";
 import { type ToolCall, ToolDispatch, type ToolResult } from "@/server/tools/dispatch";
 import { relativePath } from "@/server/tools/paths";
 import type { GatePolicy } from "@/server/tools/tool-gate";
-import { conflictOf, decodeFile, fileHash, type TreeEntry, treeEntries } from "./file-content";
+import {
+  conflictOf,
+  decodeFile,
+  fileHash,
+  newPathProblem,
+  type TreeEntry,
+  treeEntries,
+} from "./file-content";
 
 /**
  * A person's editor over the session's workspace. Every call goes through the tool dispatch, the
@@ -147,39 +154,64 @@ export class WorkspaceEditor {
     return { status: "saved", hash, editId };
   }
 
-  private async open(person: Person | null): Promise<{ dispatch: ToolDispatch; ledger: CycleLedger | null }> {
-    const sandbox = await this.deps.sandbox();
-    if (!sandbox)
-      throw new UserFacingError(
-        "This session has no sandbox: it starts with the session's first task, and is gone once the work is discarded.",
-        "PRECONDITION_FAILED",
-      );
-    const ledger = person
-      ? new CycleLedger(ledgerExecOf(sandbox, this.deps.timeoutMs), {
-          sessionId: this.deps.sessionId,
-          modelId: "human",
-          contributor: { type: "human", author: person.name },
-          ...(this.deps.logger ? { logger: this.deps.logger } : {}),
-        })
-      : null;
-    const dispatch = new ToolDispatch({
-      sandbox: async () => sandbox,
-      policy: () => this.deps.policy(),
-      timeoutMs: this.deps.timeoutMs,
-      workspaceMaxBytes: this.deps.workspaceMaxBytes,
-      ...(ledger ? { ledger } : {}),
-      ...(this.deps.logger ? { logger: this.deps.logger } : {}),
-    });
-    return { dispatch, ledger };
+  /**
+   * A new, empty file (a save of "" over nothing, so it is a `file-edited` with `baseHash` null). The
+   * name is checked here; where it leads (outside /workspace, a protected path) is the dispatch's.
+   */
+  async create(request: {
+    path: string;
+    confirmBinding: string | null;
+    person: Person;
+  }): Promise<SaveOutcome> {
+    const problem = newPathProblem(request.path);
+    if (problem) throw new UserFacingError(problem, "BAD_REQUEST");
+    const outcome = await this.save({ ...request, content: "", baseHash: null });
+    return outcome.status === "conflict"
+      ? { ...outcome, message: `${relativePath(request.path)} already exists.` }
+      : outcome;
+  }
+
+  private open(person: Person | null) {
+    return openDispatch(this.deps, person);
   }
 }
 
-function readExact(dispatch: ToolDispatch, path: string): Promise<ToolResult> {
+/** The dispatch a person's call goes through, with a ledger that records their writes as theirs. */
+export async function openDispatch(
+  deps: EditorDeps,
+  person: Person | null,
+): Promise<{ dispatch: ToolDispatch; ledger: CycleLedger | null }> {
+  const sandbox = await deps.sandbox();
+  if (!sandbox)
+    throw new UserFacingError(
+      "This session has no sandbox: it starts with the session's first task, and is gone once the work is discarded.",
+      "PRECONDITION_FAILED",
+    );
+  const ledger = person
+    ? new CycleLedger(ledgerExecOf(sandbox, deps.timeoutMs), {
+        sessionId: deps.sessionId,
+        modelId: "human",
+        contributor: { type: "human", author: person.name },
+        ...(deps.logger ? { logger: deps.logger } : {}),
+      })
+    : null;
+  const dispatch = new ToolDispatch({
+    sandbox: async () => sandbox,
+    policy: () => deps.policy(),
+    timeoutMs: deps.timeoutMs,
+    workspaceMaxBytes: deps.workspaceMaxBytes,
+    ...(ledger ? { ledger } : {}),
+    ...(deps.logger ? { logger: deps.logger } : {}),
+  });
+  return { dispatch, ledger };
+}
+
+export function readExact(dispatch: ToolDispatch, path: string): Promise<ToolResult> {
   return dispatch.run({ tool: "fs.read", input: { path, exact: true } }, { activeIntent: null });
 }
 
 /** A refused or failed call as the error the person reads: the gate's or the tool's own words. */
-function refusal(result: ToolResult): UserFacingError {
+export function refusal(result: ToolResult): UserFacingError {
   const message = result.error?.message ?? `${result.tool} did not complete.`;
   const code = result.error?.code;
   if (code === "not_found") return new UserFacingError(message, "NOT_FOUND");
@@ -189,7 +221,7 @@ function refusal(result: ToolResult): UserFacingError {
 }
 
 /** The record with its approver: the person, who approved their own write by saving it. */
-function approvedBy(record: AgentTraceRecord, name: string): AgentTraceRecord {
+export function approvedBy(record: AgentTraceRecord, name: string): AgentTraceRecord {
   const meta = arborMetadataOf(record);
   if (!meta) return record;
   return { ...record, metadata: { ...record.metadata, [ARBOR_METADATA_KEY]: { ...meta, approver: name } } };

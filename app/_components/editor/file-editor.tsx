@@ -5,6 +5,7 @@ import dynamic from "next/dynamic";
 import { useEffect, useRef, useState } from "react";
 import { describeError, useTRPC } from "../../_trpc/client";
 import type { CodeEditorHandle } from "./code-editor";
+import { FileActions } from "./file-actions";
 import { languageLabel, languageOf } from "./language";
 
 /** CodeMirror is loaded only when a file is opened: pages without the Files card never fetch it. */
@@ -30,12 +31,18 @@ export function FileEditor({
   canEdit,
   running,
   onSaved,
+  onRenamed,
+  onDeleted,
 }: {
   sessionId: string;
   path: string;
   canEdit: boolean;
   running: boolean;
   onSaved(): void;
+  /** The person renamed this file: the card opens it under its new name. */
+  onRenamed(to: string): void;
+  /** The person deleted this file: the card closes it. */
+  onDeleted(): void;
 }) {
   const trpc = useTRPC();
   const file = useQuery({
@@ -164,6 +171,16 @@ export function FileEditor({
         >
           {file.isFetching ? "Loading…" : "Reload"}
         </button>
+        {canEdit && (
+          <FileActions
+            sessionId={sessionId}
+            path={path}
+            hash={opened?.hash ?? null}
+            dirty={dirty}
+            onRenamed={onRenamed}
+            onDeleted={onDeleted}
+          />
+        )}
       </div>
       {!canEdit && (
         <p className="muted small" data-testid="read-only-note">

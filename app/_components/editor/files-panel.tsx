@@ -6,6 +6,7 @@ import { useEffect, useRef, useState } from "react";
 import { useTRPC } from "../../_trpc/client";
 import { FileEditor } from "./file-editor";
 import { FileTree } from "./file-tree";
+import { NewFile } from "./new-file";
 
 /**
  * The session page's Files card: the workspace tree and an editor. Everything goes through the same
@@ -42,6 +43,15 @@ export function FilesPanel({
     <section className="card" aria-label="Files" data-testid="files-panel">
       <div className="file-editor-bar">
         <h2>Files</h2>
+        {canEdit && (
+          <NewFile
+            sessionId={sessionId}
+            onCreated={(path) => {
+              void refreshTree();
+              setOpenPath(path);
+            }}
+          />
+        )}
         <button
           type="button"
           className="secondary"
@@ -61,6 +71,14 @@ export function FilesPanel({
             canEdit={canEdit}
             running={running}
             onSaved={() => void refreshTree()}
+            onRenamed={(to) => {
+              void refreshTree();
+              setOpenPath(to);
+            }}
+            onDeleted={() => {
+              void refreshTree();
+              setOpenPath(null);
+            }}
           />
         ) : (
           <p className="muted small">Choose a file in the tree to open it.</p>

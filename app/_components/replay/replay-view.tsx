@@ -2,34 +2,72 @@
 
 import { useQuery } from "@tanstack/react-query";
 import Link from "next/link";
-import { useEffect, useMemo, useState } from "react";
+import { useDeferredValue, useEffect, useMemo, useState } from "react";
 import { foldEvents } from "@/server/events/fold";
 import type { StoredEvent } from "@/server/events/schema";
-import { useTRPC } from "../../_trpc/client";
 import { NotFound } from "../not-found";
 import { IntentionTree } from "../session/intention-tree";
 import { RunDelivery } from "../session/qa-reports";
 import { RunStatusBadge } from "../session/status-badge";
 import { filesAt } from "./files-at";
 import { FilesPanel } from "./files-panel";
+import { replayLogUrl } from "./log-url";
 import { markersOf } from "./markers";
 
 const SPEEDS = [1, 4, 16, 64] as const;
+
+/** What the replay page read on the server: the session's name and project, or why it cannot be shown. */
+export type ReplaySession =
+  | { ok: true; title: string; project: { id: string; name: string } }
+  | { ok: false; message: string };
+
+async function fetchLog(sessionId: string): Promise<StoredEvent[]> {
+  // The same request as the page's preload (same URL, same-origin credentials), so it is reused.
+  const response = await fetch(replayLogUrl(sessionId));
+  if (!response.ok) {
+    const body = (await response.json().catch(() => null)) as { error?: string } | null;
+    throw new Error(body?.error ?? `The session's log could not be loaded (HTTP ${response.status}).`);
+  }
+  return (await response.json()) as StoredEvent[];
+}
 
 /**
  * A past session, event by event: play, pause, speed and a scrubber over its log; jump to its
  * decompositions, answers and failures. At any point the tree is the fold of the log up to there.
  */
-export function ReplayView({ sessionId }: { sessionId: string }) {
-  const trpc = useTRPC();
-  const session = useQuery(trpc.session.getById.queryOptions({ sessionId }));
-  const log = useQuery(trpc.session.eventLog.queryOptions({ sessionId }));
-  const events = useMemo<StoredEvent[]>(() => (log.data ? JSON.parse(log.data) : []), [log.data]);
+export function ReplayView({ sessionId, session }: { sessionId: string; session: ReplaySession }) {
+  const log = useQuery({
+    queryKey: ["replay-log", sessionId],
+    queryFn: () => fetchLog(sessionId),
+    enabled: session.ok,
+    // A past session's log is read once per visit; refetching 10 000 events on focus helps nobody.
+    staleTime: Number.POSITIVE_INFINITY,
+    refetchOnWindowFocus: false,
+    retry: false,
+  });
+  if (!session.ok) return <NotFound what="Session" error={new Error(session.message)} />;
+  if (log.error) return <NotFound what="Session" error={log.error} />;
+  if (!log.data) return <p className="muted">Loading the session's log…</p>;
+  return <Replay sessionId={sessionId} session={session} events={log.data} />;
+}
+
+function Replay({
+  sessionId,
+  session,
+  events,
+}: {
+  sessionId: string;
+  session: Extract<ReplaySession, { ok: true }>;
+  events: StoredEvent[];
+}) {
   const [position, setPosition] = useState<number | null>(null);
   const [playing, setPlaying] = useState(false);
   const [speed, setSpeed] = useState<(typeof SPEEDS)[number]>(4);
   const at = position ?? events.length;
-  const view = useMemo(() => foldEvents(events.slice(0, at)), [events, at]);
+  // Dragging the scrubber moves its thumb at once; the tree follows when React has time (a fold of
+  // 10 000 events is ~15 ms, and a drag sends many positions).
+  const shownAt = useDeferredValue(at);
+  const view = useMemo(() => foldEvents(events.slice(0, shownAt)), [events, shownAt]);
   const markers = useMemo(() => markersOf(events), [events]);
 
   useEffect(() => {
@@ -42,17 +80,14 @@ export function ReplayView({ sessionId }: { sessionId: string }) {
     return () => clearTimeout(timer);
   }, [playing, at, events.length, speed]);
 
-  if (session.error) return <NotFound what="Session" error={session.error} />;
-  if (!session.data || log.isPending) return <p className="muted">Loading the session's log…</p>;
   const current = events[at - 1];
 
   return (
     <div className="stack">
       <nav className="breadcrumbs">
         <Link href="/projects">Projects</Link> /{" "}
-        <Link href={`/projects/${session.data.project.id}`}>{session.data.project.name}</Link> /{" "}
-        <Link href={`/projects/${session.data.project.id}/sessions/${sessionId}`}>{session.data.title}</Link>{" "}
-        / replay
+        <Link href={`/projects/${session.project.id}`}>{session.project.name}</Link> /{" "}
+        <Link href={`/projects/${session.project.id}/sessions/${sessionId}`}>{session.title}</Link> / replay
       </nav>
       <section className="card stack" aria-label="Replay controls">
         <div className="row">
@@ -133,7 +168,7 @@ export function ReplayView({ sessionId }: { sessionId: string }) {
           ) : null;
         })}
       </section>
-      <FilesPanel change={filesAt(events, at)} />
+      <FilesPanel change={filesAt(events, shownAt)} />
     </div>
   );
 }

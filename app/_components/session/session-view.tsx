@@ -146,10 +146,13 @@ export function SessionView({ sessionId }: { sessionId: string }) {
   );
 }
 
-/** Changes when the agent may have changed the workspace: a run started or ended, a cycle ran. */
+/**
+ * Changes when the workspace may have changed: a run started or ended, a cycle ran, or someone saved,
+ * created, renamed or deleted a file from the Files card (on any page).
+ */
 function workspaceVersion(view: ReturnType<typeof useSessionEvents>["view"]): string {
   let cycles = 0;
   for (const intention of Object.values(view.intentions)) cycles += intention.cycles.length;
   const runs = view.runOrder.map((runId) => view.runs[runId]?.status ?? "").join(",");
-  return `${runs}:${cycles}`;
+  return `${runs}:${cycles}:${view.personFileChanges}`;
 }

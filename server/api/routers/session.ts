@@ -4,12 +4,10 @@ import { followAnswers } from "@/server/answer/answer-stream";
 import { createRouter, projectProcedure, sessionProcedure } from "@/server/api/trpc";
 import { permissionsOf } from "@/server/auth/roles";
 import { followEvents } from "@/server/events/follow";
-import type { StoredEvent } from "@/server/events/schema";
-
-const MAX_REPLAY_EVENTS = 50_000;
-
 import { ReasoningSwitch, UserMode } from "@/server/events/vocabulary";
 import { RunModelOverrides } from "@/server/settings/run-overrides";
+
+const MAX_REPLAY_EVENTS = 50_000;
 
 export const sessionRouter = createRouter({
   list: projectProcedure.query(({ ctx }) =>
@@ -75,15 +73,10 @@ export const sessionRouter = createRouter({
    * one JSON string of `StoredEvent[]`: events hold only JSON values, and superjson would spend half a
    * second walking the fields of 10 000 of them for nothing (bench/replay-open.bench.ts).
    */
-  eventLog: sessionProcedure.query(async ({ ctx }): Promise<string> => {
-    const events: StoredEvent[] = [];
-    for (;;) {
-      const page = await ctx.app.store.read(ctx.session.id, events.at(-1)?.seq ?? 0);
-      if (page.length === 0 || events.length >= MAX_REPLAY_EVENTS)
-        return JSON.stringify(events.slice(0, MAX_REPLAY_EVENTS));
-      events.push(...page);
-    }
-  }),
+  eventLog: sessionProcedure.query(
+    async ({ ctx }): Promise<string> =>
+      JSON.stringify(await ctx.app.store.readAll(ctx.session.id, MAX_REPLAY_EVENTS)),
+  ),
 
   /**
    * Every event of the session after `lastEventId`, then live. SSE reconnects send the id of the

@@ -5,7 +5,8 @@ import { env } from "@/server/env";
 import { logger } from "@/server/logger";
 import { readCheckpointPolicy } from "@/server/policy/checkpoints";
 import { WorkspacePathInput } from "@/server/tools/paths";
-import { WorkspaceEditor } from "@/server/workspace-editor/workspace-editor";
+import { deleteFile, renameFile } from "@/server/workspace-editor/file-operations";
+import { type EditorDeps, WorkspaceEditor } from "@/server/workspace-editor/workspace-editor";
 
 /**
  * The session's Files card: a lazy tree, reading and saving files in its sandbox. Everything goes
@@ -15,14 +16,17 @@ import { WorkspaceEditor } from "@/server/workspace-editor/workspace-editor";
 /** What the editor may send at once; larger files are for the agent's tools or the terminal. */
 const MAX_SAVE_CHARS = 1024 * 1024;
 
-function editorOf({
-  app,
-  session,
-}: {
+function editorOf(context: EditorContext): WorkspaceEditor {
+  return new WorkspaceEditor(editorDeps(context));
+}
+
+interface EditorContext {
   app: AppContext;
   session: { id: string; project: { checkpointPolicy: string } };
-}): WorkspaceEditor {
-  return new WorkspaceEditor({
+}
+
+function editorDeps({ app, session }: EditorContext): EditorDeps {
+  return {
     sessionId: session.id,
     sandbox: () => app.sandboxes.get(session.id),
     policy: async () => ({ checkpoints: readCheckpointPolicy(session.project.checkpointPolicy) }),
@@ -30,8 +34,11 @@ function editorOf({
     timeoutMs: env.ARBOR_COMMAND_TIMEOUT_MS,
     workspaceMaxBytes: env.ARBOR_WORKSPACE_MAX_MB * 1024 * 1024,
     logger,
-  });
+  };
 }
+
+/** A binding or hash sent back from a question the server asked. */
+const Echo = z.string().max(100).nullable().default(null);
 
 export const workspaceRouter = createRouter({
   /** One folder of the workspace (the root without `path`), folders first, `.git` left out. */
@@ -66,5 +73,41 @@ export const workspaceRouter = createRouter({
         confirmBinding: input.confirmBinding,
         person: { userId: ctx.user.id, name: ctx.user.name },
       }),
+    ),
+
+  /** A new empty file; an existing path is a conflict, a protected one asks (`confirm`) like a save. */
+  create: sessionProcedure
+    .requires("edit")
+    .input(z.object({ path: WorkspacePathInput, confirmBinding: Echo }))
+    .mutation(({ ctx, input }) =>
+      editorOf(ctx).create({
+        path: input.path,
+        confirmBinding: input.confirmBinding,
+        person: { userId: ctx.user.id, name: ctx.user.name },
+      }),
+    ),
+
+  /**
+   * Renames a text file (fs.write at `to`, then fs.delete of `from`). `baseHash`: the hash of the
+   * open file, if it is open (a changed file is a conflict). Protected paths and secrets ask first.
+   */
+  rename: sessionProcedure
+    .requires("edit")
+    .input(
+      z.object({ from: WorkspacePathInput, to: WorkspacePathInput, baseHash: Echo, confirmBinding: Echo }),
+    )
+    .mutation(({ ctx, input }) =>
+      renameFile(editorDeps(ctx), { ...input, person: { userId: ctx.user.id, name: ctx.user.name } }),
+    ),
+
+  /**
+   * Deletes a file. The first call never deletes: it answers `confirm` with the question, its binding
+   * and the file's hash; sending both back deletes exactly that file, if it has not changed since.
+   */
+  delete: sessionProcedure
+    .requires("edit")
+    .input(z.object({ path: WorkspacePathInput, baseHash: Echo, confirmBinding: Echo }))
+    .mutation(({ ctx, input }) =>
+      deleteFile(editorDeps(ctx), { ...input, person: { userId: ctx.user.id, name: ctx.user.name } }),
     ),
 });
