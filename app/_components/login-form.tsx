@@ -8,7 +8,8 @@ import { describeError, useTRPC } from "../_trpc/client";
 
 type Mode = "sign-in" | "sign-up";
 
-export function LoginForm({ githubEnabled }: { githubEnabled: boolean }) {
+/** `next`: where to go once signed in (an invitation link, say); checked by `safeNext`. */
+export function LoginForm({ githubEnabled, next = "/projects" }: { githubEnabled: boolean; next?: string }) {
   const trpc = useTRPC();
   const router = useRouter();
   const [mode, setMode] = useState<Mode>("sign-in");
@@ -31,7 +32,7 @@ export function LoginForm({ githubEnabled }: { githubEnabled: boolean }) {
         setError("Wrong email or password.");
         return;
       }
-      router.push("/projects");
+      router.push(next);
       router.refresh();
     } catch (caught) {
       setError(describeError(caught));
@@ -96,11 +97,7 @@ export function LoginForm({ githubEnabled }: { githubEnabled: boolean }) {
         </button>
       </form>
       {githubEnabled && (
-        <button
-          type="button"
-          className="secondary"
-          onClick={() => signIn("github", { callbackUrl: "/projects" })}
-        >
+        <button type="button" className="secondary" onClick={() => signIn("github", { callbackUrl: next })}>
           Continue with GitHub
         </button>
       )}
