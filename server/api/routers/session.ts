@@ -74,8 +74,7 @@ export const sessionRouter = createRouter({
    * second walking the fields of 10 000 of them for nothing (bench/replay-open.bench.ts).
    */
   eventLog: sessionProcedure.query(
-    async ({ ctx }): Promise<string> =>
-      JSON.stringify(await ctx.app.store.readAll(ctx.session.id, MAX_REPLAY_EVENTS)),
+    async ({ ctx }): Promise<string> => ctx.app.store.readAllJson(ctx.session.id, MAX_REPLAY_EVENTS),
   ),
 
   /**
