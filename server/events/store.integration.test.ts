@@ -90,6 +90,8 @@ describe("EventStore on a real SQLite file", () => {
     const paged = await store.read(sessionId);
     const all = await store.readAll(sessionId, 1_000);
     expect(all).toEqual(paged);
+    // The JSON the replay gets is the same log, verbatim types included, exactly as parsed.
+    expect(JSON.parse(await store.readAllJson(sessionId, 1_000))).toEqual(paged);
     expect(all[1]?.body).toMatchObject({ type: "run-started", reasoning: "off" });
     expect((await store.readAll(sessionId, 2)).map((event) => event.seq)).toEqual([1, 2]);
   });
