@@ -1,6 +1,6 @@
 import { mkdirSync, writeFileSync } from "node:fs";
 import path from "node:path";
-import { expect, test } from "@playwright/test";
+import { expect, type Locator, type Page, test } from "@playwright/test";
 import {
   approvalCard,
   child,
@@ -46,6 +46,21 @@ async function startPricedServer(maxCostUsd = 0.05) {
   });
 }
 
+/**
+ * Approves the questions of these kinds as they come, until `target` shows. The run's first model
+ * calls (reading the request, the root's checks) may spend the budget before the decomposition is
+ * proposed, so the order of the questions is not fixed.
+ */
+async function approveUntil(page: Page, target: Locator, kinds: string[]) {
+  const selector = kinds.map((kind) => `[data-testid="approval-card"][data-kind="${kind}"]`).join(", ");
+  for (let i = 0; i < 100 && !(await target.isVisible()); i++) {
+    const card = page.locator(selector).first();
+    if (await card.isVisible()) await card.getByTestId("approve").click();
+    await page.waitForTimeout(200);
+  }
+  await expect(target).toBeVisible();
+}
+
 test("a spent budget pauses the run until a person grants more, and the cost is shown live", async ({
   page,
 }) => {
@@ -53,17 +68,18 @@ test("a spent budget pauses the run until a person grants more, and the cost is 
   await signUp(page, newUser("payer"));
   await createProject(page, "Budget");
   await startTask(page, "run `echo one` and then run `echo two`");
-  await page.getByTestId("approve").click();
   const budgetCard = page.locator('[data-testid="approval-card"][data-kind="budget"]');
   await expect(budgetCard.getByTestId("budget-question")).toContainText("The run has spent $");
   await expect(page.getByTestId("run-cost")).toContainText(/model calls · [\d,]+ tokens · \$0\.\d+/);
   let grants = 0;
-  while ((await page.getByTestId("run-status").getAttribute("data-status")) === "RUNNING" && grants < 30) {
-    // The run's budget, or a child's share of it (grant more answers both the same way).
-    const card = page.locator('[data-testid="approval-card"][data-kind$="budget"]').first();
+  while ((await page.getByTestId("run-status").getAttribute("data-status")) === "RUNNING" && grants < 80) {
+    // The run's budget, or a child's share of it (grant more answers both the same way), and the
+    // decomposition whenever it is proposed.
+    const card = page.locator('[data-testid="approval-card"]').first();
     if (await card.isVisible()) {
+      const kind = (await card.getAttribute("data-kind")) ?? "";
       await card.getByTestId("approve").click();
-      grants += 1;
+      if (kind.endsWith("budget")) grants += 1;
     }
     await page.waitForTimeout(200);
   }
@@ -77,8 +93,8 @@ test("declining to grant more stops the run with the reason", async ({ page }) =
   await signUp(page, user);
   await createProject(page, "Budget stop");
   await startTask(page, "run `echo one` and then run `echo two`");
-  await page.getByTestId("approve").click();
   const card = page.locator('[data-testid="approval-card"][data-kind="budget"]');
+  await approveUntil(page, card, ["decomposition"]);
   await card.getByTestId("reject").click();
   await card.getByTestId("confirm-reject").click();
   await expectRunStatus(page, "STOPPED");
@@ -95,14 +111,8 @@ test("a child that spent its share of the budget asks on its own; stopping it fa
   await createProject(page, "Budget split");
   // The first child fails, so it needs a second model call after spending its (empty) share.
   await startTask(page, "run `false` and then run `echo two`");
-  await page.getByTestId("approve").click();
   const share = approvalCard(page, "intention-budget");
-  for (let grants = 0; grants < 10 && !(await share.isVisible()); grants++) {
-    const run = approvalCard(page, "budget");
-    await expect(run.or(share)).toBeVisible();
-    if (await run.isVisible()) await run.getByTestId("approve").click();
-    await page.waitForTimeout(200);
-  }
+  await approveUntil(page, share, ["decomposition", "budget"]);
   await expect(share).toContainText("For: run `false`");
   await expect(share.getByTestId("budget-question")).toContainText("Spent $");
   await expect(share.getByTestId("budget-decompose")).toBeVisible();
