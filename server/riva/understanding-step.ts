@@ -10,6 +10,7 @@ import { gateCommand } from "./command-gate";
 import type { ModelReader } from "./discovery/discover";
 import { callWithRetries } from "./model-calls";
 import type { RivaDeps } from "./ports";
+import { failedCallEvent } from "./run-events";
 
 /**
  * Seed 000's understanding steps with the model in them: reading the person's request
@@ -170,19 +171,5 @@ function failedCall(
   stage: "discover" | "contract",
   error: string,
 ): EventInput {
-  const request = host.request();
-  return {
-    type: "llm-called",
-    runId: host.runId,
-    intentionId,
-    stage,
-    modelId: model.id,
-    offline: model.offline,
-    tokensIn: 0,
-    tokensOut: 0,
-    latencyMs: 0,
-    error,
-    mode: request.mode,
-    reasoning: request.reasoning,
-  };
+  return failedCallEvent({ ...host.request(), intentionId, stage }, model, error);
 }
