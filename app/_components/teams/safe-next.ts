@@ -3,6 +3,6 @@
  * (`//evil.example`, `https://…`), so a crafted login link cannot send a person elsewhere.
  */
 export function safeNext(next: string | null | undefined, fallback = "/projects"): string {
-  if (!next || !next.startsWith("/") || next.startsWith("//") || next.startsWith("/\\")) return fallback;
+  if (!next?.startsWith("/") || next.startsWith("//") || next.startsWith("/\\")) return fallback;
   return next;
 }

@@ -352,7 +352,7 @@ function proposeContractReply(request: ChatRequest): FakeReply {
 function generatedTestReply(request: ChatRequest): FakeReply {
   const intention = /^Intention: (.*)$/m.exec(intentionText(request))?.[1] ?? "";
   const step = fileStep(intention);
-  if (!step || step.kind !== "write") return proposeContractReply(request);
+  if (step?.kind !== "write") return proposeContractReply(request);
   const path = `tests/${step.path.replace(/[^\w.-]/g, "_")}.check.sh`;
   const text = step.content.trim().replace(/'/g, "'\\''");
   const generated_test = { path, content: `grep -qxF -- '${text}' ${step.path}\n`, command: `sh ${path}` };
