@@ -212,6 +212,13 @@ describe("deleting a file", () => {
     });
     expect(done).toMatchObject({ status: "done" });
     expect(await exists("old.txt")).toBe(false);
+    // The replay's files follow the delete: the session's diff since its start is recorded with it,
+    // and old.txt (made after the start) is no longer in it.
+    const changed = (await eventsOf("workspace-changed")).at(-1);
+    expect(changed).toMatchObject({
+      cycleId: (done as { editId: string }).editId,
+      files: [expect.objectContaining({ path: "keep.txt" })],
+    });
     expect(await eventsOf("file-deleted")).toEqual([
       expect.objectContaining({
         path: "old.txt",

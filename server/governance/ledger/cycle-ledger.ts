@@ -72,7 +72,10 @@ export class CycleLedger {
     });
     if (result.problem)
       this.context.logger?.warn({ ...ids, problem: result.problem }, "trace ledger could not collect");
-    if (result.records.length > 0 && result.after) {
+    // A delete writes no lines (no record) but changes the workspace all the same: the replay's files
+    // must follow it, so any change of the working tree gets its session patch.
+    const changed = result.records.length > 0 || (mark.before !== null && result.after !== mark.before);
+    if (changed && result.after) {
       const patch = await sessionPatch(this.exec, result.after);
       if (patch) this.patches.set(ids.cycleId, patch);
     }
