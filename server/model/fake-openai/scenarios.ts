@@ -1,4 +1,4 @@
-import { analyzePrompt } from "@/server/riva/discovery/prompt-intent";
+import { generatedTestReply, proposeContractReply, reportIntentReply } from "./understanding-replies";
 
 /**
  * Scripted behaviour for the fake OpenAI-compatible server. A scenario is an ordered list of rules;
@@ -80,7 +80,7 @@ function restore(text: string, spans: readonly string[]): string {
 
 const offers = (name: string) => (request: ChatRequest) => request.toolNames.includes(name);
 
-function backticked(text: string): string | undefined {
+export function backticked(text: string): string | undefined {
   return /`([^`\n]+)`/.exec(text)?.[1]?.trim() || undefined;
 }
 
@@ -310,58 +310,6 @@ function writeAttemptReply(request: ChatRequest): FakeReply {
     };
   }
   return { type: "text", text: `The write was refused: ${toolResults(request)[0] ?? ""}` };
-}
-
-/** Intent discovery: read the request like a model would (kind, verb, named targets, limits). */
-function reportIntentReply(request: ChatRequest): FakeReply {
-  const { kind, action, targets, constraints } = analyzePrompt(intentionText(request));
-  return {
-    type: "tool-calls",
-    calls: [{ name: "report_intent", arguments: { kind, action, targets, constraints } }],
-  };
-}
-
-/**
- * The contract step: a single file step is checked by its file's content, a single backticked command
- * by its exit code; anything else (a compound task included: its children are checked) gets no
- * checks, and the action's exit code decides — as a careful model would.
- */
-function proposeContractReply(request: ChatRequest): FakeReply {
-  const intention = /^Intention: (.*)$/m.exec(intentionText(request))?.[1] ?? "";
-  // A compound intention is checked by its children; one file step or command is checked here.
-  const single = splitSteps(intention).length === 1;
-  const step = single ? fileStep(intention) : undefined;
-  const command = single ? backticked(intention) : undefined;
-  const criteria = step
-    ? [
-        {
-          kind: "FILE_CONTAINS",
-          path: step.path,
-          text: (step.kind === "write" ? step.content : step.replace).trim(),
-        },
-      ]
-    : command
-      ? [{ kind: "TESTS_PASS", command }]
-      : [];
-  const thought =
-    criteria.length > 0 ? "The step says what to check." : "Nothing to check but the exit code.";
-  return { type: "tool-calls", calls: [{ name: "propose_contract", arguments: { thought, criteria } }] };
-}
-
-/** Test first: a file step's contract is a generated shell test that greps the file for its content. */
-function generatedTestReply(request: ChatRequest): FakeReply {
-  const intention = /^Intention: (.*)$/m.exec(intentionText(request))?.[1] ?? "";
-  const step = fileStep(intention);
-  if (step?.kind !== "write") return proposeContractReply(request);
-  const path = `tests/${step.path.replace(/[^\w.-]/g, "_")}.check.sh`;
-  const text = step.content.trim().replace(/'/g, "'\\''");
-  const generated_test = { path, content: `grep -qxF -- '${text}' ${step.path}\n`, command: `sh ${path}` };
-  const args = {
-    thought: "A test first: it fails until the file holds the text.",
-    criteria: [],
-    generated_test,
-  };
-  return { type: "tool-calls", calls: [{ name: "propose_contract", arguments: args }] };
 }
 
 /** The advisory reviewer's answer tool (server/model/qa-turn.ts). */
