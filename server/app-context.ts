@@ -59,6 +59,12 @@ function create() {
       ? { maxCostUsd: modelConfig.budgets.maxCostUsd, maxTokens: modelConfig.budgets.maxTokens }
       : null,
     commandTimeoutMs: env.ARBOR_COMMAND_TIMEOUT_MS,
+    twoPhase: {
+      full: env.ARBOR_FULL_MODE,
+      simpleIterations: env.ARBOR_SIMPLE_ITERATIONS,
+      fullIterations: env.ARBOR_FULL_ITERATIONS,
+      escalation: env.ARBOR_ESCALATION,
+    },
     traceLedger: true,
     repoContext: true,
     workspaceMaxBytes: env.ARBOR_WORKSPACE_MAX_MB * 1024 * 1024,

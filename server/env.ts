@@ -2,6 +2,8 @@ import { randomBytes } from "node:crypto";
 import { chmodSync, existsSync, mkdirSync, readFileSync, writeFileSync } from "node:fs";
 import path from "node:path";
 import { z } from "zod";
+import { EscalationPolicy } from "@/server/model/tiers/schema";
+import { FULL_MODE_CHOICES, TWO_PHASE_DEFAULTS } from "@/server/model/tiers/two-phase";
 import { PROVIDER_IDS } from "./model/provider-vocabulary";
 import { parseSecretKey } from "./settings/secret-key";
 
@@ -67,6 +69,15 @@ const schema = z.object({
   /** Action cycles per run; unset: the model config's `budgets.maxIterations`, else 10. */
   ARBOR_MAX_ITERATIONS: z.coerce.number().int().positive().optional(),
   ARBOR_WALL_CLOCK_SECONDS: positiveInt(300),
+  /**
+   * Seed 002's phases for a run without model tiers (server/model/tiers/two-phase.ts): "escalate"
+   * (simple mode, then full mode), "always" (full mode only) or "off" (simple mode only).
+   */
+  ARBOR_FULL_MODE: z.enum(FULL_MODE_CHOICES).default(TWO_PHASE_DEFAULTS.full),
+  ARBOR_SIMPLE_ITERATIONS: positiveInt(TWO_PHASE_DEFAULTS.simpleIterations),
+  ARBOR_FULL_ITERATIONS: positiveInt(TWO_PHASE_DEFAULTS.fullIterations),
+  /** How those phases combine with decomposition; the README explains the default. */
+  ARBOR_ESCALATION: EscalationPolicy.default(TWO_PHASE_DEFAULTS.escalation),
   ARBOR_LOG_LEVEL: z.enum(["fatal", "error", "warn", "info", "debug", "trace", "silent"]).default("info"),
 });
 

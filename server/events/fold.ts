@@ -14,6 +14,7 @@ import {
 import { foldCycleEvent } from "./fold-cycles";
 import { foldQaEvent, type IntentionQaFields, NO_QA, type RunDeliveryFields } from "./fold-qa";
 import { foldReasoningEvent, noRunReasoning, type RunReasoningFields } from "./fold-reasoning";
+import { foldRoleEvent, type IntentionRoleFields, noIntentionRoles } from "./fold-roles";
 import { foldTierEvent, type IntentionTierFields, NO_INTENTION_TIER, type RunTierFields } from "./fold-tiers";
 import { foldModelCall } from "./roll-up";
 import type { Action, ChildProposal, StoredEvent, ToolCallBody } from "./schema";
@@ -57,7 +58,7 @@ export interface CycleView {
   testFirst: boolean;
 }
 
-export interface IntentionView extends IntentionTierFields, IntentionQaFields {
+export interface IntentionView extends IntentionTierFields, IntentionQaFields, IntentionRoleFields {
   id: string;
   runId: string;
   parentId: string | null;
@@ -267,6 +268,7 @@ export function applyEvent(view: SessionView, event: StoredEvent): SessionView {
         ownedScope: body.ownedScope,
         scopeApproval: body.scopeApproval,
         ...NO_INTENTION_TIER,
+        ...noIntentionRoles(),
         ...NO_QA.intention(),
       };
       if (body.parentId) view.intentions[body.parentId]?.childIds.push(body.intentionId);
@@ -358,6 +360,9 @@ export function applyEvent(view: SessionView, event: StoredEvent): SessionView {
     case "qa-reported":
     case "delivery-reported":
       foldQaEvent(view, body, event);
+      break;
+    case "role-reported":
+      foldRoleEvent(view, body);
       break;
     case "file-edited":
     case "file-renamed":

@@ -159,6 +159,7 @@ export async function project(tx: Tx, sessionId: string, event: StoredEvent): Pr
     case "run-pre-approved":
     case "qa-reported":
     case "delivery-reported":
+    case "role-reported":
       // Kept in the log only; nothing queries them as rows yet.
       return;
     default: {

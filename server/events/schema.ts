@@ -6,6 +6,7 @@ import * as editorFiles from "./bodies/editor-files";
 import * as intention from "./bodies/intention";
 import * as qa from "./bodies/qa";
 import * as reasoning from "./bodies/reasoning";
+import * as roles from "./bodies/roles";
 import * as run from "./bodies/run";
 import * as workspace from "./bodies/workspace";
 import { ContextCompressedBody, TierEscalatedBody, TiersConfiguredBody } from "./tier-schema";
@@ -67,6 +68,8 @@ export const EventBody = z.discriminatedUnion("type", [
   qa.DeliveryReportedBody,
   editorFiles.FileRenamedBody,
   editorFiles.FileDeletedBody,
+  /** Full mode's Librarian, Critic and Chaos at work (see bodies/roles.ts). */
+  roles.RoleReportedBody,
   run.RunEndedBody,
 ]);
 /** An event as read back (defaults applied). */

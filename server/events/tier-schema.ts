@@ -11,6 +11,11 @@ export const TierRef = z.object({
   name: z.string().max(200),
   provider: z.string().max(100),
   model: z.string().max(500),
+  /** Seed 002's mode: simple (one model) or full (Librarian → Artisan → Critic); older logs: simple. */
+  mode: z.enum(["simple", "full"]).default("simple"),
+  /** Full mode's helper roles played by another model than the tier's, by name (`provider model`). */
+  roles: z.record(z.string().max(40), z.string().max(600)).default({}),
+  chaos: z.boolean().default(false),
 });
 export type TierRef = z.infer<typeof TierRef>;
 

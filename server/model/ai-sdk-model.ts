@@ -17,6 +17,8 @@ import type { WarmupInput, WarmupResult } from "./reasoning/types";
 import { sendWarmup, warmupInstructions, warmupUserMessage } from "./reasoning/warmup-request";
 import { checkModelRequest, type RequestContext } from "./request-check";
 import { requestToolCall } from "./request-tool-call";
+import { chaosAsk, criticAsk, librarianAsk } from "./roles/role-asks";
+import type { ChaosInput, CriticInput, LibrarianInput } from "./roles/types";
 import { displayUrl, toModelError } from "./to-model-error";
 import {
   CannotDecomposeInput,
@@ -93,7 +95,7 @@ interface Checked {
   instructions: string;
 }
 
-type AskStage = "decompose" | "act" | "discover" | "contract";
+type AskStage = "decompose" | "act" | "discover" | "contract" | "verify";
 
 export interface Ask<T> {
   stage: AskStage;
@@ -161,6 +163,22 @@ export class AiSdkModel implements AgentModel {
     return { intent: value, call };
   }
 
+  /** Full mode's roles (see roles/role-asks.ts). */
+  async rankFiles(input: LibrarianInput, signal?: AbortSignal) {
+    const { value, call } = await this.ask(librarianAsk(input, this.config.promptsDir), signal);
+    return { ranking: value, call: { ...call, role: "librarian" as const } };
+  }
+
+  async critique(input: CriticInput, signal?: AbortSignal) {
+    const { value, call } = await this.ask(criticAsk(input, this.config.promptsDir), signal);
+    return { review: value, call: { ...call, role: "critic" as const } };
+  }
+
+  async adversarialTest(input: ChaosInput, signal?: AbortSignal) {
+    const { value, call } = await this.ask(chaosAsk(input, this.config.promptsDir), signal);
+    return { test: value, call: { ...call, role: "chaos" as const } };
+  }
+
   /** Seed 000's ContractBuilder, by the model: an intention's checks (see understanding-asks.ts). */
   async buildContract(input: ContractInput, signal?: AbortSignal) {
     const { value, call } = await this.ask(contractAsk(input, this.config.promptsDir), signal);
@@ -181,6 +199,9 @@ export class AiSdkModel implements AgentModel {
     const vars = { task: input.task, acceptance: input.acceptance, previousAttempts, maxReads, repoContext };
     const dir = this.config.promptsDir;
     const offered = actToolNames();
+    const ranked = input.rankedFiles
+      ? `\n\n${renderPrompt("librarian-files", { files: input.rankedFiles }, { dir })}`
+      : "";
     const qaNotes = input.qaNotes
       ? `\n\n${renderPrompt("qa-feedback", { notes: input.qaNotes }, { dir })}`
       : "";
@@ -188,7 +209,9 @@ export class AiSdkModel implements AgentModel {
       stage: "act" as const,
       workspaceTools: offered,
       request: input.request,
-      instructions: withOutcome(renderPrompt("act", vars, { dir }) + qaNotes, input.reasoning, { dir }),
+      instructions: withOutcome(renderPrompt("act", vars, { dir }) + ranked + qaNotes, input.reasoning, {
+        dir,
+      }),
       tools: actToolSet(offered),
     });
     const startedAt = performance.now();

@@ -1,5 +1,6 @@
 import type { CorrectionKind } from "@/server/events/bodies/reasoning";
 import { fillTemplate, loadPrompt, type PromptOptions } from "./prompts";
+import { ROLE_PROMPTS } from "./roles/role-prompts";
 
 /**
  * Recovery without changing mode (seed 001 §10, seed 004 §7): each way a model answer goes wrong has
@@ -101,14 +102,14 @@ function render(
 }
 
 /**
- * Renders every correction prompt with placeholder values for exactly its declared variables, so a
+ * Renders every correction prompt (and full mode's role prompts) with placeholder values for exactly its declared variables, so a
  * missing file, an unknown `{{variable}}` or a declared one the file dropped stops the server at
  * startup instead of surfacing in the middle of a run.
  */
 export function checkCorrectionPrompts(options: PromptOptions = {}): void {
   // The compact reasoning outcome's section is rendered with each request of a run with reasoning on.
   const outcome = { prompt: "reasoning-outcome", variables: ["outcome"] };
-  for (const { prompt, variables } of [...Object.values(CORRECTION_PROMPTS), outcome]) {
+  for (const { prompt, variables } of [...Object.values(CORRECTION_PROMPTS), outcome, ...ROLE_PROMPTS]) {
     const sample = Object.fromEntries(variables.map((name) => [name, `<${name}>`]));
     fillTemplate(prompt, loadPrompt(prompt, options), sample);
   }

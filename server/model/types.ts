@@ -5,6 +5,15 @@ import type { AnswerStepOutcome, AnswerStepRequest } from "./answer-step";
 import type { CorrectionNote } from "./corrections";
 import type { ReasoningCarry, WarmupInput, WarmupResult } from "./reasoning/types";
 import type { RequestContext } from "./request-check";
+import type {
+  AdversarialTest,
+  ChaosInput,
+  CriticInput,
+  LibrarianInput,
+  Ranking,
+  Review,
+} from "./roles/types";
+import type { Role } from "./tiers/schema";
 import type { ModelContract } from "./understanding-tools";
 
 /**
@@ -88,6 +97,8 @@ export interface ActInput {
   reasoning?: ReasoningCarry;
   /** The previous attempt's tool failed: the retry is told so with its own correction prompt. */
   failedTool?: { tool: string; error: string } | null;
+  /** Full mode: the files the Librarian ranked, as read for this request (absent in simple mode). */
+  rankedFiles?: string;
   /** "QA said": capped advisory findings on earlier work, when the project feeds QA back (else absent). */
   qaNotes?: string;
 }
@@ -141,6 +152,8 @@ export interface ModelCallRecord {
   tools?: string[];
   /** Correction prompts sent with re-asks or retries of this call (seed 001 §10), in order. */
   corrections?: CorrectionNote[];
+  /** Full mode's helper role that made the call (absent: the Artisan, or no role). */
+  role?: Role;
 }
 
 export interface AgentModel {
@@ -187,6 +200,18 @@ export interface AgentModel {
     request: AnswerStepRequest,
     signal?: AbortSignal,
   ): Promise<AnswerStepOutcome & { call: ModelCallRecord }>;
+  /** Full mode's Librarian: the files an intention needs, ranked. Absent: the offline heuristics. */
+  rankFiles?(
+    input: LibrarianInput,
+    signal?: AbortSignal,
+  ): Promise<{ ranking: Ranking; call: ModelCallRecord }>;
+  /** Full mode's Critic: a review of the Artisan's change before a person sees it. */
+  critique?(input: CriticInput, signal?: AbortSignal): Promise<{ review: Review; call: ModelCallRecord }>;
+  /** Full mode's optional Chaos role: one adversarial test. */
+  adversarialTest?(
+    input: ChaosInput,
+    signal?: AbortSignal,
+  ): Promise<{ test: AdversarialTest; call: ModelCallRecord }>;
 }
 
 export { ModelError, ModelOutputError, ModelRequestError, ModelUnavailableError } from "./errors";

@@ -100,6 +100,21 @@ function issues(name: string, error: z.ZodError): string {
   return `the arguments of ${name} do not match its schema (${list.join("; ")})`;
 }
 
+/** The `name` call's arguments parsed by `schema`, or what was wrong with the answer, for a re-ask. */
+export function answerOf<T>(
+  calls: readonly ToolCallLike[],
+  text: string,
+  name: string,
+  schema: z.ZodType<T>,
+): Interpretation<T> {
+  const picked = pick(calls, name, text);
+  if (!picked.ok) return picked;
+  const parsed = schema.safeParse(picked.value);
+  return parsed.success
+    ? { ok: true, value: parsed.data }
+    : { ok: false, problem: issues(name, parsed.error) };
+}
+
 export function interpretIntent(calls: readonly ToolCallLike[], text: string): Interpretation<PromptIntent> {
   const picked = pick(calls, "report_intent", text);
   if (!picked.ok) return picked;

@@ -11,6 +11,7 @@ import {
 } from "@/server/events/schema";
 import type { ReasoningSwitch, UserMode } from "@/server/events/vocabulary";
 import { scopeGlobProblem } from "@/server/intents/project-intent";
+import { type TwoPhaseOptions, twoPhaseConfig } from "@/server/model/tiers/two-phase";
 import type { AgentModel } from "@/server/model/types";
 import { checkRunPreApproval } from "@/server/policy/approval/run-pre-approvals";
 import type { PreApprovableCategory } from "@/server/policy/checkpoints";
@@ -18,6 +19,7 @@ import { childIntentions } from "@/server/riva/children";
 import { RivaEngine } from "@/server/riva/engine";
 import type { RivaDeps, RunTiers } from "@/server/riva/ports";
 import { RunStopped } from "@/server/riva/stop";
+import { tierRef } from "@/server/riva/tier-step";
 import { checkEditedCall } from "@/server/riva/tool-approval";
 import type { ModelSettingValues } from "@/server/settings/layers";
 import type { RunModelChoice } from "@/server/settings/run-model";
@@ -42,6 +44,11 @@ export interface OrchestratorDeps extends RivaDeps {
    * model is then the run's model. Throws a UserFacingError naming every tier that cannot be served.
    */
   tiersForRun?(sessionId: string, overrides: ModelSettingValues): Promise<RunTiers | null>;
+  /**
+   * A run without tiers from the model config gets seed 002's two phases on its own model (simple,
+   * then full mode), as these options say; absent: one model in simple mode, never escalating.
+   */
+  twoPhase?: TwoPhaseOptions | null;
 }
 
 /**
@@ -113,7 +120,7 @@ export class Orchestrator {
         },
         startedBy: input.actor.userId,
       },
-      ...tiersConfigured(runId, tiers),
+      ...tiersConfigured(runId, tiers ?? this.twoPhase(model)),
       { type: "run-routed", runId, ...route },
       // The answer path has no intention tree: it explores read-only and replies.
       ...(route.route === "answer" ? [] : [rootIntention(runId, task)]),
@@ -270,6 +277,13 @@ export class Orchestrator {
     );
   }
 
+  /** Seed 002's default phases on the run's own model, when the server turns them on. */
+  private twoPhase(model: AgentModel): RunTiers | null {
+    if (!this.deps.twoPhase) return null;
+    const config = twoPhaseConfig(model, this.deps.twoPhase);
+    return { config, models: config.tiers.map(() => model) };
+  }
+
   private ensureDriving(sessionId: string, runId: string): void {
     if (this.active.has(runId)) return;
     const controller = new AbortController();
@@ -279,7 +293,7 @@ export class Orchestrator {
           const [model, view] = await Promise.all([this.modelOf(sessionId, runId), this.viewOf(sessionId)]);
           return answersRun(view, runId)
             ? new AnswerRunner({ ...this.deps, model }, sessionId, runId).drive(controller.signal)
-            : this.engine(sessionId, runId, model, tiers).drive(controller.signal);
+            : this.engine(sessionId, runId, model, tiers ?? this.twoPhase(model)).drive(controller.signal);
         },
         (error: unknown) => {
           // Tiers that cannot be served on resume end the run with the reason; no other model stands in.
@@ -369,11 +383,6 @@ function answersRun(view: SessionView, runId: string): boolean {
 /** The run's tiers as recorded in its log: names, providers and models, never a key or a base URL. */
 function tiersConfigured(runId: string, tiers: RunTiers | null): EventInput[] {
   if (!tiers) return [];
-  const refs = tiers.config.tiers.map((tier, index) => ({
-    index,
-    name: tier.name,
-    provider: tier.provider,
-    model: tier.model,
-  }));
+  const refs = tiers.config.tiers.map((_, index) => tierRef(tiers.config, index));
   return [{ type: "tiers-configured", runId, escalation: tiers.config.escalation, tiers: refs }];
 }

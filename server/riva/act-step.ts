@@ -78,12 +78,23 @@ async function fileBefore(
   return read.status === "ok" ? contentFromNumberedRead(read.output) : null;
 }
 
+/**
+ * Full mode's Critic (roles-step.ts), asked before the gate: the events its review adds to the cycle
+ * and, when it sends the change back, why. Null: no review for this call.
+ */
+export type Reviewer = (
+  thought: string,
+  call: ToolCallBody,
+  before: string | null,
+) => Promise<{ events: EventInput[]; revise: string | null } | null>;
+
 export async function carryOutAction(
   host: ActHost,
   intention: IntentionView,
   next: NextAction,
   /** The model call that chose the action; null when the engine chose it (test first). */
   llmCall: EventInput | null,
+  review?: Reviewer,
 ): Promise<void> {
   const llm = llmCall ? [llmCall] : [];
   const proposed: ToolCallBody = { tool: next.tool, input: next.input };
@@ -104,6 +115,19 @@ export async function carryOutAction(
   if (checked.status === "invalid") {
     const why = checked.error?.message ?? "invalid call";
     return host.cycles.blocked(cycle, { decision: "deny", reason: why }, "policy", why, llm);
+  }
+  const reviewed = await review?.(next.thought, call, before);
+  if (reviewed) {
+    llm.push(...reviewed.events);
+    // Sent back before anyone is asked: the cycle fails with the Critic's issues for the next attempt.
+    if (reviewed.revise)
+      return host.cycles.blocked(
+        cycle,
+        { decision: "deny", reason: reviewed.revise },
+        "critic",
+        reviewed.revise,
+        llm,
+      );
   }
   const gate = refusal(checked.gate, checked.error?.message ?? "invalid call");
   if (gate.decision === "ask" && checked.binding) {

@@ -2,7 +2,7 @@ import { describe, expect, it } from "vitest";
 import { foldEvents } from "@/server/events/fold";
 import { MemoryEventLog } from "@/server/events/log";
 import type { EventInput, EventOf, StoredEvent } from "@/server/events/schema";
-import type { EscalationPolicy, TierConfig } from "@/server/model/tiers/schema";
+import { type EscalationPolicy, SIMPLE_TIER_DEFAULTS, type TierConfig } from "@/server/model/tiers/schema";
 import { type AgentModel, commandAction, type Plan } from "@/server/model/types";
 import { Orchestrator } from "@/server/orchestrator/orchestrator";
 import { discovered } from "@/server/testing/events";
@@ -43,6 +43,7 @@ function config(escalation: EscalationPolicy): TierConfig {
     name,
     provider: "openai-compatible" as const,
     model: name,
+    ...SIMPLE_TIER_DEFAULTS,
     maxIterations: 3,
     maxCostUsd: 10,
     maxTokens: 1_000_000,
@@ -200,6 +201,9 @@ describe("RivaEngine with model tiers", () => {
       name: tiers.tiers[index]?.name ?? "",
       provider: "openai-compatible",
       model: tiers.tiers[index]?.model ?? "",
+      mode: "simple" as const,
+      roles: {},
+      chaos: false,
     });
     await log.append("s1", [
       {

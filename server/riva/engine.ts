@@ -15,7 +15,7 @@ import {
 } from "@/server/policy/checkpoints";
 import { ToolDispatch } from "@/server/tools/dispatch";
 import { listWorkspace } from "@/server/tools/workspace-listing";
-import { type ActHost, carryOutAction, readPortFor } from "./act-step";
+import { type ActHost, carryOutAction, type Reviewer, readPortFor } from "./act-step";
 import { checkpointEvents } from "./checkpoint-events";
 import { CycleRunner } from "./cycle-runner";
 import { discoverIntent } from "./discovery/discover";
@@ -27,6 +27,7 @@ import type { RivaDeps } from "./ports";
 import { deliveryReported, type QaHost, qaNotesFor, reviewIntention } from "./qa-step";
 import { actCarry, afterActEvents, correctionEvents, type ReasoningHost, warmUp } from "./reasoning-step";
 import { readRepoContext } from "./repo-context";
+import { criticTurn, inFullMode, librarianTurn } from "./roles-step";
 import {
   budgetQuestion,
   type Decision,
@@ -274,6 +275,11 @@ export class RivaEngine {
     if (opening.length > 0) await this.append(opening);
     const testFirst = testFirstAction(intention);
     if (testFirst) return carryOutAction(this.host(), intention, testFirst, null);
+    // The model may read a few times inside its turn; each read is logged as it happens.
+    const reads = readPortFor(this.host(), intention, signal);
+    const full = inFullMode(this.host(), intention);
+    const listing = async () => (await listWorkspace(this.tools)).files;
+    const rankedFiles = full ? await librarianTurn(this.host(), intention, listing, reads, signal) : "";
     const input = {
       task: this.rootTask(),
       what: intention.what,
@@ -283,11 +289,10 @@ export class RivaEngine {
       ...(this.deps.repoContext ? { repoContext: await readRepoContext(this.tools) } : {}),
       ...actCarry(this.view, this.runId, intention),
       qaNotes: qaNotesFor(this.view, intention, await this.checkpoints()),
+      ...(rankedFiles ? { rankedFiles } : {}),
     };
     const record = { ...this.requestContext(), intentionId: intention.id, stage: "act" as const };
     const model = modelFor(this.deps, intention);
-    // The model may read a few times inside its turn; each read is logged as it happens.
-    const reads = readPortFor(this.host(), intention, signal);
     const asked = await callWithRetries({ ...this.deps, model }, record, signal, () =>
       model.nextAction(input, signal, reads),
     );
@@ -296,7 +301,16 @@ export class RivaEngine {
     const next = asked.value;
     const noted = afterActEvents(this.host(), intention, next, model);
     if (noted.length > 0) await this.append(noted);
-    return carryOutAction(this.host(), intention, next.action, this.llmCalled(next.call, intention.id));
+    const review: Reviewer | undefined = full
+      ? (thought, call, before) => criticTurn(this.host(), intention, thought, call, before, signal)
+      : undefined;
+    return carryOutAction(
+      this.host(),
+      intention,
+      next.action,
+      this.llmCalled(next.call, intention.id),
+      review,
+    );
   }
 
   private understandingHost(): UnderstandingHost {

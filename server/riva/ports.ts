@@ -1,7 +1,7 @@
 import type { Logger } from "pino";
 import type { EventLog } from "@/server/events/log";
 import type { Pricer } from "@/server/model/pricing";
-import type { TierConfig } from "@/server/model/tiers/schema";
+import type { Role, TierConfig } from "@/server/model/tiers/schema";
 import type { AgentModel } from "@/server/model/types";
 import type { CheckpointPolicy } from "@/server/policy/checkpoints";
 import type { SandboxProvider } from "@/server/sandbox/types";
@@ -54,4 +54,6 @@ export interface RivaDeps {
 export interface RunTiers {
   config: TierConfig;
   models: AgentModel[];
+  /** Per tier, the models of full mode's helper roles that differ from the tier's own (absent: none). */
+  roles?: Partial<Record<Role, AgentModel>>[];
 }

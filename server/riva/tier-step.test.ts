@@ -1,7 +1,7 @@
 import { describe, expect, it } from "vitest";
 import { foldEvents } from "@/server/events/fold";
 import type { EventInput } from "@/server/events/schema";
-import type { EscalationPolicy, TierConfig } from "@/server/model/tiers/schema";
+import { type EscalationPolicy, SIMPLE_TIER_DEFAULTS, type TierConfig } from "@/server/model/tiers/schema";
 import { discovered, model, sequence } from "@/server/testing/events";
 import { DEFAULT_LIMITS, type RivaLimits } from "./limits";
 import { nextStep } from "./next-step";
@@ -25,6 +25,7 @@ function config(escalation: EscalationPolicy = "escalate-then-decompose", tiers 
       name,
       provider: "openai-compatible" as const,
       model: `${name}-model`,
+      ...SIMPLE_TIER_DEFAULTS,
       maxIterations: 3,
       maxCostUsd: 1,
       maxTokens: 100_000,
@@ -260,6 +261,9 @@ function escalation(from: number, to: number): EventInput {
     name: tiers[index]?.name ?? "",
     provider: "openai-compatible",
     model: tiers[index]?.model ?? "",
+    mode: "simple" as const,
+    roles: {},
+    chaos: false,
   });
   const escalate: EscalateStep = {
     kind: "escalate",

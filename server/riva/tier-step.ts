@@ -43,7 +43,18 @@ export type TierMissStep =
 export function tierRef(config: TierConfig, index: number): TierRef {
   const tier = config.tiers[index];
   if (!tier) throw new RangeError(`no tier ${index} in a ${config.tiers.length}-tier config`);
-  return { index, name: tier.name, provider: tier.provider, model: tier.model };
+  const roles = Object.fromEntries(
+    Object.entries(tier.roles).map(([role, model]) => [role, `${model.provider} ${model.model}`]),
+  );
+  return {
+    index,
+    name: tier.name,
+    provider: tier.provider,
+    model: tier.model,
+    mode: tier.mode,
+    roles,
+    chaos: tier.chaos,
+  };
 }
 
 /** The intention's cycles since it reached its current tier. */

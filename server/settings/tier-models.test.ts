@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import type { Tier } from "@/server/model/tiers/schema";
+import { SIMPLE_TIER_DEFAULTS, type Tier } from "@/server/model/tiers/schema";
 import { resolveModelSettings } from "./layers";
 import { tierProblem } from "./tier-models";
 
@@ -8,6 +8,7 @@ const tier = (provider: Tier["provider"], model = "m"): Tier => ({
   name: "t",
   provider,
   model,
+  ...SIMPLE_TIER_DEFAULTS,
   maxIterations: 1,
   maxCostUsd: 1,
   maxTokens: 1,

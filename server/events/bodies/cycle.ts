@@ -1,5 +1,6 @@
 import { z } from "zod";
 import { Judgment, ReasoningSwitch, UserMode } from "../vocabulary";
+import { RoleName } from "./roles";
 import { Action, GateRecord, text } from "./shared";
 
 /** A cycle begins: the thought and the concrete action it is about to run. */
@@ -84,4 +85,6 @@ export const LlmCalledBody = z.object({
   /** The workspace tools offered to the model (vocabulary names such as `fs.read`). */
   tools: z.array(z.string().max(80)).max(40).default([]),
   toolCount: z.number().int().nonnegative().default(0),
+  /** Full mode's helper role that made the call; null: the Artisan (the act step) or no role. */
+  role: RoleName.nullable().default(null),
 });

@@ -19,3 +19,4 @@ export {
   type Usage,
 } from "./next-tier";
 export * from "./schema";
+export * from "./two-phase";

@@ -1,17 +1,26 @@
 import { describe, expect, it } from "vitest";
 import { applyDecision, initialTierState, nextTier, recordIteration, type TierState } from "./next-tier";
-import { EscalationPolicy, type TierConfig } from "./schema";
+import { EscalationPolicy, SIMPLE_TIER_DEFAULTS, type TierConfig } from "./schema";
 
 function config(escalation: EscalationPolicy): TierConfig {
   return {
     escalation,
     budgets: { maxCostUsd: 1, maxTokens: 100_000, maxIterations: 20 },
     tiers: [
-      { name: "cheap", provider: "openai", model: "a", maxIterations: 2, maxCostUsd: 0.1, maxTokens: 10_000 },
+      {
+        name: "cheap",
+        provider: "openai",
+        model: "a",
+        ...SIMPLE_TIER_DEFAULTS,
+        maxIterations: 2,
+        maxCostUsd: 0.1,
+        maxTokens: 10_000,
+      },
       {
         name: "strong",
         provider: "anthropic",
         model: "b",
+        ...SIMPLE_TIER_DEFAULTS,
         maxIterations: 3,
         maxCostUsd: 0.5,
         maxTokens: 50_000,

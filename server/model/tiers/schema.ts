@@ -24,14 +24,47 @@ const name = z.string().trim().min(1);
 const positiveInt = z.number().int().positive();
 const positiveUsd = z.number().positive();
 
-export const Tier = z.strictObject({
-  name,
-  provider: Provider,
-  model: name,
-  maxIterations: positiveInt,
-  maxCostUsd: positiveUsd,
-  maxTokens: positiveInt,
-});
+/**
+ * Seed 002's two modes. `simple`: one model (the Artisan) acts alone. `full`: each cycle the Librarian
+ * ranks the files that matter and the engine reads them for the Artisan, the Artisan acts, and the
+ * Critic reviews a file change before anyone is asked to approve it.
+ */
+export const TIER_MODES = ["simple", "full"] as const;
+export const TierMode = z.enum(TIER_MODES);
+export type TierMode = z.infer<typeof TierMode>;
+
+/** The helper roles of full mode; the Artisan is the tier's own model. */
+export const ROLES = ["librarian", "critic", "chaos"] as const;
+export const Role = z.enum(ROLES);
+export type Role = z.infer<typeof Role>;
+
+/** A model for one role; absent: the tier's own model plays that role too. */
+export const RoleModel = z.strictObject({ provider: Provider, model: name });
+export type RoleModel = z.infer<typeof RoleModel>;
+
+export const Tier = z
+  .strictObject({
+    name,
+    provider: Provider,
+    model: name,
+    mode: TierMode.default("simple"),
+    roles: z
+      .strictObject({
+        librarian: RoleModel.optional(),
+        critic: RoleModel.optional(),
+        chaos: RoleModel.optional(),
+      })
+      .default({}),
+    /** Full mode only: on entering the tier, the Chaos role writes one adversarial test first. */
+    chaos: z.boolean().default(false),
+    maxIterations: positiveInt,
+    maxCostUsd: positiveUsd,
+    maxTokens: positiveInt,
+  })
+  .refine((tier) => tier.mode === "full" || (!tier.chaos && Object.keys(tier.roles).length === 0), {
+    message: "roles and chaos need mode: full (a simple tier has only its own model)",
+    path: ["mode"],
+  });
 export type Tier = z.infer<typeof Tier>;
 
 /** Caps for a whole run, shared by every tier and every intention in it. */
@@ -59,3 +92,9 @@ export const TierConfig = z.strictObject({
   prices: PriceTable,
 });
 export type TierConfig = z.infer<typeof TierConfig>;
+
+/** What a tier written without `mode`, `roles` or `chaos` parses to. */
+export const SIMPLE_TIER_DEFAULTS = { mode: "simple", roles: {}, chaos: false } as const satisfies Pick<
+  Tier,
+  "mode" | "roles" | "chaos"
+>;

@@ -1,0 +1,24 @@
+import type { RoleReportedBody } from "./bodies/roles";
+import type { SessionView } from "./fold";
+
+/**
+ * The fold of full mode's role reports: what the Librarian ranked, what the Critic said, which test
+ * Chaos wrote, on the intention they worked for. The latest few are kept for the node's card.
+ */
+
+export type RoleReport = Omit<RoleReportedBody, "type" | "runId" | "intentionId">;
+
+export interface IntentionRoleFields {
+  roles: RoleReport[];
+}
+
+const KEPT_REPORTS = 12;
+
+export const noIntentionRoles = (): IntentionRoleFields => ({ roles: [] });
+
+export function foldRoleEvent(view: SessionView, body: RoleReportedBody): void {
+  const intention = view.intentions[body.intentionId];
+  if (!intention) return;
+  const { type: _type, runId: _runId, intentionId: _intentionId, ...report } = body;
+  intention.roles = [...intention.roles, report].slice(-KEPT_REPORTS);
+}

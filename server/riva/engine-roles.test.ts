@@ -1,0 +1,152 @@
+import { describe, expect, it } from "vitest";
+import type { EventOf, StoredEvent } from "@/server/events/schema";
+import type { Review } from "@/server/model/roles/types";
+import { twoPhaseConfig } from "@/server/model/tiers/two-phase";
+import type { AgentModel, ModelCallRecord, NextAction } from "@/server/model/types";
+import { FakeSandboxProvider, scriptedModel } from "@/server/testing/fakes";
+import { runTask } from "@/server/testing/riva-harness";
+
+/**
+ * Full mode in the live loop, over the in-memory log with scripted models and sandbox: the Librarian
+ * ranks and the engine reads for the Artisan; the Critic's "revise" fails a cycle before anyone is
+ * asked; a role whose model fails is replaced by the heuristics; simple mode calls no role.
+ */
+
+const write: NextAction = { thought: "write it", tool: "fs.write", input: { path: "src/a.ts", content: "x" } };
+
+const record = (stage: ModelCallRecord["stage"]): ModelCallRecord => ({
+  stage,
+  modelId: "roles",
+  offline: false,
+  tokensIn: 10,
+  tokensOut: 5,
+  latencyMs: 1,
+});
+
+function rolesModel(reviews: Review[], options: { librarianFails?: boolean } = {}) {
+  const base = scriptedModel({ plan: () => ({ kind: "atomic", thought: "one step" }), nextAction: () => write });
+  const seen = { librarian: [] as string[], critic: [] as string[], rankedFiles: [] as string[] };
+  const model: AgentModel = {
+    ...base,
+    id: "roles",
+    offline: false,
+    nextAction: async (input, signal) => {
+      seen.rankedFiles.push(input.rankedFiles ?? "");
+      return base.nextAction(input, signal);
+    },
+    rankFiles: async (input) => {
+      seen.librarian.push(input.files.join(","));
+      if (options.librarianFails) throw new Error("librarian down");
+      const files = [
+        { path: "src/a.ts", why: "the file to change" },
+        { path: "nowhere.ts", why: "invented" },
+      ];
+      return { ranking: { files, summary: "one file" }, call: record("discover") };
+    },
+    critique: async (input) => {
+      seen.critic.push(input.change);
+      const review = reviews[Math.min(seen.critic.length - 1, reviews.length - 1)] as Review;
+      return { review, call: record("verify") };
+    },
+  };
+  return { model, seen };
+}
+
+/** The listing finds src/a.ts; its read prints a marker the Artisan's request must contain. */
+const sandbox = () =>
+  new FakeSandboxProvider((command) => {
+    if (command.includes("find . -mindepth")) return { stdout: "f src/a.ts\n" };
+    // The scope guard's realpath: the path resolves to itself inside /workspace.
+    const real = /^realpath -m -- (\S+)/.exec(command);
+    if (real) return { stdout: `${real[1]?.replace(/^'|'$/g, "")}\n` };
+    if (command.includes("src/a.ts") && command.includes("cat")) return { stdout: "export const MARK = 1;\n" };
+    return {};
+  });
+
+const ofType = <T extends StoredEvent["body"]["type"]>(events: StoredEvent[], type: T) =>
+  events.map((event) => event.body).filter((body): body is EventOf<T> => body.type === type);
+
+function tiersFor(model: AgentModel, full: "always" | "off") {
+  const config = twoPhaseConfig(model, {
+    full,
+    simpleIterations: 5,
+    fullIterations: 4,
+    escalation: "decompose-then-escalate",
+  });
+  return { config, models: config.tiers.map(() => model) };
+}
+
+describe("full mode (Librarian → Artisan → Critic)", () => {
+  it("the Critic's revise fails the cycle unasked; its approval lets the change reach the gate", async () => {
+    const { model, seen } = rolesModel([
+      { verdict: "revise", issues: ["handles no empty input"], summary: "not yet" },
+      { verdict: "approve", issues: [], summary: "fine" },
+    ]);
+    const { events, runId, view } = await runTask({
+      task: "write src/a.ts",
+      model,
+      sandboxes: sandbox(),
+      tiers: tiersFor(model, "always"),
+    });
+    const roles = ofType(events, "role-reported");
+    const librarian = roles.filter((report) => report.role === "librarian");
+    expect(librarian[0]).toMatchObject({ source: "model", files: [{ path: "src/a.ts", read: true }] });
+    expect(librarian[0]?.summary).toContain("1 path not in the workspace left out");
+    expect(seen.librarian[0]).toBe("src/a.ts");
+    // What the Librarian ranked was read and handed to the Artisan's request.
+    expect(seen.rankedFiles[0]).toContain("### src/a.ts (the file to change)");
+    const critic = roles.filter((report) => report.role === "critic");
+    expect(critic.map((report) => report.verdict)).toEqual(["revise", "approve"]);
+    const judged = ofType(events, "cycle-judged");
+    expect(judged[0]).toMatchObject({ judgment: "FAILURE", judgedBy: "critic" });
+    expect(judged[0]?.reason).toContain("handles no empty input");
+    // The approved change went on to the gate and ran; the sent-back one never did.
+    expect(judged[1]?.judgedBy).not.toBe("critic");
+    const started = ofType(events, "cycle-started");
+    expect(started.map((cycle) => cycle.gate.decision)).toEqual(["deny", "approve"]);
+    expect(seen.critic[0]).toContain("+x");
+    const roleCalls = ofType(events, "llm-called").filter((call) => call.role !== null);
+    expect(roleCalls.map((call) => `${call.role}:${call.stage}`)).toEqual([
+      "librarian:discover",
+      "critic:verify",
+      "librarian:discover",
+      "critic:verify",
+    ]);
+    expect(view.runs[runId]?.tiers?.tiers[0]).toMatchObject({ name: "full", mode: "full" });
+    const root = view.runs[runId]?.rootId;
+    expect(root && view.intentions[root]?.roles.map((report) => report.role)).toEqual([
+      "librarian",
+      "critic",
+      "librarian",
+      "critic",
+    ]);
+  });
+
+  it("a Librarian whose model fails is replaced by the heuristics, and the failure is logged", async () => {
+    const { model } = rolesModel([{ verdict: "approve", issues: [], summary: "ok" }], { librarianFails: true });
+    const { events } = await runTask({
+      task: "write src/a.ts",
+      model,
+      sandboxes: sandbox(),
+      tiers: tiersFor(model, "always"),
+    });
+    const failed = ofType(events, "llm-called").find((call) => call.error?.includes("librarian down"));
+    expect(failed?.stage).toBe("discover");
+    const [librarian] = ofType(events, "role-reported");
+    expect(librarian).toMatchObject({ role: "librarian", source: "heuristics" });
+    expect(librarian?.files.map((file) => file.path)).toEqual(["src/a.ts"]);
+  });
+
+  it("simple mode calls no role", async () => {
+    const { model, seen } = rolesModel([{ verdict: "revise", issues: ["no"], summary: "no" }]);
+    const { events } = await runTask({
+      task: "write src/a.ts",
+      model,
+      sandboxes: sandbox(),
+      tiers: tiersFor(model, "off"),
+    });
+    expect(ofType(events, "role-reported")).toEqual([]);
+    expect(seen.critic).toEqual([]);
+    expect(seen.rankedFiles.every((text) => text === "")).toBe(true);
+  });
+});
