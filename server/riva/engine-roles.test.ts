@@ -103,7 +103,7 @@ describe("full mode (Librarian → Artisan → Critic)", () => {
     // The approved change went on to the gate and ran; the sent-back one never did.
     expect(judged[1]?.judgedBy).not.toBe("critic");
     const started = ofType(events, "cycle-started");
-    expect(started.map((cycle) => cycle.gate.decision)).toEqual(["deny", "approve"]);
+    expect(started.map((cycle) => cycle.gate?.decision)).toEqual(["deny", "approve"]);
     expect(seen.critic[0]).toContain("+x");
     const roleCalls = ofType(events, "llm-called").filter((call) => call.role !== null);
     expect(roleCalls.map((call) => `${call.role}:${call.stage}`)).toEqual([

@@ -6,6 +6,7 @@ import type { ToolCalledView } from "@/server/events/fold-approvals";
 import { type ReasoningEntry, reflectionOf, warmupOf } from "@/server/events/fold-reasoning";
 import { CheckResults, ContractList } from "./contract-list";
 import { IntentSummary } from "./intent-summary";
+import { NodeRoles } from "./node-roles";
 import { NodeTier, NodeTierNotes } from "./node-tier";
 import { NodeQaReports } from "./qa-reports";
 import { CorrectionList, CycleReasoning, WarmupReasoning } from "./reasoning-view";
@@ -81,6 +82,7 @@ function IntentionNode({
         </div>
       )}
       <NodeTierNotes intention={intention} />
+      <NodeRoles intention={intention} />
       <NodeQaReports intention={intention} />
       {intention.reason && intention.status !== "ACTIVE" && (
         <div

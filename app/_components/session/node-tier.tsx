@@ -16,9 +16,11 @@ export function NodeTier({ view, intention }: { view: SessionView; intention: In
       className="badge info"
       data-testid="intention-tier"
       data-tier={index}
-      title={`${tier.provider} ${tier.model} (tier ${index + 1} of ${tiers.tiers.length}, ${tiers.escalation})`}
+      data-mode={tier.mode}
+      title={`${tier.provider} ${tier.model}, ${tier.mode} mode (tier ${index + 1} of ${tiers.tiers.length}, ${tiers.escalation})`}
     >
       tier {tier.name}
+      {tier.mode === "full" && tier.name !== "full" ? " · full mode" : ""}
     </span>
   );
 }

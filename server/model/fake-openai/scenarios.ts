@@ -1,3 +1,4 @@
+import { rankFilesReply, submitReviewReply } from "./role-replies";
 import { generatedTestReply, proposeContractReply, reportIntentReply } from "./understanding-replies";
 
 /**
@@ -344,6 +345,16 @@ function qaReviewReply(request: ChatRequest): FakeReply {
 }
 
 const defaultRules: ScenarioRule[] = [
+  {
+    description: "full mode's Librarian: the listed files the intention names, else the first three",
+    match: offers("rank_files"),
+    reply: rankFilesReply,
+  },
+  {
+    description: "full mode's Critic: approve, except every change for a (critic-revise) intention",
+    match: offers("submit_review"),
+    reply: submitReviewReply,
+  },
   {
     description: "intent discovery: report the request's kind, verb, targets and constraints",
     match: offers("report_intent"),

@@ -115,3 +115,43 @@ describe("formatPath", () => {
     expect(formatPath(keys)).toBe(expected);
   });
 });
+
+describe("tier modes and roles", () => {
+  const base = [
+    "escalation: escalate-then-decompose",
+    "budgets: { maxCostUsd: 1, maxTokens: 1000, maxIterations: 5 }",
+    "prices: { m: { inputPer1M: 1, outputPer1M: 1 } }",
+    "tiers:",
+  ];
+  it("a full tier may name a model per role and turn Chaos on", () => {
+    const result = parseTierConfig(
+      [
+        ...base,
+        "  - { name: t, provider: openai, model: m, mode: full, chaos: true, maxIterations: 1, maxCostUsd: 1, maxTokens: 1,",
+        "      roles: { critic: { provider: anthropic, model: m } } }",
+      ].join("\n"),
+    );
+    expect(result.ok ? null : result.issues).toBeNull();
+    expect(result.ok && result.config.tiers[0]).toMatchObject({
+      mode: "full",
+      chaos: true,
+      roles: { critic: { provider: "anthropic", model: "m" } },
+    });
+  });
+
+  it("a simple tier with roles is reported, with every other problem", () => {
+    const result = parseTierConfig(
+      [
+        ...base,
+        "  - { name: t, provider: openai, model: m, chaos: true, maxIterations: 1, maxCostUsd: 1, maxTokens: 1 }",
+        "  - { name: u, provider: openai, model: m, mode: fancy, maxIterations: 1, maxCostUsd: 1, maxTokens: 1 }",
+      ].join("\n"),
+    );
+    expect(result.ok).toBe(false);
+    const paths = result.ok ? [] : result.issues.map((issue) => issue.path);
+    expect(paths).toEqual(expect.arrayContaining(["tiers[0].mode", "tiers[1].mode"]));
+    expect(result.ok ? "" : result.issues.map((issue) => issue.message).join(" ")).toContain(
+      "roles and chaos need mode: full",
+    );
+  });
+});

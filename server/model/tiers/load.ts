@@ -89,17 +89,19 @@ function crossFieldIssues(raw: unknown): TierConfigIssue[] {
       else issues.push({ path: `tiers[${index}].name`, message: `duplicate of tiers[${first}].name` });
     }
     // A model without a price would make the money budget silently blind to it.
-    if (
-      prices &&
-      typeof tier.model === "string" &&
-      tier.model.trim() !== "" &&
-      !(tier.model.trim() in prices)
-    ) {
+    const unpriced = (model: unknown, path: string) => {
+      if (prices && typeof model === "string" && model.trim() !== "" && !(model.trim() in prices))
+        issues.push({ path, message: `no price for "${model.trim()}" in prices` });
+    };
+    unpriced(tier.model, `tiers[${index}].model`);
+    const roles = isRecord(tier.roles) ? tier.roles : {};
+    for (const [role, model] of Object.entries(roles))
+      if (isRecord(model)) unpriced(model.model, `tiers[${index}].roles.${role}.model`);
+    if (tier.mode !== "full" && (tier.chaos === true || Object.keys(roles).length > 0))
       issues.push({
-        path: `tiers[${index}].model`,
-        message: `no price for "${tier.model.trim()}" in prices`,
+        path: `tiers[${index}].mode`,
+        message: "roles and chaos need mode: full (a simple tier has only its own model)",
       });
-    }
   });
   return issues;
 }

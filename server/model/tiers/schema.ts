@@ -38,33 +38,31 @@ export const ROLES = ["librarian", "critic", "chaos"] as const;
 export const Role = z.enum(ROLES);
 export type Role = z.infer<typeof Role>;
 
-/** A model for one role; absent: the tier's own model plays that role too. */
+/**
+ * A model for one role; absent: the tier's own model plays that role too. That roles and chaos need
+ * `mode: full` is checked with the other cross-field rules in load.ts (so it is reported in one pass).
+ */
 export const RoleModel = z.strictObject({ provider: Provider, model: name });
 export type RoleModel = z.infer<typeof RoleModel>;
 
-export const Tier = z
-  .strictObject({
-    name,
-    provider: Provider,
-    model: name,
-    mode: TierMode.default("simple"),
-    roles: z
-      .strictObject({
-        librarian: RoleModel.optional(),
-        critic: RoleModel.optional(),
-        chaos: RoleModel.optional(),
-      })
-      .default({}),
-    /** Full mode only: on entering the tier, the Chaos role writes one adversarial test first. */
-    chaos: z.boolean().default(false),
-    maxIterations: positiveInt,
-    maxCostUsd: positiveUsd,
-    maxTokens: positiveInt,
-  })
-  .refine((tier) => tier.mode === "full" || (!tier.chaos && Object.keys(tier.roles).length === 0), {
-    message: "roles and chaos need mode: full (a simple tier has only its own model)",
-    path: ["mode"],
-  });
+export const Tier = z.strictObject({
+  name,
+  provider: Provider,
+  model: name,
+  mode: TierMode.default("simple"),
+  roles: z
+    .strictObject({
+      librarian: RoleModel.optional(),
+      critic: RoleModel.optional(),
+      chaos: RoleModel.optional(),
+    })
+    .default({}),
+  /** Full mode only: on entering the tier, the Chaos role writes one adversarial test first. */
+  chaos: z.boolean().default(false),
+  maxIterations: positiveInt,
+  maxCostUsd: positiveUsd,
+  maxTokens: positiveInt,
+});
 export type Tier = z.infer<typeof Tier>;
 
 /** Caps for a whole run, shared by every tier and every intention in it. */
