@@ -41,7 +41,10 @@ export function foldCycleEvent(view: SessionView, body: CycleEvent): void {
         reflection: null,
         checks: null,
         testFirst:
-          !!test && body.index === 0 && body.action.tool === "fs.write" && body.action.target === test.path,
+          !!test &&
+          body.index === test.atCycle &&
+          body.action.tool === "fs.write" &&
+          body.action.target === test.path,
       });
       break;
     }
@@ -77,7 +80,7 @@ export function foldCycleEvent(view: SessionView, body: CycleEvent): void {
       intention.contractBy = {
         source: body.source,
         dropped: body.dropped,
-        generatedTest: body.generatedTest,
+        generatedTest: body.generatedTest && { ...body.generatedTest, atCycle: intention.cycles.length },
       };
       break;
     }

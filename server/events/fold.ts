@@ -74,9 +74,10 @@ export interface IntentionView extends IntentionTierFields, IntentionQaFields, I
   contract: Criterion[];
   /** Who wrote the contract, and the proposed checks left out with why (see `contract-built`). */
   contractBy: {
-    source: "acceptance" | "model";
+    source: "acceptance" | "model" | "chaos";
     dropped: string[];
-    generatedTest: { path: string; content: string } | null;
+    /** `atCycle`: the index of the cycle that writes it (0: test first; later for a Chaos test). */
+    generatedTest: { path: string; content: string; atCycle: number } | null;
   } | null;
   /** Model spend on this intention itself (children not included; see `rollUp`). */
   tokens: number;

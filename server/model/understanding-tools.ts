@@ -35,7 +35,7 @@ const CRITERION_HELP =
   '{"kind":"LAYER_APPROPRIATE","allowed":[globs]}. Paths are relative to the workspace root.';
 
 /** A workspace-relative path that stays inside the workspace (the dispatch resolves it again). */
-const TestPath = z
+export const TestPath = z
   .string()
   .trim()
   .min(1)

@@ -12,7 +12,11 @@ import { runTask } from "@/server/testing/riva-harness";
  * asked; a role whose model fails is replaced by the heuristics; simple mode calls no role.
  */
 
-const write: NextAction = { thought: "write it", tool: "fs.write", input: { path: "src/a.ts", content: "x" } };
+const write: NextAction = {
+  thought: "write it",
+  tool: "fs.write",
+  input: { path: "src/a.ts", content: "x" },
+};
 
 const record = (stage: ModelCallRecord["stage"]): ModelCallRecord => ({
   stage,
@@ -24,7 +28,10 @@ const record = (stage: ModelCallRecord["stage"]): ModelCallRecord => ({
 });
 
 function rolesModel(reviews: Review[], options: { librarianFails?: boolean } = {}) {
-  const base = scriptedModel({ plan: () => ({ kind: "atomic", thought: "one step" }), nextAction: () => write });
+  const base = scriptedModel({
+    plan: () => ({ kind: "atomic", thought: "one step" }),
+    nextAction: () => write,
+  });
   const seen = { librarian: [] as string[], critic: [] as string[], rankedFiles: [] as string[] };
   const model: AgentModel = {
     ...base,
@@ -59,7 +66,8 @@ const sandbox = () =>
     // The scope guard's realpath: the path resolves to itself inside /workspace.
     const real = /^realpath -m -- (\S+)/.exec(command);
     if (real) return { stdout: `${real[1]?.replace(/^'|'$/g, "")}\n` };
-    if (command.includes("src/a.ts") && command.includes("cat")) return { stdout: "export const MARK = 1;\n" };
+    if (command.includes("src/a.ts") && command.includes("cat"))
+      return { stdout: "export const MARK = 1;\n" };
     return {};
   });
 
@@ -123,7 +131,9 @@ describe("full mode (Librarian → Artisan → Critic)", () => {
   });
 
   it("a Librarian whose model fails is replaced by the heuristics, and the failure is logged", async () => {
-    const { model } = rolesModel([{ verdict: "approve", issues: [], summary: "ok" }], { librarianFails: true });
+    const { model } = rolesModel([{ verdict: "approve", issues: [], summary: "ok" }], {
+      librarianFails: true,
+    });
     const { events } = await runTask({
       task: "write src/a.ts",
       model,
@@ -148,5 +158,67 @@ describe("full mode (Librarian → Artisan → Critic)", () => {
     expect(ofType(events, "role-reported")).toEqual([]);
     expect(seen.critic).toEqual([]);
     expect(seen.rankedFiles.every((text) => text === "")).toBe(true);
+  });
+});
+
+describe("the Chaos role", () => {
+  it("on a full tier with chaos, writes its adversarial test first and adds it to the contract", async () => {
+    const { model } = rolesModel([{ verdict: "approve", issues: [], summary: "ok" }]);
+    const chaotic: AgentModel = {
+      ...model,
+      adversarialTest: async () => ({
+        test: {
+          path: "tests/edge.sh",
+          content: "test -s src/a.ts\n",
+          command: "sh tests/edge.sh",
+          attack: "empty file",
+        },
+        call: record("contract"),
+      }),
+    };
+    const config = twoPhaseConfig(chaotic, {
+      full: "always",
+      simpleIterations: 5,
+      fullIterations: 4,
+      escalation: "decompose-then-escalate",
+    });
+    const tiers = {
+      config: { ...config, tiers: config.tiers.map((tier) => ({ ...tier, chaos: true })) },
+      models: [chaotic],
+    };
+    const { events } = await runTask({ task: "write src/a.ts", model: chaotic, sandboxes: sandbox(), tiers });
+    const chaos = ofType(events, "role-reported").filter((report) => report.role === "chaos");
+    expect(chaos).toHaveLength(1);
+    expect(chaos[0]).toMatchObject({
+      source: "model",
+      test: { path: "tests/edge.sh", command: "sh tests/edge.sh" },
+    });
+    const contract = ofType(events, "contract-built").find((built) => built.source === "chaos");
+    expect(contract?.criteria).toContainEqual({
+      kind: "GENERATED_TEST_PASSES",
+      path: "tests/edge.sh",
+      command: "sh tests/edge.sh",
+    });
+    const [first] = ofType(events, "cycle-started");
+    expect(first?.action).toMatchObject({ tool: "fs.write", target: "tests/edge.sh" });
+    expect(ofType(events, "llm-called").filter((call) => call.role === "chaos")).toHaveLength(1);
+  });
+
+  it("without a model answer, no test is added and the report says why", async () => {
+    const { model } = rolesModel([{ verdict: "approve", issues: [], summary: "ok" }]);
+    const config = twoPhaseConfig(model, {
+      full: "always",
+      simpleIterations: 5,
+      fullIterations: 4,
+      escalation: "decompose-then-escalate",
+    });
+    const tiers = {
+      config: { ...config, tiers: config.tiers.map((tier) => ({ ...tier, chaos: true })) },
+      models: [model],
+    };
+    const { events } = await runTask({ task: "write src/a.ts", model, sandboxes: sandbox(), tiers });
+    const [chaos] = ofType(events, "role-reported").filter((report) => report.role === "chaos");
+    expect(chaos).toMatchObject({ source: "heuristics", test: null });
+    expect(ofType(events, "contract-built").some((built) => built.source === "chaos")).toBe(false);
   });
 });

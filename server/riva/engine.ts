@@ -17,6 +17,7 @@ import { ToolDispatch } from "@/server/tools/dispatch";
 import { listWorkspace } from "@/server/tools/workspace-listing";
 import { type ActHost, carryOutAction, type Reviewer, readPortFor } from "./act-step";
 import { checkpointEvents } from "./checkpoint-events";
+import { gateCommand } from "./command-gate";
 import { CycleRunner } from "./cycle-runner";
 import { discoverIntent } from "./discovery/discover";
 import { summarizeIntent } from "./discovery/discovered-intent";
@@ -27,7 +28,7 @@ import type { RivaDeps } from "./ports";
 import { deliveryReported, type QaHost, qaNotesFor, reviewIntention } from "./qa-step";
 import { actCarry, afterActEvents, correctionEvents, type ReasoningHost, warmUp } from "./reasoning-step";
 import { readRepoContext } from "./repo-context";
-import { criticTurn, inFullMode, librarianTurn } from "./roles-step";
+import { chaosDue, chaosTurn, criticTurn, inFullMode, librarianTurn } from "./roles-step";
 import {
   budgetQuestion,
   type Decision,
@@ -273,6 +274,14 @@ export class RivaEngine {
     const retry = `attempt ${attempt}: no decomposition trigger fired yet`;
     if (attempt > 1) opening.push(this.decision(intention, "retry", retry));
     if (opening.length > 0) await this.append(opening);
+    if (chaosDue(this.host(), intention)) {
+      const policy = await this.checkpoints();
+      const refused = (command: string) => {
+        const gate = gateCommand(command, intention.id, policy);
+        return gate.decision === "approve" ? null : gate.reason;
+      };
+      await chaosTurn(this.host(), intention, refused, signal);
+    }
     const testFirst = testFirstAction(intention);
     if (testFirst) return carryOutAction(this.host(), intention, testFirst, null);
     // The model may read a few times inside its turn; each read is logged as it happens.

@@ -3,14 +3,14 @@ import type { IntentionView } from "@/server/events/fold";
 import { tierIndexOf } from "@/server/events/fold-tiers";
 import type { EventInput, ToolCallBody } from "@/server/events/schema";
 import { critiqueOffline, rankFilesOffline } from "@/server/model/roles/offline-roles";
-import type { CriticInput, Ranking, Review } from "@/server/model/roles/types";
+import type { AdversarialTest, CriticInput, Ranking, Review } from "@/server/model/roles/types";
 import type { Role } from "@/server/model/tiers/schema";
 import type { AgentModel, ModelCallRecord, ReadPort } from "@/server/model/types";
 import { errorMessage } from "@/server/orchestrator/errors";
 import { callWithRetries } from "./model-calls";
 import type { ReasoningHost } from "./reasoning-step";
 import { failedCallEvent, llmCalledEvent } from "./run-events";
-import { cyclesOnTier, tierAttempts } from "./tier-step";
+import { tierAttempts } from "./tier-step";
 import { describeCall } from "./tool-action";
 
 /**
@@ -50,7 +50,7 @@ async function askRole<T>(
   host: RolesHost,
   intention: IntentionView,
   role: Role,
-  stage: "discover" | "verify",
+  stage: "discover" | "verify" | "contract",
   ask: ((model: AgentModel) => Promise<{ value: T; call: ModelCallRecord }>) | null,
   heuristics: () => T,
   signal: AbortSignal,
@@ -227,5 +227,80 @@ export async function criticTurn(
   return { events: [...asked.events, report], revise };
 }
 
-/** The intention's cycles on its current (full) tier, for tests and the UI. */
-export { cyclesOnTier };
+/** Chaos writes once per stay on a full tier that turns it on: not yet since the intention got there. */
+export function chaosDue(host: Pick<ReasoningHost, "deps">, intention: IntentionView): boolean {
+  const tier = host.deps.tiers?.config.tiers[tierIndexOf(intention)];
+  if (tier?.mode !== "full" || !tier.chaos) return false;
+  const since = intention.tier?.since.cycles ?? 0;
+  return !intention.roles.some((report) => report.role === "chaos" && report.cycleIndex >= since);
+}
+
+/**
+ * The Chaos role's turn, on entering a full tier with `chaos: true`: one adversarial test. A test
+ * whose command the gate would run unasked is added to the contract (`contract-built`, source chaos,
+ * the earlier checks kept) and written as the next cycle, through the approval gate like any write;
+ * the intention is then done only when it passes too. Otherwise the report says why none was added.
+ */
+export async function chaosTurn(
+  host: RolesHost,
+  intention: IntentionView,
+  runsUnasked: (command: string) => string | null,
+  signal: AbortSignal,
+): Promise<void> {
+  const run = host.view().runs[host.runId];
+  const codebase = run?.intent?.codebase;
+  const input = {
+    task: run?.task ?? intention.what,
+    what: intention.what,
+    acceptance: intention.acceptance,
+    framework: codebase?.testFramework ?? null,
+    testCommand: codebase?.testCommand ?? null,
+    request: host.request(),
+  };
+  const asked = await askRole<AdversarialTest | null>(
+    host,
+    intention,
+    "chaos",
+    "contract",
+    roleAsk(roleModel(host, intention, "chaos"), "adversarialTest", (model) =>
+      model.adversarialTest?.(input, signal).then(({ test, call }) => ({ value: test, call })),
+    ),
+    () => null,
+    signal,
+  );
+  const test = asked.value;
+  const refused = test ? runsUnasked(test.command) : null;
+  const summary = !test
+    ? "no adversarial test: the offline heuristics cannot tell what would break the code"
+    : refused
+      ? `test left out: \`${test.command}\` would need a person's approval (${refused})`
+      : `adversarial test ${test.path}: ${test.attack || "edge cases"}`;
+  const added: EventInput[] =
+    test && !refused
+      ? [
+          {
+            type: "contract-built",
+            runId: host.runId,
+            intentionId: intention.id,
+            criteria: [
+              ...intention.contract,
+              { kind: "GENERATED_TEST_PASSES" as const, path: test.path, command: test.command },
+            ].slice(-20),
+            source: "chaos",
+            dropped: [],
+            generatedTest: { path: test.path, content: test.content },
+          },
+        ]
+      : [];
+  await host.append([
+    ...asked.events,
+    {
+      ...reportBase(host, intention, "chaos", asked),
+      summary: summary.slice(0, 1_000),
+      test: test
+        ? { path: test.path, command: test.command.slice(0, 600), attack: test.attack.slice(0, 600) }
+        : null,
+    },
+    ...added,
+  ]);
+}

@@ -136,7 +136,7 @@ export async function buildContract(
  */
 export function testFirstAction(intention: IntentionView): NextAction | null {
   const test = intention.contractBy?.generatedTest;
-  if (!test || intention.cycles.length > 0) return null;
+  if (!test || intention.cycles.length !== test.atCycle) return null;
   return {
     thought: `Test first: write the contract's generated test ${test.path} before the work, so its check can tell when the work is done.`,
     tool: "fs.write",

@@ -1,4 +1,5 @@
 import { type Criterion, type CriterionResult, describeCriterion } from "@/server/contract/criteria";
+import type { IntentionView } from "@/server/events/fold";
 
 /** An intention's contract: each criterion, with its last check when there is one. */
 export function ContractList({
@@ -9,11 +10,7 @@ export function ContractList({
   criteria: Criterion[];
   checks: CriterionResult[] | null;
   /** Who wrote it (a model-written contract says so) and which proposed checks were left out. */
-  by?: {
-    source: "acceptance" | "model";
-    dropped: string[];
-    generatedTest: { path: string; content: string } | null;
-  } | null;
+  by?: IntentionView["contractBy"];
 }) {
   if (criteria.length === 0 && (by?.dropped.length ?? 0) === 0) return null;
   return (
@@ -23,9 +20,17 @@ export function ContractList({
           Checks written by the model before work started (the acceptance named none).
         </p>
       ) : null}
+      {by?.source === "chaos" ? (
+        <p className="muted" data-testid="contract-source">
+          Full mode's Chaos role added an adversarial test; the intention is done only when it passes too.
+        </p>
+      ) : null}
       {by?.generatedTest ? (
         <details data-testid="generated-test">
-          <summary>Test first: {by.generatedTest.path}, written before the work</summary>
+          <summary>
+            {by.source === "chaos" ? "Adversarial test" : "Test first"}: {by.generatedTest.path}, written
+            before {by.generatedTest.atCycle === 0 ? "the work" : `attempt ${by.generatedTest.atCycle + 1}`}
+          </summary>
           <pre className="output">{by.generatedTest.content}</pre>
         </details>
       ) : null}

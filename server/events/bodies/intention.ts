@@ -51,8 +51,11 @@ export const ContractBuiltBody = z.object({
   runId: z.string(),
   intentionId: z.string(),
   criteria: z.array(Criterion).max(20),
-  /** Who wrote the checks: parsed from the acceptance sentence, or proposed by the model. */
-  source: z.enum(["acceptance", "model"]).default("acceptance"),
+  /**
+   * Who wrote the checks: parsed from the acceptance sentence, proposed by the model, or extended by
+   * full mode's Chaos role with its adversarial test (the earlier checks are kept).
+   */
+  source: z.enum(["acceptance", "model", "chaos"]).default("acceptance"),
   /** Proposed checks left out and why (malformed, or a command that would need a person's approval). */
   dropped: z.array(z.string().max(1_000)).max(10).default([]),
   /**

@@ -35,3 +35,17 @@ export function submitReviewReply(request: ChatRequest): FakeReply {
     : { verdict: "approve", issues: [], summary: "the change does what the intention asks" };
   return { type: "tool-calls", calls: [{ name: "submit_review", arguments: review }] };
 }
+
+/** Chaos: a shell test that the intention's file exists and is not empty (else that `true` holds). */
+export function adversarialTestReply(request: ChatRequest): FakeReply {
+  const target = /`([^`\s]+\.[\w]+)`/.exec(intentionText(request))?.[1];
+  const path = "tests/chaos.check.sh";
+  const content = target ? `test -s '${target.replace(/'/g, "")}'\n` : "true\n";
+  const args = {
+    path,
+    content,
+    command: `sh ${path}`,
+    attack: target ? `an empty ${target}` : "nothing to attack",
+  };
+  return { type: "tool-calls", calls: [{ name: "propose_adversarial_test", arguments: args }] };
+}

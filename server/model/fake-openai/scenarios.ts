@@ -1,4 +1,4 @@
-import { rankFilesReply, submitReviewReply } from "./role-replies";
+import { adversarialTestReply, rankFilesReply, submitReviewReply } from "./role-replies";
 import { generatedTestReply, proposeContractReply, reportIntentReply } from "./understanding-replies";
 
 /**
@@ -349,6 +349,11 @@ const defaultRules: ScenarioRule[] = [
     description: "full mode's Librarian: the listed files the intention names, else the first three",
     match: offers("rank_files"),
     reply: rankFilesReply,
+  },
+  {
+    description: "full mode's Chaos: a shell test that the intention's file is not empty",
+    match: offers("propose_adversarial_test"),
+    reply: adversarialTestReply,
   },
   {
     description: "full mode's Critic: approve, except every change for a (critic-revise) intention",

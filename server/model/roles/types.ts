@@ -1,5 +1,6 @@
 import { z } from "zod";
 import type { RequestContext } from "@/server/model/request-check";
+import { TestPath } from "@/server/model/understanding-tools";
 
 /**
  * Full mode's helper roles (seed 002): the Librarian ranks the files an intention needs, the Critic
@@ -27,7 +28,7 @@ export const SubmitReviewInput = z.object({
 export type Review = z.infer<typeof SubmitReviewInput>;
 
 export const ProposeAdversarialTestInput = z.object({
-  path,
+  path: TestPath,
   content: z.string().min(1).max(20_000),
   command: z.string().trim().min(1).max(500),
   attack: z.string().trim().max(500).default(""),
