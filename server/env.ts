@@ -2,9 +2,9 @@ import { randomBytes } from "node:crypto";
 import { chmodSync, existsSync, mkdirSync, readFileSync, writeFileSync } from "node:fs";
 import path from "node:path";
 import { z } from "zod";
-import { EscalationPolicy } from "@/server/model/tiers/schema";
-import { FULL_MODE_CHOICES, TWO_PHASE_DEFAULTS } from "@/server/model/tiers/two-phase";
 import { PROVIDER_IDS } from "./model/provider-vocabulary";
+import { EscalationPolicy } from "./model/tiers/schema";
+import { FULL_MODE_CHOICES, TWO_PHASE_DEFAULTS } from "./model/tiers/two-phase";
 import { parseSecretKey } from "./settings/secret-key";
 
 /**

@@ -1,4 +1,4 @@
-import type { AgentModel } from "@/server/model/types";
+import type { AgentModel } from "../types";
 import {
   type EscalationPolicy,
   PROVIDERS,
