@@ -67,6 +67,8 @@ export const EventBody = z.discriminatedUnion("type", [
   qa.DeliveryReportedBody,
   editorFiles.FileRenamedBody,
   editorFiles.FileDeletedBody,
+  editorFiles.FolderRenamedBody,
+  editorFiles.FolderDeletedBody,
   run.RunEndedBody,
 ]);
 /** An event as read back (defaults applied). */

@@ -178,7 +178,7 @@ export async function renameFile(
 }
 
 /** The trace records of a person's calls (approved by them) and the session's diff after them. */
-function ledgerEvents(
+export function ledgerEvents(
   results: ToolResult[],
   traceIds: CycleIds,
   person: Person,
