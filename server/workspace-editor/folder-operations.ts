@@ -8,7 +8,7 @@ import { shellQuote } from "@/server/sandbox/shell";
 import type { ToolCall, ToolDispatch, ToolResult } from "@/server/tools/dispatch";
 import { relativePath } from "@/server/tools/paths";
 import { decodeFile, fileHash, newPathProblem } from "./file-content";
-import { ledgerEvents } from "./file-operations";
+import { type DeleteRequest, ledgerEvents, type RenameRequest } from "./file-operations";
 import { folderContents, insideOf } from "./folder-contents";
 import {
   type EditorDeps,
@@ -36,7 +36,7 @@ export type FolderOperationOutcome =
 
 export async function deleteFolder(
   deps: EditorDeps,
-  request: { path: string; baseHash: string | null; confirmBinding: string | null; person: Person },
+  request: DeleteRequest,
 ): Promise<FolderOperationOutcome> {
   const { person } = request;
   const { dispatch, ledger } = await openDispatch(deps, person);
@@ -81,13 +81,7 @@ export async function deleteFolder(
 
 export async function renameFolder(
   deps: EditorDeps,
-  request: {
-    from: string;
-    to: string;
-    baseHash: string | null;
-    confirmBinding: string | null;
-    person: Person;
-  },
+  request: RenameRequest,
 ): Promise<FolderOperationOutcome> {
   const { person } = request;
   const problem = newPathProblem(request.to);
