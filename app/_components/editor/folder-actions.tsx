@@ -1,8 +1,8 @@
 "use client";
 
 import { useMutation } from "@tanstack/react-query";
-import { useState } from "react";
 import { describeError, useTRPC } from "../../_trpc/client";
+import { DeleteDialog, RenameForm, usePathActions } from "./path-actions";
 
 type Question = { reason: string; binding: string; currentHash: string; files: number };
 
@@ -25,26 +25,13 @@ export function FolderActions({
   const trpc = useTRPC();
   const rename = useMutation(trpc.workspace.renameFolder.mutationOptions());
   const remove = useMutation(trpc.workspace.deleteFolder.mutationOptions());
-  const [renaming, setRenaming] = useState(false);
-  const [to, setTo] = useState(path);
-  const [renameQuestion, setRenameQuestion] = useState<Question | null>(null);
-  const [deleteQuestion, setDeleteQuestion] = useState<Question | null>(null);
-  const [problem, setProblem] = useState<string | null>(null);
+  const actions = usePathActions<Question>(path, [rename, remove]);
+  const { renaming, to, renameQuestion, deleteQuestion, problem, reset } = actions;
   const busy = rename.isPending || remove.isPending;
-
-  function reset() {
-    setRenaming(false);
-    setTo(path);
-    setRenameQuestion(null);
-    setDeleteQuestion(null);
-    setProblem(null);
-    rename.reset();
-    remove.reset();
-  }
 
   async function doRename(question: Question | null) {
     const target = to.trim();
-    setProblem(null);
+    actions.setProblem(null);
     let outcome: Awaited<ReturnType<typeof rename.mutateAsync>>;
     try {
       outcome = await rename.mutateAsync({
@@ -57,39 +44,23 @@ export function FolderActions({
     } catch {
       return; // rename.error is shown below
     }
-    if (outcome.status === "confirm") setRenameQuestion(outcome);
-    else if (outcome.status === "conflict") setProblem(outcome.message);
+    if (outcome.status === "confirm") actions.setRenameQuestion(outcome);
+    else if (outcome.status === "conflict") actions.setProblem(outcome.message);
     else onRenamed(target.replace(/^\/workspace\//, "").replace(/\/+$/, ""));
   }
 
-  async function askDelete() {
-    reset();
-    try {
-      const outcome = await remove.mutateAsync({ sessionId, path });
-      if (outcome.status === "confirm") setDeleteQuestion(outcome);
-    } catch {
-      // remove.error is shown below
-    }
-  }
-
-  async function doDelete(question: Question) {
-    let outcome: Awaited<ReturnType<typeof remove.mutateAsync>>;
-    try {
-      outcome = await remove.mutateAsync({
-        sessionId,
-        path,
-        confirmBinding: question.binding,
-        baseHash: question.currentHash,
-      });
-    } catch {
-      return;
-    }
-    if (outcome.status === "done") onDeleted();
-    else if (outcome.status === "conflict") {
-      setDeleteQuestion(null);
-      setProblem(outcome.message);
-    } else setDeleteQuestion(outcome);
-  }
+  const askDelete = () => actions.askDelete(() => remove.mutateAsync({ sessionId, path }));
+  const doDelete = (question: Question) =>
+    actions.confirmDelete(
+      () =>
+        remove.mutateAsync({
+          sessionId,
+          path,
+          confirmBinding: question.binding,
+          baseHash: question.currentHash,
+        }),
+      onDeleted,
+    );
 
   const error = rename.error ?? remove.error;
   return (
@@ -101,7 +72,7 @@ export function FolderActions({
         disabled={busy}
         onClick={() => {
           reset();
-          setRenaming(true);
+          actions.setRenaming(true);
         }}
         data-testid="folder-rename"
       >
@@ -117,84 +88,34 @@ export function FolderActions({
         Delete folder
       </button>
       {renaming && (
-        <form
-          className="file-action-form"
-          aria-label={`Rename folder ${path}`}
-          onSubmit={(event) => {
-            event.preventDefault();
-            void doRename(null);
+        <RenameForm
+          label={`folder ${path}`}
+          prefix="folder-"
+          to={to}
+          busy={busy}
+          pending={rename.isPending}
+          question={renameQuestion?.reason ?? null}
+          onChange={(value) => {
+            actions.setTo(value);
+            actions.setRenameQuestion(null);
           }}
-        >
-          <label className="inline">
-            New name
-            <input
-              value={to}
-              onChange={(event) => {
-                setTo(event.target.value);
-                setRenameQuestion(null);
-              }}
-              aria-label={`New path for folder ${path}`}
-              data-testid="folder-rename-path"
-              // biome-ignore lint/a11y/noAutofocus: the person just asked for this field.
-              autoFocus
-            />
-          </label>
-          <button type="submit" className="primary" disabled={busy} data-testid="folder-rename-submit">
-            {rename.isPending ? "Renaming…" : "Rename"}
-          </button>
-          <button type="button" className="secondary" onClick={reset} data-testid="folder-rename-cancel">
-            Cancel
-          </button>
-          {renameQuestion && (
-            <div
-              role="alertdialog"
-              aria-label="Confirm folder rename"
-              className="card warn"
-              data-testid="folder-rename-confirm"
-            >
-              <p>{renameQuestion.reason} Rename anyway?</p>
-              <button
-                type="button"
-                className="primary"
-                disabled={busy}
-                onClick={() => void doRename(renameQuestion)}
-                data-testid="folder-rename-confirm-submit"
-              >
-                Rename anyway
-              </button>
-            </div>
-          )}
-        </form>
+          onSubmit={() => void doRename(null)}
+          onConfirm={() => void doRename(renameQuestion)}
+          onCancel={reset}
+        />
       )}
       {deleteQuestion && (
-        <div
-          role="alertdialog"
-          aria-label={`Delete folder ${path}`}
-          aria-describedby="folder-delete-reason"
-          className="card warn file-action-form"
-          data-testid="folder-delete-confirm"
-        >
-          <p>
-            <strong>
-              Delete {path}/ and the {deleteQuestion.files} file{deleteQuestion.files === 1 ? "" : "s"} in it?
-            </strong>{" "}
-            <span className="muted small" id="folder-delete-reason">
-              {deleteQuestion.reason}
-            </span>
-          </p>
-          <button
-            type="button"
-            className="danger"
-            disabled={busy}
-            onClick={() => void doDelete(deleteQuestion)}
-            data-testid="folder-delete-confirm-submit"
-          >
-            {remove.isPending ? "Deleting…" : "Delete"}
-          </button>{" "}
-          <button type="button" className="secondary" onClick={reset} data-testid="folder-delete-cancel">
-            Cancel
-          </button>
-        </div>
+        <DeleteDialog
+          label={`Delete folder ${path}`}
+          prefix="folder-"
+          title={`Delete ${path}/ and the ${deleteQuestion.files} file${deleteQuestion.files === 1 ? "" : "s"} in it?`}
+          note=""
+          reason={deleteQuestion.reason}
+          busy={busy}
+          pending={remove.isPending}
+          onDelete={() => void doDelete(deleteQuestion)}
+          onCancel={reset}
+        />
       )}
       {(problem || error) && (
         <p role="alert" className="error small file-action-form" data-testid="folder-action-error">
