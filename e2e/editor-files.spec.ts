@@ -1,38 +1,13 @@
-import path from "node:path";
-import { expect, type Page, test } from "@playwright/test";
-import Database from "better-sqlite3";
-import { createProject, expectRunStatus, newUser, signUp, startTask } from "./support/arbor";
+import { expect, test } from "@playwright/test";
+import { sessionWithFiles, treeFile, treeFolder, viewerOn } from "./support/files-card";
 
 /** The Files card's new file, rename and delete: a person's changes, through the same door as the agent's. */
-
-function treeFile(page: Page, file: string) {
-  return page.locator(`[data-testid="tree-file"][data-path="${file}"]`);
-}
-
-/** Adds `viewerEmail` to the team of `ownerEmail` as a viewer (no invitation screen in this test). */
-function addViewer(ownerEmail: string, viewerEmail: string): void {
-  const db = new Database(path.resolve(".e2e/main/arbor.db"), { fileMustExist: true });
-  try {
-    const idOf = (email: string) =>
-      (db.prepare("SELECT id FROM User WHERE email = ?").get(email) as { id: string }).id;
-    db.prepare(
-      `INSERT INTO Membership (id, userId, teamId, role, createdAt)
-       SELECT ?, ?, teamId, 'viewer', createdAt FROM Membership WHERE userId = ? AND role = 'owner'`,
-    ).run(`e2e-files-viewer-${Date.now()}`, idOf(viewerEmail), idOf(ownerEmail));
-  } finally {
-    db.close();
-  }
-}
 
 test("a person creates, renames and deletes a file from the Files card; a viewer cannot", async ({
   page,
   browser,
 }) => {
-  const owner = newUser("filer");
-  await signUp(page, owner);
-  await createProject(page, "Files project");
-  const sessionUrl = await startTask(page, "run `ls`");
-  await expectRunStatus(page, "VERIFIED");
+  const { owner, sessionUrl } = await sessionWithFiles(page, "filer", "Files project");
   const files = page.getByTestId("files-panel");
   await expect(treeFile(page, "README.md")).toBeVisible();
 
@@ -44,7 +19,7 @@ test("a person creates, renames and deletes a file from the Files card; a viewer
   await page.getByTestId("new-file-path").fill("docs/todo.md");
   await page.getByTestId("new-file-create").click();
   await expect(page.getByTestId("file-editor")).toHaveAttribute("data-path", "docs/todo.md");
-  await files.locator('[data-testid="tree-folder"][data-path="docs"]').click();
+  await treeFolder(page, "docs").click();
   await expect(treeFile(page, "docs/todo.md")).toBeVisible();
   await page.getByTestId("editor-content").click();
   await page.keyboard.type("buy milk");
@@ -90,16 +65,93 @@ test("a person creates, renames and deletes a file from the Files card; a viewer
   await expect(treeFile(page, "package.json")).toBeVisible();
 
   // A viewer sees the files, and no way to create, rename or delete them.
-  const viewerContext = await browser.newContext();
-  const viewerPage = await viewerContext.newPage();
-  const viewer = newUser("filesviewer");
-  await signUp(viewerPage, viewer);
-  addViewer(owner.email, viewer.email);
-  await viewerPage.goto(sessionUrl);
+  const { context: viewerContext, page: viewerPage } = await viewerOn(
+    browser,
+    owner,
+    sessionUrl,
+    "filesviewer",
+  );
   await treeFile(viewerPage, "package.json").click();
   await expect(viewerPage.getByTestId("file-editor")).toHaveAttribute("data-path", "package.json");
   await expect(viewerPage.getByTestId("new-file")).toHaveCount(0);
   await expect(viewerPage.getByTestId("file-rename")).toHaveCount(0);
   await expect(viewerPage.getByTestId("file-delete")).toHaveCount(0);
+  await viewerContext.close();
+});
+
+test("a person makes, renames and deletes a folder from the Files card; delete says how many files go; a viewer cannot", async ({
+  page,
+  browser,
+}) => {
+  const { owner, sessionUrl } = await sessionWithFiles(page, "folders", "Folders project");
+  const files = page.getByTestId("files-panel");
+  await expect(treeFile(page, "README.md")).toBeVisible();
+
+  // New folder: made with a .gitkeep (git keeps folders only through files), and chosen in the tree.
+  await files.getByTestId("new-folder").click();
+  await page.getByTestId("new-folder-path").fill("notes");
+  await page.getByTestId("new-folder-create").click();
+  await expect(treeFolder(page, "notes")).toBeVisible();
+  await expect(page.getByTestId("folder-actions")).toHaveAttribute("data-path", "notes");
+
+  // Two files in it, one in a subfolder; the open file follows its folder's rename.
+  for (const file of ["notes/a.md", "notes/deep/b.md"]) {
+    await files.getByTestId("new-file").click();
+    await page.getByTestId("new-file-path").fill(file);
+    await page.getByTestId("new-file-create").click();
+    await expect(page.getByTestId("file-editor")).toHaveAttribute("data-path", file);
+  }
+  await page.getByTestId("editor-content").click();
+  await page.keyboard.type("deep thoughts");
+  await page.keyboard.press("Control+s");
+  await expect(page.getByTestId("dirty-marker")).toHaveCount(0);
+
+  await treeFolder(page, "notes").click();
+  await expect(page.getByTestId("folder-actions")).toHaveAttribute("data-path", "notes");
+  await page.getByTestId("folder-rename").click();
+  await page.getByTestId("folder-rename-path").fill("journal");
+  await page.getByTestId("folder-rename-submit").click();
+  await expect(page.getByTestId("folder-actions")).toHaveAttribute("data-path", "journal");
+  await expect(page.getByTestId("file-editor")).toHaveAttribute("data-path", "journal/deep/b.md");
+  await expect(page.getByTestId("editor-content")).toContainText("deep thoughts");
+  await expect(treeFolder(page, "journal")).toBeVisible();
+  await expect(treeFolder(page, "notes")).toHaveCount(0);
+
+  // Renaming onto an existing name is refused and changes nothing.
+  await page.getByTestId("folder-rename").click();
+  await page.getByTestId("folder-rename-path").fill("README.md");
+  await page.getByTestId("folder-rename-submit").click();
+  await expect(page.getByTestId("folder-action-error")).toContainText("README.md already exists");
+  await page.getByTestId("folder-rename-cancel").click();
+
+  // Delete asks in a dialog with how many files go; Cancel keeps them, Delete removes the folder.
+  await page.getByTestId("folder-delete").click();
+  const dialog = page.getByRole("alertdialog", { name: "Delete folder journal" });
+  await expect(dialog).toContainText("Delete journal/ and the 3 files in it?");
+  await expect(dialog).toContainText("3 files and 2 folders will be deleted");
+  await page.getByTestId("folder-delete-cancel").click();
+  await expect(dialog).toHaveCount(0);
+  await expect(treeFolder(page, "journal")).toBeVisible();
+  await page.getByTestId("folder-delete").click();
+  await dialog.getByTestId("folder-delete-confirm-submit").click();
+  await expect(treeFolder(page, "journal")).toHaveCount(0);
+  await expect(page.getByTestId("file-editor")).toHaveCount(0);
+  await expect(page.getByTestId("folder-actions")).toHaveCount(0);
+
+  // A viewer sees folders, and no way to make, rename or delete them.
+  await files.getByTestId("new-folder").click();
+  await page.getByTestId("new-folder-path").fill("kept");
+  await page.getByTestId("new-folder-create").click();
+  await expect(treeFolder(page, "kept")).toBeVisible();
+  const { context: viewerContext, page: viewerPage } = await viewerOn(
+    browser,
+    owner,
+    sessionUrl,
+    "folderviewer",
+  );
+  await treeFolder(viewerPage, "kept").click();
+  await expect(treeFile(viewerPage, "kept/.gitkeep")).toBeVisible();
+  await expect(viewerPage.getByTestId("new-folder")).toHaveCount(0);
+  await expect(viewerPage.getByTestId("folder-actions")).toHaveCount(0);
   await viewerContext.close();
 });

@@ -1,8 +1,6 @@
 import { readFile } from "node:fs/promises";
-import path from "node:path";
 import { expect, type Page, test } from "@playwright/test";
-import Database from "better-sqlite3";
-import { createProject, expectRunStatus, newUser, signUp, startTask } from "./support/arbor";
+import { sessionWithFiles, viewerOn } from "./support/files-card";
 
 /** The Files card: a person edits the session's workspace through the same door as the agent. */
 
@@ -30,31 +28,11 @@ async function typeAtEnd(page: Page, text: string): Promise<void> {
   await page.keyboard.type(text);
 }
 
-/** Adds `viewerEmail` to the team of `ownerEmail` as a viewer (no invitation screen in this test). */
-function addViewer(ownerEmail: string, viewerEmail: string): void {
-  const db = new Database(path.resolve(".e2e/main/arbor.db"), { fileMustExist: true });
-  try {
-    const idOf = (email: string) =>
-      (db.prepare("SELECT id FROM User WHERE email = ?").get(email) as { id: string }).id;
-    db.prepare(
-      `INSERT INTO Membership (id, userId, teamId, role, createdAt)
-       SELECT ?, ?, teamId, 'viewer', createdAt FROM Membership WHERE userId = ? AND role = 'owner'`,
-    ).run(`e2e-editor-viewer-${Date.now()}`, idOf(viewerEmail), idOf(ownerEmail));
-  } finally {
-    db.close();
-  }
-}
-
 test("a person edits a file, saves it with the keyboard, and the save is a human contribution; a conflict keeps their text", async ({
   page,
   browser,
 }) => {
-  const owner = newUser("editor");
-  await signUp(page, owner);
-  await createProject(page, "Edited project");
-  // `ls` only reads: it runs without asking, and the run starts the session's sandbox.
-  const sessionUrl = await startTask(page, "run `ls`");
-  await expectRunStatus(page, "VERIFIED");
+  const { owner, sessionUrl } = await sessionWithFiles(page, "editor", "Edited project");
 
   // The tree lists the workspace (never .git); a file opens in the editor with its language.
   const files = page.getByTestId("files-panel");
@@ -106,12 +84,12 @@ test("a person edits a file, saves it with the keyboard, and the save is a human
   await expect(page.getByTestId("file-conflict")).toHaveCount(0);
 
   // A viewer of the team reads the file but cannot change or save it.
-  const viewerContext = await browser.newContext();
-  const viewerPage = await viewerContext.newPage();
-  const viewer = newUser("editviewer");
-  await signUp(viewerPage, viewer);
-  addViewer(owner.email, viewer.email);
-  await viewerPage.goto(sessionUrl);
+  const { context: viewerContext, page: viewerPage } = await viewerOn(
+    browser,
+    owner,
+    sessionUrl,
+    "editviewer",
+  );
   await openFile(viewerPage, "README.md");
   await expect(editor(viewerPage)).toContainText("My second thought.");
   await expect(viewerPage.getByTestId("read-only-note")).toContainText(

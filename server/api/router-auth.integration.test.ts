@@ -144,6 +144,10 @@ beforeAll(async () => {
   app.current = {
     store,
     model: { id: "m", label: "test model", offline: true },
+    // settings.modelChoices reads the environment's model layer and the tiers' models: none here,
+    // as on a server with no ARBOR_MODEL_* and no model config.
+    environment: {},
+    tierModels: [],
     sandboxes: { ping: async () => undefined, get: async () => null },
     orchestrator: new Proxy(
       {},

@@ -368,6 +368,8 @@ export function applyEvent(view: SessionView, event: StoredEvent): SessionView {
     case "file-edited":
     case "file-renamed":
     case "file-deleted":
+    case "folder-renamed":
+    case "folder-deleted":
       view.personFileChanges += 1;
       break;
     case "terminal-typed":

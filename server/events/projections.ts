@@ -143,6 +143,8 @@ export async function project(tx: Tx, sessionId: string, event: StoredEvent): Pr
     case "file-edited":
     case "file-renamed":
     case "file-deleted":
+    case "folder-renamed":
+    case "folder-deleted":
     case "work-saved":
     case "work-merged":
     case "work-discarded":

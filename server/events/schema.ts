@@ -68,6 +68,8 @@ export const EventBody = z.discriminatedUnion("type", [
   qa.DeliveryReportedBody,
   editorFiles.FileRenamedBody,
   editorFiles.FileDeletedBody,
+  editorFiles.FolderRenamedBody,
+  editorFiles.FolderDeletedBody,
   /** Full mode's Librarian, Critic and Chaos at work (see bodies/roles.ts). */
   roles.RoleReportedBody,
   run.RunEndedBody,

@@ -1,3 +1,4 @@
+import { env } from "@/server/env";
 import { logger as defaultLogger } from "@/server/logger";
 import {
   assertRequestInvariants,
@@ -27,12 +28,12 @@ export interface RequestCheckOptions {
 
 /**
  * Checks one model request against the stage policy just before it is sent, and logs its fields
- * (runId, stage, mode, reasoning, tools — never the prompt or a key). Reads NODE_ENV directly like
- * `server/logger.ts`: the model layer also runs from scripts and tests that never load `server/env`.
+ * (runId, stage, mode, reasoning, tools — never the prompt or a key). NODE_ENV comes from
+ * `server/env` like every setting (vitest sets it to "test", so tests throw as development does).
  */
 export function checkModelRequest(facts: ModelRequestFacts, options: RequestCheckOptions = {}): void {
   const log = options.logger ?? defaultLogger;
-  const behaviour = options.behaviour ?? invariantBehaviourFor(process.env.NODE_ENV);
+  const behaviour = options.behaviour ?? invariantBehaviourFor(env.NODE_ENV);
   log.debug(requestLogFields(facts), "model request");
   assertRequestInvariants(facts, stagePolicy(facts.stage, facts.mode, facts.reasoning), {
     mode: behaviour,

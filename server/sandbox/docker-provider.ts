@@ -6,20 +6,17 @@ import {
   containerSpec,
   DEFAULT_SANDBOX_IMAGE,
   GiB,
-  LABEL_INSTANCE,
   LABEL_MANAGED,
-  LABEL_POOL,
-  LABEL_SESSION,
   POOL_NAME_PREFIX,
   type SandboxLimits,
-  SESSION_NAME_PREFIX,
 } from "./container-spec";
-import { dockerMessage, statusOf, toSandboxError } from "./docker-errors";
+import { statusOf, toSandboxError } from "./docker-errors";
 import { runInContainer } from "./docker-exec";
 import { DockerSandbox } from "./docker-sandbox";
+import { type PoolEntry, sweepOrphanContainers } from "./orphan-sweep";
 import { assertBareRepo, copyRepoInto } from "./repo-copy";
 import { containerNameFor } from "./shell";
-import { ShellAgent } from "./shell-agent";
+import { ShellAgents } from "./shell-agents";
 import { openContainerTerminal, type SandboxTerminal, type TerminalSize } from "./terminal";
 import type {
   CreateSandboxOptions,
@@ -54,11 +51,6 @@ export interface DockerSandboxProviderOptions {
   persistentShell?: boolean;
 }
 
-interface PoolEntry {
-  id: string;
-  name: string;
-}
-
 /** One hardened container per session, driven through the Docker Engine API (dockerode). */
 export class DockerSandboxProvider implements SandboxProvider {
   readonly image: string;
@@ -68,16 +60,13 @@ export class DockerSandboxProvider implements SandboxProvider {
   private readonly log: Logger;
   private readonly instance: string;
   private readonly poolSize: number;
-  private readonly persistentShell: boolean;
   private readonly pool: PoolEntry[] = [];
   private poolPending = 0;
   private filling: Promise<void> | null = null;
   private readonly poolRefillDelayMs: number;
   private refillTimer: NodeJS.Timeout | undefined;
   private closed = false;
-  /** One persistent shell per container id, shared by every Sandbox object for it. */
-  private readonly agents = new Map<string, Promise<ShellAgent | null>>();
-  private readonly oomStates = new Map<string, { count: number }>();
+  private readonly shells: ShellAgents;
 
   constructor(options: DockerSandboxProviderOptions = {}) {
     this.docker = options.docker ?? new Docker(options.dockerOptions);
@@ -87,8 +76,8 @@ export class DockerSandboxProvider implements SandboxProvider {
     this.log = (options.logger ?? rootLogger).child({ module: "sandbox" });
     this.instance = options.instance ?? "default";
     this.poolSize = Math.max(0, Math.floor(options.poolSize ?? 0));
-    this.persistentShell = options.persistentShell ?? true;
     this.poolRefillDelayMs = options.poolRefillDelayMs ?? 1_000;
+    this.shells = new ShellAgents(this.docker, options.persistentShell ?? true, this.log);
   }
 
   private refillSoon(): void {
@@ -146,13 +135,7 @@ export class DockerSandboxProvider implements SandboxProvider {
     await this.filling?.catch(() => undefined);
     const entries = this.pool.splice(0);
     await Promise.all(entries.map((entry) => this.removeQuietly(entry.id)));
-    for (const [id, agent] of this.agents) {
-      this.agents.delete(id);
-      void agent.then(
-        (a) => a?.close(),
-        () => undefined,
-      );
-    }
+    this.shells.closeAll();
   }
 
   private async createPoolContainer(): Promise<PoolEntry> {
@@ -169,7 +152,7 @@ export class DockerSandboxProvider implements SandboxProvider {
     try {
       await container.start();
       // The shell is part of "warm": a claimed sandbox answers its first command at once.
-      await this.agentFor(container.id);
+      await this.shells.agentFor(container.id);
     } catch (error) {
       await this.removeQuietly(container.id);
       throw this.wrap(error, "start a warm sandbox");
@@ -200,46 +183,11 @@ export class DockerSandboxProvider implements SandboxProvider {
   }
 
   private async removeQuietly(containerId: string): Promise<void> {
-    this.forgetAgent(containerId);
+    this.shells.forget(containerId);
     await this.docker
       .getContainer(containerId)
       .remove({ force: true, v: true })
       .catch(() => undefined);
-  }
-
-  /** The container's persistent shell, started on first use; null when it cannot be had. */
-  private agentFor(containerId: string): Promise<ShellAgent | null> {
-    if (!this.persistentShell) return Promise.resolve(null);
-    const current = this.agents.get(containerId);
-    if (current) {
-      return current.then((agent) => {
-        if (agent?.isAlive) return agent;
-        // Dead (the container restarted, the connection broke): start a new one next time.
-        if (this.agents.get(containerId) === current) this.agents.delete(containerId);
-        return agent === null ? null : this.agentFor(containerId);
-      });
-    }
-    const started = ShellAgent.start(this.docker.getContainer(containerId)).catch((error: unknown) => {
-      this.log.debug(
-        { container: containerId, err: String(error) },
-        "no persistent shell; using docker exec",
-      );
-      // Retry on a later command rather than remembering a failure forever.
-      if (this.agents.get(containerId) === started) this.agents.delete(containerId);
-      return null;
-    });
-    this.agents.set(containerId, started);
-    return started;
-  }
-
-  private forgetAgent(containerId: string): void {
-    const agent = this.agents.get(containerId);
-    this.agents.delete(containerId);
-    this.oomStates.delete(containerId);
-    void agent?.then(
-      (a) => a?.close(),
-      () => undefined,
-    );
   }
 
   /** Where the engine is expected, for error messages (never includes credentials). */
@@ -333,7 +281,7 @@ export class DockerSandboxProvider implements SandboxProvider {
       );
     }
     if (!info.State.Running) {
-      this.forgetAgent(info.Id);
+      this.shells.forget(info.Id);
       try {
         await this.docker.getContainer(info.Id).start();
       } catch (error) {
@@ -361,78 +309,22 @@ export class DockerSandboxProvider implements SandboxProvider {
   }
 
   async sweepOrphans(isLive: LiveSessionsQuery): Promise<{ removed: string[]; kept: string[] }> {
-    let containers: Docker.ContainerInfo[];
-    try {
-      containers = await this.docker.listContainers({
-        all: true,
-        filters: { label: [`${LABEL_MANAGED}=true`, `${LABEL_INSTANCE}=${this.instance}`] },
-      });
-    } catch (error) {
-      throw this.wrap(error, "list sandbox containers");
-    }
-    // Unclaimed pool containers of this instance are kept (adopted when this process did not make
-    // them), as long as they run the current image; the others are removed like orphans.
-    const pooled = new Set(this.pool.map((entry) => entry.id));
-    const imageId = await this.docker
-      .getImage(this.image)
-      .inspect()
-      .then((image) => image.Id)
-      .catch(() => undefined);
-    const sessionOf = (c: Docker.ContainerInfo): string | undefined => {
-      const byName = c.Names.map((n) => n.replace(/^\//, "")).find((n) => n.startsWith(SESSION_NAME_PREFIX));
-      // A claimed pool container has no session label: its name says which session it belongs to.
-      return byName ? byName.slice(SESSION_NAME_PREFIX.length) : c.Labels[LABEL_SESSION];
-    };
-    const isPoolEntry = (c: Docker.ContainerInfo) =>
-      c.Labels[LABEL_POOL] === "true" &&
-      c.Names.some((n) => n.replace(/^\//, "").startsWith(POOL_NAME_PREFIX));
-    const sessionIds = [
-      ...new Set(
-        containers
-          .filter((c) => !isPoolEntry(c))
-          .map(sessionOf)
-          .filter((id) => id !== undefined),
-      ),
-    ];
-    const live = sessionIds.length > 0 ? await isLive(sessionIds) : new Set<string>();
-    const removed: string[] = [];
-    const kept: string[] = [];
-    for (const container of containers) {
-      if (isPoolEntry(container)) {
-        if (pooled.has(container.Id)) continue;
-        const adoptable =
-          !this.closed &&
-          container.State === "running" &&
-          imageId !== undefined &&
-          container.ImageID === imageId &&
-          this.pool.length + this.poolPending < this.poolSize;
-        if (adoptable) {
-          this.pool.push({ id: container.Id, name: container.Names[0]?.replace(/^\//, "") ?? container.Id });
-          continue;
-        }
-      }
-      const sessionId = isPoolEntry(container) ? undefined : sessionOf(container);
-      const label = sessionId ?? container.Names[0] ?? container.Id;
-      if (sessionId !== undefined && live.has(sessionId)) {
-        kept.push(sessionId);
-        continue;
-      }
-      try {
-        this.forgetAgent(container.Id);
-        await this.docker.getContainer(container.Id).remove({ force: true, v: true });
-        removed.push(label);
-      } catch (error) {
-        if (statusOf(error) === 404) removed.push(label);
-        else
-          this.log.warn(
-            { container: container.Id, err: dockerMessage(error) },
-            "could not remove orphaned sandbox",
-          );
-      }
-    }
-    if (removed.length > 0) this.log.info({ removed }, "removed orphaned sandboxes");
+    const result = await sweepOrphanContainers(isLive, {
+      docker: this.docker,
+      instance: this.instance,
+      image: this.image,
+      log: this.log,
+      isPooled: (id) => this.pool.some((entry) => entry.id === id),
+      adopt: (entry) => {
+        if (this.closed || this.pool.length + this.poolPending >= this.poolSize) return false;
+        this.pool.push(entry);
+        return true;
+      },
+      forget: (id) => this.shells.forget(id),
+      wrap: (error, action) => this.wrap(error, action),
+    });
     void this.fillPool();
-    return { removed, kept };
+    return result;
   }
 
   private spec(name: string, sessionId: string | undefined, allowNetwork: boolean) {
@@ -448,7 +340,7 @@ export class DockerSandboxProvider implements SandboxProvider {
 
   /** Copies the project into the container and clones it there (see repo-copy.ts). */
   private async cloneInto(container: Docker.Container, repoPath: string, branch: string): Promise<void> {
-    const agent = await this.agentFor(container.id);
+    const agent = await this.shells.agentFor(container.id);
     const run = (argv: string[]) =>
       agent?.isAlive
         ? agent.run(argv, { deadlineMs: 120_000 })
@@ -464,19 +356,10 @@ export class DockerSandboxProvider implements SandboxProvider {
       defaultTimeoutMs: this.defaultTimeoutMs,
       log: this.log,
       wrap: (error, action) => this.wrap(error, action, "exec_failed"),
-      agent: () => this.agentFor(containerId),
-      oomState: this.oomStateFor(containerId),
-      onDispose: () => this.forgetAgent(containerId),
+      agent: () => this.shells.agentFor(containerId),
+      oomState: this.shells.oomStateFor(containerId),
+      onDispose: () => this.shells.forget(containerId),
     });
-  }
-
-  private oomStateFor(containerId: string): { count: number } {
-    let state = this.oomStates.get(containerId);
-    if (!state) {
-      state = { count: 0 };
-      this.oomStates.set(containerId, state);
-    }
-    return state;
   }
 
   /** Turns a Docker client error into a typed one with a message fit for a user. */

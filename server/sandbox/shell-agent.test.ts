@@ -5,7 +5,8 @@ import path from "node:path";
 import { Duplex, type Writable } from "node:stream";
 import type Docker from "dockerode";
 import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
-import { AGENT_SOURCE, AgentUnavailableError, ShellAgent } from "./shell-agent";
+import { AgentUnavailableError, ShellAgent } from "./shell-agent";
+import { AGENT_SOURCE } from "./shell-agent-source";
 
 /**
  * The agent's protocol, end to end, without Docker: the same Python source runs as a local process

@@ -32,10 +32,24 @@ export type FileOperationOutcome =
   /** Send `binding` (and `currentHash` as `baseHash`) back to go ahead. */
   | { status: "confirm"; reason: string; binding: string; currentHash: string | null };
 
-export async function deleteFile(
-  deps: EditorDeps,
-  request: { path: string; baseHash: string | null; confirmBinding: string | null; person: Person },
-): Promise<FileOperationOutcome> {
+/** A delete from the Files card: `baseHash` and `confirmBinding` echo the question it answers. */
+export interface DeleteRequest {
+  path: string;
+  baseHash: string | null;
+  confirmBinding: string | null;
+  person: Person;
+}
+
+/** A rename from the Files card (a file's or a folder's). */
+export interface RenameRequest {
+  from: string;
+  to: string;
+  baseHash: string | null;
+  confirmBinding: string | null;
+  person: Person;
+}
+
+export async function deleteFile(deps: EditorDeps, request: DeleteRequest): Promise<FileOperationOutcome> {
   const { person } = request;
   const name = relativePath(request.path);
   const { dispatch, ledger } = await openDispatch(deps, person);
@@ -76,16 +90,7 @@ export async function deleteFile(
   return { status: "done", editId };
 }
 
-export async function renameFile(
-  deps: EditorDeps,
-  request: {
-    from: string;
-    to: string;
-    baseHash: string | null;
-    confirmBinding: string | null;
-    person: Person;
-  },
-): Promise<FileOperationOutcome> {
+export async function renameFile(deps: EditorDeps, request: RenameRequest): Promise<FileOperationOutcome> {
   const { person } = request;
   const problem = newPathProblem(request.to);
   if (problem) throw new UserFacingError(problem, "BAD_REQUEST");
@@ -178,7 +183,7 @@ export async function renameFile(
 }
 
 /** The trace records of a person's calls (approved by them) and the session's diff after them. */
-function ledgerEvents(
+export function ledgerEvents(
   results: ToolResult[],
   traceIds: CycleIds,
   person: Person,

@@ -9,33 +9,25 @@ import { describeError, useTRPC } from "../../_trpc/client";
  * first opened). Every row is a button: Tab moves between them, Enter or Space opens a folder or a
  * file, and a folder says whether it is expanded.
  */
-export function FileTree({
-  sessionId,
-  openPath,
-  onOpen,
-}: {
+interface TreeProps {
   sessionId: string;
   openPath: string | null;
   onOpen(path: string): void;
-}) {
+  /** The folder last clicked (its Rename and Delete act on it), or null. */
+  selectedFolder: string | null;
+  onSelectFolder(path: string): void;
+}
+
+export function FileTree(props: TreeProps) {
   return (
     <nav className="file-tree" aria-label="Workspace files" data-testid="file-tree">
-      <Folder sessionId={sessionId} path={null} openPath={openPath} onOpen={onOpen} />
+      <Folder {...props} path={null} />
     </nav>
   );
 }
 
-function Folder({
-  sessionId,
-  path,
-  openPath,
-  onOpen,
-}: {
-  sessionId: string;
-  path: string | null;
-  openPath: string | null;
-  onOpen(path: string): void;
-}) {
+function Folder(props: TreeProps & { path: string | null }) {
+  const { sessionId, path, openPath, onOpen, selectedFolder, onSelectFolder } = props;
   const trpc = useTRPC();
   const listing = useQuery(trpc.workspace.list.queryOptions({ sessionId, ...(path ? { path } : {}) }));
   const [expanded, setExpanded] = useState<ReadonlySet<string>>(new Set());
@@ -59,19 +51,19 @@ function Folder({
               aria-expanded={expanded.has(entry.path)}
               data-testid="tree-folder"
               data-path={entry.path}
-              onClick={() =>
+              data-selected={entry.path === selectedFolder}
+              onClick={() => {
+                onSelectFolder(entry.path);
                 setExpanded((current) => {
                   const next = new Set(current);
                   if (!next.delete(entry.path)) next.add(entry.path);
                   return next;
-                })
-              }
+                });
+              }}
             >
               {expanded.has(entry.path) ? "▾" : "▸"} {entry.name}/
             </button>
-            {expanded.has(entry.path) && (
-              <Folder sessionId={sessionId} path={entry.path} openPath={openPath} onOpen={onOpen} />
-            )}
+            {expanded.has(entry.path) && <Folder {...props} path={entry.path} />}
           </li>
         ) : (
           <li key={entry.path}>

@@ -6,7 +6,14 @@ import { useEffect, useRef, useState } from "react";
 import { useTRPC } from "../../_trpc/client";
 import { FileEditor } from "./file-editor";
 import { FileTree } from "./file-tree";
+import { FolderActions } from "./folder-actions";
 import { NewFile } from "./new-file";
+
+/** `path` after its folder `from` became `to`; null when it is not inside `from`. */
+function movedPath(path: string | null, from: string, to: string | null): string | null {
+  if (path === null || !path.startsWith(`${from}/`)) return path;
+  return to === null ? null : `${to}${path.slice(from.length)}`;
+}
 
 /**
  * The session page's Files card: the workspace tree and an editor. Everything goes through the same
@@ -27,6 +34,7 @@ export function FilesPanel({
   const trpc = useTRPC();
   const queryClient = useQueryClient();
   const [openPath, setOpenPath] = useState<string | null>(null);
+  const [selectedFolder, setSelectedFolder] = useState<string | null>(null);
   const refreshTree = () => queryClient.invalidateQueries({ queryKey: trpc.workspace.list.queryKey() });
   const seenVersion = useRef(workspaceVersion);
 
@@ -52,6 +60,16 @@ export function FilesPanel({
             }}
           />
         )}
+        {canEdit && (
+          <NewFile
+            sessionId={sessionId}
+            folder
+            onCreated={(path) => {
+              void refreshTree();
+              setSelectedFolder(path);
+            }}
+          />
+        )}
         <button
           type="button"
           className="secondary"
@@ -61,8 +79,31 @@ export function FilesPanel({
           Refresh
         </button>
       </div>
+      {canEdit && selectedFolder && (
+        <FolderActions
+          key={selectedFolder}
+          sessionId={sessionId}
+          path={selectedFolder}
+          onRenamed={(to) => {
+            void refreshTree();
+            setOpenPath((current) => movedPath(current, selectedFolder, to));
+            setSelectedFolder(to);
+          }}
+          onDeleted={() => {
+            void refreshTree();
+            setOpenPath((current) => movedPath(current, selectedFolder, null));
+            setSelectedFolder(null);
+          }}
+        />
+      )}
       <div className="files-layout">
-        <FileTree sessionId={sessionId} openPath={openPath} onOpen={setOpenPath} />
+        <FileTree
+          sessionId={sessionId}
+          openPath={openPath}
+          onOpen={setOpenPath}
+          selectedFolder={selectedFolder}
+          onSelectFolder={setSelectedFolder}
+        />
         {openPath ? (
           <FileEditor
             key={openPath}

@@ -72,8 +72,9 @@ export function NodeRoles({ intention }: { intention: IntentionView }) {
     <details className="node-roles small" data-testid="intention-roles" open>
       <summary className="muted">Full mode: Librarian → Artisan → Critic</summary>
       <ul>
-        {shown.map((report, index) => (
-          <RoleLine key={`${report.role}-${report.cycleIndex}-${index}`} report={report} />
+        {shown.map((report) => (
+          // One report per role and cycle: the Librarian and Critic once a cycle, Chaos once a tier.
+          <RoleLine key={`${report.role}-${report.cycleIndex}`} report={report} />
         ))}
       </ul>
     </details>

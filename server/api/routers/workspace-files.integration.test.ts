@@ -1,15 +1,6 @@
-import { mkdtemp, rm } from "node:fs/promises";
-import { tmpdir } from "node:os";
-import path from "node:path";
-import { afterAll, beforeAll, beforeEach, describe, expect, it, vi } from "vitest";
-import { workspaceRouter } from "@/server/api/routers/workspace";
-import { EventStore } from "@/server/events/store";
-import type { PrismaClient } from "@/server/generated/prisma/client";
+import { describe, expect, it, vi } from "vitest";
 import { recordsFromEvents } from "@/server/governance/ledger/export";
-import { createEmptyRepository } from "@/server/projects/git-repository";
-import { DockerSandboxProvider } from "@/server/sandbox";
-import type { Sandbox } from "@/server/sandbox/types";
-import { createTestDb, seedSession } from "@/server/testing/test-db";
+import { workspaceRouterWorld } from "@/server/testing/workspace-router-world";
 import { fileHash } from "@/server/workspace-editor/file-content";
 
 /**
@@ -20,51 +11,19 @@ import { fileHash } from "@/server/workspace-editor/file-content";
 const app = vi.hoisted(() => ({ current: {} as Record<string, unknown> }));
 vi.mock("@/server/app-context", () => ({ appContext: () => app.current }));
 
-const sandboxes = new DockerSandboxProvider();
-let repoDir: string;
-let repoPath: string;
-
-beforeAll(async () => {
-  repoDir = await mkdtemp(path.join(tmpdir(), "arbor-files-"));
-  repoPath = path.join(repoDir, "project.git");
-  await createEmptyRepository(repoPath, "Files");
-});
-afterAll(async () => rm(repoDir, { recursive: true, force: true }));
-
-let db: PrismaClient;
-let store: EventStore;
-let sandbox: Sandbox;
-let seeded: Awaited<ReturnType<typeof seedSession>>;
-
-beforeEach(async () => {
-  const created = await createTestDb();
-  db = created.db;
-  seeded = await seedSession(db, "files");
-  store = new EventStore(db);
-  sandbox = await sandboxes.create({ sessionId: seeded.session.id, repoPath, branch: "arbor/files-test" });
-  app.current = { sandboxes, store };
-  return async () => {
-    await sandbox.dispose();
-    await created.cleanup();
-  };
-}, 60_000);
-
-const owner = () => workspaceRouter.createCaller({ db, user: seeded.user });
-const sessionId = () => seeded.session.id;
-const exists = async (file: string) => (await sandbox.exec(`test -e '${file}'; echo $?`)).stdout === "0\n";
-const eventsOf = async (type: string) =>
-  (await store.read(sessionId())).filter((event) => event.body.type === type).map((event) => event.body);
+const world = workspaceRouterWorld(app, { repoName: "Files", seed: "files", branch: "arbor/files-test" });
+const { owner, sessionId, exists, eventsOf } = world;
 
 describe("creating a file", () => {
   it("creates an empty file (folders included), logged as the person's new file; an existing name is a conflict", async () => {
     const created = await owner().create({ sessionId: sessionId(), path: "notes/todo.md" });
     expect(created).toMatchObject({ status: "saved", hash: fileHash("") });
-    expect((await sandbox.exec("wc -c < notes/todo.md")).stdout.trim()).toBe("0");
+    expect((await world.sandbox.exec("wc -c < notes/todo.md")).stdout.trim()).toBe("0");
     expect(await eventsOf("file-edited")).toEqual([
       expect.objectContaining({
         path: "notes/todo.md",
         baseHash: null,
-        by: { userId: seeded.user.id, name: seeded.user.name },
+        by: { userId: world.seeded.user.id, name: world.seeded.user.name },
       }),
     ]);
     expect(await owner().create({ sessionId: sessionId(), path: "README.md" })).toEqual({
@@ -79,7 +38,7 @@ describe("creating a file", () => {
       await expect(owner().create({ sessionId: sessionId(), path: bad })).rejects.toMatchObject({
         code: "BAD_REQUEST",
       });
-    await sandbox.exec("ln -s /tmp outside");
+    await world.sandbox.exec("ln -s /tmp outside");
     await expect(owner().create({ sessionId: sessionId(), path: "outside/evil.txt" })).rejects.toMatchObject({
       code: "BAD_REQUEST",
       message: expect.stringContaining("outside"),
@@ -100,7 +59,7 @@ describe("creating a file", () => {
 
 describe("renaming a file", () => {
   it("writes the text at the new path and deletes the old one, logged and traced as the person's", async () => {
-    await sandbox.exec("printf 'one\\ntwo\\n' > a.txt");
+    await world.sandbox.exec("printf 'one\\ntwo\\n' > a.txt");
     const opened = await owner().read({ sessionId: sessionId(), path: "a.txt" });
     const outcome = await owner().rename({
       sessionId: sessionId(),
@@ -110,18 +69,18 @@ describe("renaming a file", () => {
     });
     expect(outcome).toMatchObject({ status: "done" });
     expect(await exists("a.txt")).toBe(false);
-    expect((await sandbox.exec("cat docs/b.txt")).stdout).toBe("one\ntwo\n");
+    expect((await world.sandbox.exec("cat docs/b.txt")).stdout).toBe("one\ntwo\n");
     expect(await eventsOf("file-renamed")).toEqual([
       expect.objectContaining({
         from: "a.txt",
         to: "docs/b.txt",
         hash: opened.hash,
         bytes: 8,
-        by: { userId: seeded.user.id, name: seeded.user.name },
+        by: { userId: world.seeded.user.id, name: world.seeded.user.name },
         confirmed: null,
       }),
     ]);
-    const records = recordsFromEvents(await store.read(sessionId()));
+    const records = recordsFromEvents(await world.store.read(sessionId()));
     expect(records.flatMap((record) => record.files.map((file) => file.path))).toContain("docs/b.txt");
     expect(JSON.stringify(records)).toContain('"contributor":{"type":"human"}');
     const [changed] = await eventsOf("workspace-changed");
@@ -131,7 +90,7 @@ describe("renaming a file", () => {
   }, 60_000);
 
   it("refuses to overwrite, to rename a changed or binary file, and asks before a protected path", async () => {
-    await sandbox.exec("echo a > a.txt && echo b > b.txt && printf 'x\\0y' > blob.bin");
+    await world.sandbox.exec("echo a > a.txt && echo b > b.txt && printf 'x\\0y' > blob.bin");
     expect(await owner().rename({ sessionId: sessionId(), from: "a.txt", to: "b.txt" })).toEqual({
       status: "conflict",
       message: "b.txt already exists; nothing was renamed.",
@@ -184,7 +143,7 @@ describe("renaming a file", () => {
 
 describe("deleting a file", () => {
   it("asks first, then deletes exactly that file as it was when asked, logged as the person's", async () => {
-    await sandbox.exec("echo bye > old.txt");
+    await world.sandbox.exec("echo bye > old.txt");
     const asked = await owner().delete({ sessionId: sessionId(), path: "old.txt" });
     expect(asked).toMatchObject({
       status: "confirm",
@@ -194,7 +153,7 @@ describe("deleting a file", () => {
     expect(await exists("old.txt")).toBe(true);
     if (asked.status !== "confirm") throw new Error("expected a question");
     // Another file's binding does not delete this one.
-    await sandbox.exec("echo keep > keep.txt");
+    await world.sandbox.exec("echo keep > keep.txt");
     expect(
       await owner().delete({
         sessionId: sessionId(),
@@ -223,16 +182,16 @@ describe("deleting a file", () => {
       expect.objectContaining({
         path: "old.txt",
         hash: fileHash("bye\n"),
-        by: { userId: seeded.user.id, name: seeded.user.name },
+        by: { userId: world.seeded.user.id, name: world.seeded.user.name },
       }),
     ]);
   }, 60_000);
 
   it("deletes nothing when the file changed after the question; refuses folders and missing files", async () => {
-    await sandbox.exec("echo v1 > f.txt && mkdir -p dir");
+    await world.sandbox.exec("echo v1 > f.txt && mkdir -p dir");
     const asked = await owner().delete({ sessionId: sessionId(), path: "f.txt" });
     if (asked.status !== "confirm") throw new Error("expected a question");
-    await sandbox.exec("echo v2 > f.txt");
+    await world.sandbox.exec("echo v2 > f.txt");
     expect(
       await owner().delete({
         sessionId: sessionId(),
@@ -255,9 +214,7 @@ describe("deleting a file", () => {
 
 describe("roles", () => {
   it("refuses a viewer every change, and changes nothing", async () => {
-    const watcher = await db.user.create({ data: { email: "watcher@example.com", name: "Watcher" } });
-    await db.membership.create({ data: { userId: watcher.id, teamId: seeded.team.id, role: "viewer" } });
-    const viewer = workspaceRouter.createCaller({ db, user: watcher });
+    const viewer = await world.viewer();
     const forbidden = { code: "FORBIDDEN" };
     await expect(viewer.create({ sessionId: sessionId(), path: "v.txt" })).rejects.toMatchObject(forbidden);
     await expect(
@@ -271,6 +228,6 @@ describe("roles", () => {
       false,
       true,
     ]);
-    expect(await store.read(sessionId())).toEqual([]);
+    expect(await world.store.read(sessionId())).toEqual([]);
   }, 60_000);
 });

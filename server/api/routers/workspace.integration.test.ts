@@ -1,17 +1,10 @@
-import { mkdtemp, rm } from "node:fs/promises";
-import { tmpdir } from "node:os";
-import path from "node:path";
-import { afterAll, beforeAll, beforeEach, describe, expect, it, vi } from "vitest";
+import { describe, expect, it, vi } from "vitest";
 import { workspaceRouter } from "@/server/api/routers/workspace";
-import { EventStore } from "@/server/events/store";
-import type { PrismaClient } from "@/server/generated/prisma/client";
 import { recordsFromEvents, toJsonl } from "@/server/governance/ledger/export";
 import { validateJsonSchema } from "@/server/governance/ledger/json-schema-subset";
 import { arborMetadataOf } from "@/server/governance/ledger/trace-schema";
-import { createEmptyRepository } from "@/server/projects/git-repository";
-import { DockerSandboxProvider } from "@/server/sandbox";
-import type { Sandbox } from "@/server/sandbox/types";
-import { createTestDb, seedSession } from "@/server/testing/test-db";
+import { seedSession } from "@/server/testing/test-db";
+import { workspaceRouterWorld } from "@/server/testing/workspace-router-world";
 import { fileHash } from "@/server/workspace-editor/file-content";
 
 /**
@@ -22,44 +15,13 @@ import { fileHash } from "@/server/workspace-editor/file-content";
 const app = vi.hoisted(() => ({ current: {} as Record<string, unknown> }));
 vi.mock("@/server/app-context", () => ({ appContext: () => app.current }));
 
-const sandboxes = new DockerSandboxProvider();
-let repoDir: string;
-let repoPath: string;
-
-beforeAll(async () => {
-  repoDir = await mkdtemp(path.join(tmpdir(), "arbor-editor-"));
-  repoPath = path.join(repoDir, "project.git");
-  await createEmptyRepository(repoPath, "Edited");
-});
-afterAll(async () => rm(repoDir, { recursive: true, force: true }));
-
-let db: PrismaClient;
-let store: EventStore;
-let sandbox: Sandbox;
-let seeded: Awaited<ReturnType<typeof seedSession>>;
-
-beforeEach(async () => {
-  const created = await createTestDb();
-  db = created.db;
-  seeded = await seedSession(db, "ed");
-  store = new EventStore(db);
-  sandbox = await sandboxes.create({ sessionId: seeded.session.id, repoPath, branch: "arbor/editor-test" });
-  app.current = { sandboxes, store };
-  return async () => {
-    await sandbox.dispose();
-    await created.cleanup();
-  };
-}, 60_000);
-
-function asOwner() {
-  return workspaceRouter.createCaller({ db, user: seeded.user });
-}
-const sessionId = () => seeded.session.id;
+const world = workspaceRouterWorld(app, { repoName: "Edited", seed: "ed", branch: "arbor/editor-test" });
+const { owner, sessionId } = world;
 
 describe("workspace router", () => {
   it("lists folders lazily without .git, reads a file with its hash, saves it as a human contribution", async () => {
-    const editor = asOwner();
-    await sandbox.exec("mkdir -p src && printf 'export const a = 1;\\n' > src/a.ts");
+    const editor = owner();
+    await world.sandbox.exec("mkdir -p src && printf 'export const a = 1;\\n' > src/a.ts");
     const root = await editor.list({ sessionId: sessionId() });
     expect(root.entries.map((entry) => `${entry.kind} ${entry.path}`)).toEqual(["dir src", "file README.md"]);
     const src = await editor.list({ sessionId: sessionId(), path: "src" });
@@ -77,13 +39,13 @@ describe("workspace router", () => {
       baseHash: opened.hash,
     });
     expect(saved).toMatchObject({ status: "saved", hash: fileHash(content) });
-    expect((await sandbox.exec("cat src/a.ts")).stdout).toBe(content);
+    expect((await world.sandbox.exec("cat src/a.ts")).stdout).toBe(content);
 
-    const events = await store.read(sessionId());
+    const events = await world.store.read(sessionId());
     const edited = events.find((event) => event.body.type === "file-edited")?.body;
     expect(edited).toMatchObject({
       path: "src/a.ts",
-      by: { userId: seeded.user.id, name: seeded.user.name },
+      by: { userId: world.seeded.user.id, name: world.seeded.user.name },
       baseHash: opened.hash,
       hash: fileHash(content),
       confirmed: null,
@@ -105,8 +67,8 @@ describe("workspace router", () => {
       },
     ]);
     expect(arborMetadataOf(record)).toMatchObject({
-      author: seeded.user.name,
-      approver: seeded.user.name,
+      author: world.seeded.user.name,
+      approver: world.seeded.user.name,
       run_id: null,
     });
     expect(toJsonl(records)).toContain('"contributor":{"type":"human"}');
@@ -119,9 +81,9 @@ describe("workspace router", () => {
   }, 60_000);
 
   it("refuses a save when the file changed in the sandbox since it was opened, and writes nothing", async () => {
-    const editor = asOwner();
+    const editor = owner();
     const opened = await editor.read({ sessionId: sessionId(), path: "README.md" });
-    await sandbox.exec("echo 'the agent was here' >> README.md");
+    await world.sandbox.exec("echo 'the agent was here' >> README.md");
     const outcome = await editor.save({
       sessionId: sessionId(),
       path: "README.md",
@@ -132,17 +94,19 @@ describe("workspace router", () => {
       status: "conflict",
       message: expect.stringContaining("changed in the sandbox"),
     });
-    expect((await sandbox.exec("tail -n 1 README.md")).stdout).toBe("the agent was here\n");
-    expect((await store.read(sessionId())).filter((event) => event.body.type === "file-edited")).toEqual([]);
+    expect((await world.sandbox.exec("tail -n 1 README.md")).stdout).toBe("the agent was here\n");
+    expect(
+      (await world.store.read(sessionId())).filter((event) => event.body.type === "file-edited"),
+    ).toEqual([]);
     // A new file that appeared meanwhile is a conflict too.
-    await sandbox.exec("echo x > late.txt");
+    await world.sandbox.exec("echo x > late.txt");
     expect(
       await editor.save({ sessionId: sessionId(), path: "late.txt", content: "y\n", baseHash: null }),
     ).toMatchObject({ status: "conflict" });
   }, 60_000);
 
   it("asks before writing a protected path and writes it only with the binding of exactly that call", async () => {
-    const editor = asOwner();
+    const editor = owner();
     const first = await editor.save({
       sessionId: sessionId(),
       path: "package.json",
@@ -153,7 +117,7 @@ describe("workspace router", () => {
       status: "confirm",
       reason: expect.stringContaining("package.json is protected (package scripts"),
     });
-    expect((await sandbox.exec("test -e package.json; echo $?")).stdout).toBe("1\n");
+    expect((await world.sandbox.exec("test -e package.json; echo $?")).stdout).toBe("1\n");
     if (first.status !== "confirm") throw new Error("expected a question");
     // The binding is for that content only: other content is asked about again.
     const other = await editor.save({
@@ -164,7 +128,7 @@ describe("workspace router", () => {
       confirmBinding: first.binding,
     });
     expect(other).toMatchObject({ status: "confirm" });
-    expect((await sandbox.exec("test -e package.json; echo $?")).stdout).toBe("1\n");
+    expect((await world.sandbox.exec("test -e package.json; echo $?")).stdout).toBe("1\n");
     const saved = await editor.save({
       sessionId: sessionId(),
       path: "package.json",
@@ -173,8 +137,10 @@ describe("workspace router", () => {
       confirmBinding: first.binding,
     });
     expect(saved).toMatchObject({ status: "saved" });
-    expect((await sandbox.exec("cat package.json")).stdout).toBe('{"name":"x"}\n');
-    const edited = (await store.read(sessionId())).find((event) => event.body.type === "file-edited")?.body;
+    expect((await world.sandbox.exec("cat package.json")).stdout).toBe('{"name":"x"}\n');
+    const edited = (await world.store.read(sessionId())).find(
+      (event) => event.body.type === "file-edited",
+    )?.body;
     expect(edited).toMatchObject({
       path: "package.json",
       confirmed: expect.stringContaining("package scripts"),
@@ -186,12 +152,14 @@ describe("workspace router", () => {
   }, 60_000);
 
   it("refuses paths outside /workspace, by `..` or through a symlink, and binary files", async () => {
-    const editor = asOwner();
+    const editor = owner();
     await expect(editor.read({ sessionId: sessionId(), path: "../etc/passwd" })).rejects.toMatchObject({
       code: "BAD_REQUEST",
       message: expect.stringContaining("outside"),
     });
-    await sandbox.exec("ln -s /etc escape && head -c 64 /dev/urandom > blob.bin && printf '\\0' >> blob.bin");
+    await world.sandbox.exec(
+      "ln -s /etc escape && head -c 64 /dev/urandom > blob.bin && printf '\\0' >> blob.bin",
+    );
     await expect(editor.read({ sessionId: sessionId(), path: "escape/passwd" })).rejects.toMatchObject({
       code: "BAD_REQUEST",
     });
@@ -211,9 +179,7 @@ describe("workspace router", () => {
   }, 60_000);
 
   it("lets a viewer list and read but never save; a stranger gets nothing", async () => {
-    const watcher = await db.user.create({ data: { email: "watcher@example.com", name: "Watcher" } });
-    await db.membership.create({ data: { userId: watcher.id, teamId: seeded.team.id, role: "viewer" } });
-    const viewer = workspaceRouter.createCaller({ db, user: watcher });
+    const viewer = await world.viewer();
     expect((await viewer.read({ sessionId: sessionId(), path: "README.md" })).text).toContain("Edited");
     await expect(
       viewer.save({ sessionId: sessionId(), path: "README.md", content: "no\n", baseHash: null }),
@@ -221,9 +187,9 @@ describe("workspace router", () => {
       code: "FORBIDDEN",
       message: expect.stringContaining("Viewers can watch"),
     });
-    const stranger = await seedSession(db, "other");
+    const stranger = await seedSession(world.db, "other");
     await expect(
-      workspaceRouter.createCaller({ db, user: stranger.user }).list({ sessionId: sessionId() }),
+      workspaceRouter.createCaller({ db: world.db, user: stranger.user }).list({ sessionId: sessionId() }),
     ).rejects.toMatchObject({ code: "NOT_FOUND" });
   }, 60_000);
 });

@@ -6,6 +6,7 @@ import { logger } from "@/server/logger";
 import { readCheckpointPolicy } from "@/server/policy/checkpoints";
 import { WorkspacePathInput } from "@/server/tools/paths";
 import { deleteFile, renameFile } from "@/server/workspace-editor/file-operations";
+import { deleteFolder, renameFolder } from "@/server/workspace-editor/folder-operations";
 import { type EditorDeps, WorkspaceEditor } from "@/server/workspace-editor/workspace-editor";
 
 /**
@@ -109,5 +110,30 @@ export const workspaceRouter = createRouter({
     .input(z.object({ path: WorkspacePathInput, baseHash: Echo, confirmBinding: Echo }))
     .mutation(({ ctx, input }) =>
       deleteFile(editorDeps(ctx), { ...input, person: { userId: ctx.user.id, name: ctx.user.name } }),
+    ),
+
+  /**
+   * Renames a folder: each text file written under `to`, then deleted under `from`, then the emptied
+   * folders removed. Protected paths and secrets ask first (`confirm`, with the folder's hash to send
+   * back as `baseHash`); a binary file, a folder fs.list does not walk or a large folder is refused.
+   */
+  renameFolder: sessionProcedure
+    .requires("edit")
+    .input(
+      z.object({ from: WorkspacePathInput, to: WorkspacePathInput, baseHash: Echo, confirmBinding: Echo }),
+    )
+    .mutation(({ ctx, input }) =>
+      renameFolder(editorDeps(ctx), { ...input, person: { userId: ctx.user.id, name: ctx.user.name } }),
+    ),
+
+  /**
+   * Deletes a folder and everything in it. The first call never deletes: it answers `confirm` with
+   * how many files go, its binding and the listing's hash; sending both back deletes exactly those.
+   */
+  deleteFolder: sessionProcedure
+    .requires("edit")
+    .input(z.object({ path: WorkspacePathInput, baseHash: Echo, confirmBinding: Echo }))
+    .mutation(({ ctx, input }) =>
+      deleteFolder(editorDeps(ctx), { ...input, person: { userId: ctx.user.id, name: ctx.user.name } }),
     ),
 });

@@ -33,3 +33,36 @@ export const FileDeletedBody = z.object({
   /** The gate's reason the person confirmed (a delete always asks; a protected path says so). */
   confirmed: z.string().max(2_000).nullable(),
 });
+
+/** Most files a folder operation in the Files card moves or deletes; more is for the terminal. */
+export const FOLDER_MAX_FILES = 200;
+
+/**
+ * A person renamed a folder: each of its text files written under `to` (fs.write) then deleted under
+ * `from` (fs.delete), and the emptied folders removed (`rmdir`, through shell.exec).
+ */
+export const FolderRenamedBody = z.object({
+  type: z.literal("folder-renamed"),
+  editId: z.string(),
+  from: z.string().max(4_096),
+  to: z.string().max(4_096),
+  by: Person,
+  /** The files moved, relative to the folder. */
+  files: z.array(z.string().max(4_096)).max(FOLDER_MAX_FILES),
+  /** The folder as moved (its files' paths and hashes), as `sha256:<hex>`. */
+  hash: z.string(),
+  confirmed: z.string().max(2_000).nullable(),
+});
+
+/** A person deleted a folder (fs.delete of each file, then `rmdir` of the emptied folders), after confirming. */
+export const FolderDeletedBody = z.object({
+  type: z.literal("folder-deleted"),
+  editId: z.string(),
+  path: z.string().max(4_096),
+  by: Person,
+  /** The files deleted, relative to the folder. */
+  files: z.array(z.string().max(4_096)).max(FOLDER_MAX_FILES),
+  /** The folder's listing the person was asked about, as `sha256:<hex>`. */
+  hash: z.string(),
+  confirmed: z.string().max(2_000).nullable(),
+});
