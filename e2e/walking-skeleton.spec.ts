@@ -76,8 +76,12 @@ test("a failing command fails its intention and the run, with the reason shown",
   await startTask(page, "run `echo starting; exit 3` and then run `echo never reached`");
   await page.getByTestId("approve").click();
   await expectRunStatus(page, "FAILED");
+  // Simple mode failed twice and the step cannot be split, so full mode had its turn before giving up.
   await expect(page.getByTestId("run-reason")).toContainText(
-    'child 1 "run `echo starting; exit 3`" failed: 2 failed cycles (last: exit code 3)',
+    'child 1 "run `echo starting; exit 3`" failed: tier full: 2 failed cycles (last: exit code 3)',
+  );
+  await expect(child(page, 0).getByTestId("intention-escalation").first()).toContainText(
+    "tier simple: 2 failed cycles",
   );
   await expect(child(page, 0).getByTestId("intention-status").first()).toHaveAttribute(
     "data-status",
