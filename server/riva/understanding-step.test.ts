@@ -159,7 +159,11 @@ describe("buildContract", () => {
     const node = {
       ...intention("it greets"),
       cycles: [],
-      contractBy: { source: "model", dropped: [], generatedTest: outcome.generatedTest },
+      contractBy: {
+        source: "model",
+        dropped: [],
+        generatedTest: outcome.generatedTest && { ...outcome.generatedTest, atCycle: 0 },
+      },
     } as unknown as IntentionView;
     expect(testFirstAction(node)).toMatchObject({
       tool: "fs.write",
