@@ -190,7 +190,11 @@ export class RivaEngine {
     const intent = this.view.runs[this.runId]?.intent;
     const repoSummary = intent ? summarizeIntent(intent) : undefined;
     if (intention.contract.length === 0) {
-      const context = { task: this.rootTask(), ...(repoSummary ? { repoSummary } : {}) };
+      const context = {
+        task: this.rootTask(),
+        codebase: intent?.codebase ?? null,
+        ...(repoSummary ? { repoSummary } : {}),
+      };
       const contract = await buildContract(this.understandingHost(), intention, context, signal);
       opening.push(...contractEvents(this.runId, intention, contract));
     }
