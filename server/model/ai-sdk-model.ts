@@ -5,6 +5,8 @@ import type { ToolName } from "@/server/policy/stages/vocabulary";
 import { actToolNames, actToolSet, runActTurn } from "./act-turn";
 import { type AnswerStepRequest, streamAnswerStep } from "./answer-step";
 import { type CorrectionNote, correctAnswer, correctFailedTool } from "./corrections";
+import { deliveryAsk } from "./delivery/delivery-ask";
+import type { DeliveryCheckInput } from "./delivery/types";
 import { ModelOutputError } from "./errors";
 import { MAX_CHILDREN, MIN_CHILDREN } from "./heuristics/split-task";
 import { estimateTokens } from "./offline-model";
@@ -93,7 +95,7 @@ interface Checked {
   instructions: string;
 }
 
-type AskStage = "decompose" | "act" | "discover" | "contract";
+type AskStage = "decompose" | "act" | "discover" | "contract" | "delivery_check";
 
 export interface Ask<T> {
   stage: AskStage;
@@ -165,6 +167,12 @@ export class AiSdkModel implements AgentModel {
   async buildContract(input: ContractInput, signal?: AbortSignal) {
     const { value, call } = await this.ask(contractAsk(input, this.config.promptsDir), signal);
     return { contract: value, call };
+  }
+
+  /** Seed 001 §2.5's delivery check: no workspace tools, one answer (see delivery/delivery-ask.ts). */
+  async checkDelivery(input: DeliveryCheckInput, signal?: AbortSignal) {
+    const { value, call } = await this.ask(deliveryAsk(input, this.config.promptsDir), signal);
+    return { answer: value, call };
   }
 
   /**

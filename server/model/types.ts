@@ -3,6 +3,7 @@ import type { Stage } from "@/server/policy/stages/vocabulary";
 import type { PromptIntent } from "@/server/riva/discovery/prompt-intent";
 import type { AnswerStepOutcome, AnswerStepRequest } from "./answer-step";
 import type { CorrectionNote } from "./corrections";
+import type { DeliveryAnswer, DeliveryCheckInput } from "./delivery/types";
 import type { ReasoningCarry, WarmupInput, WarmupResult } from "./reasoning/types";
 import type { RequestContext } from "./request-check";
 import type { ModelContract } from "./understanding-tools";
@@ -179,6 +180,14 @@ export interface AgentModel {
     signal?: AbortSignal,
     reads?: ReadPort,
   ): Promise<{ report: QaReport; call: ModelCallRecord }>;
+  /**
+   * The delivery check (stage `delivery_check`): is the request delivered? No workspace tools. Absent
+   * on test doubles: the engine then uses the offline heuristic (DONE iff the root verified).
+   */
+  checkDelivery?(
+    input: DeliveryCheckInput,
+    signal?: AbortSignal,
+  ): Promise<{ answer: DeliveryAnswer; call: ModelCallRecord }>;
   /**
    * One request of the answer path (read-only tools or a text answer, streamed). Absent on the
    * offline model, which has no language ability: the answer path then uses its heuristics.

@@ -18,6 +18,7 @@ import { listWorkspace } from "@/server/tools/workspace-listing";
 import { type ActHost, carryOutAction, readPortFor } from "./act-step";
 import { checkpointEvents } from "./checkpoint-events";
 import { CycleRunner } from "./cycle-runner";
+import { checkDelivery } from "./delivery-step";
 import { discoverIntent } from "./discovery/discover";
 import { summarizeIntent } from "./discovery/discovered-intent";
 import type { Verdict } from "./heuristics";
@@ -155,6 +156,8 @@ export class RivaEngine {
         return reviewIntention(this.host(), step.intention, signal);
       case "report-delivery":
         return this.append([deliveryReported(this.runId, step.state, step.reason)]);
+      case "delivery-check":
+        return checkDelivery(this.host(), step.intention, signal);
       case "plan":
         return this.plan(step.intention, step.verdict, signal);
       case "decompose":
