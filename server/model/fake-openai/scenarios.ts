@@ -1,3 +1,4 @@
+import { deliveryReply, offersDelivery } from "./delivery-replies";
 import { generatedTestReply, proposeContractReply, reportIntentReply } from "./understanding-replies";
 
 /**
@@ -364,6 +365,12 @@ const defaultRules: ScenarioRule[] = [
       "QA review (submit_qa_report offered): read the diff, then pass, or fail work marked (qa-fail)",
     match: offers(SUBMIT_QA),
     reply: qaReviewReply,
+  },
+  {
+    description:
+      "delivery check (submit_delivery offered): DONE iff the request verified, NEEDS_WORK when marked (delivery-needs-work)",
+    match: offersDelivery,
+    reply: deliveryReply,
   },
   {
     description: "plan: split the task on and/then/also/;",
