@@ -16,7 +16,8 @@ import { createLanguageModel, effectiveBaseUrl } from "./providers";
 import { qaToolSet, qaUserMessage, runQaTurn } from "./qa-turn";
 import { withOutcome } from "./reasoning/outcome-prompt";
 import type { WarmupInput, WarmupResult } from "./reasoning/types";
-import { sendWarmup, warmupInstructions, warmupUserMessage } from "./reasoning/warmup-request";
+import { warmupInstructions, warmupTools, warmupUserMessage } from "./reasoning/warmup-request";
+import { runWarmupTurn } from "./reasoning/warmup-turn";
 import { checkModelRequest, type RequestContext } from "./request-check";
 import { requestToolCall } from "./request-tool-call";
 import { displayUrl, toModelError } from "./to-model-error";
@@ -239,17 +240,20 @@ export class AiSdkModel implements AgentModel {
     return { action: result.action, call: record(), ...(reasoning ? { reasoning } : {}) };
   }
 
-  /** Seed 001 §4.1: the macro warmup, a plain text answer with the reasoning sections and no tools. */
-  async warmup(input: WarmupInput, signal?: AbortSignal): Promise<WarmupResult> {
+  /** Seed 001 §4.1: the macro warmup, a few reads (the policy's read-only tools), then plain text. */
+  async warmup(input: WarmupInput, signal?: AbortSignal, reads?: ReadPort): Promise<WarmupResult> {
     if (!input.request) throw new Error("the warmup needs the run's mode and reasoning switch");
     const instructions = warmupInstructions(input.request, { dir: this.config.promptsDir });
     const userMessage = warmupUserMessage(input);
+    const offered = warmupTools(input.request);
     const startedAt = performance.now();
     const sent = await this.sent(signal, (abortSignal) =>
-      sendWarmup({
+      runWarmupTurn({
         model: this.model,
         instructions,
         userMessage,
+        offered,
+        reads,
         abortSignal,
         maxRetries: this.config.maxRetries ?? 0,
       }),
@@ -261,7 +265,7 @@ export class AiSdkModel implements AgentModel {
       tokensIn: sent.tokensIn ?? estimateTokens(instructions + userMessage),
       tokensOut: sent.tokensOut ?? estimateTokens(sent.text),
       latencyMs: performance.now() - startedAt,
-      tools: [],
+      tools: [...offered],
     };
     return { text: sent.text, call };
   }

@@ -157,10 +157,11 @@ export interface AgentModel {
     reads?: ReadPort,
   ): Promise<{ action: NextAction; call: ModelCallRecord; reasoning?: string }>;
   /**
-   * Reasoning on: the macro warmup on the user's message (seed 001 §4.1). Absent on scripted test
-   * models: the engine then uses the offline heuristics' warmup.
+   * Reasoning on: the macro warmup on the user's message (seed 001 §4.1); its research may read the
+   * workspace through `reads` (a few read-only calls). Absent on scripted test models: the engine
+   * then uses the offline heuristics' warmup.
    */
-  warmup?(input: WarmupInput, signal?: AbortSignal): Promise<WarmupResult>;
+  warmup?(input: WarmupInput, signal?: AbortSignal, reads?: ReadPort): Promise<WarmupResult>;
   /** Reads the person's request (kind, action, targets, constraints). Absent: heuristics read it. */
   discoverIntent?(
     input: DiscoverInput,

@@ -18,14 +18,13 @@ import { listWorkspace } from "@/server/tools/workspace-listing";
 import { type ActHost, carryOutAction, readPortFor } from "./act-step";
 import { checkpointEvents } from "./checkpoint-events";
 import { CycleRunner } from "./cycle-runner";
-import { checkDelivery } from "./delivery-step";
 import { discoverIntent } from "./discovery/discover";
 import { summarizeIntent } from "./discovery/discovered-intent";
 import type { Verdict } from "./heuristics";
 import { callWithRetries } from "./model-calls";
 import { nextStep, type Step } from "./next-step";
 import type { RivaDeps } from "./ports";
-import { deliveryReported, type QaHost, qaNotesFor, reviewIntention } from "./qa-step";
+import { checkDelivery, deliveryReported, type QaHost, qaNotesFor, reviewIntention } from "./qa-step";
 import { actCarry, afterActEvents, correctionEvents, type ReasoningHost, warmUp } from "./reasoning-step";
 import { readRepoContext } from "./repo-context";
 import {
@@ -149,7 +148,7 @@ export class RivaEngine {
       case "discover":
         return this.discover(step.root, signal);
       case "warmup":
-        return warmUp(this.host(), step.root, signal);
+        return warmUp(this.host(), step.root, signal, readPortFor(this.host(), step.root, signal));
       case "ask-budget":
         return this.append([budgetQuestion(this.runId, step.root, step.spent)]);
       case "qa-review":
@@ -193,11 +192,7 @@ export class RivaEngine {
     const intent = this.view.runs[this.runId]?.intent;
     const repoSummary = intent ? summarizeIntent(intent) : undefined;
     if (intention.contract.length === 0) {
-      const context = {
-        task: this.rootTask(),
-        codebase: intent?.codebase ?? null,
-        ...(repoSummary ? { repoSummary } : {}),
-      };
+      const context = { task: this.rootTask(), codebase: intent?.codebase, repoSummary };
       const contract = await buildContract(this.understandingHost(), intention, context, signal);
       opening.push(...contractEvents(this.runId, intention, contract));
     }

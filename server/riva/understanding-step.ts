@@ -86,7 +86,7 @@ const NONE = { dropped: [], generatedTest: null };
 export async function buildContract(
   host: UnderstandingHost,
   intention: IntentionView,
-  context: { task: string; repoSummary?: string; codebase?: CodebaseIntent | null },
+  context: { task: string; repoSummary?: string | undefined; codebase?: CodebaseIntent | null | undefined },
   signal: AbortSignal,
 ): Promise<ContractOutcome> {
   const parsed = parseAcceptance(intention.acceptance);
