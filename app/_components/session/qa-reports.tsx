@@ -115,6 +115,7 @@ function DeliveryCheck({ check }: { check: DeliveryReportView }) {
   const title = `Delivery check${by}: ${said}. ${check.reason}${missing}`;
   return (
     <span
+      role="note"
       className={`pill ${said === "DONE" ? "" : "warn"}`}
       data-testid="delivery-check"
       data-state={said}
