@@ -16,8 +16,7 @@ import { createLanguageModel, effectiveBaseUrl } from "./providers";
 import { qaToolSet, qaUserMessage, runQaTurn } from "./qa-turn";
 import { withOutcome } from "./reasoning/outcome-prompt";
 import type { WarmupInput, WarmupResult } from "./reasoning/types";
-import { warmupInstructions, warmupTools, warmupUserMessage } from "./reasoning/warmup-request";
-import { runWarmupTurn } from "./reasoning/warmup-turn";
+import { warmupCall } from "./reasoning/warmup-turn";
 import { checkModelRequest, type RequestContext } from "./request-check";
 import { requestToolCall } from "./request-tool-call";
 import { displayUrl, toModelError } from "./to-model-error";
@@ -242,32 +241,9 @@ export class AiSdkModel implements AgentModel {
 
   /** Seed 001 §4.1: the macro warmup, a few reads (the policy's read-only tools), then plain text. */
   async warmup(input: WarmupInput, signal?: AbortSignal, reads?: ReadPort): Promise<WarmupResult> {
-    if (!input.request) throw new Error("the warmup needs the run's mode and reasoning switch");
-    const instructions = warmupInstructions(input.request, { dir: this.config.promptsDir });
-    const userMessage = warmupUserMessage(input);
-    const offered = warmupTools(input.request);
-    const startedAt = performance.now();
-    const sent = await this.sent(signal, (abortSignal) =>
-      runWarmupTurn({
-        model: this.model,
-        instructions,
-        userMessage,
-        offered,
-        reads,
-        abortSignal,
-        maxRetries: this.config.maxRetries ?? 0,
-      }),
-    );
-    const call: ModelCallRecord = {
-      stage: "warmup",
-      modelId: this.id,
-      offline: false,
-      tokensIn: sent.tokensIn ?? estimateTokens(instructions + userMessage),
-      tokensOut: sent.tokensOut ?? estimateTokens(sent.text),
-      latencyMs: performance.now() - startedAt,
-      tools: [...offered],
-    };
-    return { text: sent.text, call };
+    const { promptsDir, maxRetries = 0 } = this.config;
+    const turn = { id: this.id, model: this.model, promptsDir, maxRetries };
+    return warmupCall(turn, input, reads, (send) => this.sent(signal, send));
   }
 
   /**

@@ -1,8 +1,11 @@
 import { generateText, jsonSchema, type LanguageModel, type ModelMessage, type ToolSet, tool } from "ai";
 import type { ToolName } from "@/server/policy/stages/vocabulary";
 import { toolManuals } from "@/server/tools/registry";
+import { estimateTokens } from "../offline-model";
 import { functionNameOf, toolNameOf } from "../tool-names";
-import type { ReadPort } from "../types";
+import type { ModelCallRecord, ReadPort } from "../types";
+import type { WarmupInput, WarmupResult } from "./types";
+import { warmupInstructions, warmupTools, warmupUserMessage } from "./warmup-request";
 
 /**
  * The macro warmup as one model turn with reads (seed 001 §4.1's "Research"): the model may look at
@@ -105,4 +108,43 @@ export async function runWarmupTurn(turn: WarmupTurn): Promise<WarmupTurnResult>
   throw new Error(
     `the warmup kept calling tools after its ${maxReads} reads instead of writing its reasoning`,
   );
+}
+
+/**
+ * The AI SDK model's warmup: the composed, checked instructions (warmup-request.ts), the turn with
+ * reads, and its call record. `sent` is the model's wrapper that applies the per-request timeout and
+ * turns a failure into a ModelError.
+ */
+export async function warmupCall(
+  turn: { id: string; model: LanguageModel; promptsDir: string | undefined; maxRetries: number },
+  input: WarmupInput,
+  reads: ReadPort | undefined,
+  sent: (send: (abortSignal: AbortSignal) => Promise<WarmupTurnResult>) => Promise<WarmupTurnResult>,
+): Promise<WarmupResult> {
+  if (!input.request) throw new Error("the warmup needs the run's mode and reasoning switch");
+  const instructions = warmupInstructions(input.request, turn.promptsDir ? { dir: turn.promptsDir } : {});
+  const userMessage = warmupUserMessage(input);
+  const offered = warmupTools(input.request);
+  const startedAt = performance.now();
+  const result = await sent((abortSignal) =>
+    runWarmupTurn({
+      model: turn.model,
+      instructions,
+      userMessage,
+      offered,
+      reads,
+      abortSignal,
+      maxRetries: turn.maxRetries,
+    }),
+  );
+  const call: ModelCallRecord = {
+    stage: "warmup",
+    modelId: turn.id,
+    offline: false,
+    tokensIn: result.tokensIn ?? estimateTokens(instructions + userMessage),
+    tokensOut: result.tokensOut ?? estimateTokens(result.text),
+    latencyMs: performance.now() - startedAt,
+    tools: [...offered],
+  };
+  return { text: result.text, call };
 }
