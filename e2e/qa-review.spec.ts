@@ -55,3 +55,32 @@ test("QA on: a node's report opens from the tree, and a QA fail changes no statu
   await expect(page.getByTestId("qa-reports")).toHaveCount(3);
   await expect(child(page, 0).getByTestId("qa-reports")).toHaveAttribute("data-verdict", "fail");
 });
+
+test("the model's delivery check shows next to the delivery state: its NEEDS_WORK cannot undo a verified DONE", async ({
+  page,
+}) => {
+  await signUp(page, newUser("deliverer"));
+  await createProject(page, "Delivered");
+  // The fake model's delivery check asks for more whenever the request is marked (delivery-needs-work).
+  const session = await startTask(page, "run `ls` (delivery-needs-work)");
+  await expectRunStatus(page, "VERIFIED");
+  const bar = page.getByTestId("session-bar");
+  await expect(bar.getByTestId("delivery-state")).toHaveAttribute("data-state", "DONE");
+  await expect(bar.getByTestId("delivery-state")).toHaveAttribute("title", /reported by verification; final/);
+  const check = bar.getByTestId("delivery-check");
+  await expect(check).toHaveAttribute("data-state", "NEEDS_WORK");
+  await expect(check).toContainText("check: NEEDS_WORK");
+  await expect(check.getByTestId("delivery-missing")).toHaveText(
+    " · missing: a CHANGELOG entry for the change",
+  );
+  await expect(check).toHaveAttribute(
+    "title",
+    /^Delivery check \(openai-compatible:.*\): NEEDS_WORK\. The fake delivery check wants more/,
+  );
+
+  // The replay folds the same events: the same verdict next to the same gate.
+  await page.goto(`${session}/replay`);
+  await expect(page.getByTestId("replay-position")).toContainText(/event (\d+) of \1/);
+  await expect(page.getByTestId("delivery-state")).toHaveAttribute("data-state", "DONE");
+  await expect(page.getByTestId("delivery-check")).toHaveAttribute("data-state", "NEEDS_WORK");
+});

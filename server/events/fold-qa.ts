@@ -41,6 +41,11 @@ export interface DeliveryReportView {
   reason: string;
   /** False when the gate was already DONE (or the source is advisory): the report changed nothing. */
   moved: boolean;
+  /** The delivery check's view: the model's answer, what it says is missing, who answered. */
+  modelState: DeliveryReport["state"] | null;
+  missing: string[];
+  modelId: string | null;
+  fallback: string | null;
 }
 
 export interface RunDeliveryFields {
@@ -85,15 +90,35 @@ export function foldQaEvent(view: SessionView, body: QaBody, event: { seq: numbe
   }
 }
 
-function report(
-  run: RunDeliveryFields,
-  body: Pick<DeliveryReport, "state" | "source" | "reason">,
-  seq: number,
-): void {
+type ReportBody = Pick<DeliveryReport, "state" | "source" | "reason"> &
+  Partial<Pick<DeliveryReportView, "modelState" | "missing" | "modelId" | "fallback">>;
+
+function report(run: RunDeliveryFields, body: ReportBody, seq: number): void {
   const before = run.delivery;
-  run.delivery = reduceDeliveryGate(before, { type: "reported", ...body, at: seq });
+  const { state, source, reason } = body;
+  run.delivery = reduceDeliveryGate(before, { type: "reported", state, source, reason, at: seq });
   const moved = before.status !== run.delivery.status;
-  run.deliveryReports.push({ seq, state: body.state, source: body.source, reason: body.reason, moved });
+  run.deliveryReports.push({
+    seq,
+    state,
+    source,
+    reason,
+    moved,
+    modelState: body.modelState ?? null,
+    missing: body.missing ?? [],
+    modelId: body.modelId ?? null,
+    fallback: body.fallback ?? null,
+  });
+}
+
+/** Whether the run's delivery check already answered (once per run, before it ends). */
+export function deliveryChecked(run: RunDeliveryFields): boolean {
+  return run.deliveryReports.some((entry) => entry.source === "delivery_check");
+}
+
+/** The delivery check's latest answer, for the run's delivery line; undefined before it ran. */
+export function deliveryCheckOf(run: RunDeliveryFields): DeliveryReportView | undefined {
+  return run.deliveryReports.findLast((entry) => entry.source === "delivery_check");
 }
 
 /** Whether the run's own verification already reported into the gate (the engine reports it once). */

@@ -5,6 +5,8 @@ import type { ToolName } from "@/server/policy/stages/vocabulary";
 import { actToolNames, actToolSet, runActTurn } from "./act-turn";
 import { type AnswerStepRequest, streamAnswerStep } from "./answer-step";
 import { type CorrectionNote, correctAnswer, correctFailedTool } from "./corrections";
+import { deliveryAsk } from "./delivery/delivery-ask";
+import type { DeliveryCheckInput } from "./delivery/types";
 import { ModelOutputError } from "./errors";
 import { MAX_CHILDREN, MIN_CHILDREN } from "./heuristics/split-task";
 import { estimateTokens } from "./offline-model";
@@ -14,7 +16,7 @@ import { createLanguageModel, effectiveBaseUrl } from "./providers";
 import { qaToolSet, qaUserMessage, runQaTurn } from "./qa-turn";
 import { withOutcome } from "./reasoning/outcome-prompt";
 import type { WarmupInput, WarmupResult } from "./reasoning/types";
-import { sendWarmup, warmupInstructions, warmupUserMessage } from "./reasoning/warmup-request";
+import { warmupCall } from "./reasoning/warmup-turn";
 import { checkModelRequest, type RequestContext } from "./request-check";
 import { requestToolCall } from "./request-tool-call";
 import { chaosAsk, criticAsk, librarianAsk } from "./roles/role-asks";
@@ -95,7 +97,7 @@ interface Checked {
   instructions: string;
 }
 
-type AskStage = "decompose" | "act" | "discover" | "contract" | "verify";
+type AskStage = "decompose" | "act" | "discover" | "contract" | "verify" | "delivery_check";
 
 export interface Ask<T> {
   stage: AskStage;
@@ -185,6 +187,12 @@ export class AiSdkModel implements AgentModel {
     return { contract: value, call };
   }
 
+  /** Seed 001 §2.5's delivery check: no workspace tools, one answer (see delivery/delivery-ask.ts). */
+  async checkDelivery(input: DeliveryCheckInput, signal?: AbortSignal) {
+    const { value, call } = await this.ask(deliveryAsk(input, this.config.promptsDir), signal);
+    return { answer: value, call };
+  }
+
   /**
    * The act step: the registry's tools are offered; the model may read a few times (each read runs
    * through `reads`, the engine's door to the dispatch) and then calls the tool that does the work.
@@ -254,31 +262,11 @@ export class AiSdkModel implements AgentModel {
     return { action: result.action, call: record(), ...(reasoning ? { reasoning } : {}) };
   }
 
-  /** Seed 001 §4.1: the macro warmup, a plain text answer with the reasoning sections and no tools. */
-  async warmup(input: WarmupInput, signal?: AbortSignal): Promise<WarmupResult> {
-    if (!input.request) throw new Error("the warmup needs the run's mode and reasoning switch");
-    const instructions = warmupInstructions(input.request, { dir: this.config.promptsDir });
-    const userMessage = warmupUserMessage(input);
-    const startedAt = performance.now();
-    const sent = await this.sent(signal, (abortSignal) =>
-      sendWarmup({
-        model: this.model,
-        instructions,
-        userMessage,
-        abortSignal,
-        maxRetries: this.config.maxRetries ?? 0,
-      }),
-    );
-    const call: ModelCallRecord = {
-      stage: "warmup",
-      modelId: this.id,
-      offline: false,
-      tokensIn: sent.tokensIn ?? estimateTokens(instructions + userMessage),
-      tokensOut: sent.tokensOut ?? estimateTokens(sent.text),
-      latencyMs: performance.now() - startedAt,
-      tools: [],
-    };
-    return { text: sent.text, call };
+  /** Seed 001 §4.1: the macro warmup, a few reads (the policy's read-only tools), then plain text. */
+  async warmup(input: WarmupInput, signal?: AbortSignal, reads?: ReadPort): Promise<WarmupResult> {
+    const { promptsDir, maxRetries = 0 } = this.config;
+    const turn = { id: this.id, model: this.model, promptsDir, maxRetries };
+    return warmupCall(turn, input, reads, (send) => this.sent(signal, send));
   }
 
   /**

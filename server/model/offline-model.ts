@@ -1,4 +1,6 @@
 import type { QaReport } from "@/server/events/bodies/qa";
+import { deliveryHeuristic } from "./delivery/heuristic";
+import type { DeliveryAnswer, DeliveryCheckInput } from "./delivery/types";
 import { deriveCommand } from "./heuristics/derive-command";
 import { deriveFileAction } from "./heuristics/derive-file-action";
 import { deriveOwnedScope } from "./heuristics/derive-scope";
@@ -91,6 +93,18 @@ export async function reviewWithHeuristics(
   return { report, call: record("qa_review", prompt, JSON.stringify(report), startedAt) };
 }
 
+/** The offline delivery check: delivered iff the root verified (also the fallback of a failed model). */
+export async function checkDeliveryOffline(
+  input: DeliveryCheckInput,
+  signal?: AbortSignal,
+): Promise<{ answer: DeliveryAnswer; call: ModelCallRecord }> {
+  signal?.throwIfAborted();
+  const startedAt = performance.now();
+  const answer = deliveryHeuristic(input);
+  const prompt = [input.task, ...input.outcome, ...input.qa].join("\n");
+  return { answer, call: record("delivery_check", prompt, JSON.stringify(answer), startedAt) };
+}
+
 /**
  * The built-in model used when no provider is configured: seed 000's heuristics, pure and
  * deterministic, so a fresh install works end to end without any network.
@@ -129,5 +143,6 @@ export function createOfflineModel(): AgentModel {
       return offlineWarmup(input.task, input.repoSummary);
     },
     review: reviewWithHeuristics,
+    checkDelivery: checkDeliveryOffline,
   };
 }

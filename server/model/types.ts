@@ -3,6 +3,7 @@ import type { Stage } from "@/server/policy/stages/vocabulary";
 import type { PromptIntent } from "@/server/riva/discovery/prompt-intent";
 import type { AnswerStepOutcome, AnswerStepRequest } from "./answer-step";
 import type { CorrectionNote } from "./corrections";
+import type { DeliveryAnswer, DeliveryCheckInput } from "./delivery/types";
 import type { ReasoningCarry, WarmupInput, WarmupResult } from "./reasoning/types";
 import type { RequestContext } from "./request-check";
 import type {
@@ -169,10 +170,11 @@ export interface AgentModel {
     reads?: ReadPort,
   ): Promise<{ action: NextAction; call: ModelCallRecord; reasoning?: string }>;
   /**
-   * Reasoning on: the macro warmup on the user's message (seed 001 §4.1). Absent on scripted test
-   * models: the engine then uses the offline heuristics' warmup.
+   * Reasoning on: the macro warmup on the user's message (seed 001 §4.1); its research may read the
+   * workspace through `reads` (a few read-only calls). Absent on scripted test models: the engine
+   * then uses the offline heuristics' warmup.
    */
-  warmup?(input: WarmupInput, signal?: AbortSignal): Promise<WarmupResult>;
+  warmup?(input: WarmupInput, signal?: AbortSignal, reads?: ReadPort): Promise<WarmupResult>;
   /** Reads the person's request (kind, action, targets, constraints). Absent: heuristics read it. */
   discoverIntent?(
     input: DiscoverInput,
@@ -192,6 +194,14 @@ export interface AgentModel {
     signal?: AbortSignal,
     reads?: ReadPort,
   ): Promise<{ report: QaReport; call: ModelCallRecord }>;
+  /**
+   * The delivery check (stage `delivery_check`): is the request delivered? No workspace tools. Absent
+   * on test doubles: the engine then uses the offline heuristic (DONE iff the root verified).
+   */
+  checkDelivery?(
+    input: DeliveryCheckInput,
+    signal?: AbortSignal,
+  ): Promise<{ answer: DeliveryAnswer; call: ModelCallRecord }>;
   /**
    * One request of the answer path (read-only tools or a text answer, streamed). Absent on the
    * offline model, which has no language ability: the answer path then uses its heuristics.

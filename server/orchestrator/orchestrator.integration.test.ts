@@ -48,8 +48,8 @@ describe("Orchestrator with Docker, SQLite and the fake model server", () => {
       event.body.type === "llm-called" ? [event.body.stage] : [],
     );
     // The request read, the root's checks asked for (its acceptance names none), one plan, one action
-    // per child (their acceptance names a command: no contract call).
-    expect(stages).toEqual(["discover", "contract", "decompose", "act", "act"]);
+    // per child (their acceptance names a command: no contract call), then the delivery check.
+    expect(stages).toEqual(["discover", "contract", "decompose", "act", "act", "delivery_check"]);
     expect(world.fakeModel.requests.length).toBeGreaterThanOrEqual(3);
   });
 

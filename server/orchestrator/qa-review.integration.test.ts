@@ -60,7 +60,11 @@ describe("advisory QA with Docker, SQLite and the fake model server", () => {
     // The gate: DONE by the root's verification, and the root's later QA "fail" did not undo it.
     expect(run?.delivery).toMatchObject({ status: "DONE", doneBy: "verification" });
     const reports = ofType(events, "delivery-reported");
-    expect(reports).toEqual([expect.objectContaining({ state: "DONE", source: "verification" })]);
+    // Then, last, the model's delivery check (it agrees: the request verified).
+    expect(reports).toEqual([
+      expect.objectContaining({ state: "DONE", source: "verification" }),
+      expect.objectContaining({ state: "DONE", source: "delivery_check", modelState: "DONE" }),
+    ]);
     const seqOf = (type: string) =>
       events.filter((event) => event.body.type === type).map((event) => event.seq);
     const rootId = run?.rootId ?? "";
@@ -68,7 +72,7 @@ describe("advisory QA with Docker, SQLite and the fake model server", () => {
       (event) => event.body.type === "qa-reported" && event.body.intentionId === rootId,
     );
     expect(rootReview?.seq).toBeGreaterThan(seqOf("delivery-reported")[0] ?? Number.POSITIVE_INFINITY);
-    expect(run?.deliveryReports.at(-1)).toMatchObject({
+    expect(run?.deliveryReports.at(-2)).toMatchObject({
       source: "qa_review",
       state: "NEEDS_WORK",
       moved: false,

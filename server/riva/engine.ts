@@ -25,7 +25,7 @@ import type { Verdict } from "./heuristics";
 import { callWithRetries } from "./model-calls";
 import { nextStep, type Step } from "./next-step";
 import type { RivaDeps } from "./ports";
-import { deliveryReported, type QaHost, qaNotesFor, reviewIntention } from "./qa-step";
+import { checkDelivery, deliveryReported, type QaHost, qaNotesFor, reviewIntention } from "./qa-step";
 import { actCarry, afterActEvents, correctionEvents, type ReasoningHost, warmUp } from "./reasoning-step";
 import { readRepoContext } from "./repo-context";
 import { chaosDue, chaosTurn, criticTurn, inFullMode, librarianTurn } from "./roles-step";
@@ -150,13 +150,15 @@ export class RivaEngine {
       case "discover":
         return this.discover(step.root, signal);
       case "warmup":
-        return warmUp(this.host(), step.root, signal);
+        return warmUp(this.host(), step.root, signal, readPortFor(this.host(), step.root, signal));
       case "ask-budget":
         return this.append([budgetQuestion(this.runId, step.root, step.spent)]);
       case "qa-review":
         return reviewIntention(this.host(), step.intention, signal);
       case "report-delivery":
         return this.append([deliveryReported(this.runId, step.state, step.reason)]);
+      case "delivery-check":
+        return checkDelivery(this.host(), step.intention, signal);
       case "plan":
         return this.plan(step.intention, step.verdict, signal);
       case "decompose":
@@ -192,7 +194,7 @@ export class RivaEngine {
     const intent = this.view.runs[this.runId]?.intent;
     const repoSummary = intent ? summarizeIntent(intent) : undefined;
     if (intention.contract.length === 0) {
-      const context = { task: this.rootTask(), ...(repoSummary ? { repoSummary } : {}) };
+      const context = { task: this.rootTask(), codebase: intent?.codebase, repoSummary };
       const contract = await buildContract(this.understandingHost(), intention, context, signal);
       opening.push(...contractEvents(this.runId, intention, contract));
     }

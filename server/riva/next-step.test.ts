@@ -168,7 +168,7 @@ describe("nextStep: depth-first work of children", () => {
       status: "VERIFIED",
       reason: "ok",
     });
-    // The root's verification reports DONE into the delivery gate first, then the run ends.
+    // The root's verification reports DONE into the delivery gate first.
     expect(step(bodies)).toMatchObject({ kind: "report-delivery", state: "DONE", intention: { id: "root" } });
     bodies.push({
       type: "delivery-reported",
@@ -176,6 +176,15 @@ describe("nextStep: depth-first work of children", () => {
       state: "DONE",
       source: "verification",
       reason: "all 3 intentions verified",
+    });
+    // Then the run's model judges the delivery (once), then the run ends.
+    expect(step(bodies)).toMatchObject({ kind: "delivery-check", intention: { id: "root" } });
+    bodies.push({
+      type: "delivery-reported",
+      runId: "run-1",
+      state: "DONE",
+      source: "delivery_check",
+      reason: "done",
     });
     expect(step(bodies)).toEqual({ kind: "end", status: "VERIFIED", reason: "all 3 intentions verified" });
   });

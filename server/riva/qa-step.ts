@@ -101,6 +101,7 @@ export async function reviewIntention(
   await host.append([...outcome.failedAttempts, failedCall, { ...base, report: null, error: message }]);
 }
 
+export { checkDelivery } from "./delivery-step";
 export { qaNotesFor } from "./qa-steps";
 
 /** The root's verification, reported into the run's delivery gate (the authoritative source). */

@@ -81,11 +81,26 @@ describe("advisory QA in the transition", () => {
       reason: "ok",
     };
     expect(step([...allDone, reported], ON)).toMatchObject({ kind: "qa-review", intention: { id: "root" } });
+    // After the review, the delivery check (once), then the end.
     expect(step([...allDone, reported, review("root")], ON)).toMatchObject({
+      kind: "delivery-check",
+      intention: { id: "root" },
+    });
+    const checked: EventInput = {
+      type: "delivery-reported",
+      runId: "run-1",
+      state: "NEEDS_WORK",
+      source: "delivery_check",
+      reason: "the model disagrees",
+      modelState: "NEEDS_WORK",
+      missing: ["a README"],
+    };
+    expect(step([...allDone, reported, review("root"), checked], ON)).toMatchObject({
       kind: "end",
       status: "VERIFIED",
     });
-    expect(step([...allDone, reported], OFF)).toMatchObject({ kind: "end", status: "VERIFIED" });
+    expect(step([...allDone, reported], OFF)).toMatchObject({ kind: "delivery-check" });
+    expect(step([...allDone, reported, checked], OFF)).toMatchObject({ kind: "end", status: "VERIFIED" });
   });
 
   it("a failed root reports NEEDS_WORK to the gate", () => {

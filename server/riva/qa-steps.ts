@@ -1,7 +1,7 @@
 import { describeCriterion } from "@/server/contract/criteria";
 import type { IntentionView, RunView, SessionView } from "@/server/events/fold";
 import type { QaReportView } from "@/server/events/fold-qa";
-import { verificationReported } from "@/server/events/fold-qa";
+import { deliveryChecked, verificationReported } from "@/server/events/fold-qa";
 import type { QaInput } from "@/server/model/types";
 import type { CheckpointPolicy } from "@/server/policy/checkpoints";
 import type { DeliveryState } from "@/server/policy/stages/reasoning-outcome";
@@ -20,7 +20,9 @@ export type QaStep =
   /** An intention is VERIFIED (or the root ended) and QA is on: a read-only reviewer reports on it. */
   | { kind: "qa-review"; intention: IntentionView }
   /** The root's verification reports into the delivery gate, once, before the run ends. */
-  | { kind: "report-delivery"; intention: IntentionView; state: DeliveryState; reason: string };
+  | { kind: "report-delivery"; intention: IntentionView; state: DeliveryState; reason: string }
+  /** Last before the run ends: the run's model judges whether the request is delivered (no tools). */
+  | { kind: "delivery-check"; intention: IntentionView };
 
 /** A review is due once per intention, when QA is on; a review that could not be made counts too. */
 export function qaReviewDue(intention: IntentionView, qa: QaSettings): boolean {
@@ -29,7 +31,8 @@ export function qaReviewDue(intention: IntentionView, qa: QaSettings): boolean {
 
 /**
  * Before a run whose root settled ends: the verification's word goes into the gate (DONE when the
- * root verified, NEEDS_WORK when it failed), then the root gets its review. Null: nothing is left.
+ * root verified, NEEDS_WORK when it failed), then the root gets its review, then the delivery check.
+ * Null: nothing is left.
  */
 export function beforeRunEnds(
   run: RunView,
@@ -41,7 +44,9 @@ export function beforeRunEnds(
     const state = root.status === "VERIFIED" ? "DONE" : "NEEDS_WORK";
     return { kind: "report-delivery", intention: root, state, reason };
   }
-  return qaReviewDue(root, qa) ? { kind: "qa-review", intention: root } : null;
+  if (qaReviewDue(root, qa)) return { kind: "qa-review", intention: root };
+  // After the review, so the check can read its verdict; once per run, whatever it answered.
+  return deliveryChecked(run) ? null : { kind: "delivery-check", intention: root };
 }
 
 const MAX_WORK_LINES = 12;

@@ -5,7 +5,7 @@ import type { EventInput } from "@/server/events/schema";
 import { discovered, model, sequence } from "@/server/testing/events";
 import { DEFAULT_LIMITS } from "./limits";
 import { nextStep } from "./next-step";
-import { actCarry, afterActEvents, reasoningEvent } from "./reasoning-step";
+import { actCarry, afterActEvents, cappedReads, MAX_WARMUP_READS, reasoningEvent } from "./reasoning-step";
 
 const START = Date.UTC(2026, 10, 22);
 
@@ -49,6 +49,30 @@ describe("the warmup step", () => {
 
   it("never runs with the switch off", () => {
     expect(step(started("agent", "off"))).toMatchObject({ kind: "plan" });
+  });
+});
+
+describe("the warmup's reads", () => {
+  it("pass through the act step's port, at most MAX_WARMUP_READS; past it a read is refused in words", async () => {
+    const ran: string[] = [];
+    const port = {
+      maxReads: 8,
+      run: async (call: { tool: string }) => {
+        ran.push(call.tool);
+        return `read ${call.tool}`;
+      },
+    };
+    const capped = cappedReads(port, MAX_WARMUP_READS);
+    expect(capped.maxReads).toBe(4);
+    const answers: string[] = [];
+    for (let index = 0; index < 6; index++) answers.push(await capped.run({ tool: "fs.read", input: {} }));
+    expect(ran).toHaveLength(4);
+    expect(answers.slice(0, 4)).toEqual(Array(4).fill("read fs.read"));
+    expect(answers.slice(4)).toEqual(Array(2).fill("No reads left in the warmup: write your reasoning now."));
+  });
+
+  it("never exceed the port's own cap", () => {
+    expect(cappedReads({ maxReads: 2, run: async () => "" }, MAX_WARMUP_READS).maxReads).toBe(2);
   });
 });
 

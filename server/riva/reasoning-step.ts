@@ -6,7 +6,7 @@ import type { EventInput } from "@/server/events/schema";
 import type { CorrectionNote } from "@/server/model/corrections";
 import { offlineWarmup } from "@/server/model/offline-model";
 import type { RequestContext } from "@/server/model/request-check";
-import type { ActInput, AgentModel, ModelCallRecord } from "@/server/model/types";
+import type { ActInput, AgentModel, ModelCallRecord, ReadPort } from "@/server/model/types";
 import { errorMessage } from "@/server/orchestrator/errors";
 import { compactReasoning, type ReasoningOutcome } from "@/server/policy/stages/reasoning-outcome";
 import { summarizeIntent } from "./discovery/discovered-intent";
@@ -71,8 +71,31 @@ export function correctionEvents(
   }));
 }
 
+/** Seed 001 §4.1's research looks, it does not explore: a few reads, then the plan. */
+export const MAX_WARMUP_READS = 4;
+
+/** The same port with fewer reads: past the cap a read is refused in words and never dispatched. */
+export function cappedReads(reads: ReadPort, max: number): ReadPort {
+  let made = 0;
+  return {
+    maxReads: Math.min(max, reads.maxReads),
+    run(call) {
+      if (made >= Math.min(max, reads.maxReads))
+        return Promise.resolve("No reads left in the warmup: write your reasoning now.");
+      made += 1;
+      return reads.run(call);
+    },
+  };
+}
+
 /** Seed 001 §4.1: the macro warmup on the run's message, stored in full with its compact outcome. */
-export async function warmUp(host: ReasoningHost, root: IntentionView, signal: AbortSignal): Promise<void> {
+export async function warmUp(
+  host: ReasoningHost,
+  root: IntentionView,
+  signal: AbortSignal,
+  /** The act step's read port (each read logged as `tool-called`); capped here at MAX_WARMUP_READS. */
+  reads?: ReadPort,
+): Promise<void> {
   const run = host.view().runs[host.runId];
   const repoSummary = run?.intent ? summarizeIntent(run.intent) : undefined;
   const model = modelFor(host.deps, root);
@@ -80,7 +103,9 @@ export async function warmUp(host: ReasoningHost, root: IntentionView, signal: A
   const input = { task: root.what, ...(repoSummary ? { repoSummary } : {}), request };
   const record = { ...request, intentionId: root.id, stage: "warmup" as const };
   // A scripted test model without a warmup of its own gets the offline heuristics' one.
-  const warm = () => (model.warmup ? model.warmup(input, signal) : Promise.resolve(offlineWarmup(root.what)));
+  const port = reads ? cappedReads(reads, MAX_WARMUP_READS) : undefined;
+  const warm = () =>
+    model.warmup ? model.warmup(input, signal, port) : Promise.resolve(offlineWarmup(root.what));
   const outcome = await callWithRetries({ ...host.deps, model }, record, signal, warm);
   if (outcome.failedAttempts.length > 0) await host.append(outcome.failedAttempts);
   const where = { intentionId: root.id };

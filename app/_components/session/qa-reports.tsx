@@ -1,7 +1,7 @@
 "use client";
 
 import type { IntentionView, RunView } from "@/server/events/fold";
-import type { QaReportView } from "@/server/events/fold-qa";
+import { type DeliveryReportView, deliveryCheckOf, type QaReportView } from "@/server/events/fold-qa";
 
 /**
  * Advisory QA (seed 001 §2.3) and the delivery gate (§2.5) as the log tells them: a node's reviews,
@@ -86,16 +86,46 @@ export function RunDelivery({ run }: { run: RunView }) {
     gate.status === "DONE"
       ? `Delivered: ${gate.reason} (reported by ${gate.doneBy}; final — later reports cannot undo it${ignored > 0 ? `, ${ignored} later report${ignored === 1 ? "" : "s"} ignored` : ""})`
       : "Not delivered yet: only the run's verification (or a delivery check) can mark it done; QA only advises";
+  const check = deliveryCheckOf(run);
+  return (
+    <>
+      <span
+        role="status"
+        className={`pill ${gate.status === "DONE" ? "" : "warn"}`}
+        data-testid="delivery-state"
+        data-state={gate.status}
+        title={title}
+        aria-label={`Delivery: ${gate.status === "DONE" ? "done" : "needs work"}. ${title}`}
+      >
+        delivery: {gate.status === "DONE" ? "DONE" : "NEEDS_WORK"}
+      </span>
+      {check && <DeliveryCheck check={check} />}
+    </>
+  );
+}
+
+/**
+ * The delivery check's own view next to the gate: what the model answered, why, and what it says is
+ * missing — shown even when the gate, DONE by the verification, did not move because of it.
+ */
+function DeliveryCheck({ check }: { check: DeliveryReportView }) {
+  const said = check.modelState ?? check.state;
+  const missing = check.missing.length > 0 ? ` Missing: ${check.missing.join("; ")}.` : "";
+  const by = check.fallback ? ` (${check.fallback})` : check.modelId ? ` (${check.modelId})` : "";
+  const title = `Delivery check${by}: ${said}. ${check.reason}${missing}`;
   return (
     <span
-      role="status"
-      className={`pill ${gate.status === "DONE" ? "" : "warn"}`}
-      data-testid="delivery-state"
-      data-state={gate.status}
+      role="note"
+      className={`pill ${said === "DONE" ? "" : "warn"}`}
+      data-testid="delivery-check"
+      data-state={said}
       title={title}
-      aria-label={`Delivery: ${gate.status === "DONE" ? "done" : "needs work"}. ${title}`}
+      aria-label={title}
     >
-      delivery: {gate.status === "DONE" ? "DONE" : "NEEDS_WORK"}
+      check: {said}
+      {check.missing.length > 0 && (
+        <span data-testid="delivery-missing"> · missing: {check.missing.join("; ")}</span>
+      )}
     </span>
   );
 }

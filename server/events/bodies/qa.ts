@@ -65,4 +65,14 @@ export const DeliveryReportedBody = z.object({
   state: DeliveryState,
   source: DeliverySource,
   reason: z.string().max(2_000),
+  /**
+   * The delivery check's own view (source `delivery_check`): what the model answered — which `state`
+   * may not follow, since verification is authoritative for DONE — and what it says is missing.
+   * Defaulted: the other sources, and reports from before the check, have none.
+   */
+  modelState: DeliveryState.nullable().default(null),
+  missing: z.array(z.string().max(300)).max(8).default([]),
+  modelId: z.string().max(200).nullable().default(null),
+  /** Set when the model could not answer and the heuristic did (the failure is its own llm-called). */
+  fallback: z.string().max(1_000).nullable().default(null),
 });

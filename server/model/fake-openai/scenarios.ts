@@ -1,5 +1,7 @@
+import { deliveryReply, offersDelivery } from "./delivery-replies";
 import { adversarialTestReply, rankFilesReply, submitReviewReply } from "./role-replies";
 import { generatedTestReply, proposeContractReply, reportIntentReply } from "./understanding-replies";
+import { warmupReadsReply } from "./warmup-replies";
 
 /**
  * Scripted behaviour for the fake OpenAI-compatible server. A scenario is an ordered list of rules;
@@ -212,15 +214,15 @@ export function systemText(request: ChatRequest): string {
   return system ? textOf(system) : "";
 }
 
-/** The warmup stage's request: no tools, and its stage prompt (prompts/stage-warmup.md). */
+/** The warmup stage's request, by its stage prompt (prompts/stage-warmup.md); it offers read tools. */
 export function isWarmup(request: ChatRequest): boolean {
-  return request.toolNames.length === 0 && systemText(request).includes("This step: plan before acting");
+  return systemText(request).includes("This step: plan before acting");
 }
 
 /** Written only in the warmup's Analyze section, so tests can prove it never reaches a later request. */
 export const WARMUP_ANALYSIS_MARK = "full analysis kept out of later requests";
 
-function warmupReply(request: ChatRequest): FakeReply {
+export function warmupReply(request: ChatRequest): FakeReply {
   const task = (
     /The request:\s*\n\s*\n([\s\S]*?)\n\s*\nWhat intent discovery/.exec(intentionText(request))?.[1] ?? ""
   )
@@ -382,6 +384,12 @@ const defaultRules: ScenarioRule[] = [
     reply: qaReviewReply,
   },
   {
+    description:
+      "delivery check (submit_delivery offered): DONE iff the request verified, NEEDS_WORK when marked (delivery-needs-work)",
+    match: offersDelivery,
+    reply: deliveryReply,
+  },
+  {
     description: "plan: split the task on and/then/also/;",
     match: offers("propose_decomposition"),
     reply: planReply,
@@ -529,6 +537,17 @@ export const SCENARIOS: Record<string, Scenario> = {
         description: "contract: a generated test for a file step",
         match: offers("propose_contract"),
         reply: generatedTestReply,
+      },
+      ...defaultRules,
+    ],
+  },
+  "warmup-reads": {
+    name: "warmup-reads",
+    rules: [
+      {
+        description: "warmup: git_status and fs_list, then the sections",
+        match: isWarmup,
+        reply: warmupReadsReply,
       },
       ...defaultRules,
     ],

@@ -26,6 +26,7 @@ type Expected = [allowed: readonly ToolName[] | null, lastPrompt?: string];
  */
 const TABLE: Record<Stage, Record<"agent-on" | "agent-off" | "chat-on" | "chat-off", Expected>> = {
   warmup: {
+    // Seed 001 §4.1's research: the warmup reads (capped at 4 in reasoning-step.ts), it never writes.
     "agent-on": [R, "reasoning-macro"],
     "agent-off": [DENY],
     "chat-on": [DENY],

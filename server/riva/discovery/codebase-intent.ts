@@ -1,4 +1,7 @@
 import { z } from "zod";
+import { isTestFile } from "../generated-test-rule";
+
+const MAX_TEST_FILES = 50;
 
 /**
  * What the workspace is, read from its file list and package manifest (seed 000's "scan codebase":
@@ -12,6 +15,11 @@ export const CodebaseIntent = z.object({
   conventions: z.array(z.string()).max(10),
   fileCount: z.number().int().nonnegative(),
   relatedFiles: z.array(z.string()).max(20),
+  /**
+   * Test files in the listing, those related to the targets first (a generated test is only written
+   * when none exists for its target, issue #4). Defaulted: runs discovered before it have none.
+   */
+  testFiles: z.array(z.string()).max(MAX_TEST_FILES).default([]),
 });
 export type CodebaseIntent = z.infer<typeof CodebaseIntent>;
 
@@ -96,6 +104,12 @@ export function analyzeCodebase(
   const relatedFiles = files
     .filter((file) => words.some((word) => word.length > 2 && file.toLowerCase().includes(word)))
     .slice(0, 20);
+  const testish = files.filter(isTestFile);
+  const related = new Set(relatedFiles);
+  const testFiles = [
+    ...testish.filter((file) => related.has(file)),
+    ...testish.filter((file) => !related.has(file)),
+  ].slice(0, MAX_TEST_FILES);
   return {
     languages,
     testFramework: tests.framework,
@@ -103,5 +117,6 @@ export function analyzeCodebase(
     conventions,
     fileCount: files.length,
     relatedFiles,
+    testFiles,
   };
 }

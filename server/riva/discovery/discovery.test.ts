@@ -45,6 +45,8 @@ describe("analyzeCodebase", () => {
       testCommand: "npm test",
       fileCount: 6,
       relatedFiles: ["src/parser.ts", "src/parser.test.ts"],
+      // What a generated test is checked against (issue #4: only when none exists for the target).
+      testFiles: ["src/parser.test.ts"],
     });
     expect(intent.conventions).toEqual([
       "sources under src/",
