@@ -61,9 +61,15 @@ describe("fold of tier and compression events", () => {
         },
       ]),
     );
+    // Older logs name no mode: their tiers read as simple, with no roles and no Chaos.
     expect(view.runs["run-1"]?.tiers).toEqual({
       escalation: "escalate-then-decompose",
-      tiers: [ref(0, "fast"), ref(1, "strong")],
+      tiers: [ref(0, "fast"), ref(1, "strong")].map((tier) => ({
+        ...tier,
+        mode: "simple",
+        roles: {},
+        chaos: false,
+      })),
     });
     expect(view.intentions.c1?.tier).toBeNull();
     expect(view.intentions.c1 && tierIndexOf(view.intentions.c1)).toBe(0);

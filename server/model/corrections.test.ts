@@ -10,6 +10,7 @@ import {
   correctAnswer,
   correctFailedTool,
 } from "./corrections";
+import { ROLE_PROMPTS } from "./roles/role-prompts";
 
 const call = { toolName: "shell_exec", input: {} };
 
@@ -81,6 +82,8 @@ describe("the corrections as sent, from the repository's prompt files", () => {
       for (const { prompt, variables } of Object.values(CORRECTION_PROMPTS))
         write(prompt, variables.map((name) => `{{${name}}}`).join(" "));
       write("reasoning-outcome", "{{outcome}}");
+      for (const { prompt, variables } of ROLE_PROMPTS)
+        write(prompt, variables.map((name) => `{{${name}}}`).join(" "));
     };
     valid();
     expect(() => checkCorrectionPrompts({ dir })).not.toThrow();
