@@ -16,6 +16,9 @@ import { type ArborServer, startArborServer } from "./support/server";
 /** Prices and a run budget from a model config file: spend is shown live, and a spent budget asks a person. */
 let server: ArborServer | null = null;
 test.use({ baseURL: `http://localhost:${SPARE_APP_PORT}` });
+// Each spec starts its own server and grants a budget dozens of times: on a loaded machine that takes
+// more than the default two minutes.
+test.setTimeout(240_000);
 test.afterEach(async () => {
   await server?.stop();
   server = null;
