@@ -71,7 +71,14 @@ describe("buildContext", () => {
     const { body, record } = buildContext({ ...base, repoContext });
     expect(body).toContain(`${"r".repeat(CONTEXT_LIMITS.repoContextChars - 1)}…`);
     expect(record.dropped).toEqual([
-      { item: "repo_context", how: "shortened", sha256: sha256Of(repoContext), chars: repoContext.length },
+      {
+        item: "repo_context",
+        id: "repo-context",
+        how: "shortened",
+        sha256: sha256Of(repoContext),
+        chars: repoContext.length,
+        label: "repository context",
+      },
     ]);
   });
 
@@ -85,6 +92,72 @@ describe("buildContext", () => {
     const { body, record } = buildContext({ ...base, intentionChain: deep });
     for (let index = 0; index < 10; index++) expect(body).toContain(`${index + 1}. level ${index} `);
     expect(record.dropped.filter((item) => item.item === "intention")).toHaveLength(10);
+  });
+});
+
+describe("buildContext, restored items", () => {
+  const attempts: AttemptView[] = Array.from({ length: 9 }, (_, index) => ({
+    id: `cy${index + 1}`,
+    cycle: index + 1,
+    thought: `thought ${index + 1}`,
+    action: `npm test -- case${index + 1}`,
+    result: `exit 1\n${"FAIL ".repeat(100)}`,
+    judgment: "FAILURE",
+  }));
+
+  it("puts a restored attempt back in full under the person's name, and no longer lists it as dropped", () => {
+    const before = buildContext({ ...base, attempts });
+    const omitted = before.record.dropped.find((item) => item.id === "cy2");
+    expect(omitted).toMatchObject({
+      item: "attempt",
+      how: "omitted",
+      label: "attempt 2: npm test -- case2 → FAILURE",
+    });
+    expect(before.body).not.toContain("thought 2");
+
+    const after = buildContext({ ...base, attempts, restored: [{ id: "cy2", by: "Ada" }] });
+    expect(after.body).toContain(
+      "## Restored by Ada (in full, as a person asked)\n\n### attempt 2: npm test -- case2 → FAILURE\n\nAttempt #2: FAILURE\nThought: thought 2\nAction: npm test -- case2\nResult:\nexit 1\nFAIL FAIL",
+    );
+    expect(after.record.dropped.map((item) => item.id)).not.toContain("cy2");
+    expect(after.record.dropped).toHaveLength(before.record.dropped.length - 1);
+  });
+
+  it("caps each restored item and ignores an id it does not know, with a note", () => {
+    const long = "x".repeat(5000);
+    const built = buildContext({
+      ...base,
+      repoContext: long,
+      restored: [
+        { id: "repo-context", by: "Ada" },
+        { id: "gone", by: "Bob" },
+      ],
+    });
+    const restored = built.body.slice(built.body.indexOf("## Restored by Ada"));
+    expect(restored).toContain(`${"x".repeat(CONTEXT_LIMITS.restoredItemChars - 1)}…`);
+    expect(restored).not.toContain("x".repeat(CONTEXT_LIMITS.restoredItemChars));
+    expect(built.body).toContain("(restored item gone by Bob no longer exists: ignored)");
+    expect(built.record.dropped).toEqual([]);
+  });
+
+  it("names the token-estimate trigger when the uncapped material is over the threshold", () => {
+    expect(buildContext({ ...base, attempts }).record.triggers).toEqual(["history_cap"]);
+    expect(buildContext({ ...base, attempts, limits: { maxTokens: 100 } }).record.triggers).toEqual([
+      "history_cap",
+      "token_estimate",
+    ]);
+  });
+
+  it("does not count a short attempt's one line as shortened", () => {
+    const short: AttemptView = {
+      id: "s1",
+      cycle: 1,
+      action: "ls",
+      result: "exit 2",
+      judgment: "FAILURE",
+      thought: "look",
+    };
+    expect(buildContext({ ...base, attempts: [short] }).record).toMatchObject({ triggers: [], dropped: [] });
   });
 });
 

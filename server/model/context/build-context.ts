@@ -1,11 +1,22 @@
 import {
   type AttemptView,
+  attemptLabel,
   FAILURE_SUMMARY_LIMITS,
   type FailureSummaryLimits,
   summarizeFailures,
 } from "./failure-summary";
-import { type CompressionRecord, type DroppedItem, droppedItem } from "./record";
-import { capText, estimateTokens, flatten, squeeze } from "./text";
+import { type CompressionRecord, type CompressionTrigger, type DroppedItem, droppedItem } from "./record";
+import {
+  attemptVerbatim,
+  CONTRACT_ITEM_ID,
+  REPO_CONTEXT_ITEM_ID,
+  RESTORED_LIMITS,
+  type Restorable,
+  type RestoredLimits,
+  type RestoredRef,
+  restoredSection,
+} from "./restored-section";
+import { canonicalJson, capText, estimateTokens, flatten, squeeze } from "./text";
 
 /**
  * The Ralph context builder (seed 002, DESIGN "each model call is built fresh from the store"): one
@@ -33,15 +44,19 @@ export interface FinishedSubtree {
   what: string;
   /** How it was verified, e.g. "`npm test` exited 0". */
   verifiedBy: string;
+  /** What the one line leaves out (its parts, their last actions): shown only when restored. */
+  detail?: string;
 }
 
-export interface ContextLimits extends FailureSummaryLimits {
+export interface ContextLimits extends FailureSummaryLimits, RestoredLimits {
   /** Per field of an intention in the chain: shortened, never removed. */
   intentionFieldChars: number;
   contractChars: number;
   repoContextChars: number;
   finishedSubtrees: number;
   finishedLineChars: number;
+  /** Above this estimate of the uncapped material, the record names the `token_estimate` trigger. */
+  maxTokens: number;
 }
 
 export const CONTEXT_LIMITS: ContextLimits = {
@@ -53,6 +68,9 @@ export const CONTEXT_LIMITS: ContextLimits = {
   // long tree must not grow every prompt (bench/prompt-growth.bench.ts holds this to ≤ 1.2×).
   finishedSubtrees: 6,
   finishedLineChars: 160,
+  ...RESTORED_LIMITS,
+  // The token-estimate trigger: the stored material this request is built from, before any cap.
+  maxTokens: 4000,
 };
 
 export interface BuildContextInput {
@@ -64,6 +82,8 @@ export interface BuildContextInput {
   repoContext: string;
   /** Verified parts of the tree, oldest first. */
   finishedSubtrees: readonly FinishedSubtree[];
+  /** Items people restored on the current intention, oldest first (see restored-section.ts). */
+  restored?: readonly RestoredRef[];
   limits?: Partial<ContextLimits>;
 }
 
@@ -83,7 +103,15 @@ function chainSection(
     .map((intention, index) => {
       const fields = [intention.what.trim(), intention.acceptance.trim(), intention.decisions.join("; ")];
       if (fields.some((text) => text.length > limits.intentionFieldChars)) {
-        dropped.push(droppedItem("intention", "shortened", intention, intention.id));
+        dropped.push(
+          droppedItem(
+            "intention",
+            "shortened",
+            intention,
+            intention.id,
+            `intention: ${squeeze(intention.what, 80)}`,
+          ),
+        );
       }
       const [what = "", acceptance = "", decisions = ""] = fields.map((text) =>
         capText(text, limits.intentionFieldChars),
@@ -101,7 +129,16 @@ function contractSection(contract: readonly CriterionView[], limits: ContextLimi
   const text = contract
     .map((criterion) => `- [${criterion.kind}] ${flatten(criterion.description)}`)
     .join("\n");
-  if (text.length > limits.contractChars) dropped.push(droppedItem("contract", "shortened", contract));
+  if (text.length > limits.contractChars)
+    dropped.push(
+      droppedItem(
+        "contract",
+        "shortened",
+        contract,
+        CONTRACT_ITEM_ID,
+        `contract (${contract.length} checks)`,
+      ),
+    );
   return capText(text, limits.contractChars);
 }
 
@@ -109,7 +146,9 @@ function repoSection(repoContext: string, limits: ContextLimits, dropped: Droppe
   const text = repoContext.trim();
   if (text === "") return "(nothing known yet)";
   if (text.length > limits.repoContextChars)
-    dropped.push(droppedItem("repo_context", "shortened", repoContext));
+    dropped.push(
+      droppedItem("repo_context", "shortened", repoContext, REPO_CONTEXT_ITEM_ID, "repository context"),
+    );
   return capText(text, limits.repoContextChars);
 }
 
@@ -121,9 +160,10 @@ function finishedSection(
   if (finished.length === 0) return "(none yet)";
   const shown = finished.slice(-limits.finishedSubtrees);
   const older = finished.slice(0, finished.length - shown.length);
-  for (const subtree of older) dropped.push(droppedItem("finished_subtree", "omitted", subtree, subtree.id));
-  for (const subtree of shown)
-    dropped.push(droppedItem("finished_subtree", "collapsed", subtree, subtree.id));
+  const drop = (subtree: FinishedSubtree, how: "omitted" | "collapsed") =>
+    dropped.push(droppedItem("finished_subtree", how, subtree, subtree.id, `✓ ${squeeze(subtree.what, 80)}`));
+  for (const subtree of older) drop(subtree, "omitted");
+  for (const subtree of shown) drop(subtree, "collapsed");
   const lines = shown.map((subtree) =>
     squeeze(
       `- ✓ ${flatten(subtree.what)} — verified: ${flatten(subtree.verifiedBy)}`,
@@ -134,6 +174,41 @@ function finishedSection(
     ...(older.length > 0 ? [`- ✓ ${older.length} earlier parts verified (not listed)`] : []),
     ...lines,
   ].join("\n");
+}
+
+/** Everything a person can restore from this request, by id, with its full text. */
+function restorables(input: BuildContextInput): Map<string, Restorable> {
+  const known = new Map<string, Restorable>();
+  for (const attempt of input.attempts)
+    known.set(attempt.id, { id: attempt.id, label: attemptLabel(attempt), text: attemptVerbatim(attempt) });
+  for (const subtree of input.finishedSubtrees) {
+    const text = [`${subtree.what}`, `Verified: ${subtree.verifiedBy}`, subtree.detail ?? ""];
+    known.set(subtree.id, {
+      id: subtree.id,
+      label: `✓ ${squeeze(subtree.what, 80)}`,
+      text: text.join("\n").trim(),
+    });
+  }
+  for (const intention of input.intentionChain) {
+    const decisions =
+      intention.decisions.length > 0 ? `\nApproved decisions: ${intention.decisions.join("; ")}` : "";
+    const text = `${intention.what}\nAcceptance: ${intention.acceptance}${decisions}`;
+    known.set(intention.id, { id: intention.id, label: `intention: ${squeeze(intention.what, 80)}`, text });
+  }
+  const contract = input.contract.map((criterion) => `- [${criterion.kind}] ${criterion.description}`);
+  known.set(CONTRACT_ITEM_ID, { id: CONTRACT_ITEM_ID, label: "contract", text: contract.join("\n") });
+  known.set(REPO_CONTEXT_ITEM_ID, {
+    id: REPO_CONTEXT_ITEM_ID,
+    label: "repository context",
+    text: input.repoContext,
+  });
+  return known;
+}
+
+/** The uncapped material's size: what a request would cost if nothing were compressed. */
+function rawTokens(input: BuildContextInput): number {
+  const { limits: _limits, restored: _restored, ...material } = input;
+  return estimateTokens(canonicalJson(material));
 }
 
 export function buildContext(input: BuildContextInput): BuiltContext {
@@ -147,15 +222,22 @@ export function buildContext(input: BuildContextInput): BuiltContext {
     ["Finished and verified", finishedSection(input.finishedSubtrees, limits, dropped)],
     ["Earlier attempts at the current intention", failures.text],
   ];
-  const body = sections.map(([title, text]) => `## ${title}\n\n${text}`).join("\n\n");
-  const allDropped = [...dropped, ...failures.dropped];
+  const restored = restoredSection(input.restored ?? [], restorables(input), limits);
+  const body = [
+    ...sections.map(([title, text]) => `## ${title}\n\n${text}`),
+    ...(restored.text === "" ? [] : [restored.text]),
+  ].join("\n\n");
+  // What a person restored is in the request again: no longer dropped.
+  const allDropped = [...dropped, ...failures.dropped].filter(
+    (item) => item.id === undefined || !restored.included.has(item.id),
+  );
+  const triggers: CompressionTrigger[] = [
+    ...(allDropped.length > 0 ? (["history_cap"] as const) : []),
+    ...(rawTokens(input) > limits.maxTokens ? (["token_estimate"] as const) : []),
+  ];
   return {
     body,
     tokens: estimateTokens(body),
-    record: {
-      triggers: allDropped.length > 0 ? ["history_cap"] : [],
-      dropped: allDropped,
-      keptChars: body.length,
-    },
+    record: { triggers, dropped: allDropped, keptChars: body.length },
   };
 }

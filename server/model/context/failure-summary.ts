@@ -1,6 +1,6 @@
 import type { Judgment } from "@/server/events/vocabulary";
 import { type DroppedItem, droppedItem } from "./record";
-import { capText, squeeze } from "./text";
+import { capText, flatten, squeeze } from "./text";
 
 /**
  * Capped failure summaries (seed 002): what earlier cycles of this intention tried, in a size that
@@ -45,13 +45,30 @@ export interface FailureSummary {
 
 const UNNAMED_TIER = "(default tier)";
 
-function attemptLine(attempt: AttemptView, max: number): string {
+/**
+ * One attempt as one line. It counts as shortened only when its action, result or lesson lost text;
+ * the thought is never shown (the action says what was done), so leaving it out is not news.
+ */
+function attemptLine(attempt: AttemptView, max: number): { line: string; shortened: boolean } {
   const reflection = attempt.reflection ? ` Lesson: ${attempt.reflection}` : "";
   const action = squeeze(attempt.action, 100) || "(no action)";
   const result = squeeze(attempt.result, 160) || "(no output)";
-  const line = `#${attempt.cycle} ${attempt.judgment}: ${action} → ${result}.${reflection}`;
-  return squeeze(line, max);
+  const full = `#${attempt.cycle} ${attempt.judgment}: ${action} → ${result}.${reflection}`;
+  const line = squeeze(full, max);
+  const cut =
+    action !== (flatten(attempt.action) || "(no action)") ||
+    result !== (flatten(attempt.result) || "(no output)") ||
+    line !== flatten(full);
+  return { line, shortened: cut };
 }
+
+/** How the UI names an attempt: "attempt 3: fs.edit src/a.ts → FAILURE". */
+export function attemptLabel(attempt: AttemptView): string {
+  return `attempt ${attempt.cycle}: ${squeeze(attempt.action, 80) || "(no action)"} → ${attempt.judgment}`;
+}
+
+const dropAttempt = (attempt: AttemptView, how: "omitted" | "shortened") =>
+  droppedItem("attempt", how, attempt, attempt.id, attemptLabel(attempt));
 
 /** A count line whose length barely changes between 10 and 10 000 attempts. */
 function countLine(omitted: readonly AttemptView[]): string {
@@ -75,16 +92,17 @@ function tierBlock(
 ) {
   const recent = attempts.slice(-shown);
   const omitted = attempts.slice(0, attempts.length - recent.length);
-  const lines = [
-    countLine(omitted),
-    ...recent.map((attempt) => attemptLine(attempt, limits.attemptLineChars)),
-  ];
-  const text = capText(`Tier ${tier}:\n${lines.filter(Boolean).join("\n")}`, limits.tierSummaryChars);
+  const lines = recent.map((attempt) => attemptLine(attempt, limits.attemptLineChars));
+  const whole = `Tier ${tier}:\n${[countLine(omitted), ...lines.map((entry) => entry.line)].filter(Boolean).join("\n")}`;
+  // A block cut at the tier cap may have cut any of its lines: all of them count as shortened then.
+  const blockCut = whole.length > limits.tierSummaryChars;
   const dropped = [
-    ...omitted.map((attempt) => droppedItem("attempt", "omitted", attempt, attempt.id)),
-    ...recent.map((attempt) => droppedItem("attempt", "shortened", attempt, attempt.id)),
+    ...omitted.map((attempt) => dropAttempt(attempt, "omitted")),
+    ...recent.flatMap((attempt, index) =>
+      blockCut || lines[index]?.shortened ? [dropAttempt(attempt, "shortened")] : [],
+    ),
   ];
-  return { text, dropped };
+  return { text: capText(whole, limits.tierSummaryChars), dropped };
 }
 
 export function summarizeFailures(
@@ -117,7 +135,7 @@ export function summarizeFailures(
       dropped.push(...block.dropped);
       used += 2 + block.text.length;
     } else {
-      dropped.push(...tierAttempts.map((attempt) => droppedItem("attempt", "omitted", attempt, attempt.id)));
+      dropped.push(...tierAttempts.map((attempt) => dropAttempt(attempt, "omitted")));
     }
   }
   return { text: capText(blocks.join("\n\n"), limits.failureSummaryChars), dropped };

@@ -21,6 +21,8 @@ export interface DroppedItem {
   sha256: string;
   /** Size of the original, so the UI can say how much was left out. */
   chars: number;
+  /** What a person reads in the UI, e.g. "attempt 3: fs.edit src/a.ts → FAILURE". */
+  label?: string;
 }
 
 export interface CompressionRecord {
@@ -30,7 +32,20 @@ export interface CompressionRecord {
   keptChars: number;
 }
 
-export function droppedItem(item: string, how: DropKind, original: unknown, id?: string): DroppedItem {
+export function droppedItem(
+  item: string,
+  how: DropKind,
+  original: unknown,
+  id?: string,
+  label?: string,
+): DroppedItem {
   const chars = typeof original === "string" ? original.length : canonicalJson(original).length;
-  return { item, ...(id === undefined ? {} : { id }), how, sha256: sha256Of(original), chars };
+  return {
+    item,
+    ...(id === undefined ? {} : { id }),
+    how,
+    sha256: sha256Of(original),
+    chars,
+    ...(label === undefined ? {} : { label }),
+  };
 }
