@@ -124,7 +124,54 @@ describe("fold of tier and compression events", () => {
         },
       ]),
     );
-    expect(view.intentions.c1?.compressed).toEqual({ omitted: 3, shortened: 6, keptChars: 1200 });
+    expect(view.intentions.c1?.compressed).toEqual({
+      omitted: 3,
+      shortened: 6,
+      collapsed: 0,
+      keptChars: 1200,
+      triggers: [],
+      dropped: [{ item: "attempt", id: "a", how: "omitted", sha256: "a".repeat(64), chars: 80 }],
+    });
+  });
+
+  it("keeps what people restored on the intention, once per item, and never on another intention", () => {
+    const restore = (itemId: string, name: string): EventInput => ({
+      type: "context-restored",
+      runId: "run-1",
+      intentionId: "c1",
+      itemId,
+      item: "attempt",
+      sha256: "b".repeat(64),
+      label: `attempt: ${itemId}`,
+      restoredBy: { userId: `u-${name}`, name },
+    });
+    const view = foldEvents(
+      sequence([...decomposedRun(), restore("cy1", "Ada"), restore("cy1", "Bob"), restore("cy2", "Bob")]),
+    );
+    expect(view.intentions.c1?.restored).toEqual([
+      { id: "cy1", item: "attempt", label: "attempt: cy1", sha256: "b".repeat(64), by: "Ada" },
+      { id: "cy2", item: "attempt", label: "attempt: cy2", sha256: "b".repeat(64), by: "Bob" },
+    ]);
+    expect(view.intentions.c2?.restored).toEqual([]);
+    expect(view.intentions.root?.restored).toEqual([]);
+  });
+
+  it("refuses a compressed item of a kind the builder does not drop", () => {
+    expect(() =>
+      sequence([
+        {
+          type: "context-compressed",
+          runId: "run-1",
+          intentionId: "c1",
+          stage: "act",
+          omitted: 1,
+          shortened: 0,
+          keptChars: 1,
+          // @ts-expect-error: not one of CONTEXT_ITEM_KINDS
+          dropped: [{ item: "secret", how: "omitted", sha256: "a".repeat(64), chars: 1 }],
+        },
+      ]),
+    ).toThrow();
   });
 
   it("refuses a compression record whose hash is not a SHA-256", () => {

@@ -1,6 +1,13 @@
 import type { z } from "zod";
 import type { SessionView } from "./fold";
-import type { ContextCompressedBody, TierEscalatedBody, TierRef, TiersConfiguredBody } from "./tier-schema";
+import type { ContextRestoredBody } from "./bodies/context";
+import type {
+  CompressedItem,
+  ContextCompressedBody,
+  TierEscalatedBody,
+  TierRef,
+  TiersConfiguredBody,
+} from "./tier-schema";
 
 /**
  * The fold of tier and compression events (kept out of fold.ts, which folds everything else). The
@@ -27,8 +34,28 @@ export interface IntentionTierFields {
     /** Why it last climbed, with the rule that fired. */
     reason: string;
   } | null;
-  /** How its latest model request was compressed (null: nothing was left out). */
-  compressed: { omitted: number; shortened: number; keptChars: number } | null;
+  /**
+   * How its latest model request was compressed (null: nothing was left out yet): the counts, the
+   * triggers and the items (the first 200), which the UI lists with a Restore button each.
+   */
+  compressed: {
+    omitted: number;
+    shortened: number;
+    collapsed: number;
+    keptChars: number;
+    triggers: string[];
+    dropped: CompressedItem[];
+  } | null;
+  /** Items people restored: its later requests include them in full (build-context.ts). */
+  restored: RestoredItemView[];
+}
+
+export interface RestoredItemView {
+  id: string;
+  item: string;
+  label: string | null;
+  sha256: string;
+  by: string;
 }
 
 export interface RunTierFields {
@@ -36,12 +63,18 @@ export interface RunTierFields {
   tiers: { escalation: string; tiers: TierRef[] } | null;
 }
 
-export const NO_INTENTION_TIER: IntentionTierFields = { tier: null, compressed: null };
+/** Frozen: every intention starts from it, so the fold replaces `restored`, never pushes into it. */
+export const NO_INTENTION_TIER: Readonly<IntentionTierFields> = Object.freeze({
+  tier: null,
+  compressed: null,
+  restored: Object.freeze([]) as unknown as RestoredItemView[],
+});
 
 type TierBody =
   | z.infer<typeof TiersConfiguredBody>
   | z.infer<typeof TierEscalatedBody>
-  | z.infer<typeof ContextCompressedBody>;
+  | z.infer<typeof ContextCompressedBody>
+  | z.infer<typeof ContextRestoredBody>;
 
 export function foldTierEvent(view: SessionView, body: TierBody): void {
   switch (body.type) {
@@ -74,8 +107,24 @@ export function foldTierEvent(view: SessionView, body: TierBody): void {
         intention.compressed = {
           omitted: body.omitted,
           shortened: body.shortened,
+          collapsed: body.collapsed,
           keptChars: body.keptChars,
+          triggers: body.triggers,
+          dropped: body.dropped,
         };
+      return;
+    }
+    case "context-restored": {
+      const intention = view.intentions[body.intentionId];
+      if (!intention || intention.restored.some((entry) => entry.id === body.itemId)) return;
+      const restored = {
+        id: body.itemId,
+        item: body.item,
+        label: body.label,
+        sha256: body.sha256,
+        by: body.restoredBy.name,
+      };
+      intention.restored = [...intention.restored, restored];
       return;
     }
   }

@@ -352,6 +352,7 @@ export function applyEvent(view: SessionView, event: StoredEvent): SessionView {
     case "tiers-configured":
     case "tier-escalated":
     case "context-compressed":
+    case "context-restored":
       foldTierEvent(view, body);
       break;
     case "reasoning-recorded":

@@ -156,6 +156,7 @@ export async function project(tx: Tx, sessionId: string, event: StoredEvent): Pr
     case "tiers-configured":
     case "tier-escalated":
     case "context-compressed":
+    case "context-restored":
     case "reasoning-recorded":
     case "correction-applied":
     case "run-pre-approved":

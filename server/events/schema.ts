@@ -1,6 +1,7 @@
 import { z } from "zod";
 import { TraceRecordedBody } from "@/server/governance/ledger/trace-schema";
 import * as approval from "./bodies/approval";
+import { ContextRestoredBody } from "./bodies/context";
 import * as cycle from "./bodies/cycle";
 import * as editorFiles from "./bodies/editor-files";
 import * as intention from "./bodies/intention";
@@ -30,6 +31,8 @@ export const EventBody = z.discriminatedUnion("type", [
   TiersConfiguredBody,
   TierEscalatedBody,
   ContextCompressedBody,
+  /** A person put an item a compression left out back into an intention's requests (bodies/context.ts). */
+  ContextRestoredBody,
   run.MessagePostedBody,
   run.RunStartedBody,
   run.RunRoutedBody,

@@ -1,4 +1,5 @@
 import { z } from "zod";
+import { COMPRESSION_TRIGGERS, CONTEXT_ITEM_KINDS, DROP_KINDS } from "@/server/model/context/vocabulary";
 
 /**
  * Events of N-tier model escalation (seed 002) and of context compression (seed 001 §7), kept apart
@@ -44,30 +45,40 @@ export const TierEscalatedBody = z.object({
   reason: z.string().max(2_000),
 });
 
-/** One item a compression left out or shortened, named by its id and the SHA-256 of the original. */
+/**
+ * One item a compression left out, shortened or collapsed, named by its id and the SHA-256 of the
+ * original; `label` is what the UI shows next to its Restore button.
+ */
 export const CompressedItem = z.object({
-  item: z.string().max(100),
+  item: z.enum(CONTEXT_ITEM_KINDS),
   id: z.string().max(200).optional(),
-  how: z.enum(["omitted", "shortened", "collapsed", "reasoning_stripped"]),
+  how: z.enum(DROP_KINDS),
   sha256: z.string().regex(/^[0-9a-f]{64}$/),
   chars: z.number().int().nonnegative(),
+  label: z.string().max(300).optional(),
 });
 export type CompressedItem = z.infer<typeof CompressedItem>;
 
 /**
- * A model request's context was compressed: earlier attempts summarised (capped per tier and across
- * tiers), so the request's size does not grow with the run. Says what was dropped, not the text.
+ * A model request's context was compressed (the act request, built by server/riva/act-context.ts):
+ * earlier attempts summarised (capped per tier and across tiers), verified subtrees collapsed to one
+ * line, long texts shortened, so the request's size does not grow with the run. Says what was dropped,
+ * not the text. Appended only when the set of dropped items changed since the intention's last one.
  */
 export const ContextCompressedBody = z.object({
   type: z.literal("context-compressed"),
   runId: z.string(),
   intentionId: z.string(),
   stage: z.string().max(100),
-  /** Earlier attempts left out of the request entirely (only counted). */
+  /** Why: a history cap dropped something, and/or the uncapped material was over the token threshold. */
+  triggers: z.array(z.enum(COMPRESSION_TRIGGERS)).max(3).default([]),
+  /** Items left out of the request entirely (only counted or listed by name). */
   omitted: z.number().int().nonnegative(),
-  /** Attempts shown as one shortened line each. */
+  /** Items shown shortened (an attempt as one line, a long text cut). */
   shortened: z.number().int().nonnegative(),
-  /** Characters of the summary actually sent. */
+  /** Verified subtrees shown as one line each. */
+  collapsed: z.number().int().nonnegative().default(0),
+  /** Characters of the context actually sent. */
   keptChars: z.number().int().nonnegative(),
   /** The first 200 items; the counts above are complete. */
   dropped: z.array(CompressedItem).max(200),

@@ -2,6 +2,7 @@ import { type LanguageModel, type ModelMessage, type ToolSet, tool } from "ai";
 import { composeSystemPrompt } from "@/server/policy/stages/compose";
 import { REASONING_MICRO_PROMPT, stagePolicy } from "@/server/policy/stages/policy";
 import type { ToolName } from "@/server/policy/stages/vocabulary";
+import { actInstructions } from "./act-prompt";
 import { actToolNames, actToolSet, runActTurn } from "./act-turn";
 import { type AnswerStepRequest, streamAnswerStep } from "./answer-step";
 import { type CorrectionNote, correctAnswer, correctFailedTool } from "./corrections";
@@ -198,13 +199,7 @@ export class AiSdkModel implements AgentModel {
    * through `reads`, the engine's door to the dispatch) and then calls the tool that does the work.
    */
   async nextAction(input: ActInput, signal?: AbortSignal, reads?: ReadPort) {
-    const previousAttempts =
-      input.previousAttempts.length === 0
-        ? "(none: this is the first attempt)"
-        : input.previousAttempts.map((attempt, index) => `${index + 1}. ${attempt}`).join("\n");
-    const maxReads = String(reads?.maxReads ?? 0);
-    const repoContext = input.repoContext?.trim() || "(not read for this turn)";
-    const vars = { task: input.task, acceptance: input.acceptance, previousAttempts, maxReads, repoContext };
+    const maxReads = reads?.maxReads ?? 0;
     const dir = this.config.promptsDir;
     const offered = actToolNames();
     const ranked = input.rankedFiles
@@ -217,9 +212,13 @@ export class AiSdkModel implements AgentModel {
       stage: "act" as const,
       workspaceTools: offered,
       request: input.request,
-      instructions: withOutcome(renderPrompt("act", vars, { dir }) + ranked + qaNotes, input.reasoning, {
-        dir,
-      }),
+      instructions: withOutcome(
+        actInstructions(input, maxReads, { dir }) + ranked + qaNotes,
+        input.reasoning,
+        {
+          dir,
+        },
+      ),
       tools: actToolSet(offered),
     });
     const startedAt = performance.now();

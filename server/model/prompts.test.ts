@@ -51,10 +51,7 @@ describe("renderPrompt", () => {
 describe("the repository's prompts", () => {
   it.each([
     ["decompose", { minChildren: "2", maxChildren: "5", repoSummary: "a Node project" }],
-    [
-      "act",
-      { task: "t", acceptance: "a", previousAttempts: "(none)", maxReads: "8", repoContext: "## main" },
-    ],
+    ["act", { task: "t", maxReads: "8", context: "## Intention chain (root → current)" }],
     ["correct-tool-call", { problem: "p", tools: "run_command" }],
     ["discover-intent", { repoSummary: "a Node project" }],
     ["build-contract", { task: "greet people", repoSummary: "a Node project" }],

@@ -94,6 +94,12 @@ export interface ActInput {
   request?: RequestContext;
   /** The repository now: branch, changed files, last commits (`server/riva/repo-context.ts`). */
   repoContext?: string;
+  /**
+   * The request's context built from the store (server/riva/act-context.ts): the root → current
+   * chain, the contract, the repository, verified parts, capped earlier attempts and restored items.
+   * The act prompt sends it instead of `acceptance`, `previousAttempts` and `repoContext`.
+   */
+  context?: string;
   /** Reasoning on: the run's latest compact ReasoningOutcome (never the full text, seed 001 §4.3). */
   reasoning?: ReasoningCarry;
   /** The previous attempt's tool failed: the retry is told so with its own correction prompt. */

@@ -15,6 +15,8 @@ import {
 } from "@/server/policy/checkpoints";
 import { ToolDispatch } from "@/server/tools/dispatch";
 import { listWorkspace } from "@/server/tools/workspace-listing";
+import { compressionEvent } from "./act-compression";
+import { actContext } from "./act-context";
 import { type ActHost, carryOutAction, type Reviewer, readPortFor } from "./act-step";
 import { checkpointEvents } from "./checkpoint-events";
 import { gateCommand } from "./command-gate";
@@ -43,7 +45,7 @@ import {
 } from "./run-events";
 import { SessionWorkspace } from "./session-workspace";
 import { stoppedBy } from "./stop";
-import { compressedEvent, escalatedEvent, modelFor } from "./tier-events";
+import { escalatedEvent, modelFor } from "./tier-events";
 import {
   buildContract,
   contractEvents,
@@ -168,8 +170,6 @@ export class RivaEngine {
       case "close-interrupted-cycle":
         return this.append(interruptedCycleEvents(this.runId, step.intention.id, step.cycleId));
       case "act":
-        if (step.compressed)
-          await this.append([compressedEvent(this.runId, step.intention, step.compressed)]);
         return this.act(step.intention, step.previousAttempts, signal);
       case "integrate":
         return this.cycles.integrate(step.intention);
@@ -291,13 +291,19 @@ export class RivaEngine {
     const full = inFullMode(this.host(), intention);
     const listing = async () => (await listWorkspace(this.tools)).files;
     const rankedFiles = full ? await librarianTurn(this.host(), intention, listing, reads, signal) : "";
+    // Built fresh from the store (act-context.ts); a compression with news is recorded before the call.
+    const repoContext = this.deps.repoContext ? await readRepoContext(this.tools) : "";
+    const built = actContext(this.view, intention, repoContext);
+    const compressed = compressionEvent(this.runId, intention, built.record);
+    if (compressed) await this.append([compressed]);
     const input = {
       task: this.rootTask(),
       what: intention.what,
       acceptance: intention.acceptance,
       previousAttempts,
+      context: built.body,
       request: this.requestContext(),
-      ...(this.deps.repoContext ? { repoContext: await readRepoContext(this.tools) } : {}),
+      ...(repoContext ? { repoContext } : {}),
       ...actCarry(this.view, this.runId, intention),
       qaNotes: qaNotesFor(this.view, intention, await this.checkpoints()),
       ...(rankedFiles ? { rankedFiles } : {}),

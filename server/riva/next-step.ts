@@ -16,13 +16,7 @@ import {
 import { canVerifyDirectly, failureSummary, shouldDecompose, type Verdict } from "./heuristics";
 import type { RivaLimits, RunBudget } from "./limits";
 import { beforeRunEnds, QA_OFF, type QaSettings, type QaStep, qaReviewDue } from "./qa-steps";
-import {
-  afterMissWithTiers,
-  type EscalateStep,
-  type TierAttempts,
-  tierAttempts,
-  tierGone,
-} from "./tier-step";
+import { afterMissWithTiers, type EscalateStep, tierAttempts, tierGone } from "./tier-step";
 import { attemptedAction } from "./tool-action";
 
 /**
@@ -52,13 +46,11 @@ export type Step =
   | { kind: "close-interrupted-cycle"; intention: IntentionView; cycleId: string }
   /** verify_integration: every child is verified; the parent's own contract is checked in the sandbox. */
   | { kind: "integrate"; intention: IntentionView; childCount: number }
-  | {
-      kind: "act";
-      intention: IntentionView;
-      previousAttempts: string[];
-      /** Model tiers: what the capped failure summary left out of this request. */
-      compressed?: TierAttempts["compressed"];
-    }
+  /**
+   * Ask the model for the next action. `previousAttempts` is the short list the offline model reads;
+   * the request itself is built from the store by act-context.ts (chain, contract, capped attempts, …).
+   */
+  | { kind: "act"; intention: IntentionView; previousAttempts: string[] }
   /** A person approved (or edited) the command of the next cycle: run exactly that. */
   | { kind: "execute-approved"; intention: IntentionView; approval: ApprovalView }
   /** A person rejected the command: the cycle is recorded as skipped, and the loop goes on. */

@@ -3,7 +3,7 @@ import { tierIndexOf } from "@/server/events/fold-tiers";
 import type { EventInput } from "@/server/events/schema";
 import type { AgentModel } from "@/server/model/types";
 import type { RivaDeps } from "./ports";
-import type { EscalateStep, TierAttempts } from "./tier-step";
+import type { EscalateStep } from "./tier-step";
 
 /** The events of model tiers, built from the pure steps of tier-step.ts, and which model serves a step. */
 
@@ -21,28 +21,5 @@ export function escalatedEvent(runId: string, step: EscalateStep): EventInput {
     to: step.to,
     rule: step.rule,
     reason: step.reason,
-  };
-}
-
-export function compressedEvent(
-  runId: string,
-  intention: IntentionView,
-  compressed: NonNullable<TierAttempts["compressed"]>,
-): EventInput {
-  return {
-    type: "context-compressed",
-    runId,
-    intentionId: intention.id,
-    stage: "act",
-    omitted: compressed.omitted,
-    shortened: compressed.shortened,
-    keptChars: compressed.keptChars,
-    dropped: compressed.dropped.map((item) => ({
-      item: item.item,
-      ...(item.id === undefined ? {} : { id: item.id }),
-      how: item.how,
-      sha256: item.sha256,
-      chars: item.chars,
-    })),
   };
 }

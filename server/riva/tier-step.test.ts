@@ -240,17 +240,9 @@ describe("nextStep with model tiers", () => {
     for (let index = 0; index < 9; index++)
       many.push(...attempt(`c${index}`, { judgment: "UNCLEAR", command: `cmd ${index}` }));
     const intention = rootOf([...single(), ...many]);
-    const { previousAttempts, compressed } = tierAttempts(intention, config());
-    expect(compressed).toMatchObject({ omitted: 3, shortened: 6 });
-    expect(compressed?.dropped.filter((item) => item.how === "omitted").map((item) => item.id)).toEqual([
-      "c0",
-      "c1",
-      "c2",
-    ]);
+    const { previousAttempts } = tierAttempts(intention, config());
     expect(previousAttempts.join("\n")).toContain("Earlier: 3 attempts not shown (3 UNCLEAR)");
-    expect(tierAttempts(rootOf([...single(), ...attempt("c1")]), config())).toMatchObject({
-      compressed: null,
-    });
+    expect(previousAttempts.join("\n")).toContain("#9 UNCLEAR: cmd 8");
   });
 });
 

@@ -146,20 +146,15 @@ export function tierGone(
   return { kind: "settle", intention, status: "FAILED", reason };
 }
 
-/** What the next tier's prompt reads about earlier attempts, and what the cap left out. */
+/** What the next tier reads about earlier attempts in short (the offline model's list). */
 export interface TierAttempts {
   previousAttempts: string[];
-  compressed: {
-    omitted: number;
-    shortened: number;
-    keptChars: number;
-    dropped: ReturnType<typeof summarizeFailures>["dropped"];
-  } | null;
 }
 
 /**
  * Seed 002's capped failure summary: the latest attempts of the current tier, a few of each earlier
- * tier, 2000 characters per tier and 4000 in all. One entry per tier, current tier first.
+ * tier, 2000 characters per tier and 4000 in all. One entry per tier, current tier first. The act
+ * request itself carries the same summary through act-context.ts, which records what it left out.
  */
 export function tierAttempts(intention: IntentionView, config: TierConfig): TierAttempts {
   const firstTier = config.tiers[0]?.name ?? "0";
@@ -179,16 +174,6 @@ export function tierAttempts(intention: IntentionView, config: TierConfig): Tier
           },
         ],
   );
-  if (attempts.length === 0) return { previousAttempts: [], compressed: null };
-  const summary = summarizeFailures(attempts);
-  const omitted = summary.dropped.filter((item) => item.how === "omitted").length;
-  const shortened = summary.dropped.filter((item) => item.how === "shortened").length;
-  return {
-    previousAttempts: summary.text.split("\n\n"),
-    // Only a summary that left attempts out is a compression worth recording; one line per attempt is not.
-    compressed:
-      omitted > 0
-        ? { omitted, shortened, keptChars: summary.text.length, dropped: summary.dropped.slice(0, 200) }
-        : null,
-  };
+  if (attempts.length === 0) return { previousAttempts: [] };
+  return { previousAttempts: summarizeFailures(attempts).text.split("\n\n") };
 }

@@ -1,4 +1,15 @@
 import { canonicalJson, sha256Of } from "./text";
+import type { ContextItemKind, DropKind } from "./vocabulary";
+
+export {
+  COMPRESSION_TRIGGERS,
+  CONTEXT_ITEM_KINDS,
+  type CompressionTrigger,
+  type ContextItemKind,
+  DROP_KINDS,
+  type DropKind,
+} from "./vocabulary";
+import type { CompressionTrigger } from "./vocabulary";
 
 /**
  * What a compression left out of a model request, so the UI can show it and restore it: every item
@@ -6,15 +17,8 @@ import { canonicalJson, sha256Of } from "./text";
  * stored in the event log.
  */
 
-export const COMPRESSION_TRIGGERS = ["message_count", "token_estimate", "history_cap"] as const;
-export type CompressionTrigger = (typeof COMPRESSION_TRIGGERS)[number];
-
-export const DROP_KINDS = ["omitted", "shortened", "collapsed", "reasoning_stripped"] as const;
-export type DropKind = (typeof DROP_KINDS)[number];
-
 export interface DroppedItem {
-  /** What the item was: "attempt", "finished_subtree", "repo_context", "message", … */
-  item: string;
+  item: ContextItemKind;
   /** The item's own id, when it has one. */
   id?: string;
   how: DropKind;
@@ -33,7 +37,7 @@ export interface CompressionRecord {
 }
 
 export function droppedItem(
-  item: string,
+  item: ContextItemKind,
   how: DropKind,
   original: unknown,
   id?: string,
