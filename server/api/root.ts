@@ -1,5 +1,6 @@
 import { authRouter } from "./routers/auth";
 import { captureRouter } from "./routers/capture";
+import { contextRouter } from "./routers/context";
 import { dashboardRouter } from "./routers/dashboard";
 import { inboxRouter } from "./routers/inbox";
 import { intentRouter } from "./routers/intent";
@@ -22,6 +23,7 @@ export const appRouter = createRouter({
   session: sessionRouter,
   run: runRouter,
   approval: approvalRouter,
+  context: contextRouter,
   system: systemRouter,
   work: workRouter,
   capture: captureRouter,

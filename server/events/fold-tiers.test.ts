@@ -139,10 +139,7 @@ describe("fold of tier and compression events", () => {
       type: "context-restored",
       runId: "run-1",
       intentionId: "c1",
-      itemId,
-      item: "attempt",
-      sha256: "b".repeat(64),
-      label: `attempt: ${itemId}`,
+      restored: { item: "attempt", id: itemId, sha256: "b".repeat(64), label: `attempt: ${itemId}` },
       restoredBy: { userId: `u-${name}`, name },
     });
     const view = foldEvents(

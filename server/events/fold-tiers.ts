@@ -1,6 +1,6 @@
 import type { z } from "zod";
-import type { SessionView } from "./fold";
 import type { ContextRestoredBody } from "./bodies/context";
+import type { SessionView } from "./fold";
 import type {
   CompressedItem,
   ContextCompressedBody,
@@ -116,12 +116,13 @@ export function foldTierEvent(view: SessionView, body: TierBody): void {
     }
     case "context-restored": {
       const intention = view.intentions[body.intentionId];
-      if (!intention || intention.restored.some((entry) => entry.id === body.itemId)) return;
+      const item = body.restored;
+      if (!intention || intention.restored.some((entry) => entry.id === item.id)) return;
       const restored = {
-        id: body.itemId,
-        item: body.item,
-        label: body.label,
-        sha256: body.sha256,
+        id: item.id,
+        item: item.item,
+        label: item.label,
+        sha256: item.sha256,
         by: body.restoredBy.name,
       };
       intention.restored = [...intention.restored, restored];

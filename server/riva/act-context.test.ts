@@ -176,10 +176,7 @@ describe("compressionEvent: one per news, none for the same set", () => {
       type: "context-restored",
       runId,
       intentionId: "c2",
-      itemId: "c2-1",
-      item: "attempt",
-      sha256: sha256Of({}),
-      label: "attempt 1: cmd-c2-1 → FAILURE",
+      restored: { item: "attempt", id: "c2-1", sha256: sha256Of({}), label: "attempt 1: cmd-c2-1 → FAILURE" },
       restoredBy: { userId: "u", name: "Ada" },
     };
     const after = world(2, [first, restored]);

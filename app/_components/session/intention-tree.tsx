@@ -6,6 +6,7 @@ import type { ToolCalledView } from "@/server/events/fold-approvals";
 import { type ReasoningEntry, reflectionOf, warmupOf } from "@/server/events/fold-reasoning";
 import { CheckResults, ContractList } from "./contract-list";
 import { IntentSummary } from "./intent-summary";
+import { NodeContext } from "./node-context";
 import { NodeRoles } from "./node-roles";
 import { NodeTier, NodeTierNotes } from "./node-tier";
 import { NodeQaReports } from "./qa-reports";
@@ -83,6 +84,7 @@ function IntentionNode({
       )}
       <NodeTierNotes intention={intention} />
       <NodeRoles intention={intention} />
+      <NodeContext view={view} intention={intention} />
       <NodeQaReports intention={intention} />
       {intention.reason && intention.status !== "ACTIVE" && (
         <div

@@ -2,8 +2,8 @@ import type { IntentionView, SessionView } from "@/server/events/fold";
 import { tierIndexOf } from "@/server/events/fold-tiers";
 
 /**
- * The model tier an intention works on (when the run has tiers), with the model behind it, and how
- * its latest request was compressed. Both come from the log, so a replay shows them as they were.
+ * The model tier an intention works on (when the run has tiers), with the model behind it. It comes
+ * from the log, so a replay shows it as it was.
  */
 export function NodeTier({ view, intention }: { view: SessionView; intention: IntentionView }) {
   const tiers = view.runs[intention.runId]?.tiers;
@@ -25,21 +25,12 @@ export function NodeTier({ view, intention }: { view: SessionView; intention: In
   );
 }
 
-/** Why the intention climbed to its tier, and what its latest request left out. */
+/** Why the intention climbed to its tier (what its requests left out is node-context.tsx's). */
 export function NodeTierNotes({ intention }: { intention: IntentionView }) {
-  const compressed = intention.compressed;
+  if (!intention.tier) return null;
   return (
-    <>
-      {intention.tier && (
-        <div className="muted small" data-testid="intention-escalation">
-          escalated: {intention.tier.reason}
-        </div>
-      )}
-      {compressed && (
-        <div className="muted small" data-testid="intention-compressed">
-          compressed: {compressed.omitted} earlier attempt{compressed.omitted === 1 ? "" : "s"} summarised
-        </div>
-      )}
-    </>
+    <div className="muted small" data-testid="intention-escalation">
+      escalated: {intention.tier.reason}
+    </div>
   );
 }

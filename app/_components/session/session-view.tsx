@@ -10,6 +10,7 @@ import { ApprovalCard } from "./approval-card";
 import { CaptureMenu } from "./capture-menu";
 import { ChatPanel } from "./chat-panel";
 import { IntentionTree } from "./intention-tree";
+import { ContextRestoreProvider } from "./node-context";
 import { PhaseLabel } from "./phase-label";
 import { RunDelivery } from "./qa-reports";
 import { RunPreApprovals } from "./run-pre-approvals";
@@ -124,10 +125,12 @@ export function SessionView({ sessionId }: { sessionId: string }) {
           <section className="card" aria-label="Intention tree">
             <h2>Intentions</h2>
             {view.runOrder.length === 0 && <p className="muted">Waiting for the first event…</p>}
-            {[...view.runOrder].reverse().map((runId) => {
-              const run = view.runs[runId];
-              return run?.rootId ? <IntentionTree key={runId} view={view} rootId={run.rootId} /> : null;
-            })}
+            <ContextRestoreProvider value={{ sessionId, canRestore: session.data.permissions.approve }}>
+              {[...view.runOrder].reverse().map((runId) => {
+                const run = view.runs[runId];
+                return run?.rootId ? <IntentionTree key={runId} view={view} rootId={run.rootId} /> : null;
+              })}
+            </ContextRestoreProvider>
           </section>
         </div>
       </div>

@@ -9,6 +9,7 @@ export {
   DROP_KINDS,
   type DropKind,
 } from "./vocabulary";
+
 import type { CompressionTrigger } from "./vocabulary";
 
 /**

@@ -24,4 +24,3 @@ export const CONTEXT_ITEM_KINDS = [
   "reasoning",
 ] as const;
 export type ContextItemKind = (typeof CONTEXT_ITEM_KINDS)[number];
-
