@@ -47,8 +47,6 @@ function summary(compressed: NonNullable<IntentionView["compressed"]>): string {
 
 export function NodeContext({ view, intention }: { view: SessionView; intention: IntentionView }) {
   const access = useContext(RestoreAccess);
-  const trpc = useTRPC();
-  const restore = useMutation(trpc.context.restore.mutationOptions());
   const compressed = intention.compressed;
   if (!compressed && intention.restored.length === 0) return null;
   const running = view.runs[intention.runId]?.status === "RUNNING";
@@ -76,26 +74,8 @@ export function NodeContext({ view, intention }: { view: SessionView; intention:
                 <span className="muted">
                   ({item.how}, {item.chars} chars)
                 </span>{" "}
-                {canRestore && item.id !== undefined && (
-                  <button
-                    type="button"
-                    className="secondary"
-                    disabled={restore.isPending}
-                    title="Send this item in full with the intention's next requests"
-                    onClick={() =>
-                      access &&
-                      item.id !== undefined &&
-                      restore.mutate({
-                        sessionId: access.sessionId,
-                        runId: intention.runId,
-                        intentionId: intention.id,
-                        itemId: item.id,
-                      })
-                    }
-                    data-testid="restore-item"
-                  >
-                    Restore
-                  </button>
+                {canRestore && access && item.id !== undefined && (
+                  <RestoreButton access={access} intention={intention} itemId={item.id} />
                 )}
               </li>
             ))}
@@ -111,11 +91,46 @@ export function NodeContext({ view, intention }: { view: SessionView; intention:
           ))}
         </ul>
       )}
+    </div>
+  );
+}
+
+/** One item's Restore button: the mutation lives here, so a replay (no buttons) runs no hooks for it. */
+function RestoreButton({
+  access,
+  intention,
+  itemId,
+}: {
+  access: ContextRestoreAccess;
+  intention: IntentionView;
+  itemId: string;
+}) {
+  const trpc = useTRPC();
+  const restore = useMutation(trpc.context.restore.mutationOptions());
+  return (
+    <>
+      <button
+        type="button"
+        className="secondary"
+        disabled={restore.isPending}
+        title="Send this item in full with the intention's next requests"
+        onClick={() =>
+          restore.mutate({
+            sessionId: access.sessionId,
+            runId: intention.runId,
+            intentionId: intention.id,
+            itemId,
+          })
+        }
+        data-testid="restore-item"
+      >
+        Restore
+      </button>
       {restore.error && (
         <span role="alert" className="error small">
           {describeError(restore.error)}
         </span>
       )}
-    </div>
+    </>
   );
 }
