@@ -19,7 +19,6 @@ import { compressionEvent } from "./act-compression";
 import { actContext } from "./act-context";
 import { type ActHost, carryOutAction, type Reviewer, readPortFor } from "./act-step";
 import { checkpointEvents } from "./checkpoint-events";
-import { gateCommand } from "./command-gate";
 import { CycleRunner } from "./cycle-runner";
 import { discoverIntent } from "./discovery/discover";
 import { summarizeIntent } from "./discovery/discovered-intent";
@@ -276,21 +275,14 @@ export class RivaEngine {
     const retry = `attempt ${attempt}: no decomposition trigger fired yet`;
     if (attempt > 1) opening.push(this.decision(intention, "retry", retry));
     if (opening.length > 0) await this.append(opening);
-    if (chaosDue(this.host(), intention)) {
-      const policy = await this.checkpoints();
-      const refused = (command: string) => {
-        const gate = gateCommand(command, intention.id, policy);
-        return gate.decision === "approve" ? null : gate.reason;
-      };
-      await chaosTurn(this.host(), intention, refused, signal);
-    }
+    if (chaosDue(this.host(), intention))
+      await chaosTurn(this.host(), intention, await this.checkpoints(), signal);
     const testFirst = testFirstAction(intention);
     if (testFirst) return carryOutAction(this.host(), intention, testFirst, null);
     // The model may read a few times inside its turn; each read is logged as it happens.
     const reads = readPortFor(this.host(), intention, signal);
     const full = inFullMode(this.host(), intention);
-    const listing = async () => (await listWorkspace(this.tools)).files;
-    const rankedFiles = full ? await librarianTurn(this.host(), intention, listing, reads, signal) : "";
+    const rankedFiles = full ? await librarianTurn(this.host(), intention, this.tools, reads, signal) : "";
     // Built fresh from the store (act-context.ts); a compression with news is recorded before the call.
     const repoContext = this.deps.repoContext ? await readRepoContext(this.tools) : "";
     const built = actContext(this.view, intention, repoContext);

@@ -7,6 +7,10 @@ import type { AdversarialTest, CriticInput, Ranking, Review } from "@/server/mod
 import type { Role } from "@/server/model/tiers/schema";
 import type { AgentModel, ModelCallRecord, ReadPort } from "@/server/model/types";
 import { errorMessage } from "@/server/orchestrator/errors";
+import type { CheckpointPolicy } from "@/server/policy/checkpoints";
+import type { ToolDispatch } from "@/server/tools/dispatch";
+import { listWorkspace } from "@/server/tools/workspace-listing";
+import { gateCommand } from "./command-gate";
 import { callWithRetries } from "./model-calls";
 import type { ReasoningHost } from "./reasoning-step";
 import { failedCallEvent, llmCalledEvent } from "./run-events";
@@ -94,11 +98,13 @@ function reportBase(host: RolesHost, intention: IntentionView, role: Role, asked
 export async function librarianTurn(
   host: RolesHost,
   intention: IntentionView,
-  listing: () => Promise<string[]>,
+  tools: Pick<ToolDispatch, "run">,
   reads: ReadPort,
   signal: AbortSignal,
 ): Promise<string> {
-  const files = await listing().catch(() => []);
+  const files = await listWorkspace(tools)
+    .then((listed) => listed.files)
+    .catch(() => []);
   const tiers = host.deps.tiers;
   const prior = tiers ? tierAttempts(intention, tiers.config).previousAttempts.join("\n\n") : "";
   const run = host.view().runs[host.runId];
@@ -244,9 +250,14 @@ export function chaosDue(host: Pick<ReasoningHost, "deps">, intention: Intention
 export async function chaosTurn(
   host: RolesHost,
   intention: IntentionView,
-  runsUnasked: (command: string) => string | null,
+  policy: CheckpointPolicy,
   signal: AbortSignal,
 ): Promise<void> {
+  // A check runs without a click: a test whose command the gate would ask about is left out.
+  const runsUnasked = (command: string) => {
+    const gate = gateCommand(command, intention.id, policy);
+    return gate.decision === "approve" ? null : gate.reason;
+  };
   const run = host.view().runs[host.runId];
   const codebase = run?.intent?.codebase;
   const input = {
