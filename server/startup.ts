@@ -2,14 +2,12 @@ import { appContext } from "@/server/app-context";
 import { db, dbReady } from "@/server/db";
 import { env } from "@/server/env";
 import { logger } from "@/server/logger";
-import { checkActPrompt } from "@/server/model/act-prompt";
-import { checkCorrectionPrompts } from "@/server/model/corrections";
+import { checkPromptFiles } from "@/server/model/prompt-catalog";
 import { errorMessage } from "@/server/orchestrator/errors";
 
 export async function startServer(): Promise<void> {
-  // A correction prompt with a missing file or an unknown variable stops the server here, not mid-run.
-  checkCorrectionPrompts();
-  checkActPrompt();
+  // A prompt file that is missing or names an unknown variable stops the server here, not mid-run.
+  checkPromptFiles();
   await dbReady();
   const { model, sandboxes, orchestrator } = appContext();
   logger.info(
