@@ -2,6 +2,7 @@ import { jsonSchema, type ModelMessage, type ToolSet, tool } from "ai";
 import { QaReport } from "@/server/events/bodies/qa";
 import type { ToolName } from "@/server/policy/stages/vocabulary";
 import { toolManuals } from "@/server/tools/registry";
+import { readToolSet } from "./read-tools";
 import type { ToolCallOutcome } from "./request-tool-call";
 import { functionNameOf, toolNameOf } from "./tool-names";
 import type { QaInput, ReadPort } from "./types";
@@ -24,20 +25,10 @@ const SUBMIT_DESCRIPTION = [
 
 /** The read tools (with their manuals) plus the answer tool. */
 export function qaToolSet(offered: readonly ToolName[]): ToolSet {
-  const manuals = new Map(toolManuals().map((manual) => [manual.name, manual]));
-  const tools: ToolSet = {};
-  for (const name of offered) {
-    const manual = manuals.get(name);
-    if (!manual) continue;
-    const schema = { ...(manual.inputSchema as Record<string, unknown>) };
-    delete schema.$schema;
-    tools[functionNameOf(name)] = tool({
-      description: manual.description,
-      inputSchema: jsonSchema(schema as Parameters<typeof jsonSchema>[0]),
-    });
-  }
-  tools[SUBMIT_QA_REPORT] = tool({ description: SUBMIT_DESCRIPTION, inputSchema: QaReport });
-  return tools;
+  return {
+    ...readToolSet(offered),
+    [SUBMIT_QA_REPORT]: tool({ description: SUBMIT_DESCRIPTION, inputSchema: QaReport }),
+  };
 }
 
 /** The review's user message: the request, the intention, how it ended and what was done. */

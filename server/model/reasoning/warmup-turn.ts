@@ -2,6 +2,7 @@ import { generateText, jsonSchema, type LanguageModel, type ModelMessage, type T
 import type { ToolName } from "@/server/policy/stages/vocabulary";
 import { toolManuals } from "@/server/tools/registry";
 import { estimateTokens } from "../offline-model";
+import { readToolSet } from "../read-tools";
 import { functionNameOf, toolNameOf } from "../tool-names";
 import type { ModelCallRecord, ReadPort } from "../types";
 import type { WarmupInput, WarmupResult } from "./types";
@@ -14,23 +15,6 @@ import { warmupInstructions, warmupTools, warmupUserMessage } from "./warmup-req
  * it calls that is not offered is refused in words and never reaches the dispatch; once the reads are
  * used up it is told to write the warmup.
  */
-
-/** The read tools with their manuals (no `thought`: a read in the warmup is research, not an action). */
-export function warmupToolSet(offered: readonly ToolName[]): ToolSet {
-  const manuals = new Map(toolManuals().map((manual) => [manual.name, manual]));
-  const tools: ToolSet = {};
-  for (const name of offered) {
-    const manual = manuals.get(name);
-    if (!manual) continue;
-    const schema = { ...(manual.inputSchema as Record<string, unknown>) };
-    delete schema.$schema;
-    tools[functionNameOf(name)] = tool({
-      description: manual.description,
-      inputSchema: jsonSchema(schema as Parameters<typeof jsonSchema>[0]),
-    });
-  }
-  return tools;
-}
 
 export interface WarmupTurn {
   model: LanguageModel;
@@ -51,7 +35,8 @@ export interface WarmupTurnResult {
 }
 
 export async function runWarmupTurn(turn: WarmupTurn): Promise<WarmupTurnResult> {
-  const tools = warmupToolSet(turn.offered);
+  // No `thought` on a read here: a read in the warmup is research, not an action.
+  const tools = readToolSet(turn.offered);
   const messages: ModelMessage[] = [{ role: "user", content: turn.userMessage }];
   const maxReads = turn.reads?.maxReads ?? 0;
   const made: string[] = [];

@@ -1,0 +1,21 @@
+import { jsonSchema, type ToolSet, tool } from "ai";
+import type { ToolName } from "@/server/policy/stages/vocabulary";
+import { toolManuals } from "@/server/tools/registry";
+import { functionNameOf } from "./tool-names";
+
+/** Offered tools with their operating manuals and JSON Schemas, as the reviewer and the warmup read. */
+export function readToolSet(offered: readonly ToolName[]): ToolSet {
+  const manuals = new Map(toolManuals().map((manual) => [manual.name, manual]));
+  const tools: ToolSet = {};
+  for (const name of offered) {
+    const manual = manuals.get(name);
+    if (!manual) continue;
+    const schema = { ...(manual.inputSchema as Record<string, unknown>) };
+    delete schema.$schema;
+    tools[functionNameOf(name)] = tool({
+      description: manual.description,
+      inputSchema: jsonSchema(schema as Parameters<typeof jsonSchema>[0]),
+    });
+  }
+  return tools;
+}
