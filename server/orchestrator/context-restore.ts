@@ -1,11 +1,6 @@
 import { emptySessionView, foldEvents } from "@/server/events/fold";
-import type { EventInput, StoredEvent } from "@/server/events/schema";
+import type { EventLog } from "@/server/events/log";
 import { UserFacingError } from "./errors";
-
-interface Log {
-  read(sessionId: string, afterSeq: number): Promise<StoredEvent[]>;
-  append(sessionId: string, bodies: EventInput[]): Promise<unknown>;
-}
 
 /**
  * A person restores an item the intention's latest compression left out (the Restore button): the
@@ -14,7 +9,7 @@ interface Log {
  * read it. Restoring twice is a no-op. The caller has checked the person may approve.
  */
 export async function restoreContextItem(
-  log: Log,
+  log: EventLog,
   input: {
     sessionId: string;
     runId: string;

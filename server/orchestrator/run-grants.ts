@@ -1,12 +1,7 @@
 import { emptySessionView, foldEvents } from "@/server/events/fold";
-import type { EventInput, StoredEvent } from "@/server/events/schema";
+import type { EventLog } from "@/server/events/log";
 import type { PreApprovableCategory } from "@/server/policy/checkpoints";
 import { UserFacingError } from "./errors";
-
-interface Log {
-  read(sessionId: string, afterSeq: number): Promise<StoredEvent[]>;
-  append(sessionId: string, bodies: EventInput[]): Promise<unknown>;
-}
 
 /**
  * Seed 004's batch pre-approval for one run, granted from the session bar (a tool card grants it
@@ -14,7 +9,7 @@ interface Log {
  * log before its next gate (run-pre-approvals.ts). The caller has checked the person may approve.
  */
 export async function grantRunPreApproval(
-  log: Log,
+  log: EventLog,
   input: {
     sessionId: string;
     runId: string;
