@@ -2,11 +2,9 @@ import { randomUUID } from "node:crypto";
 import { applyEvent, emptySessionView, type IntentionView, type SessionView } from "@/server/events/fold";
 import type { EventInput } from "@/server/events/schema";
 import { CycleLedger } from "@/server/governance/ledger/cycle-ledger";
-import { ModelOutputError } from "@/server/model/errors";
 import type { RequestContext } from "@/server/model/request-check";
 import type { ModelCallRecord, Plan } from "@/server/model/types";
 
-import { errorMessage } from "@/server/orchestrator/errors";
 import { runGrantsFor } from "@/server/policy/approval/run-pre-approvals";
 import {
   type CheckpointPolicy,
@@ -23,7 +21,7 @@ import { CycleRunner } from "./cycle-runner";
 import { discoverIntent } from "./discovery/discover";
 import { summarizeIntent } from "./discovery/discovered-intent";
 import type { Verdict } from "./heuristics";
-import { callWithRetries } from "./model-calls";
+import { callWithRetries, modelFailedEvents } from "./model-calls";
 import { nextStep, type Step } from "./next-step";
 import type { RivaDeps } from "./ports";
 import { checkDelivery, deliveryReported, type QaHost, qaNotesFor, reviewIntention } from "./qa-step";
@@ -34,7 +32,6 @@ import {
   budgetQuestion,
   type Decision,
   decisionMade,
-  failedCallEvent,
   interruptedCycleEvents,
   llmCalledEvent,
   proposalEvents,
@@ -358,19 +355,16 @@ export class RivaEngine {
   }
 
   private async modelFailed(intention: IntentionView, stage: "act" | "decompose", error: unknown) {
-    if (error instanceof Error && error.name === "AbortError") return; // stopping: the loop records it
-    const message = errorMessage(error);
+    const events = modelFailedEvents(
+      this.requestContext(),
+      intention,
+      stage,
+      modelFor(this.deps, intention),
+      error,
+    );
+    if (!events) return;
     this.deps.logger.warn({ err: error, runId: this.runId, stage }, "model call failed");
-    const doing = stage === "act" ? "choose an action" : "plan";
-    // The re-ask's correction was sent even though it did not help: the log says which one.
-    const tried =
-      error instanceof ModelOutputError ? correctionEvents(this.runId, intention.id, error.call) : [];
-    const request = { ...this.requestContext(), intentionId: intention.id, stage };
-    await this.append([
-      ...tried,
-      failedCallEvent(request, modelFor(this.deps, intention), message),
-      this.status(intention, "FAILED", `the model could not ${doing}: ${message}`),
-    ]);
+    await this.append(events);
   }
 
   /** Ends the run; an intention still ACTIVE fails with the run's reason so none is left open. */

@@ -1,8 +1,15 @@
+import type { IntentionView } from "@/server/events/fold";
 import type { EventInput } from "@/server/events/schema";
 import type { ReasoningSwitch, UserMode } from "@/server/events/vocabulary";
+import { ModelOutputError } from "@/server/model/errors";
+import type { RequestContext } from "@/server/model/request-check";
 import { type AttemptReport, classifyModelError, sleep as realSleep, withRetry } from "@/server/model/retry";
+import type { AgentModel } from "@/server/model/types";
+import { errorMessage } from "@/server/orchestrator/errors";
 import type { Stage } from "@/server/policy/stages/vocabulary";
 import type { RivaDeps } from "./ports";
+import { correctionEvents } from "./reasoning-step";
+import { failedCallEvent, statusChanged } from "./run-events";
 
 /**
  * A model call under seed 004's retry policy (timeouts 3× at 1/2/4 s, rate limits 5× from 5 s, …).
@@ -49,4 +56,28 @@ export async function callWithRetries<T>(
     // The last attempt's record is the caller's: it knows how the failure ends the intention.
     return { error, failedAttempts: failedAttempts.slice(0, -1) };
   }
+}
+
+/**
+ * A model call that failed for good fails its intention, saying why: the correction the re-ask tried
+ * (it was sent even though it did not help), the failed call, and the status. Null when the run is
+ * stopping: the loop records that itself.
+ */
+export function modelFailedEvents(
+  request: RequestContext,
+  intention: IntentionView,
+  stage: "act" | "decompose",
+  model: Pick<AgentModel, "id" | "offline">,
+  error: unknown,
+): EventInput[] | null {
+  if (error instanceof Error && error.name === "AbortError") return null;
+  const message = errorMessage(error);
+  const doing = stage === "act" ? "choose an action" : "plan";
+  const tried =
+    error instanceof ModelOutputError ? correctionEvents(request.runId, intention.id, error.call) : [];
+  return [
+    ...tried,
+    failedCallEvent({ ...request, intentionId: intention.id, stage }, model, message),
+    statusChanged(request.runId, intention, "FAILED", `the model could not ${doing}: ${message}`),
+  ];
 }
