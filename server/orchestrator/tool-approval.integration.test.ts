@@ -116,7 +116,7 @@ describe("tool calls with approvals, Docker and the fake model server", () => {
     // Each act turn saw the repository as it was then: the second child, the file the first wrote.
     const actPrompts = world.fakeModel.requests
       .map((request) => JSON.stringify(request.body))
-      .filter((body) => body.includes("## The repository now"));
+      .filter((body) => body.includes("## Repository"));
     expect(actPrompts.some((body) => body.includes(`## arbor/session-${world.sessionId}`))).toBe(true);
     expect(actPrompts.some((body) => body.includes("?? notes.txt"))).toBe(true);
   });
