@@ -161,6 +161,14 @@ describe("full mode (Librarian → Artisan → Critic)", () => {
   });
 });
 
+/** The same tiers with Chaos turned on for each (full) tier. */
+function withChaos(tiers: ReturnType<typeof tiersFor>) {
+  return {
+    ...tiers,
+    config: { ...tiers.config, tiers: tiers.config.tiers.map((tier) => ({ ...tier, chaos: true })) },
+  };
+}
+
 describe("the Chaos role", () => {
   it("on a full tier with chaos, writes its adversarial test first and adds it to the contract", async () => {
     const { model } = rolesModel([{ verdict: "approve", issues: [], summary: "ok" }]);
@@ -176,16 +184,7 @@ describe("the Chaos role", () => {
         call: record("contract"),
       }),
     };
-    const config = twoPhaseConfig(chaotic, {
-      full: "always",
-      simpleIterations: 5,
-      fullIterations: 4,
-      escalation: "decompose-then-escalate",
-    });
-    const tiers = {
-      config: { ...config, tiers: config.tiers.map((tier) => ({ ...tier, chaos: true })) },
-      models: [chaotic],
-    };
+    const tiers = withChaos(tiersFor(chaotic, "always"));
     const { events } = await runTask({ task: "write src/a.ts", model: chaotic, sandboxes: sandbox(), tiers });
     const chaos = ofType(events, "role-reported").filter((report) => report.role === "chaos");
     expect(chaos).toHaveLength(1);
@@ -206,16 +205,7 @@ describe("the Chaos role", () => {
 
   it("without a model answer, no test is added and the report says why", async () => {
     const { model } = rolesModel([{ verdict: "approve", issues: [], summary: "ok" }]);
-    const config = twoPhaseConfig(model, {
-      full: "always",
-      simpleIterations: 5,
-      fullIterations: 4,
-      escalation: "decompose-then-escalate",
-    });
-    const tiers = {
-      config: { ...config, tiers: config.tiers.map((tier) => ({ ...tier, chaos: true })) },
-      models: [model],
-    };
+    const tiers = withChaos(tiersFor(model, "always"));
     const { events } = await runTask({ task: "write src/a.ts", model, sandboxes: sandbox(), tiers });
     const [chaos] = ofType(events, "role-reported").filter((report) => report.role === "chaos");
     expect(chaos).toMatchObject({ source: "heuristics", test: null });
