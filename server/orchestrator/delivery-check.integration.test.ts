@@ -1,9 +1,9 @@
 import { describe, expect, it } from "vitest";
 import { foldEvents } from "@/server/events/fold";
-import type { EventOf, StoredEvent } from "@/server/events/schema";
 import { EventStore } from "@/server/events/store";
 import { DELIVERY_MISSING_ITEM, DELIVERY_NEEDS_WORK_MARK } from "@/server/model/fake-openai/delivery-replies";
 import { CheckpointPolicy } from "@/server/policy/checkpoints";
+import { ofType } from "@/server/testing/events";
 import { orchestratorWorld } from "@/server/testing/orchestrator-world";
 
 /**
@@ -14,9 +14,6 @@ import { orchestratorWorld } from "@/server/testing/orchestrator-world";
  */
 const world = orchestratorWorld({ repoName: "Delivered", fakeModel: true });
 const { actor } = world;
-
-const ofType = <T extends StoredEvent["body"]["type"]>(events: StoredEvent[], type: T) =>
-  events.map((event) => event.body).filter((body): body is EventOf<T> => body.type === type);
 
 interface WireBody {
   messages?: { role: string; content?: unknown }[];

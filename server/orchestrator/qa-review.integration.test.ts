@@ -1,9 +1,9 @@
 import { describe, expect, it } from "vitest";
 import { foldEvents } from "@/server/events/fold";
-import type { EventOf, StoredEvent } from "@/server/events/schema";
 import { EventStore } from "@/server/events/store";
 import { CheckpointPolicy } from "@/server/policy/checkpoints";
 import { READ_ONLY_TOOLS } from "@/server/policy/stages/vocabulary";
+import { ofType } from "@/server/testing/events";
 import { orchestratorWorld } from "@/server/testing/orchestrator-world";
 
 /**
@@ -16,9 +16,6 @@ const { actor } = world;
 
 const qaOn = (qaFeedback: boolean) =>
   CheckpointPolicy.parse({ decompositions: "auto", qaReview: "on", qaFeedback });
-
-const ofType = <T extends StoredEvent["body"]["type"]>(events: StoredEvent[], type: T) =>
-  events.map((event) => event.body).filter((body): body is EventOf<T> => body.type === type);
 
 interface WireBody {
   messages?: { role: string; content?: unknown }[];

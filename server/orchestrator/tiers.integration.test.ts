@@ -1,13 +1,13 @@
 import { randomBytes } from "node:crypto";
 import { describe, expect, it } from "vitest";
 import { foldEvents } from "@/server/events/fold";
-import type { EventOf, StoredEvent } from "@/server/events/schema";
 import { EventStore } from "@/server/events/store";
 import { createPricer } from "@/server/model/pricing";
 import { loadTierConfig } from "@/server/model/tiers/load";
 import type { TierConfig } from "@/server/model/tiers/schema";
 import { createSecretBox } from "@/server/settings/secret-box";
 import { tierModelsForSession } from "@/server/settings/tier-models";
+import { ofType } from "@/server/testing/events";
 import { orchestratorWorld } from "@/server/testing/orchestrator-world";
 import type { Orchestrator } from "./orchestrator";
 
@@ -46,9 +46,6 @@ function orchestrator(config: TierConfig) {
 }
 
 const approveUntilEnded = (orch: Orchestrator, runId: string) => world.approveUntilEnded(orch, runId);
-
-const ofType = <T extends StoredEvent["body"]["type"]>(events: StoredEvent[], type: T) =>
-  events.map((event) => event.body).filter((body): body is EventOf<T> => body.type === type);
 
 describe("model tiers with Docker, SQLite and the fake model server", () => {
   it("escalates from the failing tier-0 model to tier 1, whose calls are recorded, and verifies", async () => {

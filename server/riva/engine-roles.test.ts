@@ -1,8 +1,8 @@
 import { describe, expect, it } from "vitest";
-import type { EventOf, StoredEvent } from "@/server/events/schema";
 import type { Review } from "@/server/model/roles/types";
 import { twoPhaseConfig } from "@/server/model/tiers/two-phase";
 import type { AgentModel, ModelCallRecord, NextAction } from "@/server/model/types";
+import { ofType } from "@/server/testing/events";
 import { FakeSandboxProvider, scriptedModel } from "@/server/testing/fakes";
 import { runTask } from "@/server/testing/riva-harness";
 
@@ -70,9 +70,6 @@ const sandbox = () =>
       return { stdout: "export const MARK = 1;\n" };
     return {};
   });
-
-const ofType = <T extends StoredEvent["body"]["type"]>(events: StoredEvent[], type: T) =>
-  events.map((event) => event.body).filter((body): body is EventOf<T> => body.type === type);
 
 function tiersFor(model: AgentModel, full: "always" | "off") {
   const config = twoPhaseConfig(model, {

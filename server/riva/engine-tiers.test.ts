@@ -1,11 +1,11 @@
 import { describe, expect, it } from "vitest";
 import { foldEvents } from "@/server/events/fold";
 import { MemoryEventLog } from "@/server/events/log";
-import type { EventInput, EventOf, StoredEvent } from "@/server/events/schema";
+import type { EventInput } from "@/server/events/schema";
 import { type EscalationPolicy, SIMPLE_TIER_DEFAULTS, type TierConfig } from "@/server/model/tiers/schema";
 import { type AgentModel, commandAction, type Plan } from "@/server/model/types";
 import { Orchestrator } from "@/server/orchestrator/orchestrator";
-import { discovered } from "@/server/testing/events";
+import { discovered, ofType } from "@/server/testing/events";
 import { FakeSandboxProvider, scriptedModel, silentLogger } from "@/server/testing/fakes";
 import { runTask } from "@/server/testing/riva-harness";
 import { DEFAULT_LIMITS } from "./limits";
@@ -59,9 +59,6 @@ function config(escalation: EscalationPolicy): TierConfig {
 /** `false` fails, anything else succeeds. */
 const sandbox = () =>
   new FakeSandboxProvider((command) => (command.includes("false") ? { exitCode: 1, stderr: "no" } : {}));
-
-const ofType = <T extends StoredEvent["body"]["type"]>(events: StoredEvent[], type: T) =>
-  events.map((event) => event.body).filter((body): body is EventOf<T> => body.type === type);
 
 describe("RivaEngine with model tiers", () => {
   it("starts on tier 0, escalates after its failures, and the stronger model verifies", async () => {

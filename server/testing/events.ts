@@ -123,3 +123,9 @@ export function cycle(runId: string, intentionId: string, cycleId: string, exitC
     },
   ];
 }
+
+/** The bodies of the events of one type, typed, in log order. */
+export const ofType = <T extends StoredEvent["body"]["type"]>(events: StoredEvent[], type: T) =>
+  events
+    .map((event) => event.body)
+    .filter((body): body is Extract<EventBody, { type: T }> => body.type === type);
