@@ -10,15 +10,18 @@ import {
   type PreApprovals,
   setsExecutionEnv,
 } from "./policy";
+import { argumentEffects } from "./program-arguments";
 import { type CommandPart, type Redirection, splitShellCommand } from "./shell-split";
-import { summarise } from "./shell-vocabulary";
+import { type ShellWord, summarise } from "./shell-vocabulary";
 
 /**
  * The approval rules for `shell.exec`, in order: a denied program anywhere (including inside
  * substitutions, `-c` strings, wrappers and `find -exec`) denies; a line that cannot be analysed or
  * uses a construct that hides what runs is asked, never approved; output redirected outside the owned
- * scope or onto a protected path is asked; a line whose every part is on the allow-list is approved;
- * a pre-approved shell category approves what is left, except programs the deny list names.
+ * scope or onto a protected path is asked, and so is a file an argument makes a program write
+ * (`sort -o`, `git log --output=`, uniq's second operand); a line whose every part is on the
+ * allow-list and whose arguments neither write nor run anything is approved; a pre-approved shell
+ * category approves what is left, except programs the deny list names.
  */
 export function decideShellCommand(input: {
   command: string;
@@ -49,8 +52,15 @@ export function decideShellCommand(input: {
   );
   const problem = problems.find((p) => p !== null);
   if (problem) return ask(`The command writes output ${problem}.`, true);
+  const effects = parsed.parts.map((part) => argumentEffects(part.words));
+  const writeProblem = effects
+    .flatMap((effect) => effect?.writes ?? [])
+    .map((target) => writeTargetProblem(target, activeIntent, changesDirectory))
+    .find((p) => p !== null);
+  if (writeProblem) return ask(`The command writes a file ${writeProblem}.`, true);
+  const notReadOnly = [...new Set(effects.flatMap((effect) => notReadOnlyReasons(effect)))];
   const allowed = parsed.parts.map((part) => allowedBy(part, policy));
-  if (allowed.every((pattern) => pattern !== null))
+  if (notReadOnly.length === 0 && allowed.every((pattern) => pattern !== null))
     return approve(`Every part of the command is on the allow-list (${[...new Set(allowed)].join(", ")}).`);
   const near = programs.find((program) => matchDenyList(program, policy.denyCommands).level === "near");
   if (near)
@@ -60,7 +70,18 @@ export function decideShellCommand(input: {
     );
   if (isPreApproved(preApprovals, "shell"))
     return approve("Shell commands are pre-approved for this run or project.");
+  if (notReadOnly.length > 0)
+    return ask(
+      `The command is not read-only: ${notReadOnly.join("; ")}. Run: ${summarise(command, 200)}`,
+      true,
+    );
   return ask(`Run: ${summarise(command, 200)}`, true);
+}
+
+/** Why arguments keep an allow-listed program from running unasked: what they write or run. */
+function notReadOnlyReasons(effect: ReturnType<typeof argumentEffects>): string[] {
+  if (!effect) return [];
+  return [...effect.unsafe, ...effect.writes.map((target) => `it writes ${summarise(target.text)}`)];
 }
 
 /** The allow pattern a part matches, as text; a part that runs nothing needs none. */
@@ -78,7 +99,15 @@ function redirectionProblem(
   changesDirectory: boolean,
 ): string | null {
   if (redirection.kind !== "write") return null;
-  const target = redirection.target;
+  return writeTargetProblem(redirection.target, intent, changesDirectory);
+}
+
+/** Why writing `target` needs a person whatever the policy says (outside the scope, protected), or null. */
+function writeTargetProblem(
+  target: ShellWord,
+  intent: ActiveIntent,
+  changesDirectory: boolean,
+): string | null {
   if (!target.literal) return `to a path computed at run time (${summarise(target.text)})`;
   if (OUTPUT_SINKS.has(target.text)) return null;
   // After `cd`, a relative target is relative to somewhere this analysis cannot know.
