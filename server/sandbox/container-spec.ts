@@ -1,4 +1,5 @@
 import type Docker from "dockerode";
+import { safeGitEnvLines } from "./safe-git";
 
 /**
  * What every sandbox container is: hardened by default (non-root, no capabilities, no new privileges,
@@ -55,7 +56,8 @@ export function containerSpec(options: {
     User: "1000:1000",
     WorkingDir: "/workspace",
     Hostname: "sandbox",
-    Env: [`HOME=${HOME_DIR}`, "LANG=C.UTF-8", "GIT_TERMINAL_PROMPT=0"],
+    // Every process in the container inherits it: see safe-git.ts for why git needs it.
+    Env: [`HOME=${HOME_DIR}`, "LANG=C.UTF-8", "GIT_TERMINAL_PROMPT=0", ...safeGitEnvLines()],
     HostConfig: {
       CapDrop: ["ALL"],
       SecurityOpt: ["no-new-privileges:true"],

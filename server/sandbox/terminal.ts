@@ -5,10 +5,20 @@ import { runInContainer } from "./docker-exec";
 import { WORKSPACE_DIR } from "./shell";
 
 /**
- * A person's interactive shell in the session's container: a Docker exec with a TTY running a login
- * bash in /workspace as the sandbox user. This is the human's own channel; it does not pass the
- * agent's approval gate (the tRPC layer only lets members of the project's team reach it).
+ * A person's interactive shell in the session's container: a Docker exec with a TTY running bash in
+ * /workspace as the sandbox user. This is the human's own channel; it does not pass the agent's
+ * approval gate (the tRPC layer only lets members of the project's team reach it).
+ *
+ * The home directory is writable by the agent's commands, so the shell reads no start-up file from it:
+ * not a login shell (no ~/.profile, ~/.bash_profile, ~/.bash_logout), its rc file the image's
+ * /etc/bash.bashrc (read-only root) instead of ~/.bashrc, and readline's key bindings from
+ * /etc/inputrc instead of ~/.inputrc (a binding can type a command). A line the agent planted in any
+ * of them never runs when a person opens the terminal.
  */
+
+/** The rc and readline files the terminal reads: the image's, on the read-only root filesystem. */
+export const TERMINAL_RCFILE = "/etc/bash.bashrc";
+export const TERMINAL_INPUTRC = "/etc/inputrc";
 
 export interface TerminalSize {
   cols: number;
@@ -48,7 +58,7 @@ export function clampSize(size: TerminalSize): TerminalSize {
  * later: Docker has no API to kill an exec, and closing the attach socket does not end the shell.
  */
 export function terminalArgv(tag: string): string[] {
-  return ["bash", "-c", 'exec -a "$0" bash -l', tag];
+  return ["bash", "-c", `exec -a "$0" bash --noprofile --rcfile ${TERMINAL_RCFILE} -i`, tag];
 }
 
 /** HUP every process carrying the tag (bash passes the HUP on to its jobs), then KILL what is left. */
@@ -82,7 +92,7 @@ export async function openContainerTerminal(
     Tty: true,
     User: "1000:1000",
     WorkingDir: WORKSPACE_DIR,
-    Env: ["TERM=xterm-256color", "COLORTERM=truecolor"],
+    Env: ["TERM=xterm-256color", "COLORTERM=truecolor", `INPUTRC=${TERMINAL_INPUTRC}`],
   });
   // With a TTY the stream is raw (not multiplexed); hijacking is what lets us write stdin.
   const stream = (await exec.start({ hijack: true, stdin: true, Tty: true })) as Duplex;
