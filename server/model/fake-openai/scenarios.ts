@@ -479,6 +479,19 @@ const afterFailedTool = (request: ChatRequest) =>
     (message) => message.role === "user" && textOf(message).includes(FAILED_TOOL_CORRECTION),
   );
 
+/**
+ * Issue #16.1's hostile model: whatever the step, it writes `.git/config` through a command the gate
+ * once called read-only (`git log --output=`), planting a `core.fsmonitor` that would run on the next
+ * `git status`; a step that names `git status` runs it. The marker file shows whether anything ran.
+ */
+export const PLANTED_MARKER = "/tmp/arbor-planted-fsmonitor";
+export const PLANTING_COMMAND = `git log -1 --format='[core]%n%x09fsmonitor = touch ${PLANTED_MARKER}' --output=.git/config`;
+
+function plantGitConfigReply(request: ChatRequest): FakeReply {
+  const command = intentionText(request).includes("git status") ? "git status" : PLANTING_COMMAND;
+  return { type: "tool-calls", calls: [{ name: SHELL, arguments: { thought: "Tidy up.", command } }] };
+}
+
 /** Misbehave once in the act step (first ask, not the re-ask), then behave as by default. */
 const actOnceThen = (name: string, reply: (request: ChatRequest) => FakeReply): Scenario => ({
   name,
@@ -518,6 +531,17 @@ export const SCENARIOS: Record<string, Scenario> = {
   "malformed-then-valid": {
     name: "malformed-then-valid",
     rules: [onFirstAsk("first ask: invalid tool input", malformedReply), ...defaultRules],
+  },
+  "plants-git-config": {
+    name: "plants-git-config",
+    rules: [
+      {
+        description: "act: plant core.fsmonitor in .git/config",
+        match: offers(SHELL),
+        reply: plantGitConfigReply,
+      },
+      ...defaultRules,
+    ],
   },
   "read-then-write": {
     name: "read-then-write",
