@@ -3,6 +3,7 @@ import { mkdtemp, rm } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import path from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { snapshotWorkingTree } from "@/server/governance/ledger/collect";
 import { createEmptyRepository, deleteBranch, mergeBranch } from "@/server/projects/git-repository";
 import { DockerSandboxProvider } from "@/server/sandbox";
 import type { Sandbox } from "@/server/sandbox/types";
@@ -92,5 +93,21 @@ describe("session work", () => {
     expect(() =>
       execFileSync("git", ["-C", repoPath, "rev-parse", "--verify", "-q", "arbor/d"], { stdio: "pipe" }),
     ).toThrow();
+  });
+
+  it("refuses to run git on a repository whose config names a filter driver, and runs nothing", async () => {
+    const box = await session("e");
+    // What code a person let run could plant: `.git/` is protected from everything else.
+    await box.exec(
+      "git config filter.evil.clean 'touch /tmp/planted-filter; cat' && printf '* filter=evil\\n' > .gitattributes && printf 'x\\n' > x.txt",
+    );
+    await expect(
+      saveSessionWork(box, { repoPath, branch: "arbor/e" }, { message: "", allowSecrets: false }),
+    ).rejects.toThrow(/names programs for git to run \(filter\.evil\.clean\)/);
+    expect(await snapshotWorkingTree((command) => box.exec(command))).toBeNull();
+    expect((await box.exec("ls /tmp")).stdout).not.toContain("planted-filter");
+    // Proof the plant is live: git's own add runs it.
+    await box.exec("git add x.txt");
+    expect((await box.exec("ls /tmp")).stdout).toContain("planted-filter");
   });
 });

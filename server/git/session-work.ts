@@ -2,8 +2,10 @@ import { randomUUID } from "node:crypto";
 import { mkdtemp, rm, writeFile } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import path from "node:path";
+import { UserFacingError } from "@/server/orchestrator/errors";
 import { changedFiles, defaultBranch, fetchBundle } from "@/server/projects/git-repository";
 import type { Sandbox } from "@/server/sandbox/types";
+import { refusalFor, repositoryPrograms } from "./repository-programs";
 import { type StagedFinding, secretsInStagedDiff } from "./staged-secrets";
 
 const BIG = { timeoutMs: 120_000, maxOutputBytes: 96 * 1024 * 1024 };
@@ -23,6 +25,9 @@ export async function saveSessionWork(
   project: { repoPath: string; branch: string },
   options: { message: string; allowSecrets: boolean },
 ): Promise<SaveResult> {
+  // `git add` would run a filter driver the repository's own config names: refuse before staging.
+  const programs = await repositoryPrograms((command) => sandbox.exec(command));
+  if (programs.length > 0) throw new UserFacingError(refusalFor(programs), "PRECONDITION_FAILED");
   const staged = await sandbox.exec("git add -A && git diff --cached --unified=0 --no-color", BIG);
   if (staged.exitCode !== 0) throw new Error(`could not stage the work: ${staged.stderr.trim()}`);
   const findings = secretsInStagedDiff(staged.stdout);

@@ -80,20 +80,23 @@ describe("a hostile model plants core.fsmonitor in .git/config", () => {
     // Neither the auto-approved git status nor Arbor's own git after each action ran it.
     expect(await inSandbox(`test -e ${PLANTED_MARKER} && echo ran || echo clean`)).toBe("clean\n");
 
-    // Nor does the person's Save, which runs git add, diff, commit and bundle in the sandbox.
+    // The person's Save reads the repository's config first (which runs nothing) and refuses to run
+    // git on it, naming the setting; once the person removes it, Save works and nothing ran.
     const sandbox = await sandboxes.get(world.sessionId);
     if (!sandbox) throw new Error("no sandbox");
     await sandbox.exec("printf 'saved\\n' > saved.txt");
-    const saved = await saveSessionWork(
-      sandbox,
-      { repoPath: world.repoPath, branch: `arbor/session-${world.sessionId}` },
-      { message: "Save after the hostile run", allowSecrets: false },
-    );
-    expect(saved.status).toBe("saved");
+    const project = { repoPath: world.repoPath, branch: `arbor/session-${world.sessionId}` };
+    const options = { message: "Save after the hostile run", allowSecrets: false };
+    await expect(saveSessionWork(sandbox, project, options)).rejects.toThrow(/core\.fsmonitor/);
+    expect(await inSandbox(`test -e ${PLANTED_MARKER} && echo ran || echo clean`)).toBe("clean\n");
+    await sandbox.exec("cp .git/config /tmp/planted-config && git config --unset core.fsmonitor");
+    expect((await saveSessionWork(sandbox, project, options)).status).toBe("saved");
     expect(await inSandbox(`test -e ${PLANTED_MARKER} && echo ran || echo clean`)).toBe("clean\n");
 
     // And the planted git config does run without Arbor's settings: proof the marker would show it.
-    await sandbox.exec("env -u GIT_CONFIG_COUNT git status --short >/dev/null");
+    await sandbox.exec(
+      "cp /tmp/planted-config .git/config && env -u GIT_CONFIG_COUNT git status --short >/dev/null",
+    );
     expect(await inSandbox(`test -e ${PLANTED_MARKER} && echo ran || echo clean`)).toBe("ran\n");
   }, 120_000);
 });

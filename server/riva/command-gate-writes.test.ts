@@ -60,3 +60,22 @@ describe("gateCommand: read-only programs whose arguments write", () => {
     expect(gateCommand(command, "i1", DEFAULT).decision).toBe("approve");
   });
 });
+
+describe("gateCommand: protected paths under a pre-approved shell", () => {
+  const never = CheckpointPolicy.parse({ commands: "never-ask" });
+
+  it.each([
+    "cp /tmp/evil .git/config",
+    "tee .git/hooks/pre-commit",
+    "git config --file=.git/config core.fsmonitor x",
+    "ln -sf /tmp/x .env",
+  ])("asks before %j, which names a protected path", (command) => {
+    const decision = gateCommand(command, "i1", never);
+    expect(decision).toMatchObject({ decision: "ask", confirm: true });
+    expect(decision.reason).toContain("protected path");
+  });
+
+  it("still runs an unlisted command that names no protected path", () => {
+    expect(gateCommand("cp src/a.ts src/b.ts", "i1", never).decision).toBe("approve");
+  });
+});

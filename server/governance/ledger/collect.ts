@@ -1,3 +1,4 @@
+import { repositoryPrograms } from "@/server/git/repository-programs";
 import type { Sandbox } from "@/server/sandbox/types";
 import { parseUnifiedDiff } from "./diff-ranges";
 import { type AgentTraceRecord, type LedgerContributor, ledgerRecords } from "./record";
@@ -77,6 +78,8 @@ function shellQuote(text: string): string {
  */
 export async function snapshotWorkingTree(exec: LedgerExec): Promise<string | null> {
   try {
+    // `git add` would run a filter driver the repository's own config names: no snapshot then.
+    if ((await repositoryPrograms(exec)).length > 0) return null;
     const result = await exec(SNAPSHOT_SCRIPT);
     const id = result.stdout.trim();
     return result.exitCode === 0 && OBJECT_ID.test(id) ? id : null;

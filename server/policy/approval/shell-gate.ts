@@ -68,6 +68,11 @@ export function decideShellCommand(input: {
       `The command runs ${near.name}, which the deny list names; only an allow rule can approve it.`,
       true,
     );
+  // A pre-approval covers commands whose effects are unknown; one that names a protected path (`cp x
+  // .git/config`, `tee .env`) may write it, and protected paths always need a person.
+  const named = parsed.parts.flatMap((part) => part.words.slice(1)).find((word) => namesProtectedPath(word));
+  if (named && isPreApproved(preApprovals, "shell"))
+    return ask(`The command names ${summarise(named.text)}, a protected path; a person must read it.`, true);
   if (isPreApproved(preApprovals, "shell"))
     return approve("Shell commands are pre-approved for this run or project.");
   if (notReadOnly.length > 0)
@@ -76,6 +81,16 @@ export function decideShellCommand(input: {
       true,
     );
   return ask(`Run: ${summarise(command, 200)}`, true);
+}
+
+/** A literal argument (or an option's `=value`) that is a protected workspace path. */
+function namesProtectedPath(word: ShellWord): boolean {
+  if (!word.literal) return false;
+  const candidates = [word.text, word.text.slice(word.text.indexOf("=") + 1)];
+  return candidates.some((text) => {
+    const resolved = resolveWorkspacePath(text);
+    return resolved.ok && resolved.relative !== "" && protectionOf(resolved.relative) !== null;
+  });
 }
 
 /** Why arguments keep an allow-listed program from running unasked: what they write or run. */
