@@ -9,9 +9,17 @@ const run = promisify(execFile);
 
 /**
  * Git settings for every call the server makes: never prompt for credentials (a prompt would hang
- * the request), and never allow the `ext::` transport, which runs arbitrary commands.
+ * the request), never allow the `ext::` transport, which runs arbitrary commands, and run no hook or
+ * fsmonitor program a repository could name.
  */
-const SAFE_GIT = ["-c", "protocol.ext.allow=never", "-c", "core.hooksPath=/dev/null"];
+const SAFE_GIT = [
+  "-c",
+  "protocol.ext.allow=never",
+  "-c",
+  "core.hooksPath=/dev/null",
+  "-c",
+  "core.fsmonitor=false",
+];
 const GIT_ENV = { ...process.env, GIT_TERMINAL_PROMPT: "0", GIT_ASKPASS: "/bin/false" };
 const CLONE_TIMEOUT_MS = 120_000;
 

@@ -22,7 +22,7 @@ export const gitDiff = defineTool({
     const limit = input.path === undefined ? "" : ` -- ${quotedPath(input.path)}`;
     return runGit(
       runtime,
-      `git -c core.quotePath=false diff --no-color --no-ext-diff${cached}${limit}`,
+      `git -c core.quotePath=false diff --no-color --no-ext-diff --no-textconv${cached}${limit}`,
       "git diff",
       { empty: input.staged ? "(nothing staged)" : "(no unstaged changes)" },
     );
