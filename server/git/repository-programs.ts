@@ -24,7 +24,7 @@ export function programKeys(listing: string): string[] {
 }
 
 export async function repositoryPrograms(
-  exec: (command: string) => Promise<{ stdout: string; exitCode: number }>,
+  exec: (command: string) => Promise<{ stdout: string; exitCode: number | null }>,
 ): Promise<string[]> {
   const listed = await exec(LIST_CONFIG_COMMAND);
   return programKeys(listed.stdout);
