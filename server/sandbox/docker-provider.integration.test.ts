@@ -228,8 +228,8 @@ describe("a sandbox made from a repository", () => {
 
   it("falls back to docker exec when the persistent shell dies, then restarts it", async () => {
     expect((await sandbox.exec("echo before")).stdout).toBe("before\n");
-    // The agent is the python3 process started with `-u -c`; kill it from outside.
-    execFileSync("docker", ["exec", sandbox.containerName, "pkill", "-KILL", "-f", "^python3 -u -c"]);
+    // The agent is the python3 process started with `-I -u -c`; kill it from outside.
+    execFileSync("docker", ["exec", sandbox.containerName, "pkill", "-KILL", "-f", "^python3 -I -u -c"]);
     await new Promise((resolve) => setTimeout(resolve, 200));
     for (let i = 0; i < 3; i++) {
       const result = await sandbox.exec("echo after; echo e >&2");

@@ -1,5 +1,5 @@
 /**
- * The persistent shell's program (python3, run by `ShellAgent` as `docker exec -i python3 -u -c`).
+ * The persistent shell's program (python3, run by `ShellAgent` as `docker exec -i python3 -I -u -c`).
  *
  * Wire format. Host → agent: 4-byte big-endian length + JSON ({id, argv, env, stdin(base64)|null} or
  * {kill: id}). Agent → host (on its stdout): 1-byte type, 4-byte id, 4-byte length, payload; types

@@ -67,7 +67,9 @@ export class ShellAgent {
   /** Starts the agent in the container; resolves once it said it is ready. */
   static async start(container: Docker.Container, readyTimeoutMs = 10_000): Promise<ShellAgent> {
     const exec = await container.exec({
-      Cmd: ["python3", "-u", "-c", AGENT_SOURCE],
+      // -I (isolated): no user site-packages, no PYTHON* variables. ~/.local is writable by the agent's
+      // commands, and a planted `.pth` or usercustomize.py would otherwise run inside Arbor's runner.
+      Cmd: ["python3", "-I", "-u", "-c", AGENT_SOURCE],
       AttachStdin: true,
       AttachStdout: true,
       AttachStderr: true,

@@ -46,4 +46,20 @@ describe("the terminal reads no start-up file from the writable home", () => {
     expect(output).toContain("ready-42");
     expect((await box.exec("ls /tmp")).stdout).not.toMatch(/planted-/);
   }, 120_000);
+
+  it("Arbor's command runner reads no Python start-up file from the home directory", async () => {
+    if (!box) throw new Error("the first test creates the sandbox");
+    const site = "~/.local/lib/python3.11/site-packages";
+    await box.exec(`mkdir -p ${site} && cat > ${site}/planted.pth`, {
+      stdin: "import os; os.system('touch /tmp/planted-pth')\n",
+    });
+    // The plant itself works: a plain python3 runs it.
+    expect((await box.exec("python3 -c pass; ls /tmp")).stdout).toContain("planted-pth");
+    await box.exec("rm -f /tmp/planted-*");
+    // A second provider starts its own persistent runner in the same container, as after a restart.
+    const again = new DockerSandboxProvider({ logger: silentLogger, instance: `term-start-${process.pid}` });
+    const attached = await again.get(box.sessionId);
+    expect((await attached?.exec("echo ran"))?.stdout).toBe("ran\n");
+    expect((await box.exec("ls /tmp")).stdout).not.toMatch(/planted-/);
+  }, 60_000);
 });
