@@ -44,6 +44,8 @@ describe("the terminal reads no start-up file from the writable home", () => {
     await new Promise((resolve) => setTimeout(resolve, 500));
     await terminal.close();
     expect(output).toContain("ready-42");
+    // The prompt people know (the image's /etc/bash.bashrc sets it).
+    expect(output).toContain("arbor@sandbox:/workspace$");
     expect((await box.exec("ls /tmp")).stdout).not.toMatch(/planted-/);
   }, 120_000);
 
