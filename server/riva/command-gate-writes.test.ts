@@ -79,3 +79,21 @@ describe("gateCommand: protected paths under a pre-approved shell", () => {
     expect(gateCommand("cp src/a.ts src/b.ts", "i1", never).decision).toBe("approve");
   });
 });
+
+describe("gateCommand: sed, when a project allow-lists it", () => {
+  const withSed = CheckpointPolicy.parse({ allowCommands: [{ program: "sed" }] });
+
+  it.each(["sed -n '1,5p' a.txt", "sed 's/a/b/g' a.txt", "sed -E -e 's|x|y|2' -e '/^#/d' a.txt"])(
+    "runs the read-only %j",
+    (command) => {
+      expect(gateCommand(command, "i1", withSed).decision).toBe("approve");
+    },
+  );
+
+  it.each(["sed -i 's/a/b/' a.txt", "sed 's/a/b/w out' a.txt", "sed '1e id' a.txt", "sed -f x.sed a.txt"])(
+    "asks before %j",
+    (command) => {
+      expect(gateCommand(command, "i1", withSed).decision).toBe("ask");
+    },
+  );
+});

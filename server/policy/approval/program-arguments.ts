@@ -159,6 +159,7 @@ const GIT_GLOBAL_VALUED = new Set(["-C", "-c", "--git-dir", "--work-tree", "--na
 export const DESCRIBED_PROGRAMS: readonly string[] = [
   ...OPTION_SPECS.keys(),
   "find",
+  "sed",
   ...[...GIT_SUBCOMMANDS.keys()].map((sub) => `git ${sub}`),
 ];
 
@@ -171,6 +172,7 @@ export function argumentEffects(argv: readonly ShellWord[]): ArgumentEffects | n
   if (!program?.literal) return null;
   if (program.text === "git") return gitEffects(args);
   if (program.text === "find") return findEffects(args);
+  if (program.text === "sed") return sedEffects(args);
   const spec = OPTION_SPECS.get(program.text);
   return spec ? byOptions(args, program.text, spec) : null;
 }
@@ -351,4 +353,63 @@ function gitBranch(args: readonly ShellWord[]): ArgumentEffects {
     else if (!listing) effects.unsafe.push(`git branch ${summarise(text)} creates a branch`);
   }
   return effects;
+}
+
+/**
+ * sed edits files in place (`-i`), reads its script from a file (`-f`), and its script language has
+ * commands that write (`w`, `W`, `s///w`) or run (`e`, `s///e`). Only scripts made of addresses,
+ * `s` commands with harmless flags, `y` and printing or flow commands are read-only; the rest asks.
+ */
+const SED_VALUED = new Set(["e", "f", "l", "--expression", "--file", "--line-length"]);
+const SED_SAFE_SCRIPT = /^[\d,$\s!;{}pPdDnNqQ=lgGhHxz~+]*$/;
+
+function sedEffects(args: readonly ShellWord[]): ArgumentEffects {
+  const effects: ArgumentEffects = { writes: [], unsafe: [] };
+  const scripts: string[] = [];
+  let sawScriptOption = false;
+  let operands = 0;
+  for (let i = 0; i < args.length; i += 1) {
+    const word = args[i] as ShellWord;
+    const text = word.text;
+    if (!word.literal) {
+      effects.unsafe.push(`sed's argument ${summarise(text)} is computed at run time`);
+      continue;
+    }
+    if (text === "-i" || text.startsWith("--in-place") || /^-[^-]*i/.test(text.split(/[ef]/)[0] ?? ""))
+      effects.unsafe.push("sed -i edits files in place");
+    if (text === "-f" || text.startsWith("--file") || /^-[a-zA-Z]*f/.test(text))
+      effects.unsafe.push("sed -f reads its script from a file");
+    const short = /^-[a-zA-Z]*e(.*)$/.exec(text);
+    if (text.startsWith("--expression=")) {
+      scripts.push(text.slice("--expression=".length));
+      sawScriptOption = true;
+    } else if (short && !text.startsWith("--")) {
+      sawScriptOption = true;
+      if (short[1]) scripts.push(short[1]);
+      else {
+        scripts.push(args[i + 1]?.text ?? "");
+        i += 1;
+      }
+    } else if (text === "--expression") {
+      sawScriptOption = true;
+      scripts.push(args[i + 1]?.text ?? "");
+      i += 1;
+    } else if (SED_VALUED.has(text)) i += 1;
+    else if (!text.startsWith("-") || text === "-") {
+      if (!sawScriptOption && operands === 0) scripts.push(text);
+      operands += 1;
+    }
+  }
+  for (const script of scripts)
+    if (!SED_SAFE_SCRIPT.test(stripSedText(script)))
+      effects.unsafe.push(`sed script ${summarise(script)} may write files or run commands`);
+  return effects;
+}
+
+/** Removes what is text rather than commands: `/regex/` addresses, `s` with harmless flags, `y`. */
+function stripSedText(script: string): string {
+  return script
+    .replace(/s([^\\\n])((?:\\.|(?!\1)[^\\])*)\1((?:\\.|(?!\1)[^\\])*)\1[gpiImM0-9]*/g, "")
+    .replace(/y([^\\\n])((?:\\.|(?!\1)[^\\])*)\1((?:\\.|(?!\1)[^\\])*)\1/g, "")
+    .replace(/\/((?:\\.|[^/\\])*)\/I?/g, "");
 }
