@@ -2,6 +2,7 @@ import { randomBytes } from "node:crypto";
 import type Docker from "dockerode";
 import type { Logger } from "pino";
 import { ABORTED_EXIT_CODE, type RunOptions, type RunResult, runInContainer } from "./docker-exec";
+import { SAFE_GIT_ENV } from "./safe-git";
 import { buildExecArgv, buildKillArgv, KILL_AFTER_MS, resolveWorkspacePath } from "./shell";
 import { AgentUnavailableError, type DirectCommand, type ShellAgent } from "./shell-agent";
 import {
@@ -61,7 +62,8 @@ export class DockerSandbox implements Sandbox {
     try {
       result = await this.runArgv(argv, {
         stdin: options.stdin,
-        env: options.env,
+        // Also in the container's own env; repeated here for containers created before it was.
+        env: { ...options.env, ...SAFE_GIT_ENV },
         onOutput: options.onOutput,
         maxOutputBytes: options.maxOutputBytes,
         deadlineMs: timeoutMs + KILL_AFTER_MS + HOST_GRACE_MS,

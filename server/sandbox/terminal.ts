@@ -2,6 +2,7 @@ import { randomBytes } from "node:crypto";
 import type { Duplex } from "node:stream";
 import type Docker from "dockerode";
 import { runInContainer } from "./docker-exec";
+import { safeGitEnvLines } from "./safe-git";
 import { WORKSPACE_DIR } from "./shell";
 
 /**
@@ -92,7 +93,7 @@ export async function openContainerTerminal(
     Tty: true,
     User: "1000:1000",
     WorkingDir: WORKSPACE_DIR,
-    Env: ["TERM=xterm-256color", "COLORTERM=truecolor", `INPUTRC=${TERMINAL_INPUTRC}`],
+    Env: ["TERM=xterm-256color", "COLORTERM=truecolor", `INPUTRC=${TERMINAL_INPUTRC}`, ...safeGitEnvLines()],
   });
   // With a TTY the stream is raw (not multiplexed); hijacking is what lets us write stdin.
   const stream = (await exec.start({ hijack: true, stdin: true, Tty: true })) as Duplex;
