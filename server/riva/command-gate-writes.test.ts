@@ -97,3 +97,19 @@ describe("gateCommand: sed, when a project allow-lists it", () => {
     },
   );
 });
+
+describe("gateCommand: computed arguments", () => {
+  it.each(["file src/*.ts", "sort -r data/*.csv", "file -- *", "date +%s"])(
+    "runs %j: a glob with a plain prefix, or after --, cannot become an option",
+    (command) => {
+      expect(gateCommand(command, "i1", DEFAULT).decision).toBe("approve");
+    },
+  );
+
+  it.each(["file *", "sort $OPTS data.csv", "sort src/$X", "uniq data/*.csv", "uniq -- $IN"])(
+    "asks before %j: the shell may turn it into an option or an output operand",
+    (command) => {
+      expect(gateCommand(command, "i1", DEFAULT).decision).toBe("ask");
+    },
+  );
+});

@@ -212,7 +212,8 @@ describe("read-only programs with arguments that write or run (property)", () =>
     const computed = fc.constantFrom("$OPT", '"$OPT"', "*", "-$X", "${A:-x}", "$(echo -o)", "~/x");
     fc.assert(
       fc.property(arbitraryCase, computed, ({ c, mixed }, word) => {
-        const command = [c.program, ...mixed.flat(), word].join(" ");
+        // Before any `--`: after it, a computed word can only be an operand.
+        const command = invocation(c, mixed, [word], "").join(" ");
         expect(gateCommand(command, "INT-001", ALLOW_BY_NAME).decision).not.toBe("approve");
       }),
       { numRuns: 500 },

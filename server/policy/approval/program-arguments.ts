@@ -190,6 +190,9 @@ function gitEffects(args: readonly ShellWord[]): ArgumentEffects | null {
   return readSubcommand ? readSubcommand(args.slice(i + 1), `git ${subcommand}`) : null;
 }
 
+/** Starts with a character no expansion changes and holds no `$` or backtick: a glob or brace word. */
+const GLOB_WITH_PREFIX = /^[A-Za-z0-9._/+,:@%^=][^$`]*$/;
+
 /** GNU-style options: `-abc`, `-ofile`, `-o file`, `--name=value`, `--name value`, `--`. */
 function byOptions(args: readonly ShellWord[], name: string, spec: OptionSpec): ArgumentEffects {
   const effects: ArgumentEffects = { writes: [], unsafe: [] };
@@ -200,8 +203,12 @@ function byOptions(args: readonly ShellWord[], name: string, spec: OptionSpec): 
   for (let i = 0; i < args.length; i += 1) {
     const word = args[i] as ShellWord;
     if (!word.literal) {
-      // A computed word can become any option (`$OPT`, a glob matching a file called `-o…`).
-      if (capable) effects.unsafe.push(`${name}'s argument ${summarise(word.text)} is computed at run time`);
+      // A computed word can become any option (`$OPT`, a glob matching a file called `-o…`), and an
+      // unquoted expansion several words. A glob or brace word with a plain prefix (`src/*.ts`), or
+      // any word after `--`, stays one or more operands: harmless unless operands are written.
+      const onlyOperands = optionsEnded || GLOB_WITH_PREFIX.test(word.text);
+      if (capable && !(onlyOperands && spec.writtenOperandsFrom === undefined))
+        effects.unsafe.push(`${name}'s argument ${summarise(word.text)} is computed at run time`);
       operands += 1;
       continue;
     }
