@@ -67,3 +67,33 @@ describe("judgeCommand indicators", () => {
     ).toBe("SUCCESS");
   });
 });
+
+describe("judgeCommand with a test command's counts", () => {
+  const tests = (passed: number, failed: number, skipped: number) => ({
+    runner: "node-test" as const,
+    passed,
+    failed,
+    skipped,
+    total: passed + failed + skipped,
+    failingTests: failed > 0 ? ["adds negatives"] : [],
+    source: "summary-line" as const,
+  });
+  const ok = { exitCode: 0, timedOut: false, error: null };
+
+  it("a run of zero tests that exited 0 is not a success", () => {
+    expect(judgeCommand({ ...ok, tests: tests(0, 0, 2) })).toEqual({
+      judgment: "PARTIAL",
+      reason: "exit code 0, but ran 0 tests (2 skipped)",
+    });
+  });
+
+  it("a failed test hidden behind exit code 0 is named", () => {
+    expect(judgeCommand({ ...ok, tests: tests(2, 1, 0) }).reason).toBe(
+      "exit code 0, but 1 test failed: adds negatives",
+    );
+  });
+
+  it("passing tests keep the success", () => {
+    expect(judgeCommand({ ...ok, tests: tests(3, 0, 1) }).judgment).toBe("SUCCESS");
+  });
+});
