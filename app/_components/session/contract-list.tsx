@@ -1,5 +1,6 @@
 import { type Criterion, type CriterionResult, describeCriterion } from "@/server/contract/criteria";
 import type { IntentionView } from "@/server/events/fold";
+import { TestCounts } from "./test-counts";
 
 /** An intention's contract: each criterion, with its last check when there is one. */
 export function ContractList({
@@ -84,6 +85,12 @@ export function CheckResults({ results }: { results: CriterionResult[] }) {
             {result.passed ? "✓" : "✗"}
           </span>{" "}
           {describeCriterion(result.criterion)}
+          {result.ranCommand ? (
+            <div className="muted small" data-testid="check-ran-command">
+              ran <code>{result.ranCommand}</code>
+            </div>
+          ) : null}
+          {result.tests ? <TestCounts tests={result.tests} testId="check-tests" /> : null}
           <pre className="output">{result.evidence}</pre>
         </li>
       ))}

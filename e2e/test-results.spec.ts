@@ -1,0 +1,36 @@
+import { expect, test } from "@playwright/test";
+import { createProject, expectRunStatus, newUser, setCheckpoints, signUp, startTask } from "./support/arbor";
+
+/**
+ * Test results, not only exit codes (issue #15 item 4), in real Chromium with a real sandbox: a test
+ * command's node shows its counts and failing tests, and a run in which no test ran is not a pass.
+ */
+test("a failing node:test run shows its counts and the failing test's name", async ({ page }) => {
+  await signUp(page, newUser("counter"));
+  await createProject(page, "Test counts");
+  await setCheckpoints(page, { commands: "never-ask" });
+  await startTask(
+    page,
+    'run `mkdir -p test && echo \'require("node:test")("adds negatives", () => { throw new Error("no"); });\' > test/a.test.js && node --test`',
+  );
+  await page.getByTestId("cycle").first().locator("summary").first().click();
+  const counts = page.getByTestId("cycle-tests").first();
+  await expect(counts).toContainText("0 passed, 1 failed, 0 skipped");
+  await expect(counts.getByRole("list", { name: "Failing tests" })).toHaveText("adds negatives");
+  await expect(counts).toHaveAttribute("data-failed", "1");
+  await expectRunStatus(page, "FAILED");
+});
+
+test("a test command that ran zero tests is not a pass", async ({ page }) => {
+  await signUp(page, newUser("zero"));
+  await createProject(page, "Zero tests");
+  await setCheckpoints(page, { commands: "never-ask" });
+  await startTask(page, "run `node --test`");
+  await page.getByTestId("cycle").first().locator("summary").first().click();
+  const counts = page.getByTestId("cycle-tests").first();
+  await expect(counts).toContainText("0 passed, 0 failed, 0 skipped");
+  await expect(counts).toContainText("ran 0 tests: not a pass");
+  await expect(page.getByTestId("cycle-judgment").first()).toHaveAttribute("data-status", "PARTIAL");
+  await expect(page.getByTestId("cycle-judged-by").first()).toContainText("exit code 0, but ran 0 tests");
+  await expect(page.locator('[data-testid="run-status"][data-status="VERIFIED"]')).toHaveCount(0);
+});
