@@ -113,3 +113,13 @@ export async function verifyContract(exec: Exec, criteria: readonly Criterion[])
   for (const criterion of criteria) results.push(await verifyCriterion(exec, criterion));
   return results;
 }
+
+/**
+ * The exact command a criterion's check runs: a test command in its runnable form (with the reporter
+ * Arbor adds where it can), what a card should show and an approval's binding should hash; null for
+ * criteria that run no command of the contract's own. Reads package.json for `npm test`; runs nothing.
+ */
+export async function runnableCheckCommand(exec: Exec, criterion: Criterion): Promise<string | null> {
+  if (criterion.kind !== "TESTS_PASS" && criterion.kind !== "GENERATED_TEST_PASSES") return null;
+  return (await planTestCheck(exec, criterion.command)).command;
+}
