@@ -20,6 +20,14 @@ test("a failing node:test run shows its counts and the failing test's name", asy
   await expect(counts).toContainText("0 passed, 1 failed, 0 skipped");
   await expect(counts.getByRole("list", { name: "Failing tests" })).toHaveText("adds negatives");
   await expect(counts).toHaveAttribute("data-failed", "1");
+
+  // The replay shows the same counts from the stored event.
+  await page.getByTestId("open-replay").click();
+  await expect(page).toHaveURL(/\/replay$/);
+  const cycle = page.getByTestId("cycle").last();
+  await cycle.locator("summary").first().click();
+  await expect(cycle.getByTestId("cycle-tests")).toContainText("0 passed, 1 failed, 0 skipped");
+  await expect(cycle.getByTestId("cycle-tests")).toContainText("adds negatives");
 });
 
 test("a test command that ran zero tests is not a pass", async ({ page }) => {

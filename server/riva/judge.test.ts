@@ -42,6 +42,21 @@ describe("reflectOnFailure", () => {
     expect(reflection).toContain("exit code 1");
   });
 
+  it("names the failing tests of a test run", () => {
+    const tests = {
+      runner: "pytest" as const,
+      passed: 2,
+      failed: 1,
+      skipped: 0,
+      total: 3,
+      failingTests: ["test_calc.py::test_add_negatives"],
+      source: "summary-line" as const,
+    };
+    expect(reflectOnFailure({ exitCode: 1, timedOut: false, error: null, tests }, "E assert -3 == -4")).toBe(
+      "Failed (exit code 1). 2 passed, 1 failed, 0 skipped; failing: test_calc.py::test_add_negatives. Last output:\nE assert -3 == -4",
+    );
+  });
+
   it("says so when there was no output", () => {
     expect(reflectOnFailure({ exitCode: 3, timedOut: false, error: null }, "  ")).toBe(
       "Failed (exit code 3) with no output.",

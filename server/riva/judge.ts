@@ -1,4 +1,4 @@
-import { countsVeto, type TestResults } from "@/server/contract/test-results/results";
+import { countsVeto, describeCounts, type TestResults } from "@/server/contract/test-results/results";
 import type { Judgment } from "@/server/events/vocabulary";
 
 export interface CommandOutcome {
@@ -38,5 +38,13 @@ export function judgeCommand(outcome: CommandOutcome): { judgment: Judgment; rea
 export function reflectOnFailure(outcome: CommandOutcome, output: string): string {
   const tail = output.trim().split("\n").slice(-5).join("\n").slice(-600);
   const what = judgeCommand({ ...outcome, output }).reason;
-  return tail ? `Failed (${what}). Last output:\n${tail}` : `Failed (${what}) with no output.`;
+  // A test run's stack trace tail rarely says which tests failed; the counts do.
+  const tests = outcome.tests;
+  const failing =
+    tests && tests.failingTests.length > 0
+      ? ` ${describeCounts(tests)}; failing: ${tests.failingTests.join(", ")}.`
+      : "";
+  return tail
+    ? `Failed (${what}).${failing} Last output:\n${tail}`
+    : `Failed (${what}) with no output.${failing}`;
 }
