@@ -2,8 +2,8 @@ import picomatch from "picomatch";
 import { shellQuote } from "@/server/sandbox/shell";
 import type { ExecResult } from "@/server/sandbox/types";
 import type { Criterion, CriterionResult } from "./criteria";
-import { countsVeto, describeCounts } from "./test-results/results";
-import { planTestCheck, runTestCheck } from "./test-results/test-check";
+import { countsVeto, describeCounts } from "./test-runs/results";
+import { planTestCheck, runTestCheck } from "./test-runs/test-check";
 
 /** The one thing verifiers need from a sandbox: run a command in /workspace and see what happened. */
 export type Exec = (command: string) => Promise<ExecResult>;

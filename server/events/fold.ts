@@ -1,5 +1,5 @@
 import type { Criterion, CriterionResult } from "@/server/contract/criteria";
-import type { TestResults } from "@/server/contract/test-results/results";
+import type { TestResults } from "@/server/contract/test-runs/results";
 import type { DiscoveredIntent } from "@/server/riva/discovery/discovered-intent";
 import { type AnswerFields, foldAnswer } from "./answer-view";
 import type { Allowance, CheckpointAnswer, CheckpointProposal } from "./checkpoint-schema";

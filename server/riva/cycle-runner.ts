@@ -1,6 +1,6 @@
 import { randomUUID } from "node:crypto";
 import type { CriterionResult } from "@/server/contract/criteria";
-import { testsOfOutput } from "@/server/contract/test-results/parse-run";
+import { testsOfOutput } from "@/server/contract/test-runs/parse-run";
 import type { ApprovalView, IntentionView } from "@/server/events/fold";
 import type { Action, EventInput, GateRecord, ToolCallBody } from "@/server/events/schema";
 import type { CycleLedger } from "@/server/governance/ledger/cycle-ledger";

@@ -1,4 +1,4 @@
-import { countsVeto, describeCounts, type TestResults } from "@/server/contract/test-results/results";
+import { countsVeto, describeCounts, type TestResults } from "@/server/contract/test-runs/results";
 import type { Judgment } from "@/server/events/vocabulary";
 
 export interface CommandOutcome {

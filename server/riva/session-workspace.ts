@@ -1,5 +1,5 @@
 import type { CriterionResult } from "@/server/contract/criteria";
-import type { TestResults } from "@/server/contract/test-results/results";
+import type { TestResults } from "@/server/contract/test-runs/results";
 import type { IntentionView } from "@/server/events/fold";
 import { type LedgerExecResult, ledgerExecOf } from "@/server/governance/ledger/collect";
 import { mirrorIntentsFile } from "@/server/intents/mirror";

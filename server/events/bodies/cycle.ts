@@ -1,5 +1,5 @@
 import { z } from "zod";
-import { TestResults } from "@/server/contract/test-results/results";
+import { TestResults } from "@/server/contract/test-runs/results";
 import { Judgment, ReasoningSwitch, UserMode } from "../vocabulary";
 import { RoleName } from "./roles";
 import { Action, GateRecord, text } from "./shared";
