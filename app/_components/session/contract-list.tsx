@@ -68,6 +68,7 @@ function CriteriaItems({ criteria, checks }: { criteria: Criterion[]; checks: Cr
               {state === "pass" ? "✓" : state === "fail" ? "✗" : "○"}
             </span>{" "}
             <span className="kind">{criterion.kind}</span> {describeCriterion(criterion)}
+            {check?.tests ? <TestCounts tests={check.tests} testId="criterion-tests" /> : null}
           </li>
         );
       })}
