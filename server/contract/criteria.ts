@@ -1,4 +1,5 @@
 import { z } from "zod";
+import { TestResults } from "./test-runs/results";
 
 /**
  * Seed 000's acceptance criteria: each a testable condition with a verifier that runs in the sandbox
@@ -32,6 +33,13 @@ export const CriterionResult = z.object({
   passed: z.boolean(),
   /** What the verifier saw, capped: the reader must be able to check the verdict. */
   evidence: z.string().max(4_000),
+  /**
+   * A test command's counts and failing tests, read from the runner's report or summary lines
+   * (absent: not a test command, no counts found, or a result recorded before counts existed).
+   */
+  tests: TestResults.optional(),
+  /** The exact command that ran, when Arbor added a reporter to the criterion's command. */
+  ranCommand: z.string().max(4_000).optional(),
 });
 export type CriterionResult = z.infer<typeof CriterionResult>;
 

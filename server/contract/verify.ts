@@ -2,6 +2,8 @@ import picomatch from "picomatch";
 import { shellQuote } from "@/server/sandbox/shell";
 import type { ExecResult } from "@/server/sandbox/types";
 import type { Criterion, CriterionResult } from "./criteria";
+import { countsVeto, describeCounts } from "./test-runs/results";
+import { planTestCheck, runTestCheck } from "./test-runs/test-check";
 
 /** The one thing verifiers need from a sandbox: run a command in /workspace and see what happened. */
 export type Exec = (command: string) => Promise<ExecResult>;
@@ -29,6 +31,33 @@ async function byExitCode(
   return { criterion, passed, evidence: `${summarize(passed)}${seen ? `\n${seen}` : ""}` };
 }
 
+const EVIDENCE_MAX = 4_000;
+
+/**
+ * A test command's check: run its runnable form (with a reporter where one can be added) and read the
+ * counts. A run in which a test failed or no test ran is never a pass, whatever the exit code; the
+ * evidence names the command that really ran, the counts and the failing tests.
+ */
+async function byTestRun(exec: Exec, criterion: Criterion, command: string): Promise<CriterionResult> {
+  const plan = await planTestCheck(exec, command);
+  const { result, tests } = await runTestCheck(exec, plan);
+  const exitedOk = result.exitCode === 0 && !result.timedOut;
+  const veto = tests ? countsVeto(tests) : null;
+  const passed = exitedOk && veto === null;
+  let summary = `\`${plan.command}\` ${exitedOk ? "exited 0" : "failed"}`;
+  if (tests) summary += `: ${describeCounts(tests)}`;
+  if (exitedOk && veto) summary += ` (not a pass: ${veto})`;
+  else if (tests && tests.failingTests.length > 0) summary += `\nfailing: ${tests.failingTests.join(", ")}`;
+  const seen = outputOf(result);
+  return {
+    criterion,
+    passed,
+    evidence: `${summary}${seen ? `\n${seen}` : ""}`.slice(0, EVIDENCE_MAX),
+    ...(tests ? { tests } : {}),
+    ...(plan.command !== command ? { ranCommand: plan.command } : {}),
+  };
+}
+
 /** Checks one criterion inside the sandbox. Never throws for a failed check; only for a sandbox that cannot run. */
 export async function verifyCriterion(exec: Exec, criterion: Criterion): Promise<CriterionResult> {
   switch (criterion.kind) {
@@ -44,12 +73,7 @@ export async function verifyCriterion(exec: Exec, criterion: Criterion): Promise
         (ok) => (ok ? `found in ${criterion.path}:` : `"${criterion.text}" not found in ${criterion.path}`),
       );
     case "TESTS_PASS":
-      return byExitCode(
-        exec,
-        criterion,
-        criterion.command,
-        (ok) => `\`${criterion.command}\` ${ok ? "exited 0" : "failed"}`,
-      );
+      return byTestRun(exec, criterion, criterion.command);
     case "FUNCTION_EXISTS": {
       const name = criterion.name;
       // Definitions in the common languages: def/function/func/fn/class, and `name = (…) =>` / `name(…) {`.
@@ -64,12 +88,7 @@ export async function verifyCriterion(exec: Exec, criterion: Criterion): Promise
       const exists = await exec(`test -e ${shellQuote(criterion.path)}`);
       if (exists.exitCode !== 0)
         return { criterion, passed: false, evidence: `the generated test ${criterion.path} does not exist` };
-      return byExitCode(
-        exec,
-        criterion,
-        criterion.command,
-        (ok) => `\`${criterion.command}\` ${ok ? "exited 0" : "failed"}`,
-      );
+      return byTestRun(exec, criterion, criterion.command);
     }
     case "LAYER_APPROPRIATE": {
       const listed = await exec(
@@ -93,4 +112,14 @@ export async function verifyContract(exec: Exec, criteria: readonly Criterion[])
   const results: CriterionResult[] = [];
   for (const criterion of criteria) results.push(await verifyCriterion(exec, criterion));
   return results;
+}
+
+/**
+ * The exact command a criterion's check runs: a test command in its runnable form (with the reporter
+ * Arbor adds where it can), what a card should show and an approval's binding should hash; null for
+ * criteria that run no command of the contract's own. Reads package.json for `npm test`; runs nothing.
+ */
+export async function runnableCheckCommand(exec: Exec, criterion: Criterion): Promise<string | null> {
+  if (criterion.kind !== "TESTS_PASS" && criterion.kind !== "GENERATED_TEST_PASSES") return null;
+  return (await planTestCheck(exec, criterion.command)).command;
 }

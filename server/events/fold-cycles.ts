@@ -35,6 +35,7 @@ export function foldCycleEvent(view: SessionView, body: CycleEvent): void {
         timedOut: false,
         error: null,
         durationMs: null,
+        tests: null,
         judgment: null,
         judgedBy: null,
         judgmentReason: null,
@@ -56,6 +57,7 @@ export function foldCycleEvent(view: SessionView, body: CycleEvent): void {
         cycle.timedOut = body.timedOut;
         cycle.error = body.error;
         cycle.durationMs = body.durationMs;
+        cycle.tests = body.tests ?? null;
       }
       break;
     }

@@ -1,4 +1,5 @@
 import type { Criterion, CriterionResult } from "@/server/contract/criteria";
+import type { TestResults } from "@/server/contract/test-runs/results";
 import type { DiscoveredIntent } from "@/server/riva/discovery/discovered-intent";
 import { type AnswerFields, foldAnswer } from "./answer-view";
 import type { Allowance, CheckpointAnswer, CheckpointProposal } from "./checkpoint-schema";
@@ -45,6 +46,8 @@ export interface CycleView {
   timedOut: boolean;
   error: string | null;
   durationMs: number | null;
+  /** A test command's counts and failing tests, when its output showed them. */
+  tests?: TestResults | null;
   judgment: Judgment | null;
   judgedBy: string | null;
   judgmentReason: string | null;

@@ -1,5 +1,6 @@
 import { randomUUID } from "node:crypto";
 import type { CriterionResult } from "@/server/contract/criteria";
+import { testsOfOutput } from "@/server/contract/test-runs/parse-run";
 import type { ApprovalView, IntentionView } from "@/server/events/fold";
 import type { Action, EventInput, GateRecord, ToolCallBody } from "@/server/events/schema";
 import type { CycleLedger } from "@/server/governance/ledger/cycle-ledger";
@@ -66,8 +67,16 @@ function outcomeOf(call: ToolCallBody, result: ToolResult): ActionOutcome {
         : `${result.tool} ${result.status}: ${result.error?.message ?? "no reason given"}`;
     return { exitCode: result.exitCode, output, timedOut: result.timedOut, error };
   }
-  if (result.exitCode !== null || result.timedOut)
-    return { exitCode: result.exitCode, output, timedOut: result.timedOut, error: null };
+  if (result.exitCode !== null || result.timedOut) {
+    const tests = typeof call.input.command === "string" ? testsOfOutput(call.input.command, output) : null;
+    return {
+      exitCode: result.exitCode,
+      output,
+      timedOut: result.timedOut,
+      error: null,
+      ...(tests && { tests }),
+    };
+  }
   return {
     exitCode: null,
     output: "",

@@ -42,6 +42,21 @@ describe("reflectOnFailure", () => {
     expect(reflection).toContain("exit code 1");
   });
 
+  it("names the failing tests of a test run", () => {
+    const tests = {
+      runner: "pytest" as const,
+      passed: 2,
+      failed: 1,
+      skipped: 0,
+      total: 3,
+      failingTests: ["test_calc.py::test_add_negatives"],
+      source: "summary-line" as const,
+    };
+    expect(reflectOnFailure({ exitCode: 1, timedOut: false, error: null, tests }, "E assert -3 == -4")).toBe(
+      "Failed (exit code 1). 2 passed, 1 failed, 0 skipped; failing: test_calc.py::test_add_negatives. Last output:\nE assert -3 == -4",
+    );
+  });
+
   it("says so when there was no output", () => {
     expect(reflectOnFailure({ exitCode: 3, timedOut: false, error: null }, "  ")).toBe(
       "Failed (exit code 3) with no output.",
@@ -65,5 +80,35 @@ describe("judgeCommand indicators", () => {
     expect(
       judgeCommand({ exitCode: 0, timedOut: false, error: null, output: "0 errors, 12 passed" }).judgment,
     ).toBe("SUCCESS");
+  });
+});
+
+describe("judgeCommand with a test command's counts", () => {
+  const tests = (passed: number, failed: number, skipped: number) => ({
+    runner: "node-test" as const,
+    passed,
+    failed,
+    skipped,
+    total: passed + failed + skipped,
+    failingTests: failed > 0 ? ["adds negatives"] : [],
+    source: "summary-line" as const,
+  });
+  const ok = { exitCode: 0, timedOut: false, error: null };
+
+  it("a run of zero tests that exited 0 is not a success", () => {
+    expect(judgeCommand({ ...ok, tests: tests(0, 0, 2) })).toEqual({
+      judgment: "PARTIAL",
+      reason: "exit code 0, but ran 0 tests (2 skipped)",
+    });
+  });
+
+  it("a failed test hidden behind exit code 0 is named", () => {
+    expect(judgeCommand({ ...ok, tests: tests(2, 1, 0) }).reason).toBe(
+      "exit code 0, but 1 test failed: adds negatives",
+    );
+  });
+
+  it("passing tests keep the success", () => {
+    expect(judgeCommand({ ...ok, tests: tests(3, 0, 1) }).judgment).toBe("SUCCESS");
   });
 });

@@ -1,3 +1,4 @@
+import { countsVeto, describeCounts, type TestResults } from "@/server/contract/test-runs/results";
 import type { Judgment } from "@/server/events/vocabulary";
 
 export interface CommandOutcome {
@@ -5,6 +6,8 @@ export interface CommandOutcome {
   timedOut: boolean;
   error: string | null;
   output?: string;
+  /** A test command's counts: a failed test, or no test run at all, is not a success (issue #15). */
+  tests?: TestResults;
 }
 
 /** Output that contradicts a zero exit code (seed 000's failure indicators that are never benign). */
@@ -13,7 +16,8 @@ const HIDDEN_FAILURE = /Traceback \(most recent call last\)|\bpermission denied\
 /**
  * The auto checkpoint's judgment of a COMMAND action (seed 000): the exit code decides — 0 is SUCCESS,
  * anything else FAILURE — unless the output shows a failure the exit code hid (PARTIAL). A timeout or
- * an action that could not run is FAILURE. No exit code and no error (a run interrupted by a restart)
+ * an action that could not run is FAILURE. A test command that exited 0 but ran no test, or whose
+ * summary shows a failed test, is PARTIAL too. No exit code and no error (a run interrupted by a restart)
  * is UNCLEAR: nobody knows what happened.
  */
 export function judgeCommand(outcome: CommandOutcome): { judgment: Judgment; reason: string } {
@@ -25,6 +29,8 @@ export function judgeCommand(outcome: CommandOutcome): { judgment: Judgment; rea
   if (outcome.exitCode !== 0) return { judgment: "FAILURE", reason: `exit code ${outcome.exitCode}` };
   const hidden = HIDDEN_FAILURE.exec(outcome.output ?? "");
   if (hidden) return { judgment: "PARTIAL", reason: `exit code 0, but the output shows "${hidden[0]}"` };
+  const veto = outcome.tests ? countsVeto(outcome.tests) : null;
+  if (veto) return { judgment: "PARTIAL", reason: `exit code 0, but ${veto}` };
   return { judgment: "SUCCESS", reason: "exit code 0" };
 }
 
@@ -32,5 +38,13 @@ export function judgeCommand(outcome: CommandOutcome): { judgment: Judgment; rea
 export function reflectOnFailure(outcome: CommandOutcome, output: string): string {
   const tail = output.trim().split("\n").slice(-5).join("\n").slice(-600);
   const what = judgeCommand({ ...outcome, output }).reason;
-  return tail ? `Failed (${what}). Last output:\n${tail}` : `Failed (${what}) with no output.`;
+  // A test run's stack trace tail rarely says which tests failed; the counts do.
+  const tests = outcome.tests;
+  const failing =
+    tests && tests.failingTests.length > 0
+      ? ` ${describeCounts(tests)}; failing: ${tests.failingTests.join(", ")}.`
+      : "";
+  return tail
+    ? `Failed (${what}).${failing} Last output:\n${tail}`
+    : `Failed (${what}) with no output.${failing}`;
 }

@@ -1,4 +1,5 @@
 import type { CriterionResult } from "@/server/contract/criteria";
+import type { TestResults } from "@/server/contract/test-runs/results";
 import type { IntentionView } from "@/server/events/fold";
 import { type LedgerExecResult, ledgerExecOf } from "@/server/governance/ledger/collect";
 import { mirrorIntentsFile } from "@/server/intents/mirror";
@@ -16,6 +17,8 @@ export interface ActionOutcome {
   error: string | null;
   /** Set when a person's Stop killed the command while it ran: who stopped it. */
   stoppedBy?: string;
+  /** A test command's counts, read from its output's summary lines. */
+  tests?: TestResults;
 }
 
 export interface SandboxReady {

@@ -1,5 +1,6 @@
 import { type Criterion, type CriterionResult, describeCriterion } from "@/server/contract/criteria";
 import type { IntentionView } from "@/server/events/fold";
+import { TestCounts } from "./test-counts";
 
 /** An intention's contract: each criterion, with its last check when there is one. */
 export function ContractList({
@@ -67,6 +68,7 @@ function CriteriaItems({ criteria, checks }: { criteria: Criterion[]; checks: Cr
               {state === "pass" ? "✓" : state === "fail" ? "✗" : "○"}
             </span>{" "}
             <span className="kind">{criterion.kind}</span> {describeCriterion(criterion)}
+            {check?.tests ? <TestCounts tests={check.tests} testId="criterion-tests" /> : null}
           </li>
         );
       })}
@@ -84,6 +86,12 @@ export function CheckResults({ results }: { results: CriterionResult[] }) {
             {result.passed ? "✓" : "✗"}
           </span>{" "}
           {describeCriterion(result.criterion)}
+          {result.ranCommand ? (
+            <div className="muted small" data-testid="check-ran-command">
+              ran <code>{result.ranCommand}</code>
+            </div>
+          ) : null}
+          {result.tests ? <TestCounts tests={result.tests} testId="check-tests" /> : null}
           <pre className="output">{result.evidence}</pre>
         </li>
       ))}

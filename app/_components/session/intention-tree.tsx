@@ -13,6 +13,7 @@ import { NodeQaReports } from "./qa-reports";
 import { CorrectionList, CycleReasoning, WarmupReasoning } from "./reasoning-view";
 import { NodeSpend } from "./spend";
 import { StatusBadge } from "./status-badge";
+import { TestCounts } from "./test-counts";
 
 /**
  * `lazyCycles` (the replay, whose logs can be long): a cycle's details are rendered when opened, not
@@ -268,6 +269,7 @@ function CycleBody({
               {cycle.timedOut ? " (timed out)" : ""}
               {cycle.durationMs !== null ? ` · ${cycle.durationMs} ms` : ""}
             </span>
+            {cycle.tests ? <TestCounts tests={cycle.tests} testId="cycle-tests" /> : null}
             <pre className="output" data-testid="cycle-output">
               {cycle.output ?? ""}
             </pre>

@@ -1,4 +1,5 @@
 import { z } from "zod";
+import { TestResults } from "@/server/contract/test-runs/results";
 import { Judgment, ReasoningSwitch, UserMode } from "../vocabulary";
 import { RoleName } from "./roles";
 import { Action, GateRecord, text } from "./shared";
@@ -45,6 +46,8 @@ export const CycleResultBody = z.object({
   timedOut: z.boolean(),
   error: z.string().nullable(),
   durationMs: z.number().nonnegative(),
+  /** A test command's counts, read from its printed summary (absent: not a test command, or none found). */
+  tests: TestResults.optional(),
 });
 
 export const CycleJudgedBody = z.object({
