@@ -78,6 +78,17 @@ const schema = z.object({
   ARBOR_FULL_ITERATIONS: positiveInt(TWO_PHASE_DEFAULTS.fullIterations),
   /** How those phases combine with decomposition; the README explains the default. */
   ARBOR_ESCALATION: EscalationPolicy.default(TWO_PHASE_DEFAULTS.escalation),
+  /**
+   * A directory on the server under which projects may be imported from a local path or file:// URL.
+   * Unset (the default): local imports are refused, only network git URLs are accepted. It may not be
+   * Arbor's data directory or inside it (every team's repositories live there).
+   */
+  ARBOR_IMPORT_LOCAL_ROOT: optionalString.pipe(
+    z
+      .string()
+      .refine((value) => path.isAbsolute(value), "must be an absolute path")
+      .optional(),
+  ),
   ARBOR_LOG_LEVEL: z.enum(["fatal", "error", "warn", "info", "debug", "trace", "silent"]).default("info"),
 });
 
@@ -120,6 +131,12 @@ export function parseEnv(source: Record<string, string | undefined>): Env {
   }
   const values = parsed.data;
   const dataDir = path.resolve(values.ARBOR_DATA_DIR);
+  const localRoot = values.ARBOR_IMPORT_LOCAL_ROOT;
+  if (localRoot && !path.relative(dataDir, path.resolve(localRoot)).startsWith("..")) {
+    throw new Error(
+      `Invalid environment:\n  ARBOR_IMPORT_LOCAL_ROOT: ${localRoot} is Arbor's data directory or inside it; name a directory outside ${dataDir}.`,
+    );
+  }
   return {
     ...values,
     dataDir,

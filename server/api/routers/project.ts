@@ -4,12 +4,8 @@ import { createRouter, projectProcedure, teamProcedure } from "@/server/api/trpc
 import { permissionsOf } from "@/server/auth/roles";
 import { env } from "@/server/env";
 import { CheckpointPolicy, readCheckpointPolicy } from "@/server/policy/checkpoints";
-import {
-  createEmptyRepository,
-  importRepository,
-  repoPathFor,
-  validateSourceUrl,
-} from "@/server/projects/git-repository";
+import { createEmptyRepository, importRepository, repoPathFor } from "@/server/projects/git-repository";
+import { resolveImportSource } from "@/server/projects/import-source";
 
 export const CreateProjectInput = z.object({
   name: z.string().trim().min(1, "Give the project a name.").max(100),
@@ -32,7 +28,12 @@ export const projectRouter = createRouter({
     .mutation(async ({ ctx, input }) => {
       const id = randomUUID();
       const repoPath = repoPathFor(env.dataDir, id);
-      const source = input.sourceUrl ? validateSourceUrl(input.sourceUrl) : null;
+      const source = input.sourceUrl
+        ? await resolveImportSource(input.sourceUrl, {
+            localRoot: env.ARBOR_IMPORT_LOCAL_ROOT,
+            dataDir: env.dataDir,
+          })
+        : null;
       if (source) await importRepository(repoPath, source);
       else await createEmptyRepository(repoPath, input.name);
       return ctx.db.project.create({
@@ -40,7 +41,7 @@ export const projectRouter = createRouter({
           id,
           name: input.name,
           teamId: ctx.team.id,
-          sourceUrl: source,
+          sourceUrl: input.sourceUrl?.trim() ?? null,
           repoPath,
           createdById: ctx.user.id,
         },
