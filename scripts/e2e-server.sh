@@ -8,6 +8,7 @@ PORT="$1"
 DATA_DIR="$2"
 MODEL_URL="${3:-}"
 [ "${KEEP_DATA:-0}" = "1" ] || rm -rf "$DATA_DIR"
+umask 077 # the database and repositories are the owner's alone, as in production
 mkdir -p "$DATA_DIR"
 export ARBOR_DATA_DIR="$DATA_DIR"
 export DATABASE_URL="file:$(cd "$DATA_DIR" && pwd)/arbor.db"

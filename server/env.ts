@@ -103,7 +103,7 @@ export type Env = z.infer<typeof schema> & {
 function readOrCreateSecret(dataDir: string, name = "auth-secret"): string {
   const file = path.join(dataDir, name);
   if (existsSync(file)) return readFileSync(file, "utf8").trim();
-  mkdirSync(dataDir, { recursive: true });
+  mkdirSync(dataDir, { recursive: true, mode: 0o700 });
   const secret = randomBytes(32).toString("base64url");
   writeFileSync(file, secret, { mode: 0o600 });
   chmodSync(file, 0o600);
