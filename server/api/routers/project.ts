@@ -4,11 +4,17 @@ import { createRouter, projectProcedure, teamProcedure } from "@/server/api/trpc
 import { permissionsOf } from "@/server/auth/roles";
 import { env } from "@/server/env";
 import { CheckpointPolicy, readCheckpointPolicy } from "@/server/policy/checkpoints";
-import { createEmptyRepository, importRepository, repoPathFor } from "@/server/projects/git-repository";
+import {
+  createEmptyRepository,
+  importRepository,
+  removeRepository,
+  repoPathFor,
+} from "@/server/projects/git-repository";
 import { resolveImportSource } from "@/server/projects/import-source";
+import { displayName } from "@/server/text/display-name";
 
 export const CreateProjectInput = z.object({
-  name: z.string().trim().min(1, "Give the project a name.").max(100),
+  name: displayName({ what: "project name", empty: "Give the project a name.", max: 100 }),
   sourceUrl: z.string().trim().max(2_000).optional(),
 });
 
@@ -34,19 +40,26 @@ export const projectRouter = createRouter({
             dataDir: env.dataDir,
           })
         : null;
-      if (source) await importRepository(repoPath, source);
-      else await createEmptyRepository(repoPath, input.name);
-      return ctx.db.project.create({
-        data: {
-          id,
-          name: input.name,
-          teamId: ctx.team.id,
-          sourceUrl: input.sourceUrl?.trim() ?? null,
-          repoPath,
-          createdById: ctx.user.id,
-        },
-        select: { id: true, name: true },
-      });
+      // Everything is validated by now; a repository is only made for a project that will exist, and a
+      // failure after it was made removes it again.
+      try {
+        if (source) await importRepository(repoPath, source);
+        else await createEmptyRepository(repoPath, input.name);
+        return await ctx.db.project.create({
+          data: {
+            id,
+            name: input.name,
+            teamId: ctx.team.id,
+            sourceUrl: input.sourceUrl?.trim() ?? null,
+            repoPath,
+            createdById: ctx.user.id,
+          },
+          select: { id: true, name: true },
+        });
+      } catch (error) {
+        await removeRepository(repoPath);
+        throw error;
+      }
     }),
 
   getById: projectProcedure.query(({ ctx }) => ({
