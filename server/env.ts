@@ -89,6 +89,18 @@ const schema = z.object({
       .refine((value) => path.isAbsolute(value), "must be an absolute path")
       .optional(),
   ),
+  /**
+   * Sign-in limits (server/auth/sign-in-guard.ts): failed password attempts per account and per client
+   * address within a window; the next attempt is refused with "try again in N s" before bcrypt runs.
+   */
+  ARBOR_SIGN_IN_ACCOUNT_LIMIT: positiveInt(10),
+  ARBOR_SIGN_IN_ADDRESS_LIMIT: positiveInt(50),
+  ARBOR_SIGN_IN_WINDOW_SECONDS: positiveInt(900),
+  /**
+   * Reverse proxies whose X-Forwarded-For is believed (comma-separated addresses or CIDRs, or
+   * proxy-addr's names `loopback`, `linklocal`, `uniquelocal`). Unset: the TCP peer is the client.
+   */
+  ARBOR_TRUSTED_PROXIES: optionalString,
   ARBOR_LOG_LEVEL: z.enum(["fatal", "error", "warn", "info", "debug", "trace", "silent"]).default("info"),
 });
 
