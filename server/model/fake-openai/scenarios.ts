@@ -579,6 +579,26 @@ export const SCENARIOS: Record<string, Scenario> = {
       always("server error", () => ({ type: "http-error", status: 500, message: "The fake model crashed." })),
     ],
   },
+  "http-429": {
+    name: "http-429",
+    rules: [
+      always("rate limited, every time", () => ({
+        type: "http-error",
+        status: 429,
+        message: "Rate limit reached for requests.",
+      })),
+    ],
+  },
+  hang: {
+    name: "hang",
+    rules: [
+      always("never answers (10 minutes)", () => ({
+        type: "delay",
+        ms: 600_000,
+        reply: { type: "text", text: "too late" },
+      })),
+    ],
+  },
   "http-401": {
     name: "http-401",
     rules: [
