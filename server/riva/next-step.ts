@@ -27,7 +27,8 @@ import { attemptedAction } from "./tool-action";
  */
 export type Step =
   | { kind: "done" }
-  | { kind: "end"; status: FinalRunStatus; reason: string }
+  /** The loop ends VERIFIED, FAILED or STOPPED; ANSWERED belongs to the read-only answer path alone. */
+  | { kind: "end"; status: Exclude<FinalRunStatus, "ANSWERED">; reason: string }
   | { kind: "await-approval"; approvalId: string }
   /** Before anything is planned: read the request, scan the workspace, recall memories. */
   | { kind: "discover"; root: IntentionView }

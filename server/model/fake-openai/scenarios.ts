@@ -573,6 +573,17 @@ export const SCENARIOS: Record<string, Scenario> = {
       ...defaultRules,
     ],
   },
+  "answer-never-ends": {
+    name: "answer-never-ends",
+    rules: [
+      {
+        description: "answer path: list the files again, every time (never writes an answer)",
+        match: offers("fs_search"),
+        reply: () => ({ type: "tool-calls", calls: [{ name: "fs_list", arguments: {} }] }),
+      },
+      ...defaultRules,
+    ],
+  },
   "http-500": {
     name: "http-500",
     rules: [
