@@ -44,7 +44,7 @@ test("Chat answers a question with read-only tools, streamed; Agent runs the loo
   await expect(tools.nth(1)).toHaveAttribute("data-status", "ok");
   await expect(intentions(page)).toHaveCount(0);
   await expect(page.getByTestId("approval-card")).toHaveCount(0);
-  await expectRunStatus(page, "VERIFIED");
+  await expectRunStatus(page, "ANSWERED");
   await expect(page.getByTestId("message-switches").first()).toContainText("Chat · reasoning off");
 
   // The switches are the person's: a reload keeps them.

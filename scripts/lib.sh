@@ -48,7 +48,8 @@ ensure_npm_packages() {
 ensure_database() {
   say "Generating the Prisma client and applying migrations…"
   npx --no-install prisma generate >/dev/null
-  npx --no-install prisma migrate deploy 2>&1 | grep -E "applied|No pending|Error" || true
+  # umask 077: a database the migration creates is the owner's alone (it holds password hashes).
+  (umask 077 && npx --no-install prisma migrate deploy 2>&1 | grep -E "applied|No pending|Error") || true
 }
 
 ensure_sandbox() {

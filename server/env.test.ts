@@ -64,3 +64,22 @@ describe("parseEnv: ARBOR_SECRET_KEY and the model variables", () => {
     );
   });
 });
+
+describe("parseEnv: ARBOR_IMPORT_LOCAL_ROOT", () => {
+  it("is off by default and refuses a root that is the data directory or inside it", () => {
+    const dir = dataDir();
+    expect(parseEnv({ ARBOR_DATA_DIR: dir, NEXTAUTH_SECRET: "x" }).ARBOR_IMPORT_LOCAL_ROOT).toBeUndefined();
+    expect(
+      parseEnv({ ARBOR_DATA_DIR: dir, NEXTAUTH_SECRET: "x", ARBOR_IMPORT_LOCAL_ROOT: "/srv/git" })
+        .ARBOR_IMPORT_LOCAL_ROOT,
+    ).toBe("/srv/git");
+    for (const root of [dir, path.join(dir, "repos")]) {
+      expect(() =>
+        parseEnv({ ARBOR_DATA_DIR: dir, NEXTAUTH_SECRET: "x", ARBOR_IMPORT_LOCAL_ROOT: root }),
+      ).toThrow(/ARBOR_IMPORT_LOCAL_ROOT: .* is Arbor's data directory or inside it/);
+    }
+    expect(() =>
+      parseEnv({ ARBOR_DATA_DIR: dir, NEXTAUTH_SECRET: "x", ARBOR_IMPORT_LOCAL_ROOT: "relative" }),
+    ).toThrow(/ARBOR_IMPORT_LOCAL_ROOT: must be an absolute path/);
+  });
+});

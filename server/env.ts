@@ -78,6 +78,29 @@ const schema = z.object({
   ARBOR_FULL_ITERATIONS: positiveInt(TWO_PHASE_DEFAULTS.fullIterations),
   /** How those phases combine with decomposition; the README explains the default. */
   ARBOR_ESCALATION: EscalationPolicy.default(TWO_PHASE_DEFAULTS.escalation),
+  /**
+   * A directory on the server under which projects may be imported from a local path or file:// URL.
+   * Unset (the default): local imports are refused, only network git URLs are accepted. It may not be
+   * Arbor's data directory or inside it (every team's repositories live there).
+   */
+  ARBOR_IMPORT_LOCAL_ROOT: optionalString.pipe(
+    z
+      .string()
+      .refine((value) => path.isAbsolute(value), "must be an absolute path")
+      .optional(),
+  ),
+  /**
+   * Sign-in limits (server/auth/sign-in-guard.ts): failed password attempts per account and per client
+   * address within a window; the next attempt is refused with "try again in N s" before bcrypt runs.
+   */
+  ARBOR_SIGN_IN_ACCOUNT_LIMIT: positiveInt(10),
+  ARBOR_SIGN_IN_ADDRESS_LIMIT: positiveInt(50),
+  ARBOR_SIGN_IN_WINDOW_SECONDS: positiveInt(900),
+  /**
+   * Reverse proxies whose X-Forwarded-For is believed (comma-separated addresses or CIDRs, or
+   * proxy-addr's names `loopback`, `linklocal`, `uniquelocal`). Unset: the TCP peer is the client.
+   */
+  ARBOR_TRUSTED_PROXIES: optionalString,
   ARBOR_LOG_LEVEL: z.enum(["fatal", "error", "warn", "info", "debug", "trace", "silent"]).default("info"),
 });
 
@@ -92,7 +115,7 @@ export type Env = z.infer<typeof schema> & {
 function readOrCreateSecret(dataDir: string, name = "auth-secret"): string {
   const file = path.join(dataDir, name);
   if (existsSync(file)) return readFileSync(file, "utf8").trim();
-  mkdirSync(dataDir, { recursive: true });
+  mkdirSync(dataDir, { recursive: true, mode: 0o700 });
   const secret = randomBytes(32).toString("base64url");
   writeFileSync(file, secret, { mode: 0o600 });
   chmodSync(file, 0o600);
@@ -120,6 +143,12 @@ export function parseEnv(source: Record<string, string | undefined>): Env {
   }
   const values = parsed.data;
   const dataDir = path.resolve(values.ARBOR_DATA_DIR);
+  const localRoot = values.ARBOR_IMPORT_LOCAL_ROOT;
+  if (localRoot && !path.relative(dataDir, path.resolve(localRoot)).startsWith("..")) {
+    throw new Error(
+      `Invalid environment:\n  ARBOR_IMPORT_LOCAL_ROOT: ${localRoot} is Arbor's data directory or inside it; name a directory outside ${dataDir}.`,
+    );
+  }
   return {
     ...values,
     dataDir,

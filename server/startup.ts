@@ -1,6 +1,8 @@
 import { appContext } from "@/server/app-context";
+import { secureDataDir } from "@/server/data-dir/private-files";
 import { db, dbReady } from "@/server/db";
 import { env } from "@/server/env";
+import { stampPeerAddresses } from "@/server/http/client-address";
 import { logger } from "@/server/logger";
 import { checkPromptFiles } from "@/server/model/prompt-catalog";
 import { errorMessage } from "@/server/orchestrator/errors";
@@ -8,6 +10,11 @@ import { errorMessage } from "@/server/orchestrator/errors";
 export async function startServer(): Promise<void> {
   // A prompt file that is missing or names an unknown variable stops the server here, not mid-run.
   checkPromptFiles();
+  // Rate limits need the TCP peer, which Next.js route handlers never see.
+  stampPeerAddresses();
+  // Before SQLite opens its WAL: the database and everything under the data directory are private.
+  const { fixed } = secureDataDir({ dataDir: env.dataDir, databaseUrl: env.DATABASE_URL });
+  if (fixed.length > 0) logger.info({ fixed: fixed.length }, "made data files private (0600/0700)");
   await dbReady();
   const { model, sandboxes, orchestrator } = appContext();
   logger.info(

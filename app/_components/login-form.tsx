@@ -29,7 +29,8 @@ export function LoginForm({ githubEnabled, next = "/projects" }: { githubEnabled
         await signUp.mutateAsync({ name: String(form.get("name") ?? ""), email, password });
       const result = await signIn("credentials", { email, password, redirect: false });
       if (!result || result.error) {
-        setError("Wrong email or password.");
+        // The server's own words for a rate limit ("Too many sign-in attempts. Try again in N s.").
+        setError(result?.error?.startsWith("Too many") ? result.error : "Wrong email or password.");
         return;
       }
       router.push(next);

@@ -63,7 +63,7 @@ describe("the answer path", () => {
 
     const answer = ofType(bodies, "message-posted").find((message) => message.role === "agent");
     expect(answer?.text).toContain("README.md begins with: # Answerable");
-    expect(ofType(bodies, "run-ended")[0]).toMatchObject({ status: "VERIFIED" });
+    expect(ofType(bodies, "run-ended")[0]).toMatchObject({ status: "ANSWERED" });
 
     // Streamed: the page saw the answer grow (a strict prefix first), then the stream closed.
     const growing = partials.filter((partial) => !partial.done).map((partial) => partial.text);
@@ -86,6 +86,23 @@ describe("the answer path", () => {
       expect(call.tools).toEqual([...READ_ONLY_TOOLS]);
     }
   }, 60_000);
+
+  it("an answer is never VERIFIED: a model that never writes one fails the run, saying what happened", async () => {
+    const { bodies } = await ask(fakeModel("answer-never-ends"), "What is in the `Answerable` project?");
+    const ended = ofType(bodies, "run-ended")[0];
+    expect(ended).toMatchObject({ status: "FAILED" });
+    expect(ended?.reason).toMatch(/^no answer: the model kept calling tools for all \d+ requests allowed/);
+    expect(ofType(bodies, "message-posted").filter((message) => message.role === "agent")).toEqual([]);
+    expect(ofType(bodies, "message-posted").at(-1)).toMatchObject({ role: "system" });
+  });
+
+  it("a model that fails to answer (HTTP 500) fails the Chat run", async () => {
+    const { bodies } = await ask(fakeModel("http-500"), "What is in the `Answerable` project?");
+    expect(ofType(bodies, "run-ended")[0]).toMatchObject({
+      status: "FAILED",
+      reason: expect.stringContaining("the model could not answer"),
+    });
+  });
 
   it("refuses a write the model asks for in Chat mode: nothing reaches the sandbox", async () => {
     const { bodies } = await ask(fakeModel("answer-tries-write"), "Please explain the project");

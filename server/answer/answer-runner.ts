@@ -85,15 +85,21 @@ export class AnswerRunner {
       const answer = this.deps.model.answerStep
         ? await this.modelAnswer(view, run, policy, signal)
         : await this.offlineAnswer(run, policy, signal);
+      // An answer that came is ANSWERED (never VERIFIED: nothing was checked); none is FAILED.
       await this.append([
         {
           type: "message-posted",
           messageId: randomUUID(),
           runId: this.runId,
-          role: "agent",
+          role: answer.answered ? "agent" : "system",
           text: answer.text,
         },
-        { type: "run-ended", runId: this.runId, status: "VERIFIED", reason: answer.summary },
+        {
+          type: "run-ended",
+          runId: this.runId,
+          status: answer.answered ? "ANSWERED" : "FAILED",
+          reason: answer.summary,
+        },
       ]);
     } catch (error) {
       await this.fail(error, signal);
@@ -132,8 +138,18 @@ export class AnswerRunner {
       const call = { ...outcome.call, tools: [...policy.tools] };
       await this.append([llmCalledEvent(this.runId, null, call, this.deps.priceOf, run)]);
       if (outcome.calls.length === 0) {
-        const text = outcome.text.trim() || "(The model ended without writing an answer.)";
-        return { text, summary: `answered (${callsMade} tool call${callsMade === 1 ? "" : "s"})` };
+        const text = outcome.text.trim();
+        if (!text)
+          return {
+            answered: false,
+            text: "The model ended without writing an answer.",
+            summary: `no answer: the model's reply had no text (after ${callsMade} tool call${callsMade === 1 ? "" : "s"})`,
+          };
+        return {
+          answered: true,
+          text,
+          summary: `answered (${callsMade} tool call${callsMade === 1 ? "" : "s"})`,
+        };
       }
       messages.push({
         role: "assistant",
@@ -180,8 +196,9 @@ export class AnswerRunner {
       }
     }
     return {
+      answered: false,
       text: `No answer after ${MAX_ANSWER_REQUESTS} model requests: the model kept calling tools. Try a narrower question.`,
-      summary: "no answer: request limit reached",
+      summary: `no answer: the model kept calling tools for all ${MAX_ANSWER_REQUESTS} requests allowed (${callsMade} tool calls made)`,
     };
   }
 
@@ -221,7 +238,7 @@ export class AnswerRunner {
     await this.append([
       llmCalledEvent(this.runId, null, { ...call, tools: [...call.tools] }, this.deps.priceOf, run),
     ]);
-    return { text, summary: "answered by the offline heuristics (no model configured)" };
+    return { answered: true, text, summary: "answered by the offline heuristics (no model configured)" };
   }
 
   /** One read-only call through the one door, recorded under the answer. */

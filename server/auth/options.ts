@@ -1,14 +1,22 @@
-import bcrypt from "bcryptjs";
 import type { NextAuthOptions } from "next-auth";
 import CredentialsProvider from "next-auth/providers/credentials";
 import GitHubProvider from "next-auth/providers/github";
 import { z } from "zod";
 import { db } from "@/server/db";
 import { env } from "@/server/env";
+import { clientAddress, compileTrust } from "@/server/http/client-address";
 import { logger } from "@/server/logger";
+import { createSignInGuard, tooManyAttemptsMessage } from "./sign-in-guard";
 import { findOrCreateGitHubUser } from "./users";
 
-const Credentials = z.object({ email: z.email(), password: z.string().min(1) });
+const Credentials = z.object({ email: z.email(), password: z.string().min(1).max(200) });
+
+const signInGuard = createSignInGuard(db, {
+  accountLimit: env.ARBOR_SIGN_IN_ACCOUNT_LIMIT,
+  addressLimit: env.ARBOR_SIGN_IN_ADDRESS_LIMIT,
+  windowSeconds: env.ARBOR_SIGN_IN_WINDOW_SECONDS,
+});
+const trustProxy = compileTrust(env.ARBOR_TRUSTED_PROXIES);
 
 /**
  * next-auth with JWT sessions: email + password (bcrypt hashes) always, GitHub only when its OAuth
@@ -25,17 +33,22 @@ export const authOptions: NextAuthOptions = {
         email: { label: "Email", type: "email" },
         password: { label: "Password", type: "password" },
       },
-      async authorize(raw) {
+      async authorize(raw, request) {
         const parsed = Credentials.safeParse(raw);
         if (!parsed.success) return null;
-        const user = await db.user.findUnique({ where: { email: parsed.data.email.toLowerCase() } });
-        if (!user?.passwordHash) return null;
-        const ok = await bcrypt.compare(parsed.data.password, user.passwordHash);
-        if (!ok) {
-          logger.info({ userId: user.id }, "sign-in refused: wrong password");
-          return null;
+        const address = clientAddress(request.headers ?? {}, trustProxy);
+        const outcome = await signInGuard.attempt({ ...parsed.data, address });
+        if (outcome.ok) return outcome.user;
+        if (outcome.reason === "too-many-attempts") {
+          logger.warn(
+            { address, retryAfter: outcome.retryAfterSeconds },
+            "sign-in refused: too many attempts",
+          );
+          // next-auth hands a thrown message to the login form as its error.
+          throw new Error(tooManyAttemptsMessage(outcome.retryAfterSeconds));
         }
-        return { id: user.id, email: user.email, name: user.name };
+        logger.info({ address }, "sign-in refused: wrong email or password");
+        return null;
       },
     }),
     ...(env.GITHUB_ID && env.GITHUB_SECRET

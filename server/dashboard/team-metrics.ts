@@ -1,4 +1,5 @@
 import type { EventBody, StoredEvent } from "@/server/events/schema";
+import type { RunStatus } from "@/server/events/vocabulary";
 import { aiLinesOf, passedCheck } from "./trace-lines";
 
 /**
@@ -69,7 +70,7 @@ export interface TeamMetrics {
 }
 
 interface RunFacts {
-  status: "RUNNING" | "VERIFIED" | "FAILED" | "STOPPED";
+  status: RunStatus;
   /** An answer, not work: it ends VERIFIED when answered, which says nothing of the agent's success. */
   answer: boolean;
   day: string;

@@ -14,10 +14,20 @@ export const ACTION_TYPES = ["COMMAND", "EDIT", "CREATE", "DELETE", "QUERY"] as 
 export const ActionType = z.enum(ACTION_TYPES);
 export type ActionType = z.infer<typeof ActionType>;
 
-export const RUN_STATUSES = ["RUNNING", "VERIFIED", "FAILED", "STOPPED"] as const;
+/**
+ * ANSWERED ends a read-only answer (Chat mode, or a question in Agent mode) that came: an answer is
+ * not a verification, so it is never VERIFIED. An answer that did not come (no model reply, the
+ * request limit) is FAILED. Runs stored before ANSWERED existed keep their VERIFIED.
+ */
+export const RUN_STATUSES = ["RUNNING", "VERIFIED", "ANSWERED", "FAILED", "STOPPED"] as const;
 export const RunStatus = z.enum(RUN_STATUSES);
 export type RunStatus = z.infer<typeof RunStatus>;
-export const FINAL_RUN_STATUSES = ["VERIFIED", "FAILED", "STOPPED"] as const satisfies readonly RunStatus[];
+export const FINAL_RUN_STATUSES = [
+  "VERIFIED",
+  "ANSWERED",
+  "FAILED",
+  "STOPPED",
+] as const satisfies readonly RunStatus[];
 export const FinalRunStatus = z.enum(FINAL_RUN_STATUSES);
 export type FinalRunStatus = z.infer<typeof FinalRunStatus>;
 

@@ -1,6 +1,19 @@
+import path from "node:path";
 import { shellQuote } from "@/server/sandbox/shell";
 import type { Sandbox } from "@/server/sandbox/types";
 import type { RealpathPort } from "./scope";
+
+/**
+ * For a call that acts on the directory entry itself (deleting a symbolic link): the parent directory
+ * is resolved (symlinks in it followed), the last component is kept as written, so the entry is judged
+ * where it is and a link's target is never followed.
+ */
+export function entryRealpath(realpath: RealpathPort): RealpathPort {
+  return async (absolutePath) => {
+    const parent = await realpath(path.posix.dirname(absolutePath));
+    return path.posix.join(parent, path.posix.basename(absolutePath));
+  };
+}
 
 const REALPATH_TIMEOUT_MS = 10_000;
 

@@ -1,6 +1,7 @@
 import picomatch from "picomatch";
 import { z } from "zod";
 import { normaliseScopePattern } from "@/server/governance/scope";
+import { displayName } from "@/server/text/display-name";
 
 /**
  * A project's intents as people edit them on the project page (seed 003's `active_intents.yaml`
@@ -66,7 +67,7 @@ const line = (what: string) =>
 
 /** Everything of an intent but its id (which does not change once made). */
 export const IntentFields = z.object({
-  name: z.string().trim().min(1, "Give the intent a name.").max(200),
+  name: displayName({ what: "intent name", empty: "Give the intent a name.", max: 200 }),
   status: IntentStatus.default("IN_PROGRESS"),
   ownedScope: z
     .array(ScopeGlob)

@@ -12,7 +12,7 @@ import { ModelOutputError } from "./errors";
 import { MAX_CHILDREN, MIN_CHILDREN } from "./heuristics/split-task";
 import { estimateTokens } from "./offline-model";
 import { loadPrompt, renderPrompt } from "./prompts";
-import type { ProviderId } from "./provider-vocabulary";
+import { PROVIDER_SHORT_LABELS, type ProviderId } from "./provider-vocabulary";
 import { createLanguageModel, effectiveBaseUrl } from "./providers";
 import { qaToolSet, qaUserMessage, runQaTurn } from "./qa-turn";
 import { withOutcome } from "./reasoning/outcome-prompt";
@@ -22,7 +22,7 @@ import { checkModelRequest, type RequestContext } from "./request-check";
 import { requestToolCall } from "./request-tool-call";
 import { chaosAsk, criticAsk, librarianAsk } from "./roles/role-asks";
 import type { ChaosInput, CriticInput, LibrarianInput } from "./roles/types";
-import { displayUrl, toModelError } from "./to-model-error";
+import { toModelError } from "./to-model-error";
 import {
   CannotDecomposeInput,
   FORCED_PLAN_TOOLS,
@@ -130,7 +130,9 @@ export class AiSdkModel implements AgentModel {
     this.id = `${this.provider}:${config.modelName}`;
     const settings = { ...config, provider: this.provider };
     this.baseUrl = effectiveBaseUrl(settings) ?? "";
-    this.label = `${config.modelName} at ${displayUrl(this.baseUrl)}`;
+    // Shown to everyone in the team (header, runs, the event log): the model, never the server's
+    // address, which only people who can change settings see (settings page).
+    this.label = `${config.modelName} (${PROVIDER_SHORT_LABELS[this.provider]})`;
     this.model = createLanguageModel(settings);
   }
 

@@ -14,6 +14,13 @@ export const PROVIDER_LABELS: Record<ProviderId, string> = {
   anthropic: "Anthropic",
 };
 
+/** A provider's name in a model's label ("gpt-4o-mini (OpenAI-compatible)"). */
+export const PROVIDER_SHORT_LABELS: Record<ProviderId, string> = {
+  "openai-compatible": "OpenAI-compatible",
+  openai: "OpenAI",
+  anthropic: "Anthropic",
+};
+
 /** Where each provider's server lives when no base URL is configured. */
 export const DEFAULT_BASE_URLS: Record<ProviderId, string | null> = {
   openai: "https://api.openai.com/v1",

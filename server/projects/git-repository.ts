@@ -4,6 +4,7 @@ import { tmpdir } from "node:os";
 import path from "node:path";
 import { promisify } from "node:util";
 import { UserFacingError } from "@/server/orchestrator/errors";
+import { type ImportSource, LOCAL_SOURCE_REFUSED } from "@/server/projects/import-source";
 
 const run = promisify(execFile);
 
@@ -50,33 +51,23 @@ export async function createEmptyRepository(repoPath: string, projectName: strin
   }
 }
 
-/** Accepts what the server's git can clone: a `file://` URL, an absolute path, or a network URL. */
-export function validateSourceUrl(source: string): string {
-  const trimmed = source.trim();
-  if (trimmed.startsWith("-"))
-    throw new UserFacingError("A repository URL cannot start with '-'.", "BAD_REQUEST");
-  if (/^ext::/i.test(trimmed) || /^[a-z]+::/i.test(trimmed)) {
-    throw new UserFacingError("Remote helper URLs (like ext::) are not allowed.", "BAD_REQUEST");
-  }
-  if (
-    !/^(file|https?|ssh|git):\/\//i.test(trimmed) &&
-    !trimmed.startsWith("/") &&
-    !/^[\w.-]+@[\w.-]+:/.test(trimmed)
-  ) {
-    throw new UserFacingError(
-      "Give a git URL (https://…, ssh://…, git@host:repo) or a file:// path to a repository the server can reach.",
-      "BAD_REQUEST",
-    );
-  }
-  return trimmed;
-}
-
-export async function importRepository(repoPath: string, source: string): Promise<void> {
+/**
+ * Clones `source` (already through `resolveImportSource`) into `repoPath`. Git itself is held to the
+ * same policy: a network source runs with the file transport switched off (no redirect or URL trick
+ * reaches the server's disk), and a local one is copied through the pack protocol (`--no-local`: only
+ * reachable objects, no hard links into the source). A failed local clone says nothing about why.
+ */
+export async function importRepository(repoPath: string, source: ImportSource): Promise<void> {
   await mkdir(path.dirname(repoPath), { recursive: true });
+  const args =
+    source.kind === "local"
+      ? ["-c", "protocol.file.allow=always", "clone", "--bare", "--no-local", "--", source.path, repoPath]
+      : ["-c", "protocol.file.allow=never", "clone", "--bare", "--", source.url, repoPath];
   try {
-    await git(["clone", "--bare", "--", source, repoPath], undefined, CLONE_TIMEOUT_MS);
+    await git(args, undefined, CLONE_TIMEOUT_MS);
   } catch (error) {
     await rm(repoPath, { recursive: true, force: true });
+    if (source.kind === "local") throw new UserFacingError(LOCAL_SOURCE_REFUSED, "BAD_REQUEST");
     const stderr = (error as { stderr?: string }).stderr ?? "";
     const firstLine = stderr.split("\n").find((line) => line.startsWith("fatal:")) ?? "git clone failed";
     throw new UserFacingError(

@@ -47,8 +47,13 @@ export async function checkDelivery(host: DeliveryHost, root: IntentionView, sig
   const check = model.checkDelivery?.bind(model) ?? checkDeliveryOffline;
   const input = { ...deliveryInputFor(host.view(), root), request };
   const record = { ...request, intentionId: root.id, stage: "delivery_check" as const };
-  const outcome = await callWithRetries({ ...host.deps, model: checker }, record, signal, () =>
-    check(input, signal),
+  // The run's outcome is decided (the check is advisory, it never changes it): one attempt, no retries.
+  const outcome = await callWithRetries(
+    { ...host.deps, model: checker },
+    record,
+    signal,
+    () => check(input, signal),
+    { maxAttempts: 1 },
   );
   if ("value" in outcome) {
     const { answer, call } = outcome.value;

@@ -22,7 +22,7 @@ import { discoverIntent } from "./discovery/discover";
 import { summarizeIntent } from "./discovery/discovered-intent";
 import type { Verdict } from "./heuristics";
 import { callWithRetries, modelFailedEvents } from "./model-calls";
-import { nextStep, type Step } from "./next-step";
+import { nextStep, type Step, workingMs } from "./next-step";
 import type { RivaDeps } from "./ports";
 import { checkDelivery, deliveryReported, type QaHost, qaNotesFor, reviewIntention } from "./qa-step";
 import { actCarry, afterActEvents, correctionEvents, type ReasoningHost, warmUp } from "./reasoning-step";
@@ -40,7 +40,7 @@ import {
   statusChanged,
 } from "./run-events";
 import { SessionWorkspace } from "./session-workspace";
-import { stoppedBy } from "./stop";
+import { stoppedBy, withDeadline } from "./stop";
 import { escalatedEvent, modelFor } from "./tier-events";
 import {
   buildContract,
@@ -126,7 +126,21 @@ export class RivaEngine {
           qa: policy,
         });
         if (step.kind === "done") return;
-        await this.perform(step, signal);
+        // Waiting for a person does not count as working time; every other step is cut at the wall clock.
+        if (step.kind === "await-approval") {
+          await this.perform(step, signal);
+          continue;
+        }
+        const run = this.view.runs[this.runId];
+        const remaining = run
+          ? this.deps.limits.wallClockMs - workingMs(this.view, run, this.deps.clock())
+          : this.deps.limits.wallClockMs;
+        const timed = withDeadline(signal, remaining, this.deps.limits.wallClockMs);
+        try {
+          await this.perform(step, timed.signal);
+        } finally {
+          timed.dispose();
+        }
       }
     } catch (error) {
       const ref = randomUUID().slice(0, 8);

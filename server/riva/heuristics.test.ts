@@ -96,3 +96,38 @@ describe("isStalled and failureSummary", () => {
     expect(summary).not.toContain("cmd-0`");
   });
 });
+
+describe("the stall rule names what happened (issue #16.6)", () => {
+  const partial = cycle({
+    judgment: "PARTIAL",
+    exitCode: 0,
+    output: "3 of 5 passed",
+    judgmentReason: "some tests fail",
+  });
+
+  it("two identical PARTIAL results are a stall, not '2 unclear outcomes'", () => {
+    expect(shouldDecompose([partial, partial], DEFAULT_LIMITS)).toEqual({
+      yes: true,
+      reason: "stalled: `make` gave the same PARTIAL result twice: some tests fail",
+    });
+  });
+
+  it("counts PARTIAL and UNCLEAR apart when they differ", () => {
+    const unclear = cycle({ judgment: "UNCLEAR", exitCode: null, output: "?" });
+    expect(shouldDecompose([partial, unclear], DEFAULT_LIMITS).reason).toBe(
+      "1 partial result and 1 unclear outcome",
+    );
+    expect(shouldDecompose([partial, { ...partial, output: "4 of 5 passed" }], DEFAULT_LIMITS).reason).toBe(
+      "2 partial results",
+    );
+  });
+
+  it("reads the whole history: the same PARTIAL after an escalation to another tier is a stall at once", () => {
+    const earlierTier = [partial, partial];
+    const thisTier = [partial];
+    expect(shouldDecompose(thisTier, DEFAULT_LIMITS).yes).toBe(false);
+    expect(shouldDecompose(thisTier, DEFAULT_LIMITS, [...earlierTier, ...thisTier]).reason).toBe(
+      "stalled: `make` gave the same PARTIAL result 3 times: some tests fail",
+    );
+  });
+});

@@ -48,12 +48,47 @@ export function isStalled(cycles: readonly CycleView[]): boolean {
 
 const REFLECTION_SUGGESTS = /\b(decompose|split (it|this)|smaller steps|too (large|big|broad))\b/i;
 
-export function shouldDecompose(cycles: readonly CycleView[], limits: RivaLimits): Verdict {
+const sameAttempt = (a: CycleView, b: CycleView) =>
+  a.action.content === b.action.content &&
+  a.judgment === b.judgment &&
+  a.exitCode === b.exitCode &&
+  (a.output ?? a.error) === (b.output ?? b.error);
+
+/**
+ * The stall rule: the last judged cycle repeated an earlier one of the same intention exactly (action,
+ * judgment, exit code, output), whatever the judgment (PARTIAL and UNCLEAR too) and wherever the
+ * earlier one was (another tier's cycles included). Names the action, the judgment and how often.
+ */
+export function stallOf(history: readonly CycleView[]): string | null {
+  const judged = history.filter((cycle) => cycle.judgment !== null && !cycle.testFirst);
+  const last = judged.at(-1);
+  if (!last) return null;
+  const times = judged.filter((cycle) => sameAttempt(cycle, last)).length;
+  if (times < 2) return null;
+  const action = last.action.content.replace(/\s+/g, " ").slice(0, 120);
+  const why = last.judgmentReason ? `: ${last.judgmentReason.slice(0, 200)}` : "";
+  return `stalled: \`${action}\` gave the same ${last.judgment} result ${times === 2 ? "twice" : `${times} times`}${why}`;
+}
+
+function plural(count: number, word: string): string {
+  return `${count} ${word}${count === 1 ? "" : "s"}`;
+}
+
+/**
+ * Seed 000's decomposition triggers, on the cycles of the current attempt (`cycles`, one tier's with
+ * model tiers); `history` (default: the same) is every cycle of the intention, for the stall rule.
+ */
+export function shouldDecompose(
+  cycles: readonly CycleView[],
+  limits: RivaLimits,
+  history: readonly CycleView[] = cycles,
+): Verdict {
   const judged = cycles.filter((cycle) => cycle.judgment !== null);
   // The test-first cycle is expected to leave its test red: not a miss (it still counts as a cycle).
   const work = judged.filter((cycle) => !cycle.testFirst);
   const failures = work.filter((cycle) => cycle.judgment === "FAILURE").length;
-  const unclear = work.filter((cycle) => cycle.judgment === "UNCLEAR" || cycle.judgment === "PARTIAL").length;
+  const partial = work.filter((cycle) => cycle.judgment === "PARTIAL").length;
+  const unclear = work.filter((cycle) => cycle.judgment === "UNCLEAR").length;
   if (judged.length >= limits.maxCyclesPerIntention) {
     return { yes: true, reason: `max cycles per intention reached (${limits.maxCyclesPerIntention})` };
   }
@@ -62,11 +97,19 @@ export function shouldDecompose(cycles: readonly CycleView[], limits: RivaLimits
     const stalled = isStalled(judged) ? "; the last two were the same action with the same result" : "";
     return { yes: true, reason: `${failures} failed cycles${last ? ` (last: ${last})` : ""}${stalled}` };
   }
-  if (unclear >= 2) return { yes: true, reason: `${unclear} unclear outcomes` };
+  // Before counting PARTIAL/UNCLEAR results, so a repeated one is named as what it is: a stall.
+  const stall = judged.length > 0 ? stallOf(history) : null;
+  if (stall) return { yes: true, reason: stall };
+  if (partial + unclear >= 2) {
+    const parts = [
+      partial > 0 ? plural(partial, "partial result") : "",
+      unclear > 0 ? plural(unclear, "unclear outcome") : "",
+    ];
+    return { yes: true, reason: parts.filter(Boolean).join(" and ") };
+  }
   const reflection = judged.at(-1)?.reflection ?? "";
   if (REFLECTION_SUGGESTS.test(reflection))
     return { yes: true, reason: "the reflection suggests decomposing" };
-  if (isStalled(judged)) return { yes: true, reason: "stalled: the same action gave the same result twice" };
   return { yes: false, reason: "retry: no decomposition trigger fired" };
 }
 

@@ -28,6 +28,7 @@ export async function callWithRetries<T>(
   },
   signal: AbortSignal,
   call: () => Promise<T>,
+  options: { maxAttempts?: number } = {},
 ): Promise<{ value: T; failedAttempts: EventInput[] } | { error: unknown; failedAttempts: EventInput[] }> {
   const failedAttempts: EventInput[] = [];
   const onAttempt = (report: AttemptReport) => {
@@ -50,6 +51,7 @@ export async function callWithRetries<T>(
       sleep,
       onAttempt,
       signal,
+      ...options,
     });
     return { value, failedAttempts };
   } catch (error) {

@@ -27,7 +27,8 @@ import { attemptedAction } from "./tool-action";
  */
 export type Step =
   | { kind: "done" }
-  | { kind: "end"; status: FinalRunStatus; reason: string }
+  /** The loop ends VERIFIED, FAILED or STOPPED; ANSWERED belongs to the read-only answer path alone. */
+  | { kind: "end"; status: Exclude<FinalRunStatus, "ANSWERED">; reason: string }
   | { kind: "await-approval"; approvalId: string }
   /** Before anything is planned: read the request, scan the workspace, recall memories. */
   | { kind: "discover"; root: IntentionView }
@@ -103,7 +104,11 @@ export function nextStep(view: SessionView, runId: string, context: StepContext)
     // The verification reports into the delivery gate and QA reviews the root, then the run ends.
     const reason =
       root.status === "VERIFIED" ? verifiedReason(view, root) : (root.reason ?? "the task failed");
-    return beforeRunEnds(run, root, qa, reason) ?? { kind: "end", status: root.status, reason };
+    // Out of working time, the advisory model steps (QA, delivery check) cannot change the outcome: skipped.
+    const outOfTime = workingMs(view, run, context.now) >= context.limits.wallClockMs;
+    return (
+      beforeRunEnds(run, root, qa, reason, { outOfTime }) ?? { kind: "end", status: root.status, reason }
+    );
   }
 
   const approvals = Object.values(view.approvals).filter((approval) => approval.runId === run.id);

@@ -53,6 +53,33 @@ describe("advisory QA in the transition", () => {
     expect(step(firstChildDone, OFF)).toMatchObject({ kind: "plan", intention: { id: "c2" } });
   });
 
+  it("out of working time, the advisory steps (QA review, delivery check) are skipped: the outcome is decided", () => {
+    const allDone = [
+      ...firstChildDone,
+      review("c1"),
+      ...cycle("run-1", "c2", "y2", 0),
+      verified("c2"),
+      review("c2"),
+      verified("root"),
+    ];
+    const reported: EventInput = {
+      type: "delivery-reported",
+      runId: "run-1",
+      state: "DONE",
+      source: "verification",
+      reason: "ok",
+    };
+    const late = (bodies: EventInput[]) =>
+      nextStep(foldEvents(sequence(bodies)), "run-1", {
+        limits: { ...DEFAULT_LIMITS, wallClockMs: 1_000 },
+        now: Date.UTC(2026, 10, 22, 1, 0),
+        qa: ON,
+      });
+    // The verification still reports (no model call), then the run ends with the root's outcome.
+    expect(late(allDone)).toMatchObject({ kind: "report-delivery" });
+    expect(late([...allDone, reported])).toMatchObject({ kind: "end", status: "VERIFIED" });
+  });
+
   it("a QA fail changes no status: the next sibling is worked as if it passed", () => {
     const view = foldEvents(sequence([...firstChildDone, review("c1", "run-1", "fail")]));
     expect(view.intentions.c1?.status).toBe("VERIFIED");

@@ -39,11 +39,13 @@ export function beforeRunEnds(
   root: IntentionView,
   qa: QaSettings,
   reason: string,
+  options: { outOfTime?: boolean } = {},
 ): QaStep | null {
   if (!verificationReported(run)) {
     const state = root.status === "VERIFIED" ? "DONE" : "NEEDS_WORK";
     return { kind: "report-delivery", intention: root, state, reason };
   }
+  if (options.outOfTime) return null;
   if (qaReviewDue(root, qa)) return { kind: "qa-review", intention: root };
   // After the review, so the check can read its verdict; once per run, whatever it answered.
   return deliveryChecked(run) ? null : { kind: "delivery-check", intention: root };

@@ -86,7 +86,8 @@ export function afterMissWithTiers(
   if (gone) return gone;
   const canDecompose = intention.depth + 1 <= limits.maxDepth;
   const state = tierState(intention, canDecompose);
-  const trigger = shouldDecompose(cyclesOnTier(intention), limits);
+  // The stall rule reads every cycle of the intention: a result repeated after an escalation is a stall.
+  const trigger = shouldDecompose(cyclesOnTier(intention), limits, intention.cycles);
   const tier = config.tiers[state.tierIndex];
   const rule = (tier && overCap(state.inTier, tier)) ?? (trigger.yes ? trigger.reason : undefined);
   const decision = tierDecision(state, config, trigger.yes ? trigger.reason : undefined);

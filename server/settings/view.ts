@@ -28,13 +28,31 @@ function keyText(
   return hint ? `set (ends in ${hint})` : "set";
 }
 
+/** What a person who cannot change the settings sees instead of a model server's address. */
+export const HIDDEN_BASE_URL = "hidden (only people who can change these settings see the server's address)";
+
+/**
+ * Settings as a person may see them: the server's address is internal (it may name a host on the
+ * private network), so only those who can change the settings get it.
+ */
+export function settingsFor(settings: PublicModelSettings, canSeeServer: boolean) {
+  return canSeeServer
+    ? { ...settings, baseUrlHidden: false }
+    : { ...settings, baseUrl: null, baseUrlHidden: settings.baseUrl !== null };
+}
+
 export function resolvedRows(
   resolved: ResolvedModelSettings,
   stored: Partial<Record<LayerName, PublicModelSettings>>,
+  options: { canSeeServer: boolean } = { canSeeServer: true },
 ): ResolvedRow[] {
   const values: Record<SettingField, string> = {
     provider: PROVIDER_LABELS[resolved.provider],
-    baseUrl: resolved.baseUrl ? displayUrl(resolved.baseUrl) : "none: the built-in offline model answers",
+    baseUrl: !resolved.baseUrl
+      ? "none: the built-in offline model answers"
+      : options.canSeeServer
+        ? displayUrl(resolved.baseUrl)
+        : HIDDEN_BASE_URL,
     modelName: resolved.modelName,
     apiKey: keyText(resolved, stored),
     timeoutMs: `${resolved.timeoutMs} ms`,

@@ -120,7 +120,6 @@ describe("gates against the real sandbox", () => {
       ["fs.write", { path: "src/etc/evil", content: "x" }, { activeIntent: WIDE }],
       // In scope as written, but the link leads to README.md, outside src/**.
       ["fs.write", { path: "src/readme-link", content: "x" }, { activeIntent: SCOPED }],
-      ["fs.delete", { path: "src/readme-link" }, { activeIntent: SCOPED }],
       ["git.add", { paths: ["src/etc"] }, { activeIntent: WIDE }],
     ];
     for (const [tool, input, context] of cases) {
@@ -129,6 +128,15 @@ describe("gates against the real sandbox", () => {
     }
     expect(await sh("cat README.md")).toBe("# Sandbox test project\n");
     expect(await sh("test -e /tmp/x || echo absent")).toBe("absent\n");
+    // fs.delete acts on the entry (issue #16.10): the link is in scope and is removed; README.md,
+    // which it points to outside src/**, is never touched.
+    const deleted = await tools.run(
+      { tool: "fs.delete", input: { path: "src/readme-link" } },
+      { activeIntent: SCOPED },
+    );
+    expect(deleted.status).toBe("ok");
+    expect(await sh("test -L src/readme-link || echo gone")).toBe("gone\n");
+    expect(await sh("cat README.md")).toBe("# Sandbox test project\n");
   });
 
   it("asks (with confirmation) before protected paths, even pre-approved, existing or not", async () => {

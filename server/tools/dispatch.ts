@@ -2,7 +2,7 @@ import type { z } from "zod";
 import { type ActiveIntent, INTENT_REQUIRED_ERROR } from "@/server/governance/intent-gate";
 import type { CycleIds, LedgerMark } from "@/server/governance/ledger/cycle-ledger";
 import type { AgentTraceRecord } from "@/server/governance/ledger/record";
-import { sandboxRealpath } from "@/server/governance/sandbox-realpath";
+import { entryRealpath, sandboxRealpath } from "@/server/governance/sandbox-realpath";
 import { errorMessage } from "@/server/orchestrator/errors";
 import { approvalBinding, verifyBinding } from "@/server/policy/approval/binding";
 import type { ApprovalDecision } from "@/server/policy/approval/decision";
@@ -190,7 +190,9 @@ export class ToolDispatch {
       const guarded = await guardPaths(paths, {
         writes: tool.writes,
         activeIntent: context.activeIntent,
-        realpath: sandboxRealpath(await this.sandbox()),
+        realpath: tool.actsOnEntry
+          ? entryRealpath(sandboxRealpath(await this.sandbox()))
+          : sandboxRealpath(await this.sandbox()),
       });
       if (!guarded.ok) return denied(guarded.reason);
       realPaths = guarded.realPaths;

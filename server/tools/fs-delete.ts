@@ -15,6 +15,8 @@ export const fsDelete = defineTool({
   input: z.strictObject({ path: WorkspacePathInput }),
   paths: (input) => [input.path],
   writes: true,
+  // `rm` removes a symbolic link, never its target: the link is what is judged and deleted.
+  actsOnEntry: true,
   async execute(input, runtime) {
     const file = quotedPath(input.path);
     const name = relativePath(input.path);

@@ -78,6 +78,13 @@ export interface ToolDefinition<Schema extends z.ZodType = z.ZodType> {
   /** True when the paths are written (checked against the intent's owned scope), false for reads. */
   writes: boolean;
   /**
+   * True when the call acts on the directory entry itself, never on what a symbolic link points to
+   * (fs.delete removes the link). The scope guard then resolves the parent directory and keeps the
+   * last component as written: a link to outside /workspace can be deleted, its target is never
+   * touched or judged.
+   */
+  actsOnEntry?: boolean;
+  /**
    * What the approval gate and the person asked should see before it runs: the content's secrets (a
    * write, the staged diff of a commit) and a preview. Runs after the scope guard, before the gate.
    */

@@ -5,6 +5,7 @@ const tone: Record<string, string> = {
   ACTIVE: "info",
   RUNNING: "info",
   VERIFIED: "ok",
+  ANSWERED: "info",
   SUCCESS: "ok",
   FAILED: "danger",
   FAILURE: "danger",

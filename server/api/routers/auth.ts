@@ -1,9 +1,10 @@
 import { z } from "zod";
 import { createRouter, publicProcedure } from "@/server/api/trpc";
 import { signUp } from "@/server/auth/users";
+import { displayName } from "@/server/text/display-name";
 
 export const SignUpInput = z.object({
-  name: z.string().trim().min(1, "Tell us your name.").max(100),
+  name: displayName({ what: "name", empty: "Tell us your name.", max: 100 }),
   email: z.email("That is not an email address."),
   password: z.string().min(8, "Use at least 8 characters.").max(200),
 });

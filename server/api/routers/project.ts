@@ -7,12 +7,14 @@ import { CheckpointPolicy, readCheckpointPolicy } from "@/server/policy/checkpoi
 import {
   createEmptyRepository,
   importRepository,
+  removeRepository,
   repoPathFor,
-  validateSourceUrl,
 } from "@/server/projects/git-repository";
+import { resolveImportSource } from "@/server/projects/import-source";
+import { displayName } from "@/server/text/display-name";
 
 export const CreateProjectInput = z.object({
-  name: z.string().trim().min(1, "Give the project a name.").max(100),
+  name: displayName({ what: "project name", empty: "Give the project a name.", max: 100 }),
   sourceUrl: z.string().trim().max(2_000).optional(),
 });
 
@@ -32,20 +34,32 @@ export const projectRouter = createRouter({
     .mutation(async ({ ctx, input }) => {
       const id = randomUUID();
       const repoPath = repoPathFor(env.dataDir, id);
-      const source = input.sourceUrl ? validateSourceUrl(input.sourceUrl) : null;
-      if (source) await importRepository(repoPath, source);
-      else await createEmptyRepository(repoPath, input.name);
-      return ctx.db.project.create({
-        data: {
-          id,
-          name: input.name,
-          teamId: ctx.team.id,
-          sourceUrl: source,
-          repoPath,
-          createdById: ctx.user.id,
-        },
-        select: { id: true, name: true },
-      });
+      const source = input.sourceUrl
+        ? await resolveImportSource(input.sourceUrl, {
+            localRoot: env.ARBOR_IMPORT_LOCAL_ROOT,
+            dataDir: env.dataDir,
+          })
+        : null;
+      // Everything is validated by now; a repository is only made for a project that will exist, and a
+      // failure after it was made removes it again.
+      try {
+        if (source) await importRepository(repoPath, source);
+        else await createEmptyRepository(repoPath, input.name);
+        return await ctx.db.project.create({
+          data: {
+            id,
+            name: input.name,
+            teamId: ctx.team.id,
+            sourceUrl: input.sourceUrl?.trim() ?? null,
+            repoPath,
+            createdById: ctx.user.id,
+          },
+          select: { id: true, name: true },
+        });
+      } catch (error) {
+        await removeRepository(repoPath);
+        throw error;
+      }
     }),
 
   getById: projectProcedure.query(({ ctx }) => ({

@@ -6,6 +6,7 @@ import { permissionsOf } from "@/server/auth/roles";
 import { followEvents } from "@/server/events/follow";
 import { ReasoningSwitch, UserMode } from "@/server/events/vocabulary";
 import { RunModelOverrides } from "@/server/settings/run-overrides";
+import { titleFrom } from "@/server/text/display-name";
 
 const MAX_REPLAY_EVENTS = 50_000;
 
@@ -41,7 +42,7 @@ export const sessionRouter = createRouter({
         data: {
           projectId: ctx.project.id,
           createdById: ctx.user.id,
-          title: input.task.slice(0, 120),
+          title: titleFrom(input.task),
           branch: "pending",
         },
       });

@@ -120,6 +120,30 @@ describe("settings router", () => {
     expect(await db.modelSettings.count({ where: { teamId: owner.team.id } })).toBe(0);
   });
 
+  it("shows the model server's address only to people who can change the settings (issue #16.10)", async () => {
+    const { owner, as, member, viewer } = await world();
+    const internal = "http://models.internal.example:8080/v1";
+    await as(owner.user).updateTeam({
+      teamId: owner.team.id,
+      settings: settings({ provider: "openai-compatible", baseUrl: internal, modelName: "m" }),
+    });
+    const ownerView = JSON.stringify(await as(owner.user).project({ projectId: owner.project.id }));
+    expect(ownerView).toContain("models.internal.example");
+    for (const who of [viewer]) {
+      const seen = await as(who).project({ projectId: owner.project.id });
+      expect(JSON.stringify(seen)).not.toContain("models.internal.example");
+      expect(seen.team).toMatchObject({ baseUrl: null, baseUrlHidden: true });
+      expect(seen.resolved.find((row) => row.field === "baseUrl")?.value).toMatch(/^hidden/);
+    }
+    // The team page: only admins and owners change team settings, so members do not see it there.
+    for (const who of [member, viewer]) {
+      const seen = await as(who).team({ teamId: owner.team.id });
+      expect(JSON.stringify(seen)).not.toContain("models.internal.example");
+      expect(seen.settings.baseUrlHidden).toBe(true);
+    }
+    expect((await as(owner.user).team({ teamId: owner.team.id })).settings.baseUrl).toBe(internal);
+  });
+
   it("refuses bad input clearly and keeps a stored key off a new server", async () => {
     const { owner, as } = await world();
     const caller = as(owner.user);

@@ -15,7 +15,7 @@ import {
   saveSettings,
 } from "@/server/settings/model-settings";
 import { resolveProjectSettings } from "@/server/settings/resolve";
-import { resolvedRows, withheldNote } from "@/server/settings/view";
+import { resolvedRows, settingsFor, withheldNote } from "@/server/settings/view";
 
 /**
  * Model settings of teams and projects, on the role-checking builders of `server/api/trpc.ts`: anyone
@@ -88,11 +88,15 @@ async function testEntered(
 }
 
 export const settingsRouter = createRouter({
-  team: teamProcedure.query(async ({ ctx }) => ({
-    team: { id: ctx.team.id, name: ctx.team.name },
-    settings: await readPublicSettings(ctx.db, { kind: "team", teamId: ctx.team.id }),
-    canEdit: can(ctx.role, "settings"),
-  })),
+  team: teamProcedure.query(async ({ ctx }) => {
+    const canEdit = can(ctx.role, "settings");
+    const settings = await readPublicSettings(ctx.db, { kind: "team", teamId: ctx.team.id });
+    return {
+      team: { id: ctx.team.id, name: ctx.team.name },
+      settings: settingsFor(settings, canEdit),
+      canEdit,
+    };
+  }),
 
   updateTeam: teamProcedure
     .requires("settings")
@@ -120,14 +124,15 @@ export const settingsRouter = createRouter({
       { db: ctx.db, box: ctx.app.box, environment: ctx.app.environment },
       ctx.project,
     );
+    const canEdit = can(ctx.role, "projectModel");
     return {
       teamId: ctx.project.teamId,
-      settings: own,
-      team,
-      resolved: resolvedRows(resolved, { project: own, team }),
+      settings: settingsFor(own, canEdit),
+      team: settingsFor(team, canEdit),
+      resolved: resolvedRows(resolved, { project: own, team }, { canSeeServer: canEdit }),
       note: withheldNote(resolved),
       keyError,
-      canEdit: can(ctx.role, "projectModel"),
+      canEdit,
     };
   }),
 

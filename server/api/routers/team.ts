@@ -11,9 +11,10 @@ import {
   revokeInvite,
 } from "@/server/teams/invites";
 import { changeRole, createTeam, membersOf, removeMember, teamsOf } from "@/server/teams/members";
+import { displayName } from "@/server/text/display-name";
 
 const InviteToken = z.string().trim().min(1, "The invite link has no token.").max(200);
-const TeamName = z.string().trim().min(1, "Give the team a name.").max(100);
+const TeamName = displayName({ what: "team name", empty: "Give the team a name.", max: 100 });
 
 export const teamRouter = createRouter({
   /** Signed-in, own data only: the caller's teams and their role in each. */

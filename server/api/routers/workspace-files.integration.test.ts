@@ -187,6 +187,26 @@ describe("deleting a file", () => {
     ]);
   }, 60_000);
 
+  it("deletes a symbolic link (one to outside /workspace too): the link, never its target (issue #16.10)", async () => {
+    await world.sandbox.exec(
+      "echo precious > /tmp/target.txt && ln -s /tmp/target.txt escape && ln -s README.md inner-link",
+    );
+    for (const link of ["escape", "inner-link"]) {
+      const asked = await owner().delete({ sessionId: sessionId(), path: link });
+      if (asked.status !== "confirm") throw new Error(`expected a question for ${link}`);
+      const done = await owner().delete({
+        sessionId: sessionId(),
+        path: link,
+        confirmBinding: asked.binding,
+        baseHash: asked.currentHash,
+      });
+      expect(done).toMatchObject({ status: "done" });
+      expect((await world.sandbox.exec(`test -L ${link} || echo gone`)).stdout.trim()).toBe("gone");
+    }
+    expect((await world.sandbox.exec("cat /tmp/target.txt")).stdout).toBe("precious\n");
+    expect((await world.sandbox.exec("head -1 README.md")).stdout).toMatch(/^# /);
+  }, 60_000);
+
   it("deletes nothing when the file changed after the question; refuses folders and missing files", async () => {
     await world.sandbox.exec("echo v1 > f.txt && mkdir -p dir");
     const asked = await owner().delete({ sessionId: sessionId(), path: "f.txt" });

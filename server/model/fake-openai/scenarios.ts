@@ -597,10 +597,41 @@ export const SCENARIOS: Record<string, Scenario> = {
       ...defaultRules,
     ],
   },
+  "answer-never-ends": {
+    name: "answer-never-ends",
+    rules: [
+      {
+        description: "answer path: list the files again, every time (never writes an answer)",
+        match: offers("fs_search"),
+        reply: () => ({ type: "tool-calls", calls: [{ name: "fs_list", arguments: {} }] }),
+      },
+      ...defaultRules,
+    ],
+  },
   "http-500": {
     name: "http-500",
     rules: [
       always("server error", () => ({ type: "http-error", status: 500, message: "The fake model crashed." })),
+    ],
+  },
+  "http-429": {
+    name: "http-429",
+    rules: [
+      always("rate limited, every time", () => ({
+        type: "http-error",
+        status: 429,
+        message: "Rate limit reached for requests.",
+      })),
+    ],
+  },
+  hang: {
+    name: "hang",
+    rules: [
+      always("never answers (10 minutes)", () => ({
+        type: "delay",
+        ms: 600_000,
+        reply: { type: "text", text: "too late" },
+      })),
     ],
   },
   "http-401": {

@@ -149,3 +149,28 @@ describe("sleep", () => {
     await expect(pending).rejects.toThrow("stopped later");
   });
 });
+
+describe("withRetry: limits the caller sets", () => {
+  it("maxAttempts 1: an advisory call is not retried, and the report says so", async () => {
+    const h = harness();
+    const { fn, contexts } = script(new Fake("rate_limit"));
+    await expect(withRetry(fn, { ...h.options, maxAttempts: 1 })).rejects.toThrow("rate_limit");
+    expect(contexts).toHaveLength(1);
+    expect(h.waits).toEqual([]);
+    expect(h.reports[0]?.plan).toMatchObject({
+      retry: false,
+      reason: "rate_limit: not retried (1 attempt allowed)",
+    });
+  });
+
+  it("an aborted signal (run stopped or wall clock reached) cuts the backoff and starts no retry", async () => {
+    const controller = new AbortController();
+    const { fn, contexts } = script(new Fake("rate_limit"), new Fake("rate_limit"));
+    const waiting = withRetry(fn, { classify, sleep, signal: controller.signal });
+    setTimeout(() => controller.abort(new Error("wall clock")), 20);
+    const started = Date.now();
+    await expect(waiting).rejects.toThrow("wall clock");
+    expect(Date.now() - started).toBeLessThan(1_000);
+    expect(contexts).toHaveLength(1);
+  });
+});

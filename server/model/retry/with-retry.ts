@@ -28,8 +28,17 @@ export interface RetryOptions {
   sleep: (ms: number, signal?: AbortSignal) => Promise<void>;
   /** Every failure, with the decision taken about it; for logs and run events. */
   onAttempt?: (report: AttemptReport) => void;
+  /**
+   * The run's signal, aborted when the run is stopped or its wall clock runs out: it cuts a backoff
+   * sleep short and no retry starts after it.
+   */
   signal?: AbortSignal;
   maxRetryAfterMs?: number;
+  /**
+   * Attempts in all, whatever the class's rule allows. 1 for advisory calls made after the run's
+   * outcome is decided (the delivery check): a retry there could only spend time and money.
+   */
+  maxAttempts?: number;
 }
 
 export async function withRetry<T>(
@@ -49,10 +58,19 @@ export async function withRetry<T>(
       const previous = failures.get(classified.errorClass) ?? classified.retriesSpent ?? 0;
       const classAttempt = previous + 1;
       failures.set(classified.errorClass, classAttempt);
-      const plan = retryPlan(classified.errorClass, classAttempt, {
+      const planned = retryPlan(classified.errorClass, classAttempt, {
         retryAfterMs: classified.retryAfterMs,
         maxRetryAfterMs: options.maxRetryAfterMs,
       });
+      const plan =
+        planned.retry && context.attempt >= (options.maxAttempts ?? Number.POSITIVE_INFINITY)
+          ? {
+              retry: false,
+              delayMs: 0,
+              correction: false,
+              reason: `${classified.errorClass}: not retried (${options.maxAttempts} attempt${options.maxAttempts === 1 ? "" : "s"} allowed)`,
+            }
+          : planned;
       options.onAttempt?.({ attempt: context.attempt, error: classified, classAttempt, plan });
       if (!plan.retry) throw error;
       await options.sleep(plan.delayMs, options.signal);

@@ -2,6 +2,8 @@ import { TRPCError } from "@trpc/server";
 import { getHTTPStatusCodeFromError } from "@trpc/server/http";
 import { appRouter } from "@/server/api/root";
 import { createContext } from "@/server/api/trpc";
+import { BODY_LIMITS } from "@/server/http/body-limit";
+import { withBodyLimit } from "@/server/http/route-handlers";
 import { logger } from "@/server/logger";
 
 export const dynamic = "force-dynamic";
@@ -13,20 +15,23 @@ export const dynamic = "force-dynamic";
  * parsed twice, and it could only start after the page's scripts. The replay page preloads this URL
  * from its HTML, so the download runs while the scripts load.
  */
-export async function GET(_request: Request, { params }: { params: Promise<{ sessionId: string }> }) {
-  const { sessionId } = await params;
-  try {
-    const log = await appRouter.createCaller(await createContext()).session.eventLog({ sessionId });
-    return new Response(log, {
-      headers: { "content-type": "application/json; charset=utf-8", "cache-control": "private, no-store" },
-    });
-  } catch (error) {
-    if (error instanceof TRPCError && error.code !== "INTERNAL_SERVER_ERROR")
-      return Response.json({ error: error.message }, { status: getHTTPStatusCodeFromError(error) });
-    logger.error({ err: error, sessionId }, "replay log failed to load");
-    return Response.json(
-      { error: "Something went wrong on the server. It has been logged." },
-      { status: 500 },
-    );
-  }
-}
+export const GET = withBodyLimit(
+  BODY_LIMITS.anonymous,
+  async (_request, { params }: { params: Promise<{ sessionId: string }> }) => {
+    const { sessionId } = await params;
+    try {
+      const log = await appRouter.createCaller(await createContext()).session.eventLog({ sessionId });
+      return new Response(log, {
+        headers: { "content-type": "application/json; charset=utf-8", "cache-control": "private, no-store" },
+      });
+    } catch (error) {
+      if (error instanceof TRPCError && error.code !== "INTERNAL_SERVER_ERROR")
+        return Response.json({ error: error.message }, { status: getHTTPStatusCodeFromError(error) });
+      logger.error({ err: error, sessionId }, "replay log failed to load");
+      return Response.json(
+        { error: "Something went wrong on the server. It has been logged." },
+        { status: 500 },
+      );
+    }
+  },
+);

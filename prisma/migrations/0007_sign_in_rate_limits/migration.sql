@@ -1,0 +1,7 @@
+-- CreateTable
+CREATE TABLE "RateLimiterFlexible" (
+    "key" TEXT NOT NULL PRIMARY KEY,
+    "points" INTEGER NOT NULL,
+    "expire" DATETIME
+);
+
