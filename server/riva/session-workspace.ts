@@ -4,7 +4,6 @@ import type { IntentionView } from "@/server/events/fold";
 import { type LedgerExecResult, ledgerExecOf } from "@/server/governance/ledger/collect";
 import { mirrorIntentsFile } from "@/server/intents/mirror";
 import { limitsOf, resourcesOfLimits } from "@/server/sandbox/resources";
-import { probeToolchains } from "@/server/sandbox/toolchains";
 import type { Sandbox } from "@/server/sandbox/types";
 import { checkContract } from "./contract-check";
 import type { RivaDeps } from "./ports";
@@ -125,7 +124,7 @@ export class SessionWorkspace {
     // What the container really runs with (a reused one keeps the limits it was made with).
     const limits = sandbox.limits ?? (resources ? limitsOf(resources) : undefined);
     await this.onReady(ready, {
-      toolchains: await probeToolchains(sandbox),
+      toolchains: sandbox.toolchains ? await sandbox.toolchains() : [],
       resources: limits ? resourcesOfLimits(limits, resources?.workspaceMb ?? null) : null,
     });
     return sandbox;

@@ -1,7 +1,9 @@
 import { randomBytes } from "node:crypto";
 import type Docker from "dockerode";
 import type { Logger } from "pino";
+import type { ToolchainVersion } from "@/server/events/bodies/sandbox";
 import type { SandboxLimits } from "./container-spec";
+import { probeToolchains } from "./toolchains";
 import { ABORTED_EXIT_CODE, type RunOptions, type RunResult, runInContainer } from "./docker-exec";
 import { buildExecArgv, buildKillArgv, KILL_AFTER_MS, resolveWorkspacePath } from "./shell";
 import { AgentUnavailableError, type DirectCommand, type ShellAgent } from "./shell-agent";
@@ -52,6 +54,10 @@ export class DockerSandbox implements Sandbox {
     this.sessionId = deps.sessionId;
     this.containerName = deps.containerName;
     if (deps.limits) this.limits = deps.limits;
+  }
+
+  toolchains(): Promise<ToolchainVersion[]> {
+    return probeToolchains(this);
   }
 
   async exec(command: string, options: ExecOptions = {}): Promise<ExecResult> {

@@ -1,3 +1,4 @@
+import type { ToolchainVersion } from "@/server/events/bodies/sandbox";
 import type { SandboxLimits } from "./container-spec";
 import type { SandboxTerminal, TerminalSize } from "./terminal";
 
@@ -53,6 +54,8 @@ export interface Sandbox {
   readonly containerName: string;
   /** The limits the container runs with, when the provider knows them. */
   readonly limits?: SandboxLimits;
+  /** The toolchain versions it has (one probe, see toolchains.ts); absent: the provider cannot tell. */
+  toolchains?(): Promise<ToolchainVersion[]>;
   /** Runs `command` with bash in /workspace as user arbor (uid 1000). Never throws for a non-zero exit. */
   exec(command: string, options?: ExecOptions): Promise<ExecResult>;
   /** A UTF-8 text file; relative paths resolve against /workspace. Throws SandboxFileError. */
