@@ -15,6 +15,9 @@ describe("tailLines", () => {
     expect(tailLines("a\nb\nc", 2)).toBe("b\nc");
     expect(tailLines("a\nb", 5)).toBe("a\nb");
     expect(tailLines("0123456789", 5, 4)).toBe("6789");
+    // Fewer lines than the cap: nothing is dropped, a leading empty line included.
+    expect(tailLines("\n> npm test\nok\n")).toBe("\n> npm test\nok\n");
+    expect(tailLines("\nx\n", 1)).toBe("x\n");
   });
 
   it("caps a long run of output to MAX_LINES", () => {

@@ -42,7 +42,8 @@ export function tailLines(text: string, maxLines = MAX_LINES, maxChars = MAX_CHA
   if (tail.endsWith("\n")) end -= 1;
   let cut = -1;
   for (let i = 0, at = end; i < maxLines; i++) {
-    at = tail.lastIndexOf("\n", at - 1);
+    // lastIndexOf reads a negative start as 0: stop at the start instead of finding index 0 again.
+    at = at <= 0 ? -1 : tail.lastIndexOf("\n", at - 1);
     if (at < 0) {
       cut = -1;
       break;
