@@ -53,25 +53,25 @@ async function signUpAndOpenProject(page: Page) {
   await page.getByTestId("project-title").waitFor();
 }
 
-/** Records, in the page, when each printed timestamp first shows in the live lines and in the stored output. */
-function watchLines() {
-  const seen = { live: {} as Record<string, number>, stored: {} as Record<string, number> };
-  (window as unknown as { __seen: typeof seen }).__seen = seen;
-  const scan = () => {
+/**
+ * Records, in the page, when each printed timestamp first shows in the live lines and in the stored
+ * output. A string, not a function: tsx would wrap a function's inner names in a helper the page lacks.
+ */
+const WATCH_LINES = `(() => {
+  const seen = { live: {}, stored: {} };
+  window.__seen = seen;
+  const selectors = { live: '[data-testid="cycle-live-output"]', stored: '[data-testid="cycle-output"]' };
+  new MutationObserver(() => {
     const now = Date.now();
-    for (const [kind, selector] of [
-      ["live", '[data-testid="cycle-live-output"]'],
-      ["stored", '[data-testid="cycle-output"]'],
-    ] as const) {
-      for (const node of document.querySelectorAll(selector)) {
-        for (const line of (node.textContent ?? "").split("\n")) {
-          if (/^\d{13}$/.test(line) && seen[kind][line] === undefined) seen[kind][line] = now;
+    for (const kind of ["live", "stored"]) {
+      for (const node of document.querySelectorAll(selectors[kind])) {
+        for (const line of (node.textContent || "").split("\\n")) {
+          if (/^\\d{13}$/.test(line) && seen[kind][line] === undefined) seen[kind][line] = now;
         }
       }
     }
-  };
-  new MutationObserver(scan).observe(document.body, { subtree: true, childList: true, characterData: true });
-}
+  }).observe(document.body, { subtree: true, childList: true, characterData: true });
+})()`;
 
 async function main() {
   if (!existsSync(".next/BUILD_ID")) throw new Error("no production build: run `npx next build` first");
@@ -84,9 +84,9 @@ async function main() {
     await page.getByTestId("task-input").fill(`run \`for i in ${steps}; do date +%s%3N; sleep 0.4; done\``);
     await page.getByTestId("task-submit").click();
     await page.waitForURL(/\/sessions\/[^/]+$/);
-    await page.evaluate(watchLines);
+    await page.evaluate(WATCH_LINES);
     await page.getByTestId("approve").click();
-    await page.getByTestId("cycle-output").first().waitFor({ timeout: 120_000 });
+    await page.getByTestId("cycle-output").first().waitFor({ state: "attached", timeout: 120_000 });
     await page.waitForFunction(
       (count) =>
         Object.keys((window as unknown as { __seen: { stored: object } }).__seen.stored).length >= count,

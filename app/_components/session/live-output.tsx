@@ -1,6 +1,6 @@
 "use client";
 
-import { createContext, useContext, useEffect, useState } from "react";
+import { createContext, useContext, useEffect, useRef, useState } from "react";
 import type { LiveCommandOutput } from "@/server/events/command-output";
 import type { SessionView } from "@/server/events/fold";
 import { useTRPCClient } from "../../_trpc/client";
@@ -51,6 +51,18 @@ export const LiveOutputProvider = LiveOutputs.Provider;
 /** The running command's last lines, under its cycle; nothing once its result is stored. */
 export function LiveCycleOutput({ cycleId }: { cycleId: string }) {
   const output = useContext(LiveOutputs)[cycleId];
+  const box = useRef<HTMLPreElement>(null);
+  const text = output?.text;
+  // Follow the newest lines, like a terminal, unless the person scrolled up to read.
+  useEffect(() => {
+    const pre = box.current;
+    if (!pre || text === undefined) return;
+    const nearBottom = pre.scrollHeight - pre.scrollTop - pre.clientHeight < 80;
+    if (nearBottom || pre.dataset.followed !== "yes") {
+      pre.scrollTop = pre.scrollHeight;
+      pre.dataset.followed = "yes";
+    }
+  }, [text]);
   if (!output) return null;
   const shown = output.text.length;
   return (
@@ -59,7 +71,7 @@ export function LiveCycleOutput({ cycleId }: { cycleId: string }) {
         running… live output
         {output.totalChars > shown ? ` (last lines of ${output.totalChars.toLocaleString()} characters)` : ""}
       </span>
-      <pre className="output live" data-testid="cycle-live-output">
+      <pre className="output live" data-testid="cycle-live-output" ref={box}>
         {output.text}
       </pre>
     </>
