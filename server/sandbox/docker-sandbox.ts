@@ -3,10 +3,10 @@ import type Docker from "dockerode";
 import type { Logger } from "pino";
 import type { ToolchainVersion } from "@/server/events/bodies/sandbox";
 import type { SandboxLimits } from "./container-spec";
-import { probeToolchains } from "./toolchains";
 import { ABORTED_EXIT_CODE, type RunOptions, type RunResult, runInContainer } from "./docker-exec";
 import { buildExecArgv, buildKillArgv, KILL_AFTER_MS, resolveWorkspacePath } from "./shell";
 import { AgentUnavailableError, type DirectCommand, type ShellAgent } from "./shell-agent";
+import { probeToolchains } from "./toolchains";
 import {
   type ExecOptions,
   type ExecResult,
