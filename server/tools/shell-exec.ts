@@ -33,7 +33,11 @@ export const shellExec = defineTool({
     if (isFailure(result)) return result.failure;
     // A command may grow /workspace past the project's cap (Docker cannot cap a directory on
     // overlay2/ext4): measured after it, and over the cap the command fails whatever it exited with.
-    const overCap = await workspaceOverCap(runtime, combinedOutput(result), result.exitCode);
+    // A stopped or timed-out command reports that first; the cap is checked again after the next one.
+    const overCap =
+      result.aborted || result.timedOut
+        ? null
+        : await workspaceOverCap(runtime, combinedOutput(result), result.exitCode);
     if (overCap) return overCap;
     if (result.exitCode !== 0 || result.timedOut || result.aborted)
       return commandFailure(result, "The command");
