@@ -13,6 +13,8 @@ import { Orchestrator } from "@/server/orchestrator/orchestrator";
 import { readCheckpointPolicy } from "@/server/policy/checkpoints";
 import { RivaLimits } from "@/server/riva/limits";
 import { getSandboxProvider } from "@/server/sandbox";
+import { serverResourcePolicy } from "@/server/sandbox/resource-policy";
+import { effectiveResources, readProjectResources } from "@/server/sandbox/resources";
 import type { ModelSettingValues } from "@/server/settings/layers";
 import { resolveModelSettings } from "@/server/settings/layers";
 import { openedKeys } from "@/server/settings/opened-keys";
@@ -76,7 +78,12 @@ function create() {
         include: { project: true },
       });
       const intentsFile = await intentsFileFor(db, session.projectId);
-      return { repoPath: session.project.repoPath, branch: session.branch, intentsFile };
+      // The project's resources as they are when the sandbox is made (a change affects new sandboxes).
+      const resources = effectiveResources(
+        readProjectResources(session.project.sandboxResources),
+        serverResourcePolicy(),
+      );
+      return { repoPath: session.project.repoPath, branch: session.branch, intentsFile, resources };
     },
     async checkpointsOf(sessionId) {
       const session = await db.session.findUniqueOrThrow({

@@ -61,8 +61,19 @@ const schema = z.object({
   /** Warm sandbox containers kept ready for new sessions (0: off). */
   ARBOR_SANDBOX_POOL_SIZE: z.coerce.number().int().min(0).max(16).default(0),
   ARBOR_COMMAND_TIMEOUT_MS: positiveInt(120_000),
-  /** fs.write and fs.edit refuse to grow a session's /workspace beyond this many MB. */
+  /**
+   * The /workspace size cap, server-wide, and the default of projects that set none: fs.write and
+   * fs.edit refuse to grow it beyond this many MB, and a command that leaves it larger fails.
+   */
   ARBOR_WORKSPACE_MAX_MB: positiveInt(2_048),
+  /** Sandbox resources of a project that sets none (server/sandbox/resources.ts)… */
+  ARBOR_SANDBOX_CPUS: z.coerce.number().positive().max(64).default(1),
+  ARBOR_SANDBOX_MEMORY_MB: z.coerce.number().int().min(64).default(1_024),
+  ARBOR_SANDBOX_PIDS: z.coerce.number().int().min(32).default(256),
+  /** …and the caps no project may go over (the project page refuses higher values). */
+  ARBOR_SANDBOX_MAX_CPUS: z.coerce.number().positive().max(64).default(2),
+  ARBOR_SANDBOX_MAX_MEMORY_MB: z.coerce.number().int().min(64).default(4_096),
+  ARBOR_SANDBOX_MAX_PIDS: z.coerce.number().int().min(32).default(1_024),
   /** Seed 000's safety limits (see server/riva/limits.ts). */
   ARBOR_MAX_DEPTH: z.coerce.number().int().min(0).max(50).default(10),
   ARBOR_MAX_CYCLES: positiveInt(5),

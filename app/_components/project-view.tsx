@@ -8,6 +8,7 @@ import { CheckpointSettings } from "./checkpoint-settings";
 import { IntentsCard } from "./intents-card";
 import { NotFound } from "./not-found";
 import { ImportSession, ProjectMemory } from "./project-capture";
+import { ResourceSettings } from "./resource-settings";
 import { RunStatusBadge } from "./session/status-badge";
 import { SwitchBar } from "./session/switch-bar";
 import { TaskForm } from "./session/task-form";
@@ -75,6 +76,7 @@ export function ProjectView({ projectId }: { projectId: string }) {
       </section>
       <IntentsCard projectId={projectId} />
       <CheckpointSettings projectId={projectId} policy={project.data.checkpoints} />
+      <ResourceSettings projectId={projectId} resources={project.data.resources} />
       <ProjectModelSettings projectId={projectId} />
       <section className="card" aria-label="Import session">
         <h2>Import session</h2>

@@ -58,8 +58,11 @@ export class AnswerRunner {
     private readonly sessionId: string,
     private readonly runId: string,
   ) {
-    this.workspace = new SessionWorkspace(deps, sessionId, (ready) =>
-      this.append([{ type: "sandbox-ready", runId, image: deps.sandboxImage, ...ready }]),
+    this.workspace = new SessionWorkspace(deps, sessionId, (ready, described) =>
+      this.append([
+        { type: "sandbox-ready", runId, image: deps.sandboxImage, ...ready },
+        { type: "sandbox-described", runId, ...described },
+      ]),
     );
     this.tools = new ToolDispatch({
       sandbox: () => this.workspace.box(),

@@ -2,6 +2,7 @@ import type { Criterion, CriterionResult } from "@/server/contract/criteria";
 import type { TestResults } from "@/server/contract/test-runs/results";
 import type { DiscoveredIntent } from "@/server/riva/discovery/discovered-intent";
 import { type AnswerFields, foldAnswer } from "./answer-view";
+import type { SandboxResources, ToolchainVersion } from "./bodies/sandbox";
 import type { Allowance, CheckpointAnswer, CheckpointProposal } from "./checkpoint-schema";
 import {
   grantRun,
@@ -141,6 +142,8 @@ export interface RunView extends AnswerFields, RunTierFields, RunReasoningFields
   endedAt: string | null;
   rootId: string | null;
   sandbox: { containerName: string; reused: boolean; durationMs: number } | null;
+  /** The sandbox's toolchain versions and limits, once probed (`sandbox-described`). */
+  sandboxInfo: { toolchains: ToolchainVersion[]; resources: SandboxResources | null } | null;
   intent: DiscoveredIntent | null;
   llmCalls: number;
   tokensIn: number;
@@ -225,6 +228,7 @@ export function applyEvent(view: SessionView, event: StoredEvent): SessionView {
         endedAt: null,
         rootId: null,
         sandbox: null,
+        sandboxInfo: null,
         intent: null,
         llmCalls: 0,
         tokensIn: 0,
@@ -246,6 +250,11 @@ export function applyEvent(view: SessionView, event: StoredEvent): SessionView {
       const run = view.runs[body.runId];
       if (run)
         run.sandbox = { containerName: body.containerName, reused: body.reused, durationMs: body.durationMs };
+      break;
+    }
+    case "sandbox-described": {
+      const run = view.runs[body.runId];
+      if (run) run.sandboxInfo = { toolchains: body.toolchains, resources: body.resources };
       break;
     }
     case "intention-created": {

@@ -131,6 +131,7 @@ export async function project(tx: Tx, sessionId: string, event: StoredEvent): Pr
       });
       return;
     case "sandbox-ready":
+    case "sandbox-described":
     case "intent-discovered":
     case "decision-made":
     case "contract-built":

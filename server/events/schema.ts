@@ -9,6 +9,7 @@ import * as qa from "./bodies/qa";
 import * as reasoning from "./bodies/reasoning";
 import * as roles from "./bodies/roles";
 import * as run from "./bodies/run";
+import { SandboxDescribedBody } from "./bodies/sandbox";
 import * as workspace from "./bodies/workspace";
 import { ContextCompressedBody, TierEscalatedBody, TiersConfiguredBody } from "./tier-schema";
 
@@ -39,6 +40,8 @@ export const EventBody = z.discriminatedUnion("type", [
   run.AnswerToolCalledBody,
   run.IntentDiscoveredBody,
   run.SandboxReadyBody,
+  /** The sandbox's toolchain versions and resource limits (bodies/sandbox.ts). */
+  SandboxDescribedBody,
   intention.IntentionCreatedBody,
   intention.IntentionStatusChangedBody,
   intention.DecisionMadeBody,

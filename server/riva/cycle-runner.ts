@@ -41,6 +41,14 @@ export interface CycleHost {
   checkpoints(): Promise<CheckpointPolicy>;
   /** The trace ledger (its records come back from the dispatch); absent in tests that do not care. */
   readonly ledger?: CycleLedger;
+  /**
+   * Where a running command's output goes as it arrives (the page's live lines; ephemeral, see
+   * server/events/command-output.ts); `finish` once its result is stored. Absent: nothing streams.
+   */
+  readonly liveOutput?: {
+    append(ids: { runId: string; intentionId: string; cycleId: string }, chunk: string): void;
+    finish(cycleId: string): void;
+  };
 }
 
 /** The intention being worked is the active intent; a command's effects have no path, so its scope is all. */
@@ -162,6 +170,21 @@ export class CycleRunner {
     before: EventInput[] = [],
   ): Promise<void> {
     const ids = { runId: this.host.runId, intentionId: cycle.intention.id, cycleId: randomUUID() };
+    try {
+      await this.ranCycle(ids, cycle, gate, criterionCommands, before);
+    } finally {
+      // The stored result replaces the live lines only once it is in the log (or the cycle broke).
+      this.host.liveOutput?.finish(ids.cycleId);
+    }
+  }
+
+  private async ranCycle(
+    ids: { runId: string; intentionId: string; cycleId: string },
+    cycle: PlannedCycle,
+    gate: GateRecord,
+    criterionCommands: string[],
+    before: EventInput[],
+  ): Promise<void> {
     await this.host.append([...before, this.started(ids, cycle, gate)]);
     const started = Date.now();
     // The dispatch gates the call again (a person's approval counts only for its exact binding), runs
@@ -174,6 +197,9 @@ export class CycleRunner {
         : null,
       traceIds: ids,
       signal: this.host.workspace.signal(),
+      ...(this.host.liveOutput
+        ? { onOutput: (chunk: string) => this.host.liveOutput?.append(ids, chunk) }
+        : {}),
     });
     const outcome = outcomeOf(cycle.call, result);
     // A person's Stop killed the command while it ran: who stopped it.

@@ -1,4 +1,5 @@
 import { randomUUID } from "node:crypto";
+import { commandOutput } from "@/server/events/command-output";
 import { applyEvent, emptySessionView, type IntentionView, type SessionView } from "@/server/events/fold";
 import type { EventInput } from "@/server/events/schema";
 import { CycleLedger } from "@/server/governance/ledger/cycle-ledger";
@@ -72,8 +73,11 @@ export class RivaEngine {
     private readonly runId: string,
     private readonly waitForApproval: (approvalId: string, signal: AbortSignal) => Promise<void>,
   ) {
-    this.workspace = new SessionWorkspace(deps, sessionId, (ready) =>
-      this.append([{ type: "sandbox-ready", runId, image: deps.sandboxImage, ...ready }]),
+    this.workspace = new SessionWorkspace(deps, sessionId, (ready, described) =>
+      this.append([
+        { type: "sandbox-ready", runId, image: deps.sandboxImage, ...ready },
+        { type: "sandbox-described", runId, ...described },
+      ]),
     );
     const serving = () => this.serving.id || deps.model.id;
     const ledger = deps.traceLedger
@@ -94,6 +98,8 @@ export class RivaEngine {
       }),
       timeoutMs: deps.commandTimeoutMs,
       workspaceMaxBytes: deps.workspaceMaxBytes ?? null,
+      // The project's own cap once its sandbox is known (the dispatch asks after acquiring it).
+      workspaceCap: () => this.workspace.workspaceCapBytes() ?? deps.workspaceMaxBytes ?? null,
       logger: deps.logger,
       ...(ledger ? { ledger } : {}),
     });
@@ -104,6 +110,10 @@ export class RivaEngine {
       tools: this.tools,
       append: (bodies) => this.append(bodies),
       ...(ledger ? { ledger } : {}),
+      liveOutput: {
+        append: (ids, chunk) => commandOutput.append(sessionId, ids, chunk),
+        finish: (cycleId) => commandOutput.finish(cycleId),
+      },
     });
   }
 

@@ -1,4 +1,5 @@
 import type { Logger } from "pino";
+import type { SandboxResources } from "@/server/events/bodies/sandbox";
 import type { EventLog } from "@/server/events/log";
 import type { Pricer } from "@/server/model/pricing";
 import type { Role, TierConfig } from "@/server/model/tiers/schema";
@@ -25,7 +26,13 @@ export interface RivaDeps {
    * Where a session's sandbox clones from, the branch it works on, and the project's intents as the
    * `.orchestration/active_intents.yaml` to mirror into it (null or absent: leave the workspace's own).
    */
-  workspaceOf(sessionId: string): Promise<{ repoPath: string; branch: string; intentsFile?: string | null }>;
+  workspaceOf(sessionId: string): Promise<{
+    repoPath: string;
+    branch: string;
+    intentsFile?: string | null;
+    /** The project's sandbox resources within the server's caps (absent: the provider's defaults). */
+    resources?: SandboxResources;
+  }>;
   logger: Logger;
   /** Waits between model retries; tests pass one that does not wait. */
   sleep?(ms: number, signal?: AbortSignal): Promise<void>;

@@ -1,8 +1,10 @@
 import type { CriterionResult } from "@/server/contract/criteria";
 import type { TestResults } from "@/server/contract/test-runs/results";
+import type { SandboxResources, ToolchainVersion } from "@/server/events/bodies/sandbox";
 import type { IntentionView } from "@/server/events/fold";
 import { type LedgerExecResult, ledgerExecOf } from "@/server/governance/ledger/collect";
 import { mirrorIntentsFile } from "@/server/intents/mirror";
+import { limitsOf, resourcesOfLimits } from "@/server/sandbox/resources";
 import type { Sandbox } from "@/server/sandbox/types";
 import { checkContract } from "./contract-check";
 import type { RivaDeps } from "./ports";
@@ -27,6 +29,12 @@ export interface SandboxReady {
   durationMs: number;
 }
 
+/** What the sandbox has (toolchain versions) and runs with (limits): the `sandbox-described` event. */
+export interface SandboxDescription {
+  toolchains: ToolchainVersion[];
+  resources: SandboxResources | null;
+}
+
 /**
  * The session's sandbox as the engine uses it: found or created on first use (re-attached after a
  * restart), then shared by every action and contract check of the run.
@@ -34,12 +42,13 @@ export interface SandboxReady {
 export class SessionWorkspace {
   private sandbox: Sandbox | null = null;
   private stopSignal: AbortSignal | null = null;
+  private resources: SandboxResources | undefined;
 
   constructor(
     private readonly deps: Pick<RivaDeps, "sandboxes" | "workspaceOf" | "commandTimeoutMs" | "logger">,
     private readonly sessionId: string,
-    /** Called once, when the sandbox is first ready, so the engine can record it. */
-    private readonly onReady: (ready: SandboxReady) => Promise<void>,
+    /** Called once, when the sandbox is first ready, so the engine can record it (and what it has). */
+    private readonly onReady: (ready: SandboxReady, described: SandboxDescription) => Promise<void>,
   ) {}
 
   /**
@@ -58,6 +67,12 @@ export class SessionWorkspace {
   /** The run's stop signal, when the engine set one: the dispatch hands it to the action's exec. */
   signal(): AbortSignal | undefined {
     return this.stopSignal ?? undefined;
+  }
+
+  /** The project's /workspace cap in bytes, once the sandbox was acquired; undefined: the server's. */
+  workspaceCapBytes(): number | null | undefined {
+    if (!this.resources) return undefined;
+    return this.resources.workspaceMb === null ? null : this.resources.workspaceMb * 1024 * 1024;
   }
 
   /** The session's sandbox, for the tool dispatch (the only caller that runs actions in it). */
@@ -85,9 +100,16 @@ export class SessionWorkspace {
     if (this.sandbox) return this.sandbox;
     const started = Date.now();
     const existing = await this.deps.sandboxes.get(this.sessionId);
-    const { repoPath, branch, intentsFile } = await this.deps.workspaceOf(this.sessionId);
+    const { repoPath, branch, intentsFile, resources } = await this.deps.workspaceOf(this.sessionId);
+    this.resources = resources;
     const sandbox =
-      existing ?? (await this.deps.sandboxes.create({ sessionId: this.sessionId, repoPath, branch }));
+      existing ??
+      (await this.deps.sandboxes.create({
+        sessionId: this.sessionId,
+        repoPath,
+        branch,
+        ...(resources ? { limits: limitsOf(resources) } : {}),
+      }));
     // Each run starts from the project's intents as they are now (a reused sandbox included).
     if (intentsFile != null)
       await mirrorIntentsFile(sandbox, intentsFile).catch((error: unknown) =>
@@ -97,10 +119,16 @@ export class SessionWorkspace {
         ),
       );
     this.sandbox = sandbox;
-    await this.onReady({
+    const ready = {
       containerName: sandbox.containerName,
       reused: existing !== null,
       durationMs: Date.now() - started,
+    };
+    // What the container really runs with (a reused one keeps the limits it was made with).
+    const limits = sandbox.limits ?? (resources ? limitsOf(resources) : undefined);
+    await this.onReady(ready, {
+      toolchains: sandbox.toolchains ? await sandbox.toolchains() : [],
+      resources: limits ? resourcesOfLimits(limits, resources?.workspaceMb ?? null) : null,
     });
     return sandbox;
   }

@@ -18,6 +18,11 @@ export const LABEL_INSTANCE = "arbor.instance";
  * keeps it: once claimed, its name (`arbor-session-<id>`) is the source of truth for its session.
  */
 export const LABEL_POOL = "arbor.pool";
+/**
+ * What a warm-pool container was made with (image, network, limits: see `poolKeyOf`), so a claim
+ * takes only a container that matches the session's project, also after a restart adopts it.
+ */
+export const LABEL_POOL_KEY = "arbor.pool-key";
 export const SESSION_NAME_PREFIX = "arbor-session-";
 export const POOL_NAME_PREFIX = "arbor-pool-";
 /** Size caps of the writable tmpfs (the root filesystem itself is read-only). */
@@ -41,11 +46,14 @@ export function containerSpec(options: {
   image: string;
   instance: string;
   limits: SandboxLimits;
+  /** A warm-pool container's key (`poolKeyOf`), recorded as a label. */
+  poolKey?: string;
 }): Docker.ContainerCreateOptions {
   const { name, sessionId, allowNetwork } = options;
   const labels: Record<string, string> = { [LABEL_MANAGED]: "true", [LABEL_INSTANCE]: options.instance };
   if (sessionId === undefined) labels[LABEL_POOL] = "true";
   else labels[LABEL_SESSION] = sessionId;
+  if (options.poolKey !== undefined) labels[LABEL_POOL_KEY] = options.poolKey;
   return {
     name,
     Image: options.image,
@@ -75,4 +83,10 @@ export function containerSpec(options: {
       RestartPolicy: { Name: "no" },
     },
   };
+}
+
+/** Everything that makes two sandboxes interchangeable before a session claims one. */
+export function poolKeyOf(options: { image: string; allowNetwork: boolean; limits: SandboxLimits }): string {
+  const { memoryBytes, nanoCpus, pidsLimit } = options.limits;
+  return `${options.image}|net=${options.allowNetwork ? "bridge" : "none"}|cpu=${nanoCpus}|mem=${memoryBytes}|pids=${pidsLimit}`;
 }

@@ -8,6 +8,7 @@ import {
   GiB,
   LABEL_MANAGED,
   POOL_NAME_PREFIX,
+  poolKeyOf,
   type SandboxLimits,
 } from "./container-spec";
 import { statusOf, toSandboxError } from "./docker-errors";
@@ -141,7 +142,9 @@ export class DockerSandboxProvider implements SandboxProvider {
   private async createPoolContainer(): Promise<PoolEntry> {
     const owner = this.instance.replace(/[^A-Za-z0-9_.-]/g, "-").slice(0, 64);
     const name = `${POOL_NAME_PREFIX}${owner}-${randomBytes(6).toString("hex")}`;
-    const spec = this.spec(name, undefined, false);
+    // Only the provider's own limits are kept warm; a project with its own gets a container of its own.
+    const key = this.poolKey(this.limits);
+    const spec = this.spec(name, undefined, false, this.limits, key);
     let container: Docker.Container;
     try {
       container = await this.docker.createContainer(spec);
@@ -157,12 +160,20 @@ export class DockerSandboxProvider implements SandboxProvider {
       await this.removeQuietly(container.id);
       throw this.wrap(error, "start a warm sandbox");
     }
-    return { id: container.id, name };
+    return { id: container.id, name, key };
   }
 
-  /** A pool container renamed to the session's name, or null when none is ready (or the name is taken). */
-  private async claimFromPool(sessionName: string): Promise<Docker.Container | null> {
-    for (let entry = this.pool.shift(); entry; entry = this.pool.shift()) {
+  /** What a pool container must have been made with for a session with these limits to claim it. */
+  private poolKey(limits: SandboxLimits): string {
+    return poolKeyOf({ image: this.image, allowNetwork: false, limits });
+  }
+
+  /**
+   * A pool container renamed to the session's name, or null when none is ready (or the name is taken).
+   * Only a container made with the wanted key (image, network, limits) is claimed; others stay warm.
+   */
+  private async claimFromPool(sessionName: string, key: string): Promise<Docker.Container | null> {
+    for (let entry = this.takeFromPool(key); entry; entry = this.takeFromPool(key)) {
       this.refillSoon();
       const container = this.docker.getContainer(entry.id);
       try {
@@ -180,6 +191,11 @@ export class DockerSandboxProvider implements SandboxProvider {
     }
     this.refillSoon();
     return null;
+  }
+
+  private takeFromPool(key: string): PoolEntry | undefined {
+    const index = this.pool.findIndex((entry) => entry.key === key);
+    return index < 0 ? undefined : this.pool.splice(index, 1)[0];
   }
 
   private async removeQuietly(containerId: string): Promise<void> {
@@ -226,7 +242,8 @@ export class DockerSandboxProvider implements SandboxProvider {
 
     const started = Date.now();
     let container: Docker.Container;
-    const claimed = options.allowNetwork ? null : await this.claimFromPool(name);
+    const limits = options.limits ?? this.limits;
+    const claimed = options.allowNetwork ? null : await this.claimFromPool(name, this.poolKey(limits));
     if (claimed) {
       try {
         if (options.repoPath) await this.cloneInto(claimed, options.repoPath, branch);
@@ -238,11 +255,11 @@ export class DockerSandboxProvider implements SandboxProvider {
         { sessionId, container: name, durationMs: Date.now() - started },
         "sandbox claimed from pool",
       );
-      return this.sandboxFor(claimed.id, sessionId);
+      return this.sandboxFor(claimed.id, sessionId, limits);
     }
     try {
       container = await this.docker.createContainer(
-        this.spec(name, sessionId, options.allowNetwork ?? false),
+        this.spec(name, sessionId, options.allowNetwork ?? false, limits),
       );
     } catch (error) {
       // Another request created it first: use that one.
@@ -262,7 +279,7 @@ export class DockerSandboxProvider implements SandboxProvider {
       throw error instanceof SandboxError ? error : this.wrap(error, "start the sandbox");
     }
     this.log.info({ sessionId, container: name, durationMs: Date.now() - started }, "sandbox created");
-    return this.sandboxFor(container.id, sessionId);
+    return this.sandboxFor(container.id, sessionId, limits);
   }
 
   async get(sessionId: string): Promise<Sandbox | null> {
@@ -289,7 +306,12 @@ export class DockerSandboxProvider implements SandboxProvider {
         if (statusOf(error) !== 304) throw this.wrap(error, "restart the sandbox");
       }
     }
-    return this.sandboxFor(info.Id, sessionId);
+    const host = info.HostConfig;
+    const limits =
+      host.Memory && host.NanoCpus && host.PidsLimit
+        ? { memoryBytes: host.Memory, nanoCpus: host.NanoCpus, pidsLimit: host.PidsLimit }
+        : undefined;
+    return this.sandboxFor(info.Id, sessionId, limits);
   }
 
   /**
@@ -327,14 +349,21 @@ export class DockerSandboxProvider implements SandboxProvider {
     return result;
   }
 
-  private spec(name: string, sessionId: string | undefined, allowNetwork: boolean) {
+  private spec(
+    name: string,
+    sessionId: string | undefined,
+    allowNetwork: boolean,
+    limits = this.limits,
+    poolKey?: string,
+  ) {
     return containerSpec({
       name,
       sessionId,
       allowNetwork,
       image: this.image,
       instance: this.instance,
-      limits: this.limits,
+      limits,
+      ...(poolKey !== undefined ? { poolKey } : {}),
     });
   }
 
@@ -348,8 +377,9 @@ export class DockerSandboxProvider implements SandboxProvider {
     await copyRepoInto(container, repoPath, branch, run, (error, action) => this.wrap(error, action));
   }
 
-  private sandboxFor(containerId: string, sessionId: string): Sandbox {
+  private sandboxFor(containerId: string, sessionId: string, limits?: SandboxLimits): Sandbox {
     return new DockerSandbox({
+      ...(limits ? { limits } : {}),
       container: this.docker.getContainer(containerId),
       sessionId,
       containerName: containerNameFor(sessionId),

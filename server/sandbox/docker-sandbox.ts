@@ -1,10 +1,13 @@
 import { randomBytes } from "node:crypto";
 import type Docker from "dockerode";
 import type { Logger } from "pino";
+import type { ToolchainVersion } from "@/server/events/bodies/sandbox";
+import type { SandboxLimits } from "./container-spec";
 import { ABORTED_EXIT_CODE, type RunOptions, type RunResult, runInContainer } from "./docker-exec";
 import { SAFE_GIT_ENV } from "./safe-git";
 import { buildExecArgv, buildKillArgv, KILL_AFTER_MS, resolveWorkspacePath } from "./shell";
 import { AgentUnavailableError, type DirectCommand, type ShellAgent } from "./shell-agent";
+import { probeToolchains } from "./toolchains";
 import {
   type ExecOptions,
   type ExecResult,
@@ -33,6 +36,8 @@ export interface DockerSandboxDeps {
   oomState?: { count: number };
   /** Called first thing in dispose(), e.g. to close the persistent shell. */
   onDispose?: () => void;
+  /** The container's CPU, memory and pids limits, as created (or inspected). */
+  limits?: SandboxLimits;
 }
 
 /** Reads the cgroup's OOM-kill counter (v2 memory.events, v1 memory.oom_control); -1 when unknown. */
@@ -43,11 +48,17 @@ export class DockerSandbox implements Sandbox {
   readonly id: string;
   readonly sessionId: string;
   readonly containerName: string;
+  readonly limits?: SandboxLimits;
 
   constructor(private readonly deps: DockerSandboxDeps) {
     this.id = deps.container.id;
     this.sessionId = deps.sessionId;
     this.containerName = deps.containerName;
+    if (deps.limits) this.limits = deps.limits;
+  }
+
+  toolchains(): Promise<ToolchainVersion[]> {
+    return probeToolchains(this);
   }
 
   async exec(command: string, options: ExecOptions = {}): Promise<ExecResult> {

@@ -1,6 +1,8 @@
 import { createHash } from "node:crypto";
 import { env } from "@/server/env";
 import { DockerSandboxProvider } from "./docker-provider";
+import { serverResourcePolicy } from "./resource-policy";
+import { effectiveResources, limitsOf } from "./resources";
 import type { SandboxProvider } from "./types";
 
 export { DockerSandboxProvider } from "./docker-provider";
@@ -22,6 +24,8 @@ export function getSandboxProvider(): SandboxProvider {
     // Opt-in: pool containers outlive the process (the next start of the same database adopts them),
     // so a throwaway database (an e2e run) would leave them behind.
     poolSize: env.ARBOR_SANDBOX_POOL_SIZE,
+    // The server's default limits: the warm pool's containers have these; a project's own differ.
+    limits: limitsOf(effectiveResources({}, serverResourcePolicy())),
   });
   return globalForSandbox.arborSandboxProvider;
 }

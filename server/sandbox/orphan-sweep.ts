@@ -4,6 +4,7 @@ import {
   LABEL_INSTANCE,
   LABEL_MANAGED,
   LABEL_POOL,
+  LABEL_POOL_KEY,
   LABEL_SESSION,
   POOL_NAME_PREFIX,
   SESSION_NAME_PREFIX,
@@ -15,6 +16,8 @@ import type { LiveSessionsQuery, SandboxError } from "./types";
 export interface PoolEntry {
   id: string;
   name: string;
+  /** What it was made with (LABEL_POOL_KEY); a claim takes only an entry with the wanted key. */
+  key?: string;
 }
 
 export interface OrphanSweepDeps {
@@ -83,7 +86,11 @@ export async function sweepOrphanContainers(
         container.State === "running" &&
         imageId !== undefined &&
         container.ImageID === imageId &&
-        deps.adopt({ id: container.Id, name: container.Names[0]?.replace(/^\//, "") ?? container.Id });
+        deps.adopt({
+          id: container.Id,
+          name: container.Names[0]?.replace(/^\//, "") ?? container.Id,
+          ...(container.Labels?.[LABEL_POOL_KEY] ? { key: container.Labels[LABEL_POOL_KEY] } : {}),
+        });
       if (adopted) continue;
     }
     const sessionId = isPoolEntry(container) ? undefined : sessionOf(container);

@@ -1,3 +1,5 @@
+import type { ToolchainVersion } from "@/server/events/bodies/sandbox";
+import type { SandboxLimits } from "./container-spec";
 import type { SandboxTerminal, TerminalSize } from "./terminal";
 
 /**
@@ -50,6 +52,10 @@ export interface Sandbox {
   readonly sessionId: string;
   /** `arbor-session-<sessionId>`, what `docker ps` shows. */
   readonly containerName: string;
+  /** The limits the container runs with, when the provider knows them. */
+  readonly limits?: SandboxLimits;
+  /** The toolchain versions it has (one probe, see toolchains.ts); absent: the provider cannot tell. */
+  toolchains?(): Promise<ToolchainVersion[]>;
   /** Runs `command` with bash in /workspace as user arbor (uid 1000). Never throws for a non-zero exit. */
   exec(command: string, options?: ExecOptions): Promise<ExecResult>;
   /** A UTF-8 text file; relative paths resolve against /workspace. Throws SandboxFileError. */
@@ -68,6 +74,8 @@ export interface CreateSandboxOptions {
   branch?: string;
   /** Give the container a network (default: none). */
   allowNetwork?: boolean;
+  /** The project's resource limits (default: the provider's); a warm container is claimed only when they match. */
+  limits?: SandboxLimits;
 }
 
 /** Given the session ids found on containers, answers which of them are still live. */

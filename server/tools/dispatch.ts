@@ -43,6 +43,8 @@ export interface DispatchContext {
   traceIds?: CycleIds;
   /** A person's Stop: aborting it kills the call's running command (its whole process tree). */
   signal?: AbortSignal | undefined;
+  /** A command's output as it arrives, for the live view (see server/events/command-output.ts). */
+  onOutput?: (chunk: string) => void;
 }
 
 /** The trace ledger as the dispatch uses it (CycleLedger is one). */
@@ -59,6 +61,8 @@ export interface DispatchDeps {
   timeoutMs: number;
   maxOutputBytes?: number;
   workspaceMaxBytes?: number | null;
+  /** The cap as known when a tool runs (a project's own); overrides `workspaceMaxBytes` when given. */
+  workspaceCap?: () => number | null;
   ledger?: TraceLedgerPort;
   logger?: { warn(object: object, message: string): void };
 }
@@ -223,7 +227,11 @@ export class ToolDispatch {
     context: DispatchContext,
     started: number,
   ): Promise<ToolResult> {
-    const runtime = { ...(await this.runtime()), ...(context.signal ? { signal: context.signal } : {}) };
+    const runtime = {
+      ...(await this.runtime()),
+      ...(context.signal ? { signal: context.signal } : {}),
+      ...(context.onOutput ? { onOutput: context.onOutput } : {}),
+    };
     const ledger = tool.risk !== "safe" && context.traceIds ? this.deps.ledger : undefined;
     const mark = ledger ? await ledger.begin().catch(() => null) : null;
     const output: ToolOutput = await tool.execute(input as never, runtime);
@@ -273,7 +281,9 @@ export class ToolDispatch {
       sandbox: await this.sandbox(),
       timeoutMs: this.deps.timeoutMs,
       maxOutputBytes: this.deps.maxOutputBytes ?? DEFAULT_MAX_OUTPUT_BYTES,
-      workspaceMaxBytes: this.deps.workspaceMaxBytes ?? null,
+      workspaceMaxBytes: this.deps.workspaceCap
+        ? this.deps.workspaceCap()
+        : (this.deps.workspaceMaxBytes ?? null),
     };
   }
 

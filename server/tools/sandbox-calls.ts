@@ -9,7 +9,7 @@ import type { ToolOutput, ToolRuntime } from "./types";
 export async function execIn(
   runtime: ToolRuntime,
   command: string,
-  options: { stdin?: string; maxOutputBytes?: number } = {},
+  options: { stdin?: string; maxOutputBytes?: number; onOutput?: (chunk: string) => void } = {},
 ): Promise<ExecResult | { failure: ToolOutput & { ok: false } }> {
   try {
     return await runtime.sandbox.exec(command, {
@@ -17,6 +17,9 @@ export async function execIn(
       maxOutputBytes: options.maxOutputBytes ?? runtime.maxOutputBytes,
       ...(options.stdin !== undefined ? { stdin: options.stdin } : {}),
       ...(runtime.signal ? { signal: runtime.signal } : {}),
+      ...(options.onOutput
+        ? { onOutput: (_stream: string, chunk: string) => options.onOutput?.(chunk) }
+        : {}),
     });
   } catch (error) {
     return {

@@ -62,6 +62,8 @@ export interface ToolRuntime {
   workspaceMaxBytes: number | null;
   /** A person's Stop: aborting it kills the running command's whole process tree. */
   signal?: AbortSignal;
+  /** A command's output as it arrives (shell.exec only), for the page's live view; never a record. */
+  onOutput?: (chunk: string) => void;
 }
 
 export interface ToolDefinition<Schema extends z.ZodType = z.ZodType> {

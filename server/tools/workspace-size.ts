@@ -40,3 +40,28 @@ export async function refuseIfOverCap(
 function megabytes(bytes: number): string {
   return (bytes / (1024 * 1024)).toFixed(1);
 }
+
+/**
+ * After a command: when /workspace is over its cap, the command fails (workspace_full) with its own
+ * output and what to do. Docker's `--storage-opt size` needs xfs project quotas and these hosts run
+ * overlay2 on ext4, so the cap is enforced by measuring (`du`), not by the kernel: a command can
+ * overshoot while it runs (the container's memory and pids limits still hold), but it never succeeds
+ * over the cap, so work that needs more space can never be judged done. A workspace that cannot be
+ * measured fails closed, like a write.
+ */
+export async function workspaceOverCap(
+  runtime: ToolRuntime,
+  output: string,
+  exitCode: number | null,
+): Promise<(ToolOutput & { ok: false }) | null> {
+  const cap = runtime.workspaceMaxBytes;
+  if (cap === null) return null;
+  const { signal: _ignored, onOutput: _alsoIgnored, ...quiet } = runtime;
+  const result = await execIn(quiet, "du -sb /workspace 2>/dev/null | cut -f1");
+  const used = isFailure(result) ? Number.NaN : Number(result.stdout.trim() || Number.NaN);
+  if (Number.isFinite(used) && used <= cap) return null;
+  const message = Number.isFinite(used)
+    ? `The command left /workspace at ${megabytes(used)} MB, over this project's ${megabytes(cap)} MB cap. Delete files it made (build outputs, caches) before going on.`
+    : "The workspace size could not be measured after the command, so it does not count as done.";
+  return { ok: false, code: "workspace_full", message, output, exitCode };
+}

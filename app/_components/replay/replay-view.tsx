@@ -8,6 +8,7 @@ import type { StoredEvent } from "@/server/events/schema";
 import { NotFound } from "../not-found";
 import { IntentionTree } from "../session/intention-tree";
 import { RunDelivery } from "../session/qa-reports";
+import { SandboxInfo } from "../session/sandbox-info";
 import { RunStatusBadge } from "../session/status-badge";
 import { filesAt } from "./files-at";
 import { FilesPanel } from "./files-panel";
@@ -168,6 +169,12 @@ function Replay({
           ) : null;
         })}
       </section>
+      <SandboxInfo
+        run={[...view.runOrder]
+          .reverse()
+          .map((id) => view.runs[id])
+          .find((run) => run?.sandboxInfo)}
+      />
       <FilesPanel change={filesAt(events, shownAt)} />
     </div>
   );

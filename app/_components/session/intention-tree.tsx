@@ -6,6 +6,7 @@ import type { ToolCalledView } from "@/server/events/fold-approvals";
 import { type ReasoningEntry, reflectionOf, warmupOf } from "@/server/events/fold-reasoning";
 import { CheckResults, ContractList } from "./contract-list";
 import { IntentSummary } from "./intent-summary";
+import { LiveCycleOutput } from "./live-output";
 import { NodeContext } from "./node-context";
 import { NodeRoles } from "./node-roles";
 import { NodeTier, NodeTierNotes } from "./node-tier";
@@ -256,13 +257,14 @@ function CycleBody({
       )}
       <dt>result</dt>
       <dd>
+        {cycle.durationMs === null && cycle.error === null && <LiveCycleOutput cycleId={cycle.id} />}
         {cycle.error && (
           <span className="error" data-testid="cycle-error">
             {cycle.error}
           </span>
         )}
         {/* A stopped command has both: why it ended, and what it printed until then. */}
-        {(!cycle.error || cycle.output) && (
+        {cycle.durationMs !== null && (!cycle.error || cycle.output) && (
           <>
             <span className="muted small">
               exit code {cycle.exitCode ?? "—"}

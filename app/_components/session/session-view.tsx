@@ -10,10 +10,12 @@ import { ApprovalCard } from "./approval-card";
 import { CaptureMenu } from "./capture-menu";
 import { ChatPanel } from "./chat-panel";
 import { IntentionTree } from "./intention-tree";
+import { hasRunningCycle, LiveOutputProvider, useCommandOutput } from "./live-output";
 import { ContextRestoreProvider } from "./node-context";
 import { PhaseLabel } from "./phase-label";
 import { RunDelivery } from "./qa-reports";
 import { RunPreApprovals } from "./run-pre-approvals";
+import { SandboxInfo } from "./sandbox-info";
 import { RunSpend } from "./spend";
 import { RunStatusBadge } from "./status-badge";
 import { TraceExport } from "./trace-export";
@@ -24,6 +26,7 @@ export function SessionView({ sessionId }: { sessionId: string }) {
   const trpc = useTRPC();
   const session = useQuery(trpc.session.getById.queryOptions({ sessionId }));
   const { view, connection, error } = useSessionEvents(sessionId);
+  const liveOutputs = useCommandOutput(sessionId, hasRunningCycle(view));
   const stop = useMutation(trpc.run.stop.mutationOptions());
 
   if (session.error) return <NotFound what="Session" error={session.error} />;
@@ -126,12 +129,20 @@ export function SessionView({ sessionId }: { sessionId: string }) {
             <h2>Intentions</h2>
             {view.runOrder.length === 0 && <p className="muted">Waiting for the first event…</p>}
             <ContextRestoreProvider value={{ sessionId, canRestore: session.data.permissions.approve }}>
-              {[...view.runOrder].reverse().map((runId) => {
-                const run = view.runs[runId];
-                return run?.rootId ? <IntentionTree key={runId} view={view} rootId={run.rootId} /> : null;
-              })}
+              <LiveOutputProvider value={liveOutputs}>
+                {[...view.runOrder].reverse().map((runId) => {
+                  const run = view.runs[runId];
+                  return run?.rootId ? <IntentionTree key={runId} view={view} rootId={run.rootId} /> : null;
+                })}
+              </LiveOutputProvider>
             </ContextRestoreProvider>
           </section>
+          <SandboxInfo
+            run={[...view.runOrder]
+              .reverse()
+              .map((id) => view.runs[id])
+              .find((run) => run?.sandboxInfo)}
+          />
         </div>
       </div>
       <TerminalPanel

@@ -1,4 +1,5 @@
 import { randomUUID } from "node:crypto";
+import { TRPCError } from "@trpc/server";
 import { z } from "zod";
 import { createRouter, projectProcedure, teamProcedure } from "@/server/api/trpc";
 import { permissionsOf } from "@/server/auth/roles";
@@ -12,6 +13,13 @@ import {
 } from "@/server/projects/git-repository";
 import { resolveImportSource } from "@/server/projects/import-source";
 import { displayName } from "@/server/text/display-name";
+import { serverResourcePolicy } from "@/server/sandbox/resource-policy";
+import {
+  effectiveResources,
+  ProjectResources,
+  readProjectResources,
+  resourceProblems,
+} from "@/server/sandbox/resources";
 
 export const CreateProjectInput = z.object({
   name: displayName({ what: "project name", empty: "Give the project a name.", max: 100 }),
@@ -71,6 +79,7 @@ export const projectRouter = createRouter({
     sourceUrl: ctx.project.sourceUrl,
     createdAt: ctx.project.createdAt,
     checkpoints: readCheckpointPolicy(ctx.project.checkpointPolicy),
+    resources: resourcesView(ctx.project.sandboxResources),
   })),
 
   /** Which questions go to a person in this project's runs; applies from the next action on. */
@@ -84,4 +93,29 @@ export const projectRouter = createRouter({
       });
       return input.checkpoints;
     }),
+
+  /**
+   * The project's sandbox resources (CPU, memory, pids, /workspace size) within the server's caps;
+   * every value over a cap is named at once. Applies to sandboxes made from now on.
+   */
+  updateResources: projectProcedure
+    .requires("settings")
+    .input(z.object({ resources: ProjectResources }))
+    .mutation(async ({ ctx, input }) => {
+      const problems = resourceProblems(input.resources, serverResourcePolicy());
+      if (problems.length > 0) throw new TRPCError({ code: "BAD_REQUEST", message: problems.join(" ") });
+      const saved = await ctx.db.project.update({
+        where: { id: ctx.project.id },
+        data: { sandboxResources: JSON.stringify(input.resources) },
+        select: { sandboxResources: true },
+      });
+      return resourcesView(saved.sandboxResources);
+    }),
 });
+
+/** What the settings card shows: the project's own values, what sessions get, and the server's bounds. */
+function resourcesView(json: string) {
+  const policy = serverResourcePolicy();
+  const own = readProjectResources(json);
+  return { own, effective: effectiveResources(own, policy), defaults: policy.defaults, caps: policy.caps };
+}

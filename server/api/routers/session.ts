@@ -3,6 +3,7 @@ import { z } from "zod";
 import { followAnswers } from "@/server/answer/answer-stream";
 import { createRouter, projectProcedure, sessionProcedure } from "@/server/api/trpc";
 import { permissionsOf } from "@/server/auth/roles";
+import { followCommandOutput } from "@/server/events/command-output";
 import { followEvents } from "@/server/events/follow";
 import { ReasoningSwitch, UserMode } from "@/server/events/vocabulary";
 import { RunModelOverrides } from "@/server/settings/run-overrides";
@@ -99,5 +100,13 @@ export const sessionRouter = createRouter({
    */
   answerStream: sessionProcedure.subscription(async function* ({ ctx, signal }) {
     yield* followAnswers(ctx.session.id, signal ?? new AbortController().signal);
+  }),
+
+  /**
+   * Commands' output while they run (the last lines so far each time, then `done`). Ephemeral: the
+   * whole output is stored in the cycle's `cycle-result` when the command ends (command-output.ts).
+   */
+  commandOutput: sessionProcedure.subscription(async function* ({ ctx, signal }) {
+    yield* followCommandOutput(ctx.session.id, signal ?? new AbortController().signal);
   }),
 });

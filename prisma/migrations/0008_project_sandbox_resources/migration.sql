@@ -1,0 +1,2 @@
+-- AlterTable
+ALTER TABLE "Project" ADD COLUMN "sandboxResources" TEXT NOT NULL DEFAULT '{}';

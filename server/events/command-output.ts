@@ -1,0 +1,158 @@
+import { EventEmitter } from "node:events";
+
+/**
+ * A running command's output, for live readers only.
+ *
+ * Why ephemeral and not events: a test run can print megabytes in thousands of chunks, and every
+ * event is a row that each reader (live view, replay, resume, projections) folds forever. The log
+ * already stores the command's whole (capped) output once, in its `cycle-result`, when it ends —
+ * that is what the replay shows. So chunks go only to the session's live subscribers, like a partial
+ * answer (server/answer/answer-stream.ts): throttled (the first chunk after a quiet spell is sent at
+ * once, later ones at most every SEND_INTERVAL_MS) and capped to the last lines, which is all the page
+ * shows. A reader that arrives mid-command gets the tail so far first. Nothing here is a record: a
+ * crash loses only what the page was showing, never what the log says.
+ */
+export interface LiveCommandOutput {
+  runId: string;
+  intentionId: string;
+  cycleId: string;
+  /** The last MAX_LINES lines (at most MAX_CHARS), stdout and stderr as they interleaved. */
+  text: string;
+  /** Everything the command printed so far, in characters (the page says how much it is not showing). */
+  totalChars: number;
+  done: boolean;
+}
+
+/** A terminal's frame rate is not needed: ten updates a second reads as live. */
+export const SEND_INTERVAL_MS = 100;
+export const MAX_LINES = 200;
+const MAX_CHARS = 32_000;
+
+interface Running extends LiveCommandOutput {
+  sessionId: string;
+  lastSent: number;
+  timer: NodeJS.Timeout | null;
+}
+
+/** Keeps the last `MAX_LINES` lines (and `MAX_CHARS` characters) of `text`. */
+export function tailLines(text: string, maxLines = MAX_LINES, maxChars = MAX_CHARS): string {
+  let tail = text.length > maxChars ? text.slice(-maxChars) : text;
+  let end = tail.length;
+  // A trailing newline ends the last line; it does not start another.
+  if (tail.endsWith("\n")) end -= 1;
+  let cut = -1;
+  for (let i = 0, at = end; i < maxLines; i++) {
+    // lastIndexOf reads a negative start as 0: stop at the start instead of finding index 0 again.
+    at = at <= 0 ? -1 : tail.lastIndexOf("\n", at - 1);
+    if (at < 0) {
+      cut = -1;
+      break;
+    }
+    cut = at;
+  }
+  if (cut >= 0) tail = tail.slice(cut + 1);
+  return tail;
+}
+
+class CommandOutputHub {
+  private readonly emitter = new EventEmitter();
+  private readonly running = new Map<string, Running>();
+
+  constructor() {
+    this.emitter.setMaxListeners(0);
+  }
+
+  /** A chunk of the cycle's command output: published now, or within SEND_INTERVAL_MS. */
+  append(
+    sessionId: string,
+    ids: { runId: string; intentionId: string; cycleId: string },
+    chunk: string,
+    now = Date.now(),
+  ): void {
+    let entry = this.running.get(ids.cycleId);
+    if (!entry) {
+      entry = { ...ids, sessionId, text: "", totalChars: 0, done: false, lastSent: 0, timer: null };
+      this.running.set(ids.cycleId, entry);
+    }
+    entry.text = tailLines(entry.text + chunk);
+    entry.totalChars += chunk.length;
+    if (entry.timer) return;
+    const wait = SEND_INTERVAL_MS - (now - entry.lastSent);
+    if (wait <= 0) {
+      this.send(entry, now);
+      return;
+    }
+    const pending = entry;
+    entry.timer = setTimeout(() => {
+      pending.timer = null;
+      this.send(pending, Date.now());
+    }, wait);
+  }
+
+  /** The command ended and its result is stored: readers drop the live lines for the stored output. */
+  finish(cycleId: string): void {
+    const entry = this.running.get(cycleId);
+    if (!entry) return;
+    if (entry.timer) clearTimeout(entry.timer);
+    this.running.delete(cycleId);
+    this.emitter.emit(entry.sessionId, { ...publicPart(entry), text: "", done: true });
+  }
+
+  snapshot(sessionId: string): LiveCommandOutput[] {
+    return [...this.running.values()].filter((entry) => entry.sessionId === sessionId).map(publicPart);
+  }
+
+  subscribe(sessionId: string, listener: (output: LiveCommandOutput) => void): () => void {
+    this.emitter.on(sessionId, listener);
+    return () => this.emitter.off(sessionId, listener);
+  }
+
+  private send(entry: Running, now: number): void {
+    entry.lastSent = now;
+    this.emitter.emit(entry.sessionId, publicPart(entry));
+  }
+}
+
+function publicPart(entry: Running): LiveCommandOutput {
+  const { runId, intentionId, cycleId, text, totalChars, done } = entry;
+  return { runId, intentionId, cycleId, text, totalChars, done };
+}
+
+const globalForHub = globalThis as unknown as { arborCommandOutput?: CommandOutputHub };
+export const commandOutput: CommandOutputHub = globalForHub.arborCommandOutput ?? new CommandOutputHub();
+globalForHub.arborCommandOutput = commandOutput;
+
+/** A session's live command output: what runs now, then every update, until aborted. */
+export async function* followCommandOutput(
+  sessionId: string,
+  signal: AbortSignal,
+): AsyncGenerator<LiveCommandOutput> {
+  const queue: LiveCommandOutput[] = [];
+  let wake: (() => void) | null = null;
+  const unsubscribe = commandOutput.subscribe(sessionId, (output) => {
+    queue.push(output);
+    wake?.();
+    wake = null;
+  });
+  const onAbort = () => {
+    wake?.();
+    wake = null;
+  };
+  signal.addEventListener("abort", onAbort, { once: true });
+  try {
+    yield* commandOutput.snapshot(sessionId);
+    while (!signal.aborted) {
+      const next = queue.shift();
+      if (next) {
+        yield next;
+        continue;
+      }
+      await new Promise<void>((resolve) => {
+        wake = resolve;
+      });
+    }
+  } finally {
+    unsubscribe();
+    signal.removeEventListener("abort", onAbort);
+  }
+}
