@@ -12,7 +12,6 @@ import {
   repoPathFor,
 } from "@/server/projects/git-repository";
 import { resolveImportSource } from "@/server/projects/import-source";
-import { displayName } from "@/server/text/display-name";
 import { serverResourcePolicy } from "@/server/sandbox/resource-policy";
 import {
   effectiveResources,
@@ -20,6 +19,7 @@ import {
   readProjectResources,
   resourceProblems,
 } from "@/server/sandbox/resources";
+import { displayName } from "@/server/text/display-name";
 
 export const CreateProjectInput = z.object({
   name: displayName({ what: "project name", empty: "Give the project a name.", max: 100 }),
