@@ -1,4 +1,5 @@
 import type Docker from "dockerode";
+import type { SandboxRuntime } from "./runtime";
 
 /**
  * What every sandbox container is: hardened by default (non-root, no capabilities, no new privileges,
@@ -24,6 +25,12 @@ export const TMP_TMPFS = "rw,nosuid,nodev,size=256m";
 export const HOME_DIR = "/home/arbor";
 export const ORIGIN_DIR = `${HOME_DIR}/origin.git`;
 export const GiB = 1024 ** 3;
+/**
+ * What every sandbox runs as PID 1, whatever its image says: a per-project Dockerfile may set its own
+ * ENTRYPOINT, CMD or USER, and none of them may replace tini + sleep or the sandbox user.
+ */
+export const SANDBOX_ENTRYPOINT = ["/usr/bin/tini", "--"];
+export const SANDBOX_CMD = ["sleep", "infinity"];
 
 export interface SandboxLimits {
   memoryBytes: number;
@@ -40,6 +47,8 @@ export function containerSpec(options: {
   image: string;
   instance: string;
   limits: SandboxLimits;
+  /** Absent: the engine's default (runc). "runsc" (gVisor) never gets a network. */
+  runtime?: SandboxRuntime;
 }): Docker.ContainerCreateOptions {
   const { name, sessionId, allowNetwork } = options;
   const labels: Record<string, string> = { [LABEL_MANAGED]: "true", [LABEL_INSTANCE]: options.instance };
@@ -53,6 +62,8 @@ export function containerSpec(options: {
     // start as copies of the image's directories, owned by the sandbox user, and survive a restart.
     Volumes: { "/workspace": {}, [HOME_DIR]: {} },
     User: "1000:1000",
+    Entrypoint: SANDBOX_ENTRYPOINT,
+    Cmd: SANDBOX_CMD,
     WorkingDir: "/workspace",
     Hostname: "sandbox",
     Env: [`HOME=${HOME_DIR}`, "LANG=C.UTF-8", "GIT_TERMINAL_PROMPT=0"],
@@ -71,6 +82,7 @@ export function containerSpec(options: {
       ReadonlyRootfs: true,
       Tmpfs: { "/tmp": TMP_TMPFS },
       RestartPolicy: { Name: "no" },
+      ...(options.runtime === "runsc" ? { Runtime: "runsc" } : {}),
     },
   };
 }

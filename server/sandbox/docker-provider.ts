@@ -15,6 +15,7 @@ import { runInContainer } from "./docker-exec";
 import { DockerSandbox } from "./docker-sandbox";
 import { type PoolEntry, sweepOrphanContainers } from "./orphan-sweep";
 import { assertBareRepo, copyRepoInto } from "./repo-copy";
+import type { SandboxRuntime } from "./runtime";
 import { containerNameFor } from "./shell";
 import { ShellAgents } from "./shell-agents";
 import { openContainerTerminal, type SandboxTerminal, type TerminalSize } from "./terminal";
@@ -224,9 +225,15 @@ export class DockerSandboxProvider implements SandboxProvider {
     if (branch.startsWith("-")) throw new SandboxError("invalid_argument", `Invalid branch name: ${branch}.`);
     if (options.repoPath) await assertBareRepo(options.repoPath);
 
+    const image = options.image ?? this.image;
+    const runtime = options.runtime ?? "runc";
+    if (runtime === "runsc") await this.assertRuntimeUsable(runtime, options.allowNetwork ?? false);
+
     const started = Date.now();
     let container: Docker.Container;
-    const claimed = options.allowNetwork ? null : await this.claimFromPool(name);
+    // The pool holds only default containers: default image, runc, no network.
+    const poolable = !options.allowNetwork && image === this.image && runtime === "runc";
+    const claimed = poolable ? await this.claimFromPool(name) : null;
     if (claimed) {
       try {
         if (options.repoPath) await this.cloneInto(claimed, options.repoPath, branch);
@@ -238,11 +245,11 @@ export class DockerSandboxProvider implements SandboxProvider {
         { sessionId, container: name, durationMs: Date.now() - started },
         "sandbox claimed from pool",
       );
-      return this.sandboxFor(claimed.id, sessionId);
+      return this.sandboxFor(claimed.id, sessionId, { image, runtime });
     }
     try {
       container = await this.docker.createContainer(
-        this.spec(name, sessionId, options.allowNetwork ?? false),
+        this.spec(name, sessionId, options.allowNetwork ?? false, image, runtime),
       );
     } catch (error) {
       // Another request created it first: use that one.
@@ -250,7 +257,13 @@ export class DockerSandboxProvider implements SandboxProvider {
         const raced = await this.get(sessionId);
         if (raced) return raced;
       }
-      if (statusOf(error) === 404) throw new SandboxImageMissingError(this.image);
+      if (statusOf(error) === 404) {
+        if (image === this.image) throw new SandboxImageMissingError(this.image);
+        throw new SandboxError(
+          "image_missing",
+          `The project's sandbox image ${image} is no longer in the Docker engine: build it again from the project page.`,
+        );
+      }
       throw this.wrap(error, "create the sandbox container");
     }
     try {
@@ -261,8 +274,11 @@ export class DockerSandboxProvider implements SandboxProvider {
       await this.removeQuietly(container.id);
       throw error instanceof SandboxError ? error : this.wrap(error, "start the sandbox");
     }
-    this.log.info({ sessionId, container: name, durationMs: Date.now() - started }, "sandbox created");
-    return this.sandboxFor(container.id, sessionId);
+    this.log.info(
+      { sessionId, container: name, image, runtime, durationMs: Date.now() - started },
+      "sandbox created",
+    );
+    return this.sandboxFor(container.id, sessionId, { image, runtime });
   }
 
   async get(sessionId: string): Promise<Sandbox | null> {
@@ -289,7 +305,34 @@ export class DockerSandboxProvider implements SandboxProvider {
         if (statusOf(error) !== 304) throw this.wrap(error, "restart the sandbox");
       }
     }
-    return this.sandboxFor(info.Id, sessionId);
+    return this.sandboxFor(info.Id, sessionId, {
+      image: info.Config.Image,
+      runtime: info.HostConfig.Runtime === "runsc" ? "runsc" : "runc",
+    });
+  }
+
+  /** The runtimes the engine offers (`docker info`), e.g. ["runc", "runsc"]. */
+  async runtimes(): Promise<string[]> {
+    try {
+      const info = (await this.docker.info()) as { Runtimes?: Record<string, unknown> };
+      return Object.keys(info.Runtimes ?? {});
+    } catch (error) {
+      throw this.wrap(error, "list the engine's runtimes");
+    }
+  }
+
+  /** gVisor needs the engine to have it registered, and never has a network on these engines. */
+  private async assertRuntimeUsable(runtime: SandboxRuntime, allowNetwork: boolean): Promise<void> {
+    if (allowNetwork)
+      throw new SandboxError(
+        "invalid_argument",
+        "A gVisor (runsc) sandbox has no network: choose runc for a session that needs one.",
+      );
+    if (!(await this.runtimes()).includes(runtime))
+      throw new SandboxError(
+        "unavailable",
+        `The Docker engine has no ${runtime} runtime (gVisor). Run scripts/ensure-runsc.sh as root on the server, or choose runc in the project's settings.`,
+      );
   }
 
   /**
@@ -327,14 +370,21 @@ export class DockerSandboxProvider implements SandboxProvider {
     return result;
   }
 
-  private spec(name: string, sessionId: string | undefined, allowNetwork: boolean) {
+  private spec(
+    name: string,
+    sessionId: string | undefined,
+    allowNetwork: boolean,
+    image: string = this.image,
+    runtime: SandboxRuntime = "runc",
+  ) {
     return containerSpec({
       name,
       sessionId,
       allowNetwork,
-      image: this.image,
+      image,
       instance: this.instance,
       limits: this.limits,
+      runtime,
     });
   }
 
@@ -348,11 +398,17 @@ export class DockerSandboxProvider implements SandboxProvider {
     await copyRepoInto(container, repoPath, branch, run, (error, action) => this.wrap(error, action));
   }
 
-  private sandboxFor(containerId: string, sessionId: string): Sandbox {
+  private sandboxFor(
+    containerId: string,
+    sessionId: string,
+    run: { image: string; runtime: SandboxRuntime },
+  ): Sandbox {
     return new DockerSandbox({
       container: this.docker.getContainer(containerId),
       sessionId,
       containerName: containerNameFor(sessionId),
+      image: run.image,
+      runtime: run.runtime,
       defaultTimeoutMs: this.defaultTimeoutMs,
       log: this.log,
       wrap: (error, action) => this.wrap(error, action, "exec_failed"),

@@ -3,6 +3,7 @@ import type Docker from "dockerode";
 import type { Logger } from "pino";
 import { ABORTED_EXIT_CODE, type RunOptions, type RunResult, runInContainer } from "./docker-exec";
 import { buildExecArgv, buildKillArgv, KILL_AFTER_MS, resolveWorkspacePath } from "./shell";
+import type { SandboxRuntime } from "./runtime";
 import { AgentUnavailableError, type DirectCommand, type ShellAgent } from "./shell-agent";
 import {
   type ExecOptions,
@@ -23,6 +24,8 @@ export interface DockerSandboxDeps {
   container: Docker.Container;
   sessionId: string;
   containerName: string;
+  image?: string;
+  runtime?: SandboxRuntime;
   defaultTimeoutMs: number;
   log: Logger;
   wrap: (error: unknown, action: string) => SandboxError;
@@ -42,11 +45,15 @@ export class DockerSandbox implements Sandbox {
   readonly id: string;
   readonly sessionId: string;
   readonly containerName: string;
+  readonly image?: string;
+  readonly runtime?: SandboxRuntime;
 
   constructor(private readonly deps: DockerSandboxDeps) {
     this.id = deps.container.id;
     this.sessionId = deps.sessionId;
     this.containerName = deps.containerName;
+    this.image = deps.image;
+    this.runtime = deps.runtime;
   }
 
   async exec(command: string, options: ExecOptions = {}): Promise<ExecResult> {

@@ -1,3 +1,4 @@
+import type { SandboxRuntime } from "./runtime";
 import type { SandboxTerminal, TerminalSize } from "./terminal";
 
 /**
@@ -50,6 +51,9 @@ export interface Sandbox {
   readonly sessionId: string;
   /** `arbor-session-<sessionId>`, what `docker ps` shows. */
   readonly containerName: string;
+  /** The image and runtime the container runs with, as the engine reports them (absent: not known). */
+  readonly image?: string;
+  readonly runtime?: SandboxRuntime;
   /** Runs `command` with bash in /workspace as user arbor (uid 1000). Never throws for a non-zero exit. */
   exec(command: string, options?: ExecOptions): Promise<ExecResult>;
   /** A UTF-8 text file; relative paths resolve against /workspace. Throws SandboxFileError. */
@@ -66,8 +70,12 @@ export interface CreateSandboxOptions {
   repoPath?: string;
   /** Branch created for the session's work (default `arbor/<sessionId>`). */
   branch?: string;
-  /** Give the container a network (default: none). */
+  /** Give the container a network (default: none). Refused with the gVisor runtime, which has none. */
   allowNetwork?: boolean;
+  /** The image to run (default: the provider's image), e.g. a project's own image built on it. */
+  image?: string;
+  /** The container runtime (default runc); runsc needs the engine to have it registered. */
+  runtime?: SandboxRuntime;
 }
 
 /** Given the session ids found on containers, answers which of them are still live. */
@@ -85,6 +93,8 @@ export interface SandboxProvider {
   sweepOrphans(isLive: LiveSessionsQuery): Promise<{ removed: string[]; kept: string[] }>;
   /** Resolves when the engine answers; throws SandboxUnavailableError otherwise. */
   ping(): Promise<void>;
+  /** The runtimes the engine offers (e.g. ["runc", "runsc"]); absent: only the default one. */
+  runtimes?(): Promise<string[]>;
   /** A person's interactive shell in the session's sandbox (see terminal.ts); absent: no terminals. */
   openTerminal?(sessionId: string, size: TerminalSize): Promise<SandboxTerminal>;
 }
