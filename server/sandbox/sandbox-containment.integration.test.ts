@@ -49,7 +49,9 @@ describe.each<SandboxRuntime>(["runc", "runsc"])("containment under %s", (runtim
     try {
       if (runtime === "runc") {
         // Wait for the bomb to reach the limit (slower on a loaded machine): the engine holds it there.
-        await expect.poll(() => pidsOf(box.containerName), { timeout: 12_000, interval: 500 }).toBeGreaterThan(200);
+        await expect
+          .poll(() => pidsOf(box.containerName), { timeout: 12_000, interval: 500 })
+          .toBeGreaterThan(200);
         expect(pidsOf(box.containerName)).toBeLessThanOrEqual(256);
       } else {
         // gVisor's tasks live inside its own kernel: give the bomb time to spread there.
