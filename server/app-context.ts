@@ -1,4 +1,5 @@
 import { readFileSync } from "node:fs";
+import Docker from "dockerode";
 import { projectMemories } from "@/server/capture/memory";
 import { projectSessionViews } from "@/server/capture/read";
 import { db } from "@/server/db";
@@ -13,6 +14,8 @@ import { Orchestrator } from "@/server/orchestrator/orchestrator";
 import { readCheckpointPolicy } from "@/server/policy/checkpoints";
 import { RivaLimits } from "@/server/riva/limits";
 import { getSandboxProvider } from "@/server/sandbox";
+import { ProjectImages } from "@/server/sandbox/project-image/project-images";
+import { readSandboxRuntime } from "@/server/sandbox/runtime";
 import type { ModelSettingValues } from "@/server/settings/layers";
 import { resolveModelSettings } from "@/server/settings/layers";
 import { openedKeys } from "@/server/settings/opened-keys";
@@ -38,6 +41,8 @@ function create() {
   // resolves its own from the project's and team's settings (see modelForRun below).
   const model = createAgentModel(resolveModelSettings({ environment }));
   const sandboxes = getSandboxProvider();
+  // Each project's own image (.arbor/Dockerfile on its default branch), built on the server's image.
+  const projectImages = new ProjectImages({ db, docker: new Docker(), baseImage: env.ARBOR_SANDBOX_IMAGE, log: logger });
   // Prices, budgets and model tiers come from the optional model config; a bad file stops the server,
   // listing every problem.
   const modelConfig = env.ARBOR_MODEL_CONFIG
@@ -76,7 +81,16 @@ function create() {
         include: { project: true },
       });
       const intentsFile = await intentsFileFor(db, session.projectId);
-      return { repoPath: session.project.repoPath, branch: session.branch, intentsFile };
+      const { project } = session;
+      return {
+        repoPath: project.repoPath,
+        branch: session.branch,
+        intentsFile,
+        sandboxChoice: async () => ({
+          image: (await projectImages.imageFor(project.id)).image,
+          runtime: readSandboxRuntime(project.sandboxRuntime),
+        }),
+      };
     },
     async checkpointsOf(sessionId) {
       const session = await db.session.findUniqueOrThrow({
@@ -116,7 +130,7 @@ function create() {
     provider: tier.provider,
     model: tier.model,
   }));
-  return { store, model, sandboxes, orchestrator, box, environment, terminals, tierModels };
+  return { store, model, sandboxes, orchestrator, box, environment, terminals, tierModels, projectImages };
 }
 
 export type AppContext = ReturnType<typeof create>;

@@ -59,7 +59,7 @@ export class AnswerRunner {
     private readonly runId: string,
   ) {
     this.workspace = new SessionWorkspace(deps, sessionId, (ready) =>
-      this.append([{ type: "sandbox-ready", runId, image: deps.sandboxImage, ...ready }]),
+      this.append([{ type: "sandbox-ready", runId, ...ready, image: ready.image ?? deps.sandboxImage }]),
     );
     this.tools = new ToolDispatch({
       sandbox: () => this.workspace.box(),

@@ -137,7 +137,14 @@ export interface RunView extends AnswerFields, RunTierFields, RunReasoningFields
   startedAt: string;
   endedAt: string | null;
   rootId: string | null;
-  sandbox: { containerName: string; reused: boolean; durationMs: number } | null;
+  sandbox: {
+    containerName: string;
+    reused: boolean;
+    durationMs: number;
+    /** runc or runsc (gVisor); null in logs written before projects could choose. */
+    runtime?: "runc" | "runsc" | null;
+    image?: string;
+  } | null;
   intent: DiscoveredIntent | null;
   llmCalls: number;
   tokensIn: number;
@@ -242,7 +249,13 @@ export function applyEvent(view: SessionView, event: StoredEvent): SessionView {
     case "sandbox-ready": {
       const run = view.runs[body.runId];
       if (run)
-        run.sandbox = { containerName: body.containerName, reused: body.reused, durationMs: body.durationMs };
+        run.sandbox = {
+          containerName: body.containerName,
+          reused: body.reused,
+          durationMs: body.durationMs,
+          runtime: body.runtime ?? null,
+          image: body.image,
+        };
       break;
     }
     case "intention-created": {

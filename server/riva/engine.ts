@@ -73,7 +73,7 @@ export class RivaEngine {
     private readonly waitForApproval: (approvalId: string, signal: AbortSignal) => Promise<void>,
   ) {
     this.workspace = new SessionWorkspace(deps, sessionId, (ready) =>
-      this.append([{ type: "sandbox-ready", runId, image: deps.sandboxImage, ...ready }]),
+      this.append([{ type: "sandbox-ready", runId, ...ready, image: ready.image ?? deps.sandboxImage }]),
     );
     const serving = () => this.serving.id || deps.model.id;
     const ledger = deps.traceLedger

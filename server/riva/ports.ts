@@ -4,6 +4,7 @@ import type { Pricer } from "@/server/model/pricing";
 import type { Role, TierConfig } from "@/server/model/tiers/schema";
 import type { AgentModel } from "@/server/model/types";
 import type { CheckpointPolicy } from "@/server/policy/checkpoints";
+import type { SandboxRuntime } from "@/server/sandbox/runtime";
 import type { SandboxProvider } from "@/server/sandbox/types";
 import type { RivaLimits, RunBudget } from "./limits";
 
@@ -25,7 +26,16 @@ export interface RivaDeps {
    * Where a session's sandbox clones from, the branch it works on, and the project's intents as the
    * `.orchestration/active_intents.yaml` to mirror into it (null or absent: leave the workspace's own).
    */
-  workspaceOf(sessionId: string): Promise<{ repoPath: string; branch: string; intentsFile?: string | null }>;
+  workspaceOf(sessionId: string): Promise<{
+    repoPath: string;
+    branch: string;
+    intentsFile?: string | null;
+    /**
+     * The image and runtime a NEW sandbox of the session gets (the project's own image, built first
+     * when needed, and its runtime); called only when the session has no sandbox yet. Absent: defaults.
+     */
+    sandboxChoice?: () => Promise<{ image?: string; runtime?: SandboxRuntime }>;
+  }>;
   logger: Logger;
   /** Waits between model retries; tests pass one that does not wait. */
   sleep?(ms: number, signal?: AbortSignal): Promise<void>;

@@ -2,6 +2,7 @@ import type { CriterionResult } from "@/server/contract/criteria";
 import type { IntentionView } from "@/server/events/fold";
 import { type LedgerExecResult, ledgerExecOf } from "@/server/governance/ledger/collect";
 import { mirrorIntentsFile } from "@/server/intents/mirror";
+import type { SandboxRuntime } from "@/server/sandbox/runtime";
 import type { Sandbox } from "@/server/sandbox/types";
 import { checkContract } from "./contract-check";
 import type { RivaDeps } from "./ports";
@@ -22,6 +23,9 @@ export interface SandboxReady {
   containerName: string;
   reused: boolean;
   durationMs: number;
+  /** What the container runs, as the engine reports it (absent: the provider does not say). */
+  image?: string;
+  runtime?: SandboxRuntime;
 }
 
 /**
@@ -82,9 +86,15 @@ export class SessionWorkspace {
     if (this.sandbox) return this.sandbox;
     const started = Date.now();
     const existing = await this.deps.sandboxes.get(this.sessionId);
-    const { repoPath, branch, intentsFile } = await this.deps.workspaceOf(this.sessionId);
+    const { repoPath, branch, intentsFile, sandboxChoice } = await this.deps.workspaceOf(this.sessionId);
     const sandbox =
-      existing ?? (await this.deps.sandboxes.create({ sessionId: this.sessionId, repoPath, branch }));
+      existing ??
+      (await this.deps.sandboxes.create({
+        sessionId: this.sessionId,
+        repoPath,
+        branch,
+        ...(sandboxChoice ? await sandboxChoice() : {}),
+      }));
     // Each run starts from the project's intents as they are now (a reused sandbox included).
     if (intentsFile != null)
       await mirrorIntentsFile(sandbox, intentsFile).catch((error: unknown) =>
@@ -98,6 +108,8 @@ export class SessionWorkspace {
       containerName: sandbox.containerName,
       reused: existing !== null,
       durationMs: Date.now() - started,
+      ...(sandbox.image ? { image: sandbox.image } : {}),
+      ...(sandbox.runtime ? { runtime: sandbox.runtime } : {}),
     });
     return sandbox;
   }
