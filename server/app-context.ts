@@ -42,7 +42,12 @@ function create() {
   const model = createAgentModel(resolveModelSettings({ environment }));
   const sandboxes = getSandboxProvider();
   // Each project's own image (.arbor/Dockerfile on its default branch), built on the server's image.
-  const projectImages = new ProjectImages({ db, docker: new Docker(), baseImage: env.ARBOR_SANDBOX_IMAGE, log: logger });
+  const projectImages = new ProjectImages({
+    db,
+    docker: new Docker(),
+    baseImage: env.ARBOR_SANDBOX_IMAGE,
+    log: logger,
+  });
   // Prices, budgets and model tiers come from the optional model config; a bad file stops the server,
   // listing every problem.
   const modelConfig = env.ARBOR_MODEL_CONFIG
