@@ -8,6 +8,7 @@ import { CheckpointSettings } from "./checkpoint-settings";
 import { IntentsCard } from "./intents-card";
 import { NotFound } from "./not-found";
 import { ImportSession, ProjectMemory } from "./project-capture";
+import { SandboxSettings } from "./sandbox-settings";
 import { RunStatusBadge } from "./session/status-badge";
 import { SwitchBar } from "./session/switch-bar";
 import { TaskForm } from "./session/task-form";
@@ -76,6 +77,7 @@ export function ProjectView({ projectId }: { projectId: string }) {
       <IntentsCard projectId={projectId} />
       <CheckpointSettings projectId={projectId} policy={project.data.checkpoints} />
       <ProjectModelSettings projectId={projectId} />
+      <SandboxSettings projectId={projectId} canChange={project.data.permissions.settings} />
       <section className="card" aria-label="Import session">
         <h2>Import session</h2>
         <ImportSession projectId={projectId} />

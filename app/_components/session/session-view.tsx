@@ -14,6 +14,7 @@ import { ContextRestoreProvider } from "./node-context";
 import { PhaseLabel } from "./phase-label";
 import { RunDelivery } from "./qa-reports";
 import { RunPreApprovals } from "./run-pre-approvals";
+import { SandboxBadge } from "./sandbox-badge";
 import { RunSpend } from "./spend";
 import { RunStatusBadge } from "./status-badge";
 import { TraceExport } from "./trace-export";
@@ -44,6 +45,7 @@ export function SessionView({ sessionId }: { sessionId: string }) {
         {currentRun && <RunStatusBadge status={currentRun.status} />}
         {currentRun && <PhaseLabel view={view} runId={currentRun.id} />}
         {currentRun && <RunSpend run={currentRun} />}
+        <SandboxBadge view={view} />
         {currentRun && (
           <RunPreApprovals
             sessionId={sessionId}

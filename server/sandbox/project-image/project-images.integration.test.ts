@@ -47,6 +47,9 @@ async function newProject(name: string): Promise<{ id: string; repoPath: string 
   return { id: project.id, repoPath };
 }
 
+/** How a project's Dockerfile starts: from the server's own image, whose name the server passes in. */
+const FROM_BASE = `ARG ARBOR_BASE\nFROM \${ARBOR_BASE}\n`;
+
 // A Dockerfile that tries to weaken the sandbox: root user, its own entrypoint and command.
 const HOSTILE_DOCKERFILE = `ARG ARBOR_BASE
 FROM \${ARBOR_BASE}
@@ -161,13 +164,13 @@ describe("a project's own image", () => {
   it("reports a broken Dockerfile with its log and keeps the last good image", async () => {
     const project = await newProject("broken-image");
     commitTo(project.repoPath, "main", {
-      ".arbor/Dockerfile": "ARG ARBOR_BASE\nFROM ${ARBOR_BASE}\nRUN echo good > /home/arbor/good\n",
+      ".arbor/Dockerfile": `${FROM_BASE}RUN echo good > /home/arbor/good\n`,
     });
     const good = await images().imageFor(project.id);
     expect(good.source).toBe("built");
 
     commitTo(project.repoPath, "main", {
-      ".arbor/Dockerfile": "ARG ARBOR_BASE\nFROM ${ARBOR_BASE}\nRUN echo about to fail && false\n",
+      ".arbor/Dockerfile": `${FROM_BASE}RUN echo about to fail && false\n`,
     });
     const after = await images().imageFor(project.id);
     expect(after).toEqual({ image: good.image, source: "last-good" });
@@ -195,7 +198,7 @@ describe("a project's own image", () => {
     const failed = await db.projectImageBuild.findFirstOrThrow({ where: { projectId: project.id } });
     expect(failed.status).toBe("failed");
     expect(failed.error).toContain("cannot be pulled here");
-    expect(failed.error).toContain("FROM ${ARBOR_BASE}");
+    expect(failed.error).toContain(`FROM \${ARBOR_BASE}`);
   }, 180_000);
 
   it("does not build a Dockerfile that is only on a session branch", async () => {
@@ -214,8 +217,7 @@ describe("a project's own image", () => {
         "name": "dev",
         "build": { "dockerfile": "docker/Dockerfile", "context": "..", },
       }`,
-      ".devcontainer/docker/Dockerfile":
-        "ARG ARBOR_BASE\nFROM ${ARBOR_BASE}\nCOPY tools.txt /etc/arbor-tools\n",
+      ".devcontainer/docker/Dockerfile": `${FROM_BASE}COPY tools.txt /etc/arbor-tools\n`,
       "tools.txt": "from the repository root\n",
     });
     const choice = await images().imageFor(project.id);
