@@ -51,8 +51,8 @@ export function SandboxSettings({ projectId, canChange }: { projectId: string; c
       </div>
       <p className="muted small">
         gVisor puts its own kernel between the project's code and the server, for repositories nobody on the
-        team trusts. A gVisor session is offline: it has no network at all. Commands start slower (about twice
-        the start-up time, several times the process start cost). Applies to new sessions.
+        team trusts. A gVisor session is offline: it has no network at all. It is slower: a new sandbox takes
+        about 1.5× as long to start, and starting processes costs about 15× as much. Applies to new sessions.
         {data.gvisorAvailable === false &&
           " This server's Docker engine has no gVisor runtime yet (scripts/ensure-runsc.sh)."}
       </p>
