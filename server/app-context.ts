@@ -92,7 +92,15 @@ function create() {
         branch: session.branch,
         intentsFile,
         sandboxChoice: async () => ({
-          image: (await projectImages.imageFor(project.id)).image,
+          // The hardening is applied at run time whatever the image, so a project image that cannot be
+          // resolved (a git or engine error) falls back to the server's image rather than failing the session.
+          image: await projectImages.imageFor(project.id).then(
+            (choice) => choice.image,
+            (error: unknown) => {
+              logger.error({ err: error, projectId: project.id }, "could not resolve the project's image");
+              return undefined;
+            },
+          ),
           runtime: readSandboxRuntime(project.sandboxRuntime),
         }),
       };
