@@ -54,6 +54,8 @@ ensure_database() {
 
 ensure_sandbox() {
   bash scripts/ensure-docker.sh
+  # gVisor for projects that choose it (optional: warns and goes on when it cannot be set up).
+  bash scripts/ensure-runsc.sh
   bash sandbox-image/build.sh
 }
 

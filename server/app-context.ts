@@ -1,4 +1,5 @@
 import { readFileSync } from "node:fs";
+import Docker from "dockerode";
 import { projectMemories } from "@/server/capture/memory";
 import { projectSessionViews } from "@/server/capture/read";
 import { db } from "@/server/db";
@@ -13,8 +14,10 @@ import { Orchestrator } from "@/server/orchestrator/orchestrator";
 import { readCheckpointPolicy } from "@/server/policy/checkpoints";
 import { RivaLimits } from "@/server/riva/limits";
 import { getSandboxProvider } from "@/server/sandbox";
+import { ProjectImages } from "@/server/sandbox/project-image/project-images";
 import { serverResourcePolicy } from "@/server/sandbox/resource-policy";
 import { effectiveResources, readProjectResources } from "@/server/sandbox/resources";
+import { readSandboxRuntime } from "@/server/sandbox/runtime";
 import type { ModelSettingValues } from "@/server/settings/layers";
 import { resolveModelSettings } from "@/server/settings/layers";
 import { openedKeys } from "@/server/settings/opened-keys";
@@ -40,6 +43,13 @@ function create() {
   // resolves its own from the project's and team's settings (see modelForRun below).
   const model = createAgentModel(resolveModelSettings({ environment }));
   const sandboxes = getSandboxProvider();
+  // Each project's own image (.arbor/Dockerfile on its default branch), built on the server's image.
+  const projectImages = new ProjectImages({
+    db,
+    docker: new Docker(),
+    baseImage: env.ARBOR_SANDBOX_IMAGE,
+    log: logger,
+  });
   // Prices, budgets and model tiers come from the optional model config; a bad file stops the server,
   // listing every problem.
   const modelConfig = env.ARBOR_MODEL_CONFIG
@@ -78,12 +88,30 @@ function create() {
         include: { project: true },
       });
       const intentsFile = await intentsFileFor(db, session.projectId);
+      const { project } = session;
       // The project's resources as they are when the sandbox is made (a change affects new sandboxes).
       const resources = effectiveResources(
-        readProjectResources(session.project.sandboxResources),
+        readProjectResources(project.sandboxResources),
         serverResourcePolicy(),
       );
-      return { repoPath: session.project.repoPath, branch: session.branch, intentsFile, resources };
+      return {
+        repoPath: project.repoPath,
+        branch: session.branch,
+        intentsFile,
+        resources,
+        sandboxChoice: async () => ({
+          // The hardening is applied at run time whatever the image, so a project image that cannot be
+          // resolved (a git or engine error) falls back to the server's image rather than failing the session.
+          image: await projectImages.imageFor(project.id).then(
+            (choice) => choice.image,
+            (error: unknown) => {
+              logger.error({ err: error, projectId: project.id }, "could not resolve the project's image");
+              return undefined;
+            },
+          ),
+          runtime: readSandboxRuntime(project.sandboxRuntime),
+        }),
+      };
     },
     async checkpointsOf(sessionId) {
       const session = await db.session.findUniqueOrThrow({
@@ -123,7 +151,7 @@ function create() {
     provider: tier.provider,
     model: tier.model,
   }));
-  return { store, model, sandboxes, orchestrator, box, environment, terminals, tierModels };
+  return { store, model, sandboxes, orchestrator, box, environment, terminals, tierModels, projectImages };
 }
 
 export type AppContext = ReturnType<typeof create>;

@@ -9,6 +9,7 @@ import { IntentsCard } from "./intents-card";
 import { NotFound } from "./not-found";
 import { ImportSession, ProjectMemory } from "./project-capture";
 import { ResourceSettings } from "./resource-settings";
+import { SandboxSettings } from "./sandbox-settings";
 import { RunStatusBadge } from "./session/status-badge";
 import { SwitchBar } from "./session/switch-bar";
 import { TaskForm } from "./session/task-form";
@@ -78,6 +79,7 @@ export function ProjectView({ projectId }: { projectId: string }) {
       <CheckpointSettings projectId={projectId} policy={project.data.checkpoints} />
       <ResourceSettings projectId={projectId} resources={project.data.resources} />
       <ProjectModelSettings projectId={projectId} />
+      <SandboxSettings projectId={projectId} canChange={project.data.permissions.settings} />
       <section className="card" aria-label="Import session">
         <h2>Import session</h2>
         <ImportSession projectId={projectId} />

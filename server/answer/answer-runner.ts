@@ -60,7 +60,7 @@ export class AnswerRunner {
   ) {
     this.workspace = new SessionWorkspace(deps, sessionId, (ready, described) =>
       this.append([
-        { type: "sandbox-ready", runId, image: deps.sandboxImage, ...ready },
+        { type: "sandbox-ready", runId, ...ready, image: ready.image ?? deps.sandboxImage },
         { type: "sandbox-described", runId, ...described },
       ]),
     );

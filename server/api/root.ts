@@ -5,6 +5,7 @@ import { dashboardRouter } from "./routers/dashboard";
 import { inboxRouter } from "./routers/inbox";
 import { intentRouter } from "./routers/intent";
 import { projectRouter } from "./routers/project";
+import { projectSandboxRouter } from "./routers/project-sandbox";
 import { approvalRouter, runRouter } from "./routers/run";
 import { sessionRouter } from "./routers/session";
 import { settingsRouter } from "./routers/settings";
@@ -19,6 +20,7 @@ import { createRouter } from "./trpc";
 export const appRouter = createRouter({
   auth: authRouter,
   project: projectRouter,
+  projectSandbox: projectSandboxRouter,
   intent: intentRouter,
   session: sessionRouter,
   run: runRouter,

@@ -149,6 +149,7 @@ beforeAll(async () => {
     environment: {},
     tierModels: [],
     sandboxes: { ping: async () => undefined, get: async () => null },
+    projectImages: { isBuilding: () => false },
     orchestrator: new Proxy(
       {},
       {
@@ -193,6 +194,7 @@ beforeAll(async () => {
     intentId: "INT-001",
     intent: { intentId: "INT-001", name: "Auth", ownedScope: ["src/auth/**"] },
     fields: { name: "Auth", ownedScope: ["src/auth/**"] },
+    runtime: "runc",
   };
 });
 afterAll(async () => cleanup());

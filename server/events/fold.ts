@@ -141,7 +141,14 @@ export interface RunView extends AnswerFields, RunTierFields, RunReasoningFields
   startedAt: string;
   endedAt: string | null;
   rootId: string | null;
-  sandbox: { containerName: string; reused: boolean; durationMs: number } | null;
+  sandbox: {
+    containerName: string;
+    reused: boolean;
+    durationMs: number;
+    /** runc or runsc (gVisor); null in logs written before projects could choose. */
+    runtime?: "runc" | "runsc" | null;
+    image?: string;
+  } | null;
   /** The sandbox's toolchain versions and limits, once probed (`sandbox-described`). */
   sandboxInfo: { toolchains: ToolchainVersion[]; resources: SandboxResources | null } | null;
   intent: DiscoveredIntent | null;
@@ -249,7 +256,13 @@ export function applyEvent(view: SessionView, event: StoredEvent): SessionView {
     case "sandbox-ready": {
       const run = view.runs[body.runId];
       if (run)
-        run.sandbox = { containerName: body.containerName, reused: body.reused, durationMs: body.durationMs };
+        run.sandbox = {
+          containerName: body.containerName,
+          reused: body.reused,
+          durationMs: body.durationMs,
+          runtime: body.runtime ?? null,
+          image: body.image,
+        };
       break;
     }
     case "sandbox-described": {

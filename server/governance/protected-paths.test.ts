@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { isProtectedPath, protectionOf } from "./protected-paths";
+import { imageFolderNamedBy, isProtectedPath, protectionOf } from "./protected-paths";
 
 describe("protected paths", () => {
   it.each([
@@ -57,5 +57,29 @@ describe("protected paths", () => {
   it("fails closed for paths that are not in the workspace", () => {
     expect(protectionOf("../x")).toContain("not a workspace path");
     expect(isProtectedPath("/etc/passwd")).toBe(true);
+  });
+});
+
+describe("the project's sandbox image files", () => {
+  it.each([
+    ".arbor/Dockerfile",
+    ".arbor",
+    ".devcontainer/devcontainer.json",
+    ".devcontainer/docker/Dockerfile",
+  ])("%s is protected", (path) => {
+    expect(protectionOf(path)).toMatch(/sandbox image|dev container/);
+  });
+
+  it.each([
+    [".arbor/Dockerfile", ".arbor"],
+    ["./.devcontainer", ".devcontainer"],
+    ["/workspace/.arbor/x", ".arbor"],
+    ["--file=.arbor/Dockerfile", ".arbor"],
+    ["src/.arbor", ".arbor"],
+    [".arbor-notes.md", null],
+    ["docs/arbor/x", null],
+    ["my.devcontainer.json", null],
+  ])("a command word %s names %s", (word, folder) => {
+    expect(imageFolderNamedBy(word)).toBe(folder);
   });
 });

@@ -24,7 +24,34 @@ const PROTECTED: ReadonlyArray<{ glob: string; reason: string }> = [
   { glob: "**/.github/workflows/**", reason: "CI workflows run with repository secrets" },
   { glob: "**/.envrc", reason: "direnv runs this file on entering the directory" },
   { glob: "**/.env*", reason: "environment files hold secrets" },
+  // The project's sandbox image: what every later session runs in (server/sandbox/project-image/).
+  { glob: ".arbor", reason: "the project's sandbox image settings" },
+  { glob: ".arbor/**", reason: "the project's sandbox image (.arbor/Dockerfile) for every later session" },
+  { glob: ".devcontainer", reason: "the project's dev container settings" },
+  { glob: ".devcontainer/**", reason: "the dev container's Dockerfile, the sandbox image of later sessions" },
 ];
+
+/**
+ * Folders whose files set what later sessions run in. A command that names them anywhere (`cp x
+ * .arbor/Dockerfile`, `cd .devcontainer`) always asks, whatever the project's command setting: the
+ * shell's own analysis sees redirections, not what each program writes.
+ */
+const IMAGE_FOLDERS = [".arbor", ".devcontainer"];
+
+/** The image folder a command's word points into (lexically, after normalising), or null. */
+export function imageFolderNamedBy(word: string): string | null {
+  const normalised = word.replace(/^\/workspace\//, "").replace(/^(\.\/)+/, "");
+  for (const folder of IMAGE_FOLDERS) {
+    const at = normalised.indexOf(folder);
+    if (at === -1) continue;
+    const before = normalised[at - 1];
+    const after = normalised[at + folder.length];
+    const startsSegment = at === 0 || before === "/" || before === "=" || before === ":";
+    const endsSegment = after === undefined || after === "/";
+    if (startsSegment && endsSegment) return folder;
+  }
+  return null;
+}
 
 // Lower-cased on both sides: on a case-insensitive filesystem `.GIT/hooks` is `.git/hooks`.
 const matchers = PROTECTED.map(({ glob, reason }) => ({

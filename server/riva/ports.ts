@@ -5,6 +5,7 @@ import type { Pricer } from "@/server/model/pricing";
 import type { Role, TierConfig } from "@/server/model/tiers/schema";
 import type { AgentModel } from "@/server/model/types";
 import type { CheckpointPolicy } from "@/server/policy/checkpoints";
+import type { SandboxRuntime } from "@/server/sandbox/runtime";
 import type { SandboxProvider } from "@/server/sandbox/types";
 import type { RivaLimits, RunBudget } from "./limits";
 
@@ -32,6 +33,11 @@ export interface RivaDeps {
     intentsFile?: string | null;
     /** The project's sandbox resources within the server's caps (absent: the provider's defaults). */
     resources?: SandboxResources;
+    /**
+     * The image and runtime a NEW sandbox of the session gets (the project's own image, built first
+     * when needed, and its runtime); called only when the session has no sandbox yet. Absent: defaults.
+     */
+    sandboxChoice?: () => Promise<{ image?: string; runtime?: SandboxRuntime }>;
   }>;
   logger: Logger;
   /** Waits between model retries; tests pass one that does not wait. */

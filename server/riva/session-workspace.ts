@@ -5,6 +5,7 @@ import type { IntentionView } from "@/server/events/fold";
 import { type LedgerExecResult, ledgerExecOf } from "@/server/governance/ledger/collect";
 import { mirrorIntentsFile } from "@/server/intents/mirror";
 import { limitsOf, resourcesOfLimits } from "@/server/sandbox/resources";
+import type { SandboxRuntime } from "@/server/sandbox/runtime";
 import type { Sandbox } from "@/server/sandbox/types";
 import { checkContract } from "./contract-check";
 import type { RivaDeps } from "./ports";
@@ -27,6 +28,9 @@ export interface SandboxReady {
   containerName: string;
   reused: boolean;
   durationMs: number;
+  /** What the container runs, as the engine reports it (absent: the provider does not say). */
+  image?: string;
+  runtime?: SandboxRuntime;
 }
 
 /** What the sandbox has (toolchain versions) and runs with (limits): the `sandbox-described` event. */
@@ -100,7 +104,9 @@ export class SessionWorkspace {
     if (this.sandbox) return this.sandbox;
     const started = Date.now();
     const existing = await this.deps.sandboxes.get(this.sessionId);
-    const { repoPath, branch, intentsFile, resources } = await this.deps.workspaceOf(this.sessionId);
+    const { repoPath, branch, intentsFile, resources, sandboxChoice } = await this.deps.workspaceOf(
+      this.sessionId,
+    );
     this.resources = resources;
     const sandbox =
       existing ??
@@ -109,6 +115,7 @@ export class SessionWorkspace {
         repoPath,
         branch,
         ...(resources ? { limits: limitsOf(resources) } : {}),
+        ...(sandboxChoice ? await sandboxChoice() : {}),
       }));
     // Each run starts from the project's intents as they are now (a reused sandbox included).
     if (intentsFile != null)
@@ -123,6 +130,8 @@ export class SessionWorkspace {
       containerName: sandbox.containerName,
       reused: existing !== null,
       durationMs: Date.now() - started,
+      ...(sandbox.image ? { image: sandbox.image } : {}),
+      ...(sandbox.runtime ? { runtime: sandbox.runtime } : {}),
     };
     // What the container really runs with (a reused one keeps the limits it was made with).
     const limits = sandbox.limits ?? (resources ? limitsOf(resources) : undefined);

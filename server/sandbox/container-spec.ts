@@ -1,4 +1,5 @@
 import type Docker from "dockerode";
+import type { SandboxRuntime } from "./runtime";
 import { safeGitEnvLines } from "./safe-git";
 
 /**
@@ -30,6 +31,12 @@ export const TMP_TMPFS = "rw,nosuid,nodev,size=256m";
 export const HOME_DIR = "/home/arbor";
 export const ORIGIN_DIR = `${HOME_DIR}/origin.git`;
 export const GiB = 1024 ** 3;
+/**
+ * What every sandbox runs as PID 1, whatever its image says: a per-project Dockerfile may set its own
+ * ENTRYPOINT, CMD or USER, and none of them may replace tini + sleep or the sandbox user.
+ */
+export const SANDBOX_ENTRYPOINT = ["/usr/bin/tini", "--"];
+export const SANDBOX_CMD = ["sleep", "infinity"];
 
 export interface SandboxLimits {
   memoryBytes: number;
@@ -48,6 +55,8 @@ export function containerSpec(options: {
   limits: SandboxLimits;
   /** A warm-pool container's key (`poolKeyOf`), recorded as a label. */
   poolKey?: string;
+  /** Absent: the engine's default (runc). "runsc" (gVisor) never gets a network. */
+  runtime?: SandboxRuntime;
 }): Docker.ContainerCreateOptions {
   const { name, sessionId, allowNetwork } = options;
   const labels: Record<string, string> = { [LABEL_MANAGED]: "true", [LABEL_INSTANCE]: options.instance };
@@ -62,6 +71,8 @@ export function containerSpec(options: {
     // start as copies of the image's directories, owned by the sandbox user, and survive a restart.
     Volumes: { "/workspace": {}, [HOME_DIR]: {} },
     User: "1000:1000",
+    Entrypoint: SANDBOX_ENTRYPOINT,
+    Cmd: SANDBOX_CMD,
     WorkingDir: "/workspace",
     Hostname: "sandbox",
     // Every process in the container inherits it: see safe-git.ts for why git needs it.
@@ -81,6 +92,7 @@ export function containerSpec(options: {
       ReadonlyRootfs: true,
       Tmpfs: { "/tmp": TMP_TMPFS },
       RestartPolicy: { Name: "no" },
+      ...(options.runtime === "runsc" ? { Runtime: "runsc" } : {}),
     },
   };
 }

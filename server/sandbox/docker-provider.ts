@@ -16,6 +16,7 @@ import { runInContainer } from "./docker-exec";
 import { DockerSandbox } from "./docker-sandbox";
 import { type PoolEntry, sweepOrphanContainers } from "./orphan-sweep";
 import { assertBareRepo, copyRepoInto } from "./repo-copy";
+import type { SandboxRuntime } from "./runtime";
 import { containerNameFor } from "./shell";
 import { ShellAgents } from "./shell-agents";
 import { openContainerTerminal, type SandboxTerminal, type TerminalSize } from "./terminal";
@@ -144,7 +145,7 @@ export class DockerSandboxProvider implements SandboxProvider {
     const name = `${POOL_NAME_PREFIX}${owner}-${randomBytes(6).toString("hex")}`;
     // Only the provider's own limits are kept warm; a project with its own gets a container of its own.
     const key = this.poolKey(this.limits);
-    const spec = this.spec(name, undefined, false, this.limits, key);
+    const spec = this.spec(name, undefined, false, { limits: this.limits, poolKey: key });
     let container: Docker.Container;
     try {
       container = await this.docker.createContainer(spec);
@@ -240,10 +241,16 @@ export class DockerSandboxProvider implements SandboxProvider {
     if (branch.startsWith("-")) throw new SandboxError("invalid_argument", `Invalid branch name: ${branch}.`);
     if (options.repoPath) await assertBareRepo(options.repoPath);
 
+    const image = options.image ?? this.image;
+    const runtime = options.runtime ?? "runc";
+    if (runtime === "runsc") await this.assertRuntimeUsable(runtime, options.allowNetwork ?? false);
+
     const started = Date.now();
     let container: Docker.Container;
     const limits = options.limits ?? this.limits;
-    const claimed = options.allowNetwork ? null : await this.claimFromPool(name, this.poolKey(limits));
+    // The pool holds only containers of the default image on runc without a network, keyed by limits.
+    const poolable = !options.allowNetwork && image === this.image && runtime === "runc";
+    const claimed = poolable ? await this.claimFromPool(name, this.poolKey(limits)) : null;
     if (claimed) {
       try {
         if (options.repoPath) await this.cloneInto(claimed, options.repoPath, branch);
@@ -255,11 +262,11 @@ export class DockerSandboxProvider implements SandboxProvider {
         { sessionId, container: name, durationMs: Date.now() - started },
         "sandbox claimed from pool",
       );
-      return this.sandboxFor(claimed.id, sessionId, limits);
+      return this.sandboxFor(claimed.id, sessionId, { limits, image, runtime });
     }
     try {
       container = await this.docker.createContainer(
-        this.spec(name, sessionId, options.allowNetwork ?? false, limits),
+        this.spec(name, sessionId, options.allowNetwork ?? false, { limits, image, runtime }),
       );
     } catch (error) {
       // Another request created it first: use that one.
@@ -267,7 +274,13 @@ export class DockerSandboxProvider implements SandboxProvider {
         const raced = await this.get(sessionId);
         if (raced) return raced;
       }
-      if (statusOf(error) === 404) throw new SandboxImageMissingError(this.image);
+      if (statusOf(error) === 404) {
+        if (image === this.image) throw new SandboxImageMissingError(this.image);
+        throw new SandboxError(
+          "image_missing",
+          `The project's sandbox image ${image} is no longer in the Docker engine: build it again from the project page.`,
+        );
+      }
       throw this.wrap(error, "create the sandbox container");
     }
     try {
@@ -278,8 +291,11 @@ export class DockerSandboxProvider implements SandboxProvider {
       await this.removeQuietly(container.id);
       throw error instanceof SandboxError ? error : this.wrap(error, "start the sandbox");
     }
-    this.log.info({ sessionId, container: name, durationMs: Date.now() - started }, "sandbox created");
-    return this.sandboxFor(container.id, sessionId, limits);
+    this.log.info(
+      { sessionId, container: name, image, runtime, durationMs: Date.now() - started },
+      "sandbox created",
+    );
+    return this.sandboxFor(container.id, sessionId, { limits, image, runtime });
   }
 
   async get(sessionId: string): Promise<Sandbox | null> {
@@ -311,7 +327,35 @@ export class DockerSandboxProvider implements SandboxProvider {
       host.Memory && host.NanoCpus && host.PidsLimit
         ? { memoryBytes: host.Memory, nanoCpus: host.NanoCpus, pidsLimit: host.PidsLimit }
         : undefined;
-    return this.sandboxFor(info.Id, sessionId, limits);
+    return this.sandboxFor(info.Id, sessionId, {
+      limits,
+      image: info.Config.Image,
+      runtime: info.HostConfig.Runtime === "runsc" ? "runsc" : "runc",
+    });
+  }
+
+  /** The runtimes the engine offers (`docker info`), e.g. ["runc", "runsc"]. */
+  async runtimes(): Promise<string[]> {
+    try {
+      const info = (await this.docker.info()) as { Runtimes?: Record<string, unknown> };
+      return Object.keys(info.Runtimes ?? {});
+    } catch (error) {
+      throw this.wrap(error, "list the engine's runtimes");
+    }
+  }
+
+  /** gVisor needs the engine to have it registered, and never has a network on these engines. */
+  private async assertRuntimeUsable(runtime: SandboxRuntime, allowNetwork: boolean): Promise<void> {
+    if (allowNetwork)
+      throw new SandboxError(
+        "invalid_argument",
+        "A gVisor (runsc) sandbox has no network: choose runc for a session that needs one.",
+      );
+    if (!(await this.runtimes()).includes(runtime))
+      throw new SandboxError(
+        "unavailable",
+        `The Docker engine has no ${runtime} runtime (gVisor). Run scripts/ensure-runsc.sh as root on the server, or choose runc in the project's settings.`,
+      );
   }
 
   /**
@@ -353,17 +397,17 @@ export class DockerSandboxProvider implements SandboxProvider {
     name: string,
     sessionId: string | undefined,
     allowNetwork: boolean,
-    limits = this.limits,
-    poolKey?: string,
+    made: { limits?: SandboxLimits; poolKey?: string; image?: string; runtime?: SandboxRuntime } = {},
   ) {
     return containerSpec({
       name,
       sessionId,
       allowNetwork,
-      image: this.image,
+      image: made.image ?? this.image,
       instance: this.instance,
-      limits,
-      ...(poolKey !== undefined ? { poolKey } : {}),
+      limits: made.limits ?? this.limits,
+      ...(made.poolKey !== undefined ? { poolKey: made.poolKey } : {}),
+      runtime: made.runtime ?? "runc",
     });
   }
 
@@ -377,12 +421,18 @@ export class DockerSandboxProvider implements SandboxProvider {
     await copyRepoInto(container, repoPath, branch, run, (error, action) => this.wrap(error, action));
   }
 
-  private sandboxFor(containerId: string, sessionId: string, limits?: SandboxLimits): Sandbox {
+  private sandboxFor(
+    containerId: string,
+    sessionId: string,
+    run: { limits?: SandboxLimits | undefined; image: string; runtime: SandboxRuntime },
+  ): Sandbox {
     return new DockerSandbox({
-      ...(limits ? { limits } : {}),
+      ...(run.limits ? { limits: run.limits } : {}),
       container: this.docker.getContainer(containerId),
       sessionId,
       containerName: containerNameFor(sessionId),
+      image: run.image,
+      runtime: run.runtime,
       defaultTimeoutMs: this.defaultTimeoutMs,
       log: this.log,
       wrap: (error, action) => this.wrap(error, action, "exec_failed"),

@@ -4,6 +4,7 @@ import type { Logger } from "pino";
 import type { ToolchainVersion } from "@/server/events/bodies/sandbox";
 import type { SandboxLimits } from "./container-spec";
 import { ABORTED_EXIT_CODE, type RunOptions, type RunResult, runInContainer } from "./docker-exec";
+import type { SandboxRuntime } from "./runtime";
 import { SAFE_GIT_ENV } from "./safe-git";
 import { buildExecArgv, buildKillArgv, KILL_AFTER_MS, resolveWorkspacePath } from "./shell";
 import { AgentUnavailableError, type DirectCommand, type ShellAgent } from "./shell-agent";
@@ -27,6 +28,8 @@ export interface DockerSandboxDeps {
   container: Docker.Container;
   sessionId: string;
   containerName: string;
+  image?: string;
+  runtime?: SandboxRuntime;
   defaultTimeoutMs: number;
   log: Logger;
   wrap: (error: unknown, action: string) => SandboxError;
@@ -49,12 +52,16 @@ export class DockerSandbox implements Sandbox {
   readonly sessionId: string;
   readonly containerName: string;
   readonly limits?: SandboxLimits;
+  readonly image?: string;
+  readonly runtime?: SandboxRuntime;
 
   constructor(private readonly deps: DockerSandboxDeps) {
     this.id = deps.container.id;
     this.sessionId = deps.sessionId;
     this.containerName = deps.containerName;
     if (deps.limits) this.limits = deps.limits;
+    this.image = deps.image;
+    this.runtime = deps.runtime;
   }
 
   toolchains(): Promise<ToolchainVersion[]> {

@@ -1,7 +1,8 @@
 import { execFileSync } from "node:child_process";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { DockerSandboxProvider } from "./docker-provider";
-import { cleanUp, PREFIX, silent, testProvider } from "./docker-testing";
+import { cleanUp, dockerInspect, PREFIX, silent, testProvider } from "./docker-testing";
+import type { SandboxRuntime } from "./runtime";
 import type { Sandbox } from "./types";
 
 /** Containment: what runs in a sandbox stays there. Real Docker engine (scripts/ensure-docker.sh starts it). */
@@ -13,35 +14,50 @@ beforeAll(() => {
 
 afterAll(async () => cleanUp(provider));
 
-describe("containment", () => {
+const pidsOf = (container: string) =>
+  Number(
+    execFileSync("docker", ["stats", "--no-stream", "--format", "{{.PIDs}}", container], {
+      encoding: "utf8",
+    }).trim(),
+  );
+
+/**
+ * The same containment under both runtimes a project may choose (scripts/ensure-runsc.sh registers
+ * gVisor). Where gVisor contains differently, the test says how: its guest processes are not host
+ * processes (the engine's pids count cannot see them), and the host's pids and memory limits apply to
+ * the gVisor kernel itself, so a fork bomb or a memory hog ends the whole sandbox (the host and the
+ * neighbour never notice), and the session's next use starts it again with its workspace.
+ */
+describe.each<SandboxRuntime>(["runc", "runsc"])("containment under %s", (runtime) => {
   let box: Sandbox;
   let neighbour: Sandbox;
 
   beforeAll(async () => {
     [box, neighbour] = await Promise.all([
-      provider.create({ sessionId: `${PREFIX}-contain` }),
-      provider.create({ sessionId: `${PREFIX}-neighbour` }),
+      provider.create({ sessionId: `${PREFIX}-contain-${runtime}`, runtime }),
+      provider.create({ sessionId: `${PREFIX}-neighbour-${runtime}`, runtime }),
     ]);
+    expect(box.runtime).toBe(runtime);
+    expect(dockerInspect(box.containerName).HostConfig.Runtime).toBe(runtime);
   });
 
   afterAll(async () => {
     await Promise.all([box?.dispose(), neighbour?.dispose()]);
   });
 
-  it("stops a fork bomb at the pids limit while another sandbox stays responsive", async () => {
-    const bomb = box.exec(":(){ :|:& };:", { timeoutMs: 20_000 });
+  it("contains a fork bomb while another sandbox stays responsive", async () => {
+    const bomb = box.exec(":(){ :|:& };:", { timeoutMs: runtime === "runc" ? 20_000 : 10_000 });
     try {
-      // Wait for the bomb to reach the limit (slower on a loaded machine), then time a neighbour's
-      // commands while it is still running.
-      const pidsNow = () =>
-        Number(
-          execFileSync("docker", ["stats", "--no-stream", "--format", "{{.PIDs}}", box.containerName], {
-            encoding: "utf8",
-          }).trim(),
-        );
-      // The bomb fills the limit and the engine holds it there.
-      await expect.poll(pidsNow, { timeout: 12_000, interval: 500 }).toBeGreaterThan(200);
-      expect(pidsNow()).toBeLessThanOrEqual(256);
+      if (runtime === "runc") {
+        // Wait for the bomb to reach the limit (slower on a loaded machine): the engine holds it there.
+        await expect
+          .poll(() => pidsOf(box.containerName), { timeout: 12_000, interval: 500 })
+          .toBeGreaterThan(200);
+        expect(pidsOf(box.containerName)).toBeLessThanOrEqual(256);
+      } else {
+        // gVisor's tasks live inside its own kernel: give the bomb time to spread there.
+        await new Promise((resolve) => setTimeout(resolve, 5_000));
+      }
       for (let i = 0; i < 3; i++) {
         const started = Date.now();
         const answer = await neighbour.exec("true");
@@ -50,30 +66,23 @@ describe("containment", () => {
       }
     } finally {
       const result = await bomb;
+      // Still running at its time limit: the bomb was alive, and only the limit ended it.
       expect(result.timedOut).toBe(true);
       expect(result.killedReason).toBe("timeout");
     }
+    if (runtime === "runsc") {
+      // The bomb took gVisor's kernel down at the host's pids limit; the next use starts the sandbox again.
+      const state = JSON.parse(
+        execFileSync("docker", ["inspect", "-f", "{{json .State}}", box.containerName], { encoding: "utf8" }),
+      );
+      expect(state.Running).toBe(false);
+      const again = await provider.get(box.sessionId);
+      if (!again) throw new Error("the session's sandbox is gone");
+      box = again;
+      expect(box.runtime).toBe("runsc");
+    }
     // The bomb is gone and the sandbox works again.
     await expect.poll(async () => (await box.exec("echo alive")).stdout, { timeout: 15_000 }).toBe("alive\n");
-  });
-
-  it("kills a memory hog at the memory limit, says so, and keeps working", async () => {
-    const result = await box.exec(`python3 -c "a=' '*2**31; print('survived')"`, { timeoutMs: 60_000 });
-    expect(result.exitCode).toBe(137);
-    expect(result.timedOut).toBe(false);
-    expect(result.oomKilled).toBe(true);
-    expect(result.killedReason).toBe("oom");
-    expect(result.stdout).not.toContain("survived");
-    const after = await box.exec("echo still here");
-    expect(after).toMatchObject({ exitCode: 0, stdout: "still here\n" });
-    expect(after.oomKilled).toBeUndefined();
-  });
-
-  it("reports an OOM kill on the plain docker exec path too", async () => {
-    const slow = new DockerSandboxProvider({ logger: silent, instance: PREFIX, persistentShell: false });
-    const plain = await slow.get(box.sessionId);
-    const result = await plain?.exec("head -c 2G /dev/zero | tail", { timeoutMs: 60_000 });
-    expect(result).toMatchObject({ exitCode: 137, timedOut: false, oomKilled: true, killedReason: "oom" });
   });
 
   it("has no egress: neither IP connections nor DNS", async () => {
@@ -84,4 +93,40 @@ describe("containment", () => {
     expect(dns.exitCode).not.toBe(0);
     expect(dns.stdout).toBe("");
   });
+
+  if (runtime === "runc") {
+    it("kills a memory hog at the memory limit, says so, and keeps working", async () => {
+      const result = await box.exec(`python3 -c "a=' '*2**31; print('survived')"`, { timeoutMs: 60_000 });
+      expect(result.exitCode).toBe(137);
+      expect(result.timedOut).toBe(false);
+      expect(result.oomKilled).toBe(true);
+      expect(result.killedReason).toBe("oom");
+      expect(result.stdout).not.toContain("survived");
+      const after = await box.exec("echo still here");
+      expect(after).toMatchObject({ exitCode: 0, stdout: "still here\n" });
+      expect(after.oomKilled).toBeUndefined();
+    });
+
+    it("reports an OOM kill on the plain docker exec path too", async () => {
+      const slow = new DockerSandboxProvider({ logger: silent, instance: PREFIX, persistentShell: false });
+      const plain = await slow.get(box.sessionId);
+      const result = await plain?.exec("head -c 2G /dev/zero | tail", { timeoutMs: 60_000 });
+      expect(result).toMatchObject({ exitCode: 137, timedOut: false, oomKilled: true, killedReason: "oom" });
+    });
+  } else {
+    it("ends the whole gVisor sandbox at the memory limit, and the next use starts it again", async () => {
+      const result = await box.exec(`python3 -c "a=' '*2**31; print('survived')"`, { timeoutMs: 10_000 });
+      expect(result.exitCode).not.toBe(0);
+      expect(result.stdout).not.toContain("survived");
+      const state = JSON.parse(
+        execFileSync("docker", ["inspect", "-f", "{{json .State}}", box.containerName], { encoding: "utf8" }),
+      );
+      expect(state.OOMKilled).toBe(true);
+      // The neighbour never noticed; the session's sandbox comes back with its workspace.
+      expect((await neighbour.exec("echo fine")).stdout).toBe("fine\n");
+      const again = await provider.get(box.sessionId);
+      expect(again?.runtime).toBe("runsc");
+      expect(await again?.exec("echo back")).toMatchObject({ exitCode: 0, stdout: "back\n" });
+    });
+  }
 });

@@ -1,5 +1,6 @@
 import type { ToolchainVersion } from "@/server/events/bodies/sandbox";
 import type { SandboxLimits } from "./container-spec";
+import type { SandboxRuntime } from "./runtime";
 import type { SandboxTerminal, TerminalSize } from "./terminal";
 
 /**
@@ -56,6 +57,9 @@ export interface Sandbox {
   readonly limits?: SandboxLimits;
   /** The toolchain versions it has (one probe, see toolchains.ts); absent: the provider cannot tell. */
   toolchains?(): Promise<ToolchainVersion[]>;
+  /** The image and runtime the container runs with, as the engine reports them (absent: not known). */
+  readonly image?: string;
+  readonly runtime?: SandboxRuntime;
   /** Runs `command` with bash in /workspace as user arbor (uid 1000). Never throws for a non-zero exit. */
   exec(command: string, options?: ExecOptions): Promise<ExecResult>;
   /** A UTF-8 text file; relative paths resolve against /workspace. Throws SandboxFileError. */
@@ -72,10 +76,14 @@ export interface CreateSandboxOptions {
   repoPath?: string;
   /** Branch created for the session's work (default `arbor/<sessionId>`). */
   branch?: string;
-  /** Give the container a network (default: none). */
+  /** Give the container a network (default: none). Refused with the gVisor runtime, which has none. */
   allowNetwork?: boolean;
   /** The project's resource limits (default: the provider's); a warm container is claimed only when they match. */
   limits?: SandboxLimits;
+  /** The image to run (default: the provider's image), e.g. a project's own image built on it. */
+  image?: string;
+  /** The container runtime (default runc); runsc needs the engine to have it registered. */
+  runtime?: SandboxRuntime;
 }
 
 /** Given the session ids found on containers, answers which of them are still live. */
@@ -93,6 +101,8 @@ export interface SandboxProvider {
   sweepOrphans(isLive: LiveSessionsQuery): Promise<{ removed: string[]; kept: string[] }>;
   /** Resolves when the engine answers; throws SandboxUnavailableError otherwise. */
   ping(): Promise<void>;
+  /** The runtimes the engine offers (e.g. ["runc", "runsc"]); absent: only the default one. */
+  runtimes?(): Promise<string[]>;
   /** A person's interactive shell in the session's sandbox (see terminal.ts); absent: no terminals. */
   openTerminal?(sessionId: string, size: TerminalSize): Promise<SandboxTerminal>;
 }

@@ -15,6 +15,7 @@ import { ContextRestoreProvider } from "./node-context";
 import { PhaseLabel } from "./phase-label";
 import { RunDelivery } from "./qa-reports";
 import { RunPreApprovals } from "./run-pre-approvals";
+import { SandboxBadge } from "./sandbox-badge";
 import { SandboxInfo } from "./sandbox-info";
 import { RunSpend } from "./spend";
 import { RunStatusBadge } from "./status-badge";
@@ -47,6 +48,7 @@ export function SessionView({ sessionId }: { sessionId: string }) {
         {currentRun && <RunStatusBadge status={currentRun.status} />}
         {currentRun && <PhaseLabel view={view} runId={currentRun.id} />}
         {currentRun && <RunSpend run={currentRun} />}
+        <SandboxBadge view={view} />
         {currentRun && (
           <RunPreApprovals
             sessionId={sessionId}

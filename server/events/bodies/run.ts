@@ -1,5 +1,6 @@
 import { z } from "zod";
 import { DiscoveredIntent } from "@/server/riva/discovery/discovered-intent";
+import { SandboxRuntime } from "@/server/sandbox/runtime";
 import { FinalRunStatus, MessageRole, ReasoningSwitch, RunRoute, UserMode } from "../vocabulary";
 import { text } from "./shared";
 
@@ -72,6 +73,8 @@ export const SandboxReadyBody = z.object({
   image: z.string(),
   reused: z.boolean(),
   durationMs: z.number().nonnegative(),
+  /** runc or runsc (gVisor); absent in logs written before projects could choose. */
+  runtime: SandboxRuntime.optional(),
 });
 
 export const RunEndedBody = z.object({

@@ -239,12 +239,41 @@ describe("decideApproval: protected paths, secrets and approved scopes", () => {
     ".git/hooks/pre-commit",
     ".env.local",
     ".husky/pre-push",
+    ".arbor/Dockerfile",
+    ".devcontainer/devcontainer.json",
   ])("asks with confirmation for %s even in scope, pre-approved, and before it exists", (path) => {
     const decision = decideApproval(
       request({ tool: "fs.write", input: { path }, activeIntent: everywhere, preApprovals: allPre }),
     );
     expect(decision).toMatchObject({ decision: "ask", confirm: true });
     expect(decision.reason).toContain("protected");
+  });
+
+  it.each([
+    "cp /tmp/Dockerfile .arbor/Dockerfile",
+    "cd .devcontainer && sed -i s/a/b/ devcontainer.json",
+    "git checkout main -- .arbor/Dockerfile",
+    "tee /workspace/.arbor/Dockerfile",
+  ])("asks for a command naming the image folders under pre-approved commands (never ask): %s", (command) => {
+    const decision = decideApproval(
+      request({
+        tool: "shell.exec",
+        input: { command },
+        activeIntent: everywhere,
+        preApprovals: { run: [], project: ["shell", "write"] },
+        policy: {
+          allowCommands: [
+            { program: "cp" },
+            { program: "cd" },
+            { program: "sed" },
+            { program: "tee" },
+            { program: "git" },
+          ],
+        },
+      }),
+    );
+    expect(decision).toMatchObject({ decision: "ask", confirm: true });
+    expect(decision.reason).toContain("sandbox image");
   });
 
   it("asks when the content holds secrets, whatever was pre-approved", () => {

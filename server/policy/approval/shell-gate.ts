@@ -1,4 +1,5 @@
 import type { ActiveIntent } from "@/server/governance/intent-gate";
+import { imageFolderNamedBy } from "@/server/governance/protected-paths";
 import { isInScope, protectionOf, resolveWorkspacePath } from "@/server/governance/scope";
 import { type ApprovalDecision, approve, ask, deny } from "./decision";
 import {
@@ -52,6 +53,15 @@ export function decideShellCommand(input: {
   );
   const problem = problems.find((p) => p !== null);
   if (problem) return ask(`The command writes output ${problem}.`, true);
+  const imageFolder = parsed.parts
+    .flatMap((part) => [...part.assignments, ...part.words, ...part.redirections.map((r) => r.target)])
+    .map((word) => imageFolderNamedBy(word.text))
+    .find((folder) => folder !== null);
+  if (imageFolder)
+    return ask(
+      `The command names ${imageFolder}/, which sets the sandbox image of later sessions; it always needs a person.`,
+      true,
+    );
   const effects = parsed.parts.map((part) => argumentEffects(part.words));
   const writeProblem = effects
     .flatMap((effect) => effect?.writes ?? [])
