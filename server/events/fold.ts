@@ -131,7 +131,9 @@ export interface RunView extends AnswerFields, RunTierFields, RunReasoningFields
   task: string;
   mode: UserMode;
   reasoning: ReasoningSwitch;
-  model: { id: string; label: string; offline: boolean };
+  model: { id: string; label: string; offline: boolean; provider?: string };
+  /** The model overrides the run was started with (run-started's `startedWith`; null in older logs). */
+  startedWith: Record<string, unknown> | null;
   status: RunStatus;
   reason: string | null;
   startedAt: string;
@@ -216,6 +218,7 @@ export function applyEvent(view: SessionView, event: StoredEvent): SessionView {
         route: null,
         answerTools: [],
         model: body.model,
+        startedWith: body.startedWith ?? null,
         status: "RUNNING",
         reason: null,
         startedAt: event.at,

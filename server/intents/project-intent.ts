@@ -66,12 +66,16 @@ const line = (what: string) =>
 
 /** Everything of an intent but its id (which does not change once made). */
 export const IntentFields = z.object({
-  name: z.string().trim().min(1, "Give the intent a name.").max(200),
+  name: z
+    .string()
+    .trim()
+    .min(1, "Give the intent a name.")
+    .max(200, "An intent's name has at most 200 characters."),
   status: IntentStatus.default("IN_PROGRESS"),
   ownedScope: z
     .array(ScopeGlob)
     .min(1, "Name at least one owned_scope glob (e.g. src/auth/**): the agent may only write there.")
-    .max(50),
+    .max(50, "An intent has at most 50 owned_scope globs."),
   constraints: z.array(line("constraint")).max(30).default([]),
   acceptanceCriteria: z.array(line("acceptance criterion")).max(30).default([]),
 });

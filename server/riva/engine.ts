@@ -21,6 +21,7 @@ import { CycleRunner } from "./cycle-runner";
 import { discoverIntent } from "./discovery/discover";
 import { summarizeIntent } from "./discovery/discovered-intent";
 import type { Verdict } from "./heuristics";
+import { recoveryOf } from "./interrupted-cycle";
 import { callWithRetries, modelFailedEvents } from "./model-calls";
 import { nextStep, type Step } from "./next-step";
 import type { RivaDeps } from "./ports";
@@ -164,7 +165,7 @@ export class RivaEngine {
       case "escalate":
         return this.append([escalatedEvent(this.runId, step)]);
       case "close-interrupted-cycle":
-        return this.append(interruptedCycleEvents(this.runId, step.intention.id, step.cycleId));
+        return this.recoverInterrupted(step.intention, step.cycleId);
       case "act":
         return this.act(step.intention, step.previousAttempts, signal);
       case "integrate":
@@ -181,6 +182,31 @@ export class RivaEngine {
       case "split-budget":
         return this.append(checkpointEvents(this.runId, step));
     }
+  }
+
+  /**
+   * A cycle cut off by a crash: end what it left running in the sandbox, then re-run it only when it
+   * is read-only; any other command waits for a person (interrupted-cycle.ts).
+   */
+  private async recoverInterrupted(intention: IntentionView, cycleId: string): Promise<void> {
+    const cycle = intention.cycles.find((entry) => entry.id === cycleId);
+    if (!cycle) return this.append(interruptedCycleEvents(this.runId, intention.id, cycleId));
+    const leftovers = await this.workspace.endLeftovers().catch((error: unknown) => {
+      this.deps.logger.warn({ err: error, runId: this.runId }, "could not end leftover commands");
+      return null;
+    });
+    const recovery = recoveryOf(this.runId, intention, cycle, leftovers, await this.checkpoints());
+    await this.append(recovery.events);
+    if (recovery.kind !== "rerun") return;
+    const rerun = {
+      intention: this.view.intentions[intention.id] ?? intention,
+      thought: `${cycle.thought}\n(run again after a restart: read-only)`,
+      call: recovery.call,
+      action: cycle.action,
+      approvalId: null,
+    };
+    const gate = { decision: "approve" as const, reason: "read-only: run again after the server restarted" };
+    return this.cycles.run(rerun, gate, []);
   }
 
   /** can_verify_directly said yes: work it. Said no: the model proposes a split (or overrules). */

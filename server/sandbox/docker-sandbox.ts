@@ -2,7 +2,14 @@ import { randomBytes } from "node:crypto";
 import type Docker from "dockerode";
 import type { Logger } from "pino";
 import { ABORTED_EXIT_CODE, type RunOptions, type RunResult, runInContainer } from "./docker-exec";
-import { buildExecArgv, buildKillArgv, KILL_AFTER_MS, resolveWorkspacePath } from "./shell";
+import {
+  buildEndLeftoversArgv,
+  buildExecArgv,
+  buildKillArgv,
+  KILL_AFTER_MS,
+  parseEndedLeftovers,
+  resolveWorkspacePath,
+} from "./shell";
 import { AgentUnavailableError, type DirectCommand, type ShellAgent } from "./shell-agent";
 import {
   type ExecOptions,
@@ -185,6 +192,17 @@ export class DockerSandbox implements Sandbox {
       return await this.runArgv(argv, { ...options, deadlineMs: FILE_OP_DEADLINE_MS });
     } catch (error) {
       throw this.deps.wrap(error, action);
+    }
+  }
+
+  async endLeftovers(): Promise<{ ended: number; ranMs: number | null }> {
+    try {
+      const result = await runInContainer(this.deps.container, buildEndLeftoversArgv(), {
+        deadlineMs: 10_000,
+      });
+      return parseEndedLeftovers(result.stdout);
+    } catch (error) {
+      throw this.deps.wrap(error, "end the commands left running before the restart");
     }
   }
 

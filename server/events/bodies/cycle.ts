@@ -45,6 +45,8 @@ export const CycleResultBody = z.object({
   timedOut: z.boolean(),
   error: z.string().nullable(),
   durationMs: z.number().nonnegative(),
+  /** The server stopped while the action ran (a crash, `kill -9`): closed on resume, never re-run blindly. */
+  interrupted: z.boolean().optional(),
 });
 
 export const CycleJudgedBody = z.object({
