@@ -79,6 +79,8 @@ const schema = z.object({
   /** How those phases combine with decomposition; the README explains the default. */
   ARBOR_ESCALATION: EscalationPolicy.default(TWO_PHASE_DEFAULTS.escalation),
   ARBOR_LOG_LEVEL: z.enum(["fatal", "error", "warn", "info", "debug", "trace", "silent"]).default("info"),
+  /** Rounds of the crash soak (server/orchestrator/crash-soak.integration.test.ts): 20 in the test command. */
+  ARBOR_SOAK_ROUNDS: positiveInt(20),
 });
 
 export type Env = z.infer<typeof schema> & {

@@ -59,9 +59,9 @@ export function buildKillArgv(tag: string): string[] {
  */
 export function buildEndLeftoversArgv(): string[] {
   const script =
-    'for p in $(pgrep -f -- "$1"); do t=$(ps -o etimes= -p "$p" 2>/dev/null | tr -d " "); ' +
+    'for p in $(pgrep -f -- "$1"); do t=$(ps -o etimes= -p "$p" 2>/dev/null | tr -d " "); [ -n "$t" ] || t=0; ' +
     'if kill -0 "$p" 2>/dev/null; then kill -KILL -- "-$p" 2>/dev/null; kill -KILL "$p" 2>/dev/null; ' +
-    'echo "$p ${t:-0}"; fi; done; exit 0';
+    'echo "$p $t"; fi; done; exit 0';
   return ["bash", "-c", script, "arbor-end-leftovers", "[a]rbor-exec-"];
 }
 
