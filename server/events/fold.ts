@@ -132,6 +132,8 @@ export interface RunView extends AnswerFields, RunTierFields, RunReasoningFields
   mode: UserMode;
   reasoning: ReasoningSwitch;
   model: { id: string; label: string; offline: boolean; provider?: string };
+  /** The project intent the run selected last (select_active_intent); null: none. */
+  selectedIntent: { intentId: string; ownedScope: string[]; intentionId: string } | null;
   /** The model overrides the run was started with (run-started's `startedWith`; null in older logs). */
   startedWith: Record<string, unknown> | null;
   status: RunStatus;
@@ -219,6 +221,7 @@ export function applyEvent(view: SessionView, event: StoredEvent): SessionView {
         answerTools: [],
         model: body.model,
         startedWith: body.startedWith ?? null,
+        selectedIntent: null,
         status: "RUNNING",
         reason: null,
         startedAt: event.at,
@@ -376,6 +379,16 @@ export function applyEvent(view: SessionView, event: StoredEvent): SessionView {
     case "folder-deleted":
       view.personFileChanges += 1;
       break;
+    case "intent-selected": {
+      const run = view.runs[body.runId];
+      if (run)
+        run.selectedIntent = {
+          intentId: body.intentId,
+          ownedScope: body.ownedScope,
+          intentionId: body.intentionId,
+        };
+      break;
+    }
     case "terminal-typed":
     case "trace-recorded":
     case "workspace-changed":

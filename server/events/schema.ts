@@ -41,6 +41,7 @@ export const EventBody = z.discriminatedUnion("type", [
   run.SandboxReadyBody,
   intention.IntentionCreatedBody,
   intention.IntentionStatusChangedBody,
+  intention.IntentSelectedBody,
   intention.DecisionMadeBody,
   intention.ContractBuiltBody,
   intention.CriteriaCheckedBody,

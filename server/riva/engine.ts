@@ -40,6 +40,7 @@ import {
   type Settled,
   statusChanged,
 } from "./run-events";
+import { enforcedIntent } from "./run-scope";
 import { SessionWorkspace } from "./session-workspace";
 import { stoppedBy } from "./stop";
 import { escalatedEvent, modelFor } from "./tier-events";
@@ -93,6 +94,15 @@ export class RivaEngine {
         // The intention's scope approved with its decomposition, and this run's pre-approved categories.
         ...runGrantsFor(this.view, this.runId, context.intentionId ?? context.activeIntent?.id),
       }),
+      // A child's approved scope, or the project intent the model selected, binds the live run.
+      enforcedIntent: async (context) =>
+        enforcedIntent(
+          this.view,
+          this.runId,
+          context.intentionId ?? context.activeIntent?.id,
+          context.activeIntent,
+          await this.checkpoints(),
+        ),
       timeoutMs: deps.commandTimeoutMs,
       workspaceMaxBytes: deps.workspaceMaxBytes ?? null,
       logger: deps.logger,
