@@ -202,7 +202,7 @@ function selectThenWriteReply(request: ChatRequest): FakeReply {
   const text = intentionText(request);
   const step = fileStep(text);
   const intent = /\bINT-\d+/.exec(text)?.[0];
-  if (!step || step.kind !== "write" || !intent) return actReply(request);
+  if (step?.kind !== "write" || !intent) return actReply(request);
   if (toolResultCount(request) === 0) {
     const args = { thought: `This step serves ${intent}.`, intent_id: intent };
     return { type: "tool-calls", calls: [{ name: "select_active_intent", arguments: args }] };
