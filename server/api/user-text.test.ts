@@ -2,6 +2,9 @@ import { describe, expect, it } from "vitest";
 import type { z } from "zod";
 import { ChildProposal } from "@/server/events/schema";
 import { IntentFields, ScopeGlob } from "@/server/intents/project-intent";
+import { SignUpInput } from "./routers/auth";
+import { CreateProjectInput } from "./routers/project";
+import { TeamName } from "./routers/team";
 import { CommitMessage, DecisionReason, EditedCommand, TaskText } from "./user-text";
 
 /** Every cap on text a person types: at the cap it passes, at cap + 1 the person reads why it did not. */
@@ -11,7 +14,43 @@ type Case = { name: string; schema: z.ZodType; at: (n: number) => unknown; cap: 
 const intent = (fields: Record<string, unknown>) => ({ name: "auth", ownedScope: ["src/**"], ...fields });
 const x = (n: number) => "x".repeat(n);
 
+const signUp = (fields: Record<string, unknown>) => ({
+  name: "Ada",
+  email: "ada@example.com",
+  password: "x".repeat(8),
+  ...fields,
+});
+
 const CASES: Case[] = [
+  {
+    name: "your name",
+    schema: SignUpInput,
+    at: (n) => signUp({ name: x(n) }),
+    cap: 100,
+    message: /name has at most 100/,
+  },
+  {
+    name: "password",
+    schema: SignUpInput,
+    at: (n) => signUp({ password: x(n) }),
+    cap: 200,
+    message: /at most 200/,
+  },
+  {
+    name: "project name",
+    schema: CreateProjectInput,
+    at: (n) => ({ name: x(n) }),
+    cap: 100,
+    message: /at most 100/,
+  },
+  {
+    name: "repository address",
+    schema: CreateProjectInput,
+    at: (n) => ({ name: "p", sourceUrl: x(n) }),
+    cap: 2_000,
+    message: /at most 2,000/,
+  },
+  { name: "team name", schema: TeamName, at: x, cap: 100, message: /at most 100/ },
   { name: "task", schema: TaskText, at: x, cap: 100_000, message: /at most 100,000 characters/ },
   { name: "edited command", schema: EditedCommand, at: x, cap: 20_000, message: /at most 20,000 characters/ },
   {

@@ -12,8 +12,12 @@ import {
 } from "@/server/projects/git-repository";
 
 export const CreateProjectInput = z.object({
-  name: z.string().trim().min(1, "Give the project a name.").max(100),
-  sourceUrl: z.string().trim().max(2_000).optional(),
+  name: z
+    .string()
+    .trim()
+    .min(1, "Give the project a name.")
+    .max(100, "A project name has at most 100 characters."),
+  sourceUrl: z.string().trim().max(2_000, "A repository address has at most 2,000 characters.").optional(),
 });
 
 export const projectRouter = createRouter({

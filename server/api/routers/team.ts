@@ -13,7 +13,11 @@ import {
 import { changeRole, createTeam, membersOf, removeMember, teamsOf } from "@/server/teams/members";
 
 const InviteToken = z.string().trim().min(1, "The invite link has no token.").max(200);
-const TeamName = z.string().trim().min(1, "Give the team a name.").max(100);
+export const TeamName = z
+  .string()
+  .trim()
+  .min(1, "Give the team a name.")
+  .max(100, "A team name has at most 100 characters.");
 
 export const teamRouter = createRouter({
   /** Signed-in, own data only: the caller's teams and their role in each. */
