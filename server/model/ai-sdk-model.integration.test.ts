@@ -198,7 +198,7 @@ describe("one corrective re-ask", () => {
     const { value, bodies } = await captured(() => modelFor("text-instead-of-tool").nextAction(ACT_INPUT));
     expect(bodies).toHaveLength(2);
     expect(bodies[1]?.messages.at(-1)?.content).toMatch(
-      /you answered with text instead of calling fs_read or .* or shell_exec: "Sure! I would just do it."/,
+      /you answered with text instead of calling fs_read or .* or shell_exec or select_active_intent: "Sure! I would just do it."/,
     );
     expect(value?.action.input).toEqual({ command: "npm ci" });
   });
