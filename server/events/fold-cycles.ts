@@ -45,6 +45,7 @@ export function foldCycleEvent(view: SessionView, body: CycleEvent): void {
           body.index === test.atCycle &&
           body.action.tool === "fs.write" &&
           body.action.target === test.path,
+        interrupted: false,
       });
       break;
     }
@@ -56,6 +57,7 @@ export function foldCycleEvent(view: SessionView, body: CycleEvent): void {
         cycle.timedOut = body.timedOut;
         cycle.error = body.error;
         cycle.durationMs = body.durationMs;
+        cycle.interrupted = body.interrupted === true;
       }
       break;
     }

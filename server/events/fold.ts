@@ -56,6 +56,11 @@ export interface CycleView {
    * it is expected, so it is not counted as a miss by the decomposition triggers.
    */
   testFirst: boolean;
+  /**
+   * Cut off by a crash (`cycle-result`'s `interrupted`): not an attempt that failed, so it counts for
+   * no limit and no decomposition trigger.
+   */
+  interrupted: boolean;
 }
 
 export interface IntentionView extends IntentionTierFields, IntentionQaFields, IntentionRoleFields {

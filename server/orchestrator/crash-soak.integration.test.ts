@@ -158,7 +158,8 @@ it(`survives ${ROUNDS} kill -9s at random moments with nothing lost, doubled or 
         recoveries.push(now - (await driver.booted));
         restarts.push(now - spawnedAt);
       })();
-    // The kill lands anywhere in the run once the driver has started or resumed it (a run takes ~3 s).
+    // The kill lands anywhere once the driver has started or resumed the run (the second write sleeps
+    // 6 s, so a restart often finds it still running and must end it).
     await driver.driving;
     const delay = Math.random() * 3_500;
     const ended = await Promise.race([

@@ -49,7 +49,8 @@ export function isStalled(cycles: readonly CycleView[]): boolean {
 const REFLECTION_SUGGESTS = /\b(decompose|split (it|this)|smaller steps|too (large|big|broad))\b/i;
 
 export function shouldDecompose(cycles: readonly CycleView[], limits: RivaLimits): Verdict {
-  const judged = cycles.filter((cycle) => cycle.judgment !== null);
+  // A cycle a crash cut off says nothing about the work: it is not a miss, and not an attempt.
+  const judged = cycles.filter((cycle) => cycle.judgment !== null && !cycle.interrupted);
   // The test-first cycle is expected to leave its test red: not a miss (it still counts as a cycle).
   const work = judged.filter((cycle) => !cycle.testFirst);
   const failures = work.filter((cycle) => cycle.judgment === "FAILURE").length;

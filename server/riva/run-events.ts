@@ -71,6 +71,7 @@ export function interruptedCycleEvents(runId: string, intentionId: string, cycle
       timedOut: false,
       error: null,
       durationMs: 0,
+      interrupted: true,
     },
     {
       type: "cycle-judged",

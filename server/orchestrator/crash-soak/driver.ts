@@ -28,7 +28,9 @@ const orchestrator = new Orchestrator({
   log,
   model: createOfflineModel(),
   sandboxes: new DockerSandboxProvider(),
-  limits: DEFAULT_LIMITS,
+  // A run's wall clock counts the time the server was down between a kill and the restart; the
+  // soak's runs span many restarts on a shared machine, so its clock is not what is tested here.
+  limits: { ...DEFAULT_LIMITS, wallClockMs: 3_600_000 },
   clock: Date.now,
   commandTimeoutMs: 30_000,
   sandboxImage: "arbor-sandbox:latest",

@@ -10,7 +10,7 @@ import type { StoredEvent } from "@/server/events/schema";
 export function soakTask(k: number): string {
   return [
     `run \`sleep 1 && echo r${k}-a >> soak.txt\``,
-    `then run \`sleep 1 && echo r${k}-b >> soak.txt\``,
+    `then run \`sleep 6 && echo r${k}-b >> soak.txt\``,
     "then run `cat soak.txt`",
   ].join(" and ");
 }
