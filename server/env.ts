@@ -113,6 +113,8 @@ const schema = z.object({
    */
   ARBOR_TRUSTED_PROXIES: optionalString,
   ARBOR_LOG_LEVEL: z.enum(["fatal", "error", "warn", "info", "debug", "trace", "silent"]).default("info"),
+  /** Rounds of the crash soak (server/orchestrator/crash-soak.integration.test.ts): 20 in the test command. */
+  ARBOR_SOAK_ROUNDS: positiveInt(20),
 });
 
 export type Env = z.infer<typeof schema> & {

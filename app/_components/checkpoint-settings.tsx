@@ -57,6 +57,22 @@ export function CheckpointSettings({ projectId, policy }: { projectId: string; p
           </select>
         </label>
         <label>
+          Writes outside the scope
+          <select
+            value={draft.outOfScopeWrites}
+            onChange={(event) =>
+              setDraft({
+                ...draft,
+                outOfScopeWrites: event.target.value as CheckpointPolicy["outOfScopeWrites"],
+              })
+            }
+            data-testid="checkpoint-out-of-scope"
+          >
+            <option value="refuse">Refuse them, with the reason</option>
+            <option value="ask">Ask me</option>
+          </select>
+        </label>
+        <label>
           Commands
           <select
             value={draft.commands}

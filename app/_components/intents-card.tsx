@@ -113,11 +113,19 @@ export function IntentsCard({ projectId }: { projectId: string }) {
   return (
     <section className="card" aria-label="Intents" data-testid="intents-card">
       <h2>Intents</h2>
+      <p className="muted small" data-testid="intents-rule">
+        In a run, the agent may select one of these with <code>select_active_intent</code>. From then on,
+        until the run ends, a file write, edit or delete outside that intent&apos;s owned scope is refused and
+        the agent is told why — or, when the Checkpoints setting &ldquo;Writes outside the scope&rdquo; is
+        &ldquo;Ask me&rdquo;, it waits for a person. A step whose scope a person approved with its
+        decomposition is held to that scope instead. Commands have no paths: the command checkpoint judges
+        them, not the scope. Until an intent is selected, writes may go anywhere in the workspace and are
+        approved as usual.
+      </p>
       <p className="muted small">
-        The agent selects one of these (<code>select_active_intent</code>) before it changes anything, and may
-        write only inside its owned scope. Every session's workspace gets them as{" "}
-        <code>.orchestration/active_intents.yaml</code>: running sessions at once, the others when their next
-        run starts. Retired intents stay listed here but leave the file.
+        Every session&apos;s workspace gets them as <code>.orchestration/active_intents.yaml</code>: running
+        sessions at once, the others when their next run starts. Retired intents stay listed here but leave
+        the file.
       </p>
       {list.error && (
         <p role="alert" className="error">

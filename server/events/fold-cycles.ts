@@ -46,6 +46,7 @@ export function foldCycleEvent(view: SessionView, body: CycleEvent): void {
           body.index === test.atCycle &&
           body.action.tool === "fs.write" &&
           body.action.target === test.path,
+        interrupted: false,
       });
       break;
     }
@@ -58,6 +59,7 @@ export function foldCycleEvent(view: SessionView, body: CycleEvent): void {
         cycle.error = body.error;
         cycle.durationMs = body.durationMs;
         cycle.tests = body.tests ?? null;
+        cycle.interrupted = body.interrupted === true;
       }
       break;
     }

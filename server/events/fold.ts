@@ -60,6 +60,11 @@ export interface CycleView {
    * it is expected, so it is not counted as a miss by the decomposition triggers.
    */
   testFirst: boolean;
+  /**
+   * Cut off by a crash (`cycle-result`'s `interrupted`): not an attempt that failed, so it counts for
+   * no limit and no decomposition trigger.
+   */
+  interrupted: boolean;
 }
 
 export interface IntentionView extends IntentionTierFields, IntentionQaFields, IntentionRoleFields {
@@ -135,7 +140,11 @@ export interface RunView extends AnswerFields, RunTierFields, RunReasoningFields
   task: string;
   mode: UserMode;
   reasoning: ReasoningSwitch;
-  model: { id: string; label: string; offline: boolean };
+  model: { id: string; label: string; offline: boolean; provider?: string };
+  /** The project intent the run selected last (select_active_intent); null: none. */
+  selectedIntent: { intentId: string; ownedScope: string[]; intentionId: string } | null;
+  /** The model overrides the run was started with (run-started's `startedWith`; null in older logs). */
+  startedWith: Record<string, unknown> | null;
   status: RunStatus;
   reason: string | null;
   startedAt: string;
@@ -229,6 +238,8 @@ export function applyEvent(view: SessionView, event: StoredEvent): SessionView {
         route: null,
         answerTools: [],
         model: body.model,
+        startedWith: body.startedWith ?? null,
+        selectedIntent: null,
         status: "RUNNING",
         reason: null,
         startedAt: event.at,
@@ -398,6 +409,16 @@ export function applyEvent(view: SessionView, event: StoredEvent): SessionView {
     case "folder-deleted":
       view.personFileChanges += 1;
       break;
+    case "intent-selected": {
+      const run = view.runs[body.runId];
+      if (run)
+        run.selectedIntent = {
+          intentId: body.intentId,
+          ownedScope: body.ownedScope,
+          intentionId: body.intentionId,
+        };
+      break;
+    }
     case "terminal-typed":
     case "trace-recorded":
     case "workspace-changed":

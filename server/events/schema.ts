@@ -44,6 +44,7 @@ export const EventBody = z.discriminatedUnion("type", [
   SandboxDescribedBody,
   intention.IntentionCreatedBody,
   intention.IntentionStatusChangedBody,
+  intention.IntentSelectedBody,
   intention.DecisionMadeBody,
   intention.ContractBuiltBody,
   intention.CriteriaCheckedBody,

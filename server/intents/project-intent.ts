@@ -72,7 +72,7 @@ export const IntentFields = z.object({
   ownedScope: z
     .array(ScopeGlob)
     .min(1, "Name at least one owned_scope glob (e.g. src/auth/**): the agent may only write there.")
-    .max(50),
+    .max(50, "An intent has at most 50 owned_scope globs."),
   constraints: z.array(line("constraint")).max(30).default([]),
   acceptanceCriteria: z.array(line("acceptance criterion")).max(30).default([]),
 });

@@ -5,9 +5,8 @@ import { actToolNames } from "./act-turn";
 import { functionNameOf } from "./tool-names";
 
 /**
- * The act step's tool manuals may only send the model to tools it can call there: the engine selects
- * the intention, so a manual that says "call select_active_intent first" asks for a tool that is not
- * offered and makes the model fail its turn.
+ * The act step's tool manuals may only send the model to tools it can call there: a manual that names
+ * a tool that is not offered makes the model fail its turn.
  */
 
 /** The registry tools a text names, by registry name (`fs.edit`) or function name (`fs_edit`). */
@@ -25,7 +24,8 @@ describe("the act step's tool manuals", () => {
 
   it("covers every tool the act step offers", () => {
     expect(manuals.map((manual) => manual.name).sort()).toEqual([...offered].sort());
-    expect(offered.has("select_active_intent")).toBe(false);
+    // #15.6: the act step offers select_active_intent; the intent it selects binds the run's writes.
+    expect(offered.has("select_active_intent")).toBe(true);
   });
 
   it.each(manuals.map((manual) => [manual.name, manual.description] as const))(

@@ -51,10 +51,10 @@ function deps(model: ReturnType<typeof scripted>, maxReads: number, log: string[
 const task = { role: "user" as const, content: "write a.txt" };
 
 describe("the act turn", () => {
-  it("offers every registry tool except select_active_intent, each with a thought", () => {
+  it("offers every registry tool, select_active_intent included (#15.6), each with a thought", () => {
     expect(actToolNames()).toContain("fs.write");
     expect(actToolNames()).toContain("shell.exec");
-    expect(actToolNames()).not.toContain("select_active_intent");
+    expect(actToolNames()).toContain("select_active_intent");
     const tools = actToolSet();
     expect(Object.keys(tools)).toContain("fs_edit");
     const schema = JSON.stringify((tools.fs_edit as { inputSchema: unknown }).inputSchema);

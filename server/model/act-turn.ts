@@ -1,7 +1,7 @@
 import { jsonSchema, type ModelMessage, type ToolSet, tool } from "ai";
 import { stagePolicy } from "@/server/policy/stages/policy";
 import type { ToolName } from "@/server/policy/stages/vocabulary";
-import { isReadCall } from "@/server/riva/tool-action";
+import { isInTurnCall } from "@/server/riva/tool-action";
 import { toolManuals } from "@/server/tools/registry";
 import type { CorrectionNote, RenderedCorrection } from "./corrections";
 import type { ToolCallOutcome } from "./request-tool-call";
@@ -18,11 +18,11 @@ import type { NextAction, ReadPort } from "./types";
  */
 
 /**
- * The tools the act stage offers (the stage policy's, i.e. every tool), except select_active_intent:
- * in the loop the intention being worked is the active intent, selected by the engine, not the model.
+ * The tools the act stage offers: the stage policy's, i.e. every tool. select_active_intent runs in
+ * the turn like a read: it binds the run's writes to the chosen project intent's owned_scope.
  */
 export function actToolNames(): ToolName[] {
-  return stagePolicy("act", "agent", "off").tools.filter((name) => name !== "select_active_intent");
+  return [...stagePolicy("act", "agent", "off").tools];
 }
 
 /** Each offered tool with its operating manual and its JSON Schema plus a `thought` to say why. */
@@ -104,7 +104,7 @@ export async function runActTurn(task: ModelMessage, deps: ActTurnDeps): Promise
       continue;
     }
     const action = interpreted.value;
-    if (!isReadCall(action.tool) || !deps.reads || reads >= maxReads)
+    if (!isInTurnCall(action.tool) || !deps.reads || reads >= maxReads)
       return { ok: true, action, text: texts.join("\n\n"), corrections };
     reads += 1;
     const result = await deps.reads.run({ tool: action.tool, input: action.input });

@@ -164,7 +164,7 @@ describe("nextAction() with reads inside the turn", () => {
       const offered = JSON.stringify((bodies[0] as { tools?: unknown }).tools);
       for (const name of ["fs_read", "fs_write", "fs_edit", "fs_delete", "git_commit", "shell_exec"])
         expect(offered).toContain(`"${name}"`);
-      expect(offered).not.toContain('"name":"select_active_intent"');
+      expect(offered).toContain('"select_active_intent"');
       // The read's result went back to the model in the second request of the same turn.
       expect(JSON.stringify(bodies[1]?.messages)).toContain("hello world");
       expect(value?.call.stage).toBe("act");
@@ -198,7 +198,7 @@ describe("one corrective re-ask", () => {
     const { value, bodies } = await captured(() => modelFor("text-instead-of-tool").nextAction(ACT_INPUT));
     expect(bodies).toHaveLength(2);
     expect(bodies[1]?.messages.at(-1)?.content).toMatch(
-      /you answered with text instead of calling fs_read or .* or shell_exec: "Sure! I would just do it."/,
+      /you answered with text instead of calling fs_read or .* or shell_exec or select_active_intent: "Sure! I would just do it."/,
     );
     expect(value?.action.input).toEqual({ command: "npm ci" });
   });

@@ -345,8 +345,7 @@ export class AiSdkModel implements AgentModel {
   /**
    * Seed 001 §9 for the agent's own requests: the reasoning instruction is added when (and only when)
    * the person's switch is on, and the request is checked against the stage policy before it leaves.
-   * The act step offers every tool but select_active_intent (the engine selects the intention), hence
-   * "subset".
+   * Other stages offer fewer tools than their policy allows, hence "subset".
    */
   private withInvariants<A extends Checked>(ask: A): A {
     if (!ask.request) return ask;

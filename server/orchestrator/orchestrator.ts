@@ -25,6 +25,7 @@ import type { ModelSettingValues } from "@/server/settings/layers";
 import type { RunModelChoice } from "@/server/settings/run-model";
 import { resolveCheckpointAnswer } from "./checkpoint-answers";
 import { errorMessage, UserFacingError } from "./errors";
+import { RestoreError, restoreFailure, restoreRunModel } from "./run-restore";
 
 interface Actor {
   userId: string;
@@ -89,17 +90,8 @@ export class Orchestrator {
       );
     }
     const runId = randomUUID();
-    // A run put on a model the person picked has no tiers: escalation would swap their model for another.
     const picked = input.modelOverrides ?? {};
-    const tiers =
-      picked.offline || picked.modelName || picked.provider
-        ? null
-        : ((await this.deps.tiersForRun?.(input.sessionId, picked)) ?? null);
-    const model =
-      tiers?.models[0] ??
-      (this.deps.modelForRun
-        ? await this.deps.modelForRun(input.sessionId, input.modelOverrides ?? {})
-        : this.deps.model);
+    const { model, tiers } = await this.resolveRunModel(input.sessionId, picked);
     this.runModels.set(runId, model);
     this.runTiers.set(runId, tiers);
     const route = routeRun(input.mode, task);
@@ -119,8 +111,10 @@ export class Orchestrator {
           ...("provider" in model && typeof model.provider === "string" ? { provider: model.provider } : {}),
         },
         startedBy: input.actor.userId,
+        // What a restart resolves again to get exactly this model and these tiers (run-restore.ts).
+        startedWith: picked,
       },
-      ...tiersConfigured(runId, tiers ?? this.twoPhase(model)),
+      ...tiersConfigured(runId, tiers),
       { type: "run-routed", runId, ...route },
       // The answer path has no intention tree: it explores read-only and replies.
       ...(route.route === "answer" ? [] : [rootIntention(runId, task)]),
@@ -202,8 +196,15 @@ export class Orchestrator {
         .min(1)
         .max(5)
         .safeParse(input.children ?? approval.children);
-      if (!children.success)
-        throw new UserFacingError("A decomposition needs between 1 and 5 children.", "BAD_REQUEST");
+      if (!children.success) {
+        const issue = children.error.issues[0];
+        const why = issue?.code === "too_big" || issue?.code === "too_small" ? issue.message : null;
+        const message = issue && issue.path.length > 0 && why ? `Check the children: ${why}` : null;
+        throw new UserFacingError(
+          message ?? "A decomposition needs between 1 and 5 children.",
+          "BAD_REQUEST",
+        );
+      }
       const badGlob = children.data
         .flatMap((child) => child.ownedScope)
         .map(scopeGlobProblem)
@@ -287,18 +288,20 @@ export class Orchestrator {
   private ensureDriving(sessionId: string, runId: string): void {
     if (this.active.has(runId)) return;
     const controller = new AbortController();
-    const done = this.tiersOf(sessionId, runId)
+    const done = this.runModelOf(sessionId, runId)
       .then(
-        async (tiers) => {
-          const [model, view] = await Promise.all([this.modelOf(sessionId, runId), this.viewOf(sessionId)]);
+        async ({ model, tiers }) => {
+          const view = await this.viewOf(sessionId);
           return answersRun(view, runId)
             ? new AnswerRunner({ ...this.deps, model }, sessionId, runId).drive(controller.signal)
-            : this.engine(sessionId, runId, model, tiers ?? this.twoPhase(model)).drive(controller.signal);
+            : this.engine(sessionId, runId, model, tiers).drive(controller.signal);
         },
         (error: unknown) => {
-          // Tiers that cannot be served on resume end the run with the reason; no other model stands in.
-          this.deps.logger.warn({ err: error, runId }, "model tiers unusable on resume");
-          controller.abort(new RunStopped(`the server: ${errorMessage(error)}`));
+          // A run that cannot go on as it started ends with the reason; no other model stands in.
+          this.deps.logger.warn({ err: error, runId }, "run not resumed: its model or tiers changed");
+          const reason =
+            error instanceof RestoreError ? restoreFailure(error) : `the server: ${errorMessage(error)}`;
+          controller.abort(new RunStopped(reason));
           return this.engine(sessionId, runId).drive(controller.signal);
         },
       )
@@ -307,32 +310,40 @@ export class Orchestrator {
   }
 
   /**
-   * The model the run started with; a run resumed after a restart resolves the settings again (they
-   * may have changed meanwhile), and falls back to the server's default if they cannot be used.
+   * The model a run uses, as startRun resolves it: a run put on a model the person picked has no tiers
+   * (escalation would swap their model for another); otherwise the config's tiers, or seed 002's two
+   * phases on the run's own model, or none.
    */
-  private async modelOf(sessionId: string, runId: string): Promise<AgentModel> {
-    const remembered = this.runModels.get(runId);
-    if (remembered || !this.deps.modelForRun) return remembered ?? this.deps.model;
-    try {
-      const model = await this.deps.modelForRun(sessionId, {});
-      this.runModels.set(runId, model);
-      return model;
-    } catch (error) {
-      this.deps.logger.warn(
-        { err: error, runId },
-        "model settings unusable on resume; using the default model",
-      );
-      return this.deps.model;
-    }
+  private async resolveRunModel(
+    sessionId: string,
+    picked: RunModelChoice,
+  ): Promise<{ model: AgentModel; tiers: RunTiers | null }> {
+    const configTiers =
+      picked.offline || picked.modelName || picked.provider
+        ? null
+        : ((await this.deps.tiersForRun?.(sessionId, picked)) ?? null);
+    const model =
+      configTiers?.models[0] ??
+      (this.deps.modelForRun ? await this.deps.modelForRun(sessionId, picked) : this.deps.model);
+    return { model, tiers: configTiers ?? this.twoPhase(model) };
   }
 
-  /** The run's tiers as started; a resumed run resolves them again (a bad setting ends it, see above). */
-  private async tiersOf(sessionId: string, runId: string): Promise<RunTiers | null> {
-    if (this.runTiers.has(runId) || !this.deps.tiersForRun) return this.runTiers.get(runId) ?? null;
-    const tiers = await this.deps.tiersForRun(sessionId, {});
-    this.runTiers.set(runId, tiers);
-    if (tiers) this.runModels.set(runId, tiers.models[0] ?? this.deps.model);
-    return tiers;
+  /**
+   * The model and tiers the run started with. After a restart they are resolved again from the
+   * overrides `run-started` recorded and must come out the same (run-restore.ts), or the run stops.
+   */
+  private async runModelOf(
+    sessionId: string,
+    runId: string,
+  ): Promise<{ model: AgentModel; tiers: RunTiers | null }> {
+    const remembered = this.runModels.get(runId);
+    if (remembered) return { model: remembered, tiers: this.runTiers.get(runId) ?? null };
+    const run = (await this.viewOf(sessionId)).runs[runId];
+    if (!run) throw new RestoreError("the run is not in the session's log");
+    const restored = await restoreRunModel(run, (overrides) => this.resolveRunModel(sessionId, overrides));
+    this.runModels.set(runId, restored.model);
+    this.runTiers.set(runId, restored.tiers);
+    return restored;
   }
 
   private waitForApproval(sessionId: string, approvalId: string, signal: AbortSignal): Promise<void> {

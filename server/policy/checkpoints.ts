@@ -102,6 +102,11 @@ export const CheckpointPolicy = z
     qaReview: QaReviewSetting.default("off"),
     /** Whether QA findings are fed (capped) to the next act turn of a sibling or a retried task. */
     qaFeedback: z.boolean().default(false),
+    /**
+     * A write outside the scope the run works under (a child's approved scope, or the project intent
+     * the model selected): refused with the reason (default), or asked of a person. See the README.
+     */
+    outOfScopeWrites: z.enum(["refuse", "ask"]).default("refuse"),
   })
   .strict();
 export type CheckpointPolicy = z.infer<typeof CheckpointPolicy>;
@@ -120,6 +125,7 @@ export const STRICTEST_CHECKPOINTS: CheckpointPolicy = {
   // A policy that cannot be read spends nothing extra: QA only advises, it never guards anything.
   qaReview: "off",
   qaFeedback: false,
+  outOfScopeWrites: "refuse",
 };
 
 /** The stored JSON as a policy; unreadable or invalid data gives the strictest policy (fail closed). */

@@ -5,7 +5,7 @@ import type { NextAction, ReadPort } from "@/server/model/types";
 import type { ToolDispatch } from "@/server/tools/dispatch";
 import { resultText } from "@/server/tools/dispatch";
 import { type CycleRunner, intentionIntent } from "./cycle-runner";
-import { actionOf, describeCall, isReadCall } from "./tool-action";
+import { actionOf, describeCall, isInTurnCall } from "./tool-action";
 import { approvalRequestFor, contentFromNumberedRead, refusal } from "./tool-approval";
 
 /**
@@ -38,7 +38,7 @@ export function readPortFor(host: ActHost, intention: IntentionView, signal?: Ab
   return {
     maxReads: MAX_READS_PER_TURN,
     async run(call) {
-      if (!isReadCall(call.tool)) return `${call.tool} is not a read; call it as your action instead.`;
+      if (!isInTurnCall(call.tool)) return `${call.tool} is not a read; call it as your action instead.`;
       const result = await host.tools.run(call, {
         activeIntent: intentionIntent(intention),
         ...(signal ? { signal } : {}),
@@ -56,6 +56,18 @@ export function readPortFor(host: ActHost, intention: IntentionView, signal?: Ab
           output: cap(text, MAX_LOGGED_READ_CHARS),
           durationMs: result.durationMs,
         },
+        // From now on the run's writes must stay in this intent's owned_scope (run-scope.ts).
+        ...(result.status === "ok" && result.selectedIntent
+          ? [
+              {
+                type: "intent-selected" as const,
+                runId: host.runId,
+                intentionId: intention.id,
+                intentId: result.selectedIntent.id,
+                ownedScope: [...result.selectedIntent.ownedScope],
+              },
+            ]
+          : []),
       ]);
       return cap(text === "" ? "(no output)" : text, MAX_READ_CHARS_FOR_MODEL);
     },

@@ -22,6 +22,7 @@ import { CycleRunner } from "./cycle-runner";
 import { discoverIntent } from "./discovery/discover";
 import { summarizeIntent } from "./discovery/discovered-intent";
 import type { Verdict } from "./heuristics";
+import { recoveryOf } from "./interrupted-cycle";
 import { callWithRetries, modelFailedEvents } from "./model-calls";
 import { nextStep, type Step, workingMs } from "./next-step";
 import type { RivaDeps } from "./ports";
@@ -40,6 +41,7 @@ import {
   type Settled,
   statusChanged,
 } from "./run-events";
+import { enforcedIntent } from "./run-scope";
 import { SessionWorkspace } from "./session-workspace";
 import { stoppedBy, withDeadline } from "./stop";
 import { escalatedEvent, modelFor } from "./tier-events";
@@ -96,6 +98,15 @@ export class RivaEngine {
         // The intention's scope approved with its decomposition, and this run's pre-approved categories.
         ...runGrantsFor(this.view, this.runId, context.intentionId ?? context.activeIntent?.id),
       }),
+      // A child's approved scope, or the project intent the model selected, binds the live run.
+      enforcedIntent: async (context) =>
+        enforcedIntent(
+          this.view,
+          this.runId,
+          context.intentionId ?? context.activeIntent?.id,
+          context.activeIntent,
+          await this.checkpoints(),
+        ),
       timeoutMs: deps.commandTimeoutMs,
       workspaceMaxBytes: deps.workspaceMaxBytes ?? null,
       // The project's own cap once its sandbox is known (the dispatch asks after acquiring it).
@@ -188,7 +199,7 @@ export class RivaEngine {
       case "escalate":
         return this.append([escalatedEvent(this.runId, step)]);
       case "close-interrupted-cycle":
-        return this.append(interruptedCycleEvents(this.runId, step.intention.id, step.cycleId));
+        return this.recoverInterrupted(step.intention, step.cycleId);
       case "act":
         return this.act(step.intention, step.previousAttempts, signal);
       case "integrate":
@@ -205,6 +216,31 @@ export class RivaEngine {
       case "split-budget":
         return this.append(checkpointEvents(this.runId, step));
     }
+  }
+
+  /**
+   * A cycle cut off by a crash: end what it left running in the sandbox, then re-run it only when it
+   * is read-only; any other command waits for a person (interrupted-cycle.ts).
+   */
+  private async recoverInterrupted(intention: IntentionView, cycleId: string): Promise<void> {
+    const cycle = intention.cycles.find((entry) => entry.id === cycleId);
+    if (!cycle) return this.append(interruptedCycleEvents(this.runId, intention.id, cycleId));
+    const leftovers = await this.workspace.endLeftovers().catch((error: unknown) => {
+      this.deps.logger.warn({ err: error, runId: this.runId }, "could not end leftover commands");
+      return null;
+    });
+    const recovery = recoveryOf(this.runId, intention, cycle, leftovers, await this.checkpoints());
+    await this.append(recovery.events);
+    if (recovery.kind !== "rerun") return;
+    const rerun = {
+      intention: this.view.intentions[intention.id] ?? intention,
+      thought: `${cycle.thought}\n(run again after a restart: read-only)`,
+      call: recovery.call,
+      action: cycle.action,
+      approvalId: null,
+    };
+    const gate = { decision: "approve" as const, reason: "read-only: run again after the server restarted" };
+    return this.cycles.run(rerun, gate, []);
   }
 
   /** can_verify_directly said yes: work it. Said no: the model proposes a split (or overrules). */

@@ -11,6 +11,7 @@ const cycle = (over: Partial<CycleView>): CycleView => ({
   thought: "",
   action: { type: "COMMAND", content: "make", target: null, tool: null, input: null },
   testFirst: false,
+  interrupted: false,
   exitCode: 1,
   output: "boom",
   timedOut: false,
@@ -22,6 +23,16 @@ const cycle = (over: Partial<CycleView>): CycleView => ({
   reflection: null,
   checks: null,
   ...over,
+});
+
+describe("cycles a crash cut off", () => {
+  it("are neither misses nor attempts: two of them trigger no decomposition", () => {
+    const cut = cycle({ judgment: "UNCLEAR", interrupted: true, judgmentReason: "interrupted" });
+    expect(shouldDecompose([cut, cut, cut, cut, cut], DEFAULT_LIMITS).yes).toBe(false);
+    expect(
+      shouldDecompose([cycle({ judgment: "UNCLEAR" }), cycle({ judgment: "UNCLEAR" })], DEFAULT_LIMITS).yes,
+    ).toBe(true);
+  });
 });
 
 describe("canVerifyDirectly", () => {

@@ -60,7 +60,7 @@ const sameAttempt = (a: CycleView, b: CycleView) =>
  * earlier one was (another tier's cycles included). Names the action, the judgment and how often.
  */
 export function stallOf(history: readonly CycleView[]): string | null {
-  const judged = history.filter((cycle) => cycle.judgment !== null && !cycle.testFirst);
+  const judged = history.filter((cycle) => cycle.judgment !== null && !cycle.testFirst && !cycle.interrupted);
   const last = judged.at(-1);
   if (!last) return null;
   const times = judged.filter((cycle) => sameAttempt(cycle, last)).length;
@@ -83,7 +83,8 @@ export function shouldDecompose(
   limits: RivaLimits,
   history: readonly CycleView[] = cycles,
 ): Verdict {
-  const judged = cycles.filter((cycle) => cycle.judgment !== null);
+  // A cycle a crash cut off says nothing about the work: it is not a miss, and not an attempt.
+  const judged = cycles.filter((cycle) => cycle.judgment !== null && !cycle.interrupted);
   // The test-first cycle is expected to leave its test red: not a miss (it still counts as a cycle).
   const work = judged.filter((cycle) => !cycle.testFirst);
   const failures = work.filter((cycle) => cycle.judgment === "FAILURE").length;

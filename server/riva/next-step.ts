@@ -247,7 +247,7 @@ function visit(
   }
   const cyclesInRun = Object.values(view.intentions)
     .filter((intention) => intention.runId === run.id)
-    .reduce((sum, intention) => sum + intention.cycles.length, 0);
+    .reduce((sum, intention) => sum + intention.cycles.filter((cycle) => !cycle.interrupted).length, 0);
   if (cyclesInRun >= limits.maxIterations) {
     return {
       kind: "end",

@@ -1,4 +1,5 @@
 import { randomUUID } from "node:crypto";
+import { fitText, MAX_STEP_CHARS } from "@/server/events/fit-text";
 import type { IntentionView, SessionView } from "@/server/events/fold";
 import type { EventInput } from "@/server/events/schema";
 import type { Pricer } from "@/server/model/pricing";
@@ -70,6 +71,7 @@ export function interruptedCycleEvents(runId: string, intentionId: string, cycle
       timedOut: false,
       error: null,
       durationMs: 0,
+      interrupted: true,
     },
     {
       type: "cycle-judged",
@@ -131,7 +133,7 @@ export function proposalEvents(
     approvalId,
     intentionId: intention.id,
     kind: "decomposition",
-    children: plan.children,
+    children: fitChildren(plan.children),
     thought: plan.thought,
   };
   if (policy.decompositions === "ask") return [decisionMade(runId, intention, "decompose", reason), request];
@@ -147,8 +149,20 @@ export function proposalEvents(
       decidedBy: { userId: "auto", name: "auto checkpoint" },
       reason: "this project approves decompositions automatically",
     },
-    ...childIntentions(runId, intention, plan.children),
+    ...childIntentions(runId, intention, fitChildren(plan.children)),
   ];
+}
+
+/**
+ * A child's step and acceptance have caps (a person reads them on the decomposition card); a model or
+ * the offline splitter may propose longer ones from a long task. They are summarised, never refused.
+ */
+function fitChildren(children: Extract<Plan, { kind: "decompose" }>["children"]) {
+  return children.map((child) => ({
+    ...child,
+    what: fitText(child.what, MAX_STEP_CHARS),
+    acceptance: fitText(child.acceptance, MAX_STEP_CHARS),
+  }));
 }
 
 /**

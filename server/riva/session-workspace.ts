@@ -91,6 +91,12 @@ export class SessionWorkspace {
     return checkContract(await this.acquire(), intention, ranCommands, this.execOptions());
   }
 
+  /** Ends what a crashed server left running in the sandbox (null: this sandbox cannot tell). */
+  async endLeftovers(): Promise<{ ended: number; ranMs: number | null } | null> {
+    const sandbox = await this.acquire();
+    return sandbox.endLeftovers ? sandbox.endLeftovers() : null;
+  }
+
   /** A git command of the trace ledger: stdout apart from stderr, read whole (4 MB cap). */
   async ledgerExec(command: string): Promise<LedgerExecResult> {
     return ledgerExecOf(await this.acquire(), this.deps.commandTimeoutMs)(command);

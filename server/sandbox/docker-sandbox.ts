@@ -6,7 +6,14 @@ import type { SandboxLimits } from "./container-spec";
 import { ABORTED_EXIT_CODE, type RunOptions, type RunResult, runInContainer } from "./docker-exec";
 import type { SandboxRuntime } from "./runtime";
 import { SAFE_GIT_ENV } from "./safe-git";
-import { buildExecArgv, buildKillArgv, KILL_AFTER_MS, resolveWorkspacePath } from "./shell";
+import {
+  buildEndLeftoversArgv,
+  buildExecArgv,
+  buildKillArgv,
+  KILL_AFTER_MS,
+  parseEndedLeftovers,
+  resolveWorkspacePath,
+} from "./shell";
 import { AgentUnavailableError, type DirectCommand, type ShellAgent } from "./shell-agent";
 import { probeToolchains } from "./toolchains";
 import {
@@ -205,6 +212,17 @@ export class DockerSandbox implements Sandbox {
       return await this.runArgv(argv, { ...options, deadlineMs: FILE_OP_DEADLINE_MS });
     } catch (error) {
       throw this.deps.wrap(error, action);
+    }
+  }
+
+  async endLeftovers(): Promise<{ ended: number; ranMs: number | null }> {
+    try {
+      const result = await runInContainer(this.deps.container, buildEndLeftoversArgv(), {
+        deadlineMs: 10_000,
+      });
+      return parseEndedLeftovers(result.stdout);
+    } catch (error) {
+      throw this.deps.wrap(error, "end the commands left running before the restart");
     }
   }
 

@@ -53,6 +53,28 @@ export function buildKillArgv(tag: string): string[] {
   return ["bash", "-c", script, "arbor-kill", pattern];
 }
 
+/**
+ * Ends every tagged command (all of `arbor-exec-*`) and prints `<pid> <seconds running>` for each
+ * process it killed. The bracket keeps the pattern from matching this script's own command line.
+ */
+export function buildEndLeftoversArgv(): string[] {
+  const script =
+    'for p in $(pgrep -f -- "$1"); do t=$(ps -o etimes= -p "$p" 2>/dev/null | tr -d " "); [ -n "$t" ] || t=0; ' +
+    'if kill -0 "$p" 2>/dev/null; then kill -KILL -- "-$p" 2>/dev/null; kill -KILL "$p" 2>/dev/null; ' +
+    'echo "$p $t"; fi; done; exit 0';
+  return ["bash", "-c", script, "arbor-end-leftovers", "[a]rbor-exec-"];
+}
+
+/** Reads what buildEndLeftoversArgv printed: how many processes, and the longest running time. */
+export function parseEndedLeftovers(stdout: string): { ended: number; ranMs: number | null } {
+  const seconds = stdout
+    .split("\n")
+    .map((line) => line.trim().split(/\s+/))
+    .filter((parts) => parts.length === 2 && /^\d+$/.test(parts[0] ?? "") && /^\d+$/.test(parts[1] ?? ""))
+    .map((parts) => Number(parts[1]));
+  return { ended: seconds.length, ranMs: seconds.length === 0 ? null : Math.max(...seconds) * 1000 };
+}
+
 /** Docker container names allow [a-zA-Z0-9][a-zA-Z0-9_.-]+; session ids must fit in one. */
 export function containerNameFor(sessionId: string): string {
   if (!/^[A-Za-z0-9][A-Za-z0-9_.-]{0,127}$/.test(sessionId)) {

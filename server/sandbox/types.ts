@@ -68,6 +68,13 @@ export interface Sandbox {
   writeFile(path: string, content: string): Promise<void>;
   /** Removes the container and everything in it. Safe to call twice. */
   dispose(): Promise<void>;
+  /**
+   * Ends every command a previous server process left running in this container (found by the tag
+   * each exec carries, see shell.ts), e.g. after a `kill -9` of the server: a `docker exec` outlives
+   * the process that started it. Says how many processes it ended and how long the oldest had run.
+   * Only for recovery at resume, before this server runs anything in the container.
+   */
+  endLeftovers?(): Promise<{ ended: number; ranMs: number | null }>;
 }
 
 export interface CreateSandboxOptions {

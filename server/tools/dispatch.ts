@@ -53,11 +53,25 @@ export interface TraceLedgerPort {
   afterAction(mark: LedgerMark, ids: CycleIds): Promise<AgentTraceRecord[]>;
 }
 
+/**
+ * The scope a call's writes must stay in, and what happens to a write outside it: refused with the
+ * reason, or asked of a person (never approved by a pre-approval or a setting: the person sees why).
+ */
+export interface EnforcedIntent {
+  activeIntent: ActiveIntent | null;
+  outside: "refuse" | "ask";
+}
+
 export interface DispatchDeps {
   /** The session's sandbox, acquired only when a stage needs it. */
   sandbox(): Promise<Sandbox>;
   /** What has been decided in advance for this call (the project's policy, the intention's approved scope). */
   policy(context: DispatchContext): Promise<GatePolicy>;
+  /**
+   * The intent whose owned_scope this call's writes must stay in, when the caller narrows the one it
+   * passed (the engine: a child's approved scope, the project intent the model selected); absent: as passed.
+   */
+  enforcedIntent?(context: DispatchContext): Promise<EnforcedIntent>;
   timeoutMs: number;
   maxOutputBytes?: number;
   workspaceMaxBytes?: number | null;
@@ -151,7 +165,11 @@ export class ToolDispatch {
     }
   }
 
-  private async gates(call: ToolCall, context: DispatchContext, started: number): Promise<Gated> {
+  private async gates(call: ToolCall, given: DispatchContext, started: number): Promise<Gated> {
+    // The scope the caller enforces replaces the one passed, for every gate below (scope guard first).
+    const enforced = await this.deps.enforcedIntent?.(given);
+    const context = enforced ? { ...given, activeIntent: enforced.activeIntent } : given;
+    let outsideScope: string | null = null;
     const tool = toolNamed(call.tool);
     if (!tool)
       return {
@@ -191,25 +209,42 @@ export class ToolDispatch {
     const paths = tool.paths(input);
     let realPaths: string[] = [];
     if (paths.length > 0) {
-      const guarded = await guardPaths(paths, {
+      const realpath = sandboxRealpath(await this.sandbox());
+      let guarded = await guardPaths(paths, {
         writes: tool.writes,
         activeIntent: context.activeIntent,
-        realpath: tool.actsOnEntry
-          ? entryRealpath(sandboxRealpath(await this.sandbox()))
-          : sandboxRealpath(await this.sandbox()),
+        realpath: tool.actsOnEntry ? entryRealpath(realpath) : realpath,
       });
+      // The project asks instead of refusing: outside the enforced scope but inside the one passed,
+      // the call goes on to the gates and is asked of a person whatever they would have decided.
+      if (!guarded.ok && enforced?.outside === "ask" && given.activeIntent !== context.activeIntent) {
+        const passed = await guardPaths(paths, {
+          writes: tool.writes,
+          activeIntent: given.activeIntent,
+          realpath: tool.actsOnEntry ? entryRealpath(realpath) : realpath,
+        });
+        if (passed.ok) {
+          outsideScope = guarded.reason;
+          guarded = passed;
+        }
+      }
       if (!guarded.ok) return denied(guarded.reason);
       realPaths = guarded.realPaths;
     }
     const inspection = tool.inspect ? await tool.inspect(input, await this.runtime()) : undefined;
-    const gate = gateToolCall({
+    const gated = gateToolCall({
       tool,
       input,
-      activeIntent: context.activeIntent,
+      // Asked because it is outside: the gate judges it as it would have without the narrower scope.
+      activeIntent: outsideScope ? given.activeIntent : context.activeIntent,
       policy: await this.deps.policy(context),
       realPaths,
       secretFindings: inspection?.secretFindings ?? [],
     });
+    const gate: ApprovalDecision =
+      outsideScope && gated.decision === "approve"
+        ? { decision: "ask", reason: `Outside the run's scope: ${outsideScope}.`, confirm: true }
+        : gated;
     return {
       tool,
       input,

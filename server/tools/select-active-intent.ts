@@ -9,9 +9,8 @@ export const selectActiveIntent = defineTool({
   description: [
     "Declares which intent from .orchestration/active_intents.yaml your next changes serve, and returns its <intent_context>:",
     "the owned_scope (the only paths you may write), its constraints and its acceptance criteria.",
-    "Call it FIRST, before any fs.write, fs.edit, fs.delete, git.add, git.commit, git.branch, git.checkout or shell.exec:",
-    "those are blocked until an intent is selected, and writes outside its owned_scope are refused.",
-    "Call it again to switch intents. Needs no approval.",
+    "Call it before your first change when the task serves one of the project's intents: from then on the run's writes outside its owned_scope are refused",
+    "(a step whose scope a person approved stays bound to that narrower scope). Call it again to switch intents. Needs no approval.",
   ].join(" "),
   input: z.strictObject({
     intent_id: z.string().min(1).max(200).describe("The intent's id, e.g. `INT-001`."),

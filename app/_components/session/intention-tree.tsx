@@ -1,6 +1,7 @@
 "use client";
 
 import { useState } from "react";
+import { fitText } from "@/server/events/fit-text";
 import type { CycleView, IntentionView, SessionView } from "@/server/events/fold";
 import type { ToolCalledView } from "@/server/events/fold-approvals";
 import { type ReasoningEntry, reflectionOf, warmupOf } from "@/server/events/fold-reasoning";
@@ -10,6 +11,7 @@ import { LiveCycleOutput } from "./live-output";
 import { NodeContext } from "./node-context";
 import { NodeRoles } from "./node-roles";
 import { NodeTier, NodeTierNotes } from "./node-tier";
+import { NodeWhat } from "./node-what";
 import { NodeQaReports } from "./qa-reports";
 import { CorrectionList, CycleReasoning, WarmupReasoning } from "./reasoning-view";
 import { NodeSpend } from "./spend";
@@ -60,13 +62,15 @@ function IntentionNode({
     >
       <div className="node-head">
         <StatusBadge status={intention.status} testId="intention-status" />
-        <span className="node-what" data-testid="intention-what">
-          {intention.what}
-        </span>
+        <NodeWhat what={intention.what} />
         <NodeTier view={view} intention={intention} />
         <NodeSpend view={view} intentionId={intention.id} />
       </div>
-      {intention.acceptance && <div className="muted small">acceptance: {intention.acceptance}</div>}
+      {intention.acceptance && (
+        <div className="muted small">
+          acceptance: {fitText(intention.acceptance, 300, "open the full text above")}
+        </div>
+      )}
       {intention.ownedScope.length > 0 && (
         <div className="muted small" data-testid="intention-scope">
           scope: {intention.ownedScope.join(" ")}

@@ -6,7 +6,10 @@ import { displayName } from "@/server/text/display-name";
 export const SignUpInput = z.object({
   name: displayName({ what: "name", empty: "Tell us your name.", max: 100 }),
   email: z.email("That is not an email address."),
-  password: z.string().min(8, "Use at least 8 characters.").max(200),
+  password: z
+    .string()
+    .min(8, "Use at least 8 characters.")
+    .max(200, "A password has at most 200 characters."),
 });
 
 export const authRouter = createRouter({

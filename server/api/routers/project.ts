@@ -23,7 +23,7 @@ import { displayName } from "@/server/text/display-name";
 
 export const CreateProjectInput = z.object({
   name: displayName({ what: "project name", empty: "Give the project a name.", max: 100 }),
-  sourceUrl: z.string().trim().max(2_000).optional(),
+  sourceUrl: z.string().trim().max(2_000, "A repository address has at most 2,000 characters.").optional(),
 });
 
 export const projectRouter = createRouter({

@@ -1,5 +1,6 @@
 import { z } from "zod";
 import { createRouter, sessionProcedure } from "@/server/api/trpc";
+import { DecisionReason, EditedCommand, TaskText } from "@/server/api/user-text";
 import { CheckpointAnswer } from "@/server/events/checkpoint-schema";
 import { ChildProposal, ToolCallBody } from "@/server/events/schema";
 import { ReasoningSwitch, UserMode } from "@/server/events/vocabulary";
@@ -13,7 +14,7 @@ export const runRouter = createRouter({
     .requires("run")
     .input(
       z.object({
-        task: z.string().trim().min(1, "Type a task for the agent first.").max(20_000),
+        task: TaskText,
         mode: UserMode.default("agent"),
         /** The person's reasoning switch, as set in the chat panel (never by the server). */
         reasoning: ReasoningSwitch.default("off"),
@@ -65,9 +66,9 @@ export const approvalRouter = createRouter({
       z.object({
         approvalId: z.string().min(1),
         decision: z.enum(["approved", "rejected"]),
-        reason: z.string().trim().max(2_000).nullish(),
+        reason: DecisionReason.nullish(),
         children: z.array(ChildProposal).min(1).max(5).optional(),
-        command: z.string().trim().min(1).max(20_000).optional(),
+        command: EditedCommand.optional(),
         /** A tool approval's call as the person edited it (same tool and path; re-gated before it runs). */
         call: ToolCallBody.optional(),
         /** Reject the action and end the run. */

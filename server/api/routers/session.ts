@@ -2,8 +2,10 @@ import { tracked } from "@trpc/server";
 import { z } from "zod";
 import { followAnswers } from "@/server/answer/answer-stream";
 import { createRouter, projectProcedure, sessionProcedure } from "@/server/api/trpc";
+import { TaskText } from "@/server/api/user-text";
 import { permissionsOf } from "@/server/auth/roles";
 import { followCommandOutput } from "@/server/events/command-output";
+import { firstLineSummary } from "@/server/events/fit-text";
 import { followEvents } from "@/server/events/follow";
 import { ReasoningSwitch, UserMode } from "@/server/events/vocabulary";
 import { RunModelOverrides } from "@/server/settings/run-overrides";
@@ -30,7 +32,7 @@ export const sessionRouter = createRouter({
     .requires("run")
     .input(
       z.object({
-        task: z.string().trim().min(1, "Type a task for the agent first.").max(20_000),
+        task: TaskText,
         mode: UserMode.default("agent"),
         /** The person's reasoning switch (never set by the server). */
         reasoning: ReasoningSwitch.default("off"),
@@ -43,7 +45,7 @@ export const sessionRouter = createRouter({
         data: {
           projectId: ctx.project.id,
           createdById: ctx.user.id,
-          title: titleFrom(input.task),
+          title: titleFrom(firstLineSummary(input.task, 120).line),
           branch: "pending",
         },
       });

@@ -14,7 +14,7 @@ import { changeRole, createTeam, membersOf, removeMember, teamsOf } from "@/serv
 import { displayName } from "@/server/text/display-name";
 
 const InviteToken = z.string().trim().min(1, "The invite link has no token.").max(200);
-const TeamName = displayName({ what: "team name", empty: "Give the team a name.", max: 100 });
+export const TeamName = displayName({ what: "team name", empty: "Give the team a name.", max: 100 });
 
 export const teamRouter = createRouter({
   /** Signed-in, own data only: the caller's teams and their role in each. */

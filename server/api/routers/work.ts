@@ -1,6 +1,7 @@
 import { z } from "zod";
 import type { Context } from "@/server/api/trpc";
 import { createRouter, sessionProcedure } from "@/server/api/trpc";
+import { CommitMessage } from "@/server/api/user-text";
 import { saveSessionWork } from "@/server/git/session-work";
 import { UserFacingError } from "@/server/orchestrator/errors";
 import { defaultBranch, deleteBranch, mergeBranch } from "@/server/projects/git-repository";
@@ -19,7 +20,7 @@ export const workRouter = createRouter({
     .requires("work")
     .input(
       z.object({
-        message: z.string().trim().max(2_000).default(""),
+        message: CommitMessage.default(""),
         allowSecrets: z.boolean().default(false),
       }),
     )

@@ -48,6 +48,8 @@ export const CycleResultBody = z.object({
   durationMs: z.number().nonnegative(),
   /** A test command's counts, read from its printed summary (absent: not a test command, or none found). */
   tests: TestResults.optional(),
+  /** The server stopped while the action ran (a crash, `kill -9`): closed on resume, never re-run blindly. */
+  interrupted: z.boolean().optional(),
 });
 
 export const CycleJudgedBody = z.object({

@@ -26,6 +26,19 @@ export const IntentionCreatedBody = z.object({
     .default(null),
 });
 
+/**
+ * The model chose a project intent with `select_active_intent` while working an intention: from then
+ * on the run's writes must stay inside that intent's owned_scope (unless the intention has a scope a
+ * person approved, which is narrower). `ownedScope` is as the intents file said when it was selected.
+ */
+export const IntentSelectedBody = z.object({
+  type: z.literal("intent-selected"),
+  runId: z.string(),
+  intentionId: z.string(),
+  intentId: z.string().max(200),
+  ownedScope: z.array(z.string().max(300)).max(50),
+});
+
 /** `reason` explains a FAILED status (which child, which limit) or a VERIFIED one (which check). */
 export const IntentionStatusChangedBody = z.object({
   type: z.literal("intention-status-changed"),

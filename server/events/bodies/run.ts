@@ -30,6 +30,19 @@ export const RunStartedBody = z.object({
   startedBy: z.string().nullable().default(null),
   /** The person's reasoning switch when they sent it ("off" in logs from before the switch existed). */
   reasoning: ReasoningSwitch.default("off"),
+  /**
+   * The person's model overrides for this run, as sent (provider, model name, timeout, offline; never a
+   * key or a base URL), so a restart resolves exactly what the start did and checks it got the same
+   * model and tiers. Absent in logs from before restarts were made faithful.
+   */
+  startedWith: z
+    .object({
+      provider: z.string().max(100).optional(),
+      modelName: z.string().max(200).optional(),
+      timeoutMs: z.number().int().positive().optional(),
+      offline: z.literal(true).optional(),
+    })
+    .optional(),
 });
 
 /**

@@ -1,4 +1,5 @@
 import { z } from "zod";
+import { MAX_STEP_CHARS } from "../fit-text";
 import { ActionType } from "../vocabulary";
 
 /** Pieces several event bodies share. */
@@ -10,8 +11,11 @@ export const text = z.string().max(200_000);
  * the decomposition approves them with the child's acceptance check (see `intention-created`).
  */
 export const ChildProposal = z.object({
-  what: z.string().min(1).max(2_000),
-  acceptance: z.string().max(2_000),
+  what: z
+    .string()
+    .min(1, "A step cannot be empty.")
+    .max(MAX_STEP_CHARS, "A step has at most 2,000 characters."),
+  acceptance: z.string().max(MAX_STEP_CHARS, "An acceptance has at most 2,000 characters."),
   ownedScope: z.array(z.string().min(1).max(300)).max(20).default([]),
 });
 export type ChildProposal = z.infer<typeof ChildProposal>;

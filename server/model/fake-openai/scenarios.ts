@@ -194,6 +194,23 @@ function readThenActReply(request: ChatRequest): FakeReply {
   return { type: "tool-calls", calls: [{ name: "fs_edit", arguments: args }] };
 }
 
+/**
+ * Like a model that serves a project intent: select the intent the step names (`INT-…`), then write
+ * the file the step names — wherever that is, inside the intent's owned_scope or not.
+ */
+function selectThenWriteReply(request: ChatRequest): FakeReply {
+  const text = intentionText(request);
+  const step = fileStep(text);
+  const intent = /\bINT-\d+/.exec(text)?.[0];
+  if (step?.kind !== "write" || !intent) return actReply(request);
+  if (toolResultCount(request) === 0) {
+    const args = { thought: `This step serves ${intent}.`, intent_id: intent };
+    return { type: "tool-calls", calls: [{ name: "select_active_intent", arguments: args }] };
+  }
+  const args = { thought: `Write ${step.path}.`, path: step.path, content: step.content };
+  return { type: "tool-calls", calls: [{ name: "fs_write", arguments: args }] };
+}
+
 function malformedReply(request: ChatRequest): FakeReply {
   if (request.toolNames.includes("propose_decomposition")) {
     const children = [{ what: "everything at once" }];
@@ -550,6 +567,17 @@ export const SCENARIOS: Record<string, Scenario> = {
         description: "act: read the file named in the step, then write or edit it",
         match: offers(SHELL),
         reply: readThenActReply,
+      },
+      ...defaultRules,
+    ],
+  },
+  "select-intent-then-write": {
+    name: "select-intent-then-write",
+    rules: [
+      {
+        description: "act: select the intent the step names, then write the file it names",
+        match: offers(SHELL),
+        reply: selectThenWriteReply,
       },
       ...defaultRules,
     ],

@@ -66,6 +66,30 @@ export function approvedScopesFor(view: SessionView, intentionId: string | undef
 }
 
 /**
+ * The owned_scope a person approved for this intention or, failing that, for its nearest ancestor
+ * that has one — the scope its writes are bound to (a grandchild stays inside what was approved for
+ * its parent). Null when no person approved one or a recorded binding does not match the log (then
+ * nothing is granted, and nothing narrower than the run's scope is claimed either).
+ */
+export function personApprovedScope(
+  view: SessionView,
+  intentionId: string | undefined,
+): { intentionId: string; what: string; ownedScope: string[] } | null {
+  let intention = intentionId ? view.intentions[intentionId] : undefined;
+  while (intention) {
+    const approval = intention.scopeApproval;
+    if (approval && intention.ownedScope.length > 0) {
+      const grant = { intentionId: intention.id, what: intention.what, acceptance: intention.acceptance };
+      const ownedScope = [...intention.ownedScope];
+      if (!verifyBinding(approval.binding, SCOPE_TOOL, { ...grant, ownedScope })) return null;
+      return { intentionId: intention.id, what: intention.what, ownedScope };
+    }
+    intention = intention.parentId ? view.intentions[intention.parentId] : undefined;
+  }
+  return null;
+}
+
+/**
  * What the approval gate gets for a call made while `intentionId` is worked: its approved scope, and
  * `approveWhenCheckUnknown` because the person approved the check with the scope (until the check
  * first runs it is not red). The engine's dispatch and the tests use this one function.
