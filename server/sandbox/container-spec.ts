@@ -81,7 +81,7 @@ export function containerSpec(options: {
       CapDrop: ["ALL"],
       SecurityOpt: ["no-new-privileges:true"],
       Privileged: false,
-      PidsLimit: options.limits.pidsLimit,
+      PidsLimit: hostPidsLimit(options.limits.pidsLimit, options.runtime),
       Memory: options.limits.memoryBytes,
       // Equal to Memory: no swap on top of the limit.
       MemorySwap: options.limits.memoryBytes,
@@ -101,4 +101,15 @@ export function containerSpec(options: {
 export function poolKeyOf(options: { image: string; allowNetwork: boolean; limits: SandboxLimits }): string {
   const { memoryBytes, nanoCpus, pidsLimit } = options.limits;
   return `${options.image}|net=${options.allowNetwork ? "bridge" : "none"}|cpu=${nanoCpus}|mem=${memoryBytes}|pids=${pidsLimit}`;
+}
+
+/**
+ * The host cgroup's pids limit. Under runc it is the sandbox's own process limit. Under gVisor the host
+ * sees the Sentry's threads, not the sandbox's processes, and a handful of parallel commands (the
+ * toolchain probe starts nine) already needs several hundred of them: at 256 or 512 the whole sandbox
+ * died with exit 2. So gVisor gets room for its threads; a fork bomb still ends at that limit, taking
+ * only its own sandbox down (measured: at 2048 it ends within ~2 s, neighbours unaffected).
+ */
+export function hostPidsLimit(pidsLimit: number, runtime: SandboxRuntime | undefined): number {
+  return runtime === "runsc" ? Math.max(2048, pidsLimit * 8) : pidsLimit;
 }

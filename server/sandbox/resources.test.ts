@@ -1,4 +1,5 @@
 import { describe, expect, it } from "vitest";
+import { hostPidsLimit } from "./container-spec";
 import {
   effectiveResources,
   limitsOf,
@@ -52,5 +53,14 @@ describe("project resources", () => {
       memoryBytes: 256 * 1024 * 1024,
       pidsLimit: 64,
     });
+  });
+});
+
+describe("hostPidsLimit", () => {
+  it("keeps runc's limit and leaves gVisor's Sentry room for its threads", () => {
+    expect(hostPidsLimit(256, "runc")).toBe(256);
+    expect(hostPidsLimit(256, undefined)).toBe(256);
+    expect(hostPidsLimit(256, "runsc")).toBe(2048);
+    expect(hostPidsLimit(1024, "runsc")).toBe(8192);
   });
 });
