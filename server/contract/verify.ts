@@ -1,6 +1,8 @@
 import picomatch from "picomatch";
+import { errorMessage } from "@/server/orchestrator/errors";
 import { shellQuote } from "@/server/sandbox/shell";
 import type { ExecResult } from "@/server/sandbox/types";
+import { couldNotRunReason } from "./could-not-run";
 import type { Criterion, CriterionResult } from "./criteria";
 
 /** The one thing verifiers need from a sandbox: run a command in /workspace and see what happened. */
@@ -24,13 +26,45 @@ async function byExitCode(
   summarize: (ok: boolean) => string,
 ) {
   const result = await exec(command);
-  const passed = result.exitCode === 0 && !result.timedOut;
   const seen = outputOf(result);
+  const notRun = couldNotRunReason(command, result);
+  if (notRun !== null)
+    return {
+      criterion,
+      passed: false,
+      couldNotRun: notRun,
+      evidence: `could not run: ${notRun}${seen ? `\n${seen}` : ""}`,
+    };
+  const passed = result.exitCode === 0 && !result.timedOut;
   return { criterion, passed, evidence: `${summarize(passed)}${seen ? `\n${seen}` : ""}` };
 }
 
-/** Checks one criterion inside the sandbox. Never throws for a failed check; only for a sandbox that cannot run. */
+/**
+ * The exec of a check refused to run it: a sandbox that is gone, a gate that denied it, a person who
+ * has not answered. Thrown by an Exec; verifyCriterion turns it (and any other throw) into "could not run".
+ */
+export class CheckNotRun extends Error {}
+
+/**
+ * Checks one criterion inside the sandbox. Never throws: a check that failed is `passed: false`, and
+ * one that could not run at all (its exec threw) says so in `couldNotRun`, which is never a pass.
+ */
 export async function verifyCriterion(exec: Exec, criterion: Criterion): Promise<CriterionResult> {
+  try {
+    return await runCriterion(exec, criterion);
+  } catch (error) {
+    const why =
+      error instanceof CheckNotRun ? error.message : `the sandbox could not run it: ${errorMessage(error)}`;
+    return {
+      criterion,
+      passed: false,
+      couldNotRun: why.slice(0, 1_000),
+      evidence: tail(`could not run: ${why}`),
+    };
+  }
+}
+
+async function runCriterion(exec: Exec, criterion: Criterion): Promise<CriterionResult> {
   switch (criterion.kind) {
     case "FILE_EXISTS":
       return byExitCode(exec, criterion, `test -e ${shellQuote(criterion.path)}`, (ok) =>
@@ -62,6 +96,9 @@ export async function verifyCriterion(exec: Exec, criterion: Criterion): Promise
     }
     case "GENERATED_TEST_PASSES": {
       const exists = await exec(`test -e ${shellQuote(criterion.path)}`);
+      const notRun = couldNotRunReason("test -e", exists);
+      if (notRun !== null)
+        return { criterion, passed: false, couldNotRun: notRun, evidence: `could not run: ${notRun}` };
       if (exists.exitCode !== 0)
         return { criterion, passed: false, evidence: `the generated test ${criterion.path} does not exist` };
       return byExitCode(
@@ -75,6 +112,9 @@ export async function verifyCriterion(exec: Exec, criterion: Criterion): Promise
       const listed = await exec(
         "{ git diff --name-only HEAD; git ls-files --others --exclude-standard; git log --name-only --format= origin/HEAD..HEAD 2>/dev/null; } | sort -u",
       );
+      const notRun = couldNotRunReason("git diff", listed);
+      if (notRun !== null)
+        return { criterion, passed: false, couldNotRun: notRun, evidence: `could not run: ${notRun}` };
       const changed = listed.stdout.split("\n").filter(Boolean);
       const allowed = picomatch(criterion.allowed, { dot: true });
       const outside = changed.filter((file) => !allowed(file));

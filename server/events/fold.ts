@@ -376,7 +376,9 @@ export function applyEvent(view: SessionView, event: StoredEvent): SessionView {
     case "terminal-typed":
     case "trace-recorded":
     case "workspace-changed":
-      // Kept in the log: who typed (never what), the ledger (`recordsFromEvents`), the replay's files.
+    case "check-ran":
+      // Kept in the log: who typed (never what), the ledger (`recordsFromEvents`), the replay's files,
+      // each check command's pass through the dispatch (its verdict is folded from criteria-checked).
       break;
     default:
       return body satisfies never; // every event type is handled above

@@ -163,6 +163,7 @@ export async function project(tx: Tx, sessionId: string, event: StoredEvent): Pr
     case "qa-reported":
     case "delivery-reported":
     case "role-reported":
+    case "check-ran":
       // Kept in the log only; nothing queries them as rows yet.
       return;
     default: {

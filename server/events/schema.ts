@@ -1,6 +1,7 @@
 import { z } from "zod";
 import { TraceRecordedBody } from "@/server/governance/ledger/trace-schema";
 import * as approval from "./bodies/approval";
+import { CheckRanBody } from "./bodies/checks";
 import { ContextRestoredBody } from "./bodies/context";
 import * as cycle from "./bodies/cycle";
 import * as editorFiles from "./bodies/editor-files";
@@ -44,6 +45,8 @@ export const EventBody = z.discriminatedUnion("type", [
   intention.DecisionMadeBody,
   intention.ContractBuiltBody,
   intention.CriteriaCheckedBody,
+  /** A contract check's command, run through the tool dispatch (bodies/checks.ts). */
+  CheckRanBody,
   approval.ApprovalRequestedBody,
   approval.ApprovalDecidedBody,
   intention.BudgetSplitBody,

@@ -7,7 +7,8 @@ import { errorMessage } from "@/server/orchestrator/errors";
 import { approvalBinding } from "@/server/policy/approval/binding";
 import type { CheckpointPolicy } from "@/server/policy/checkpoints";
 import type { ToolDispatch, ToolResult } from "@/server/tools/dispatch";
-import { gapOf, gapReflection, judgeWithContract } from "./contract-check";
+import { checkExec } from "./check-exec";
+import { checkContract, gapOf, gapReflection, judgeWithContract } from "./contract-check";
 import { judgeCommand, reflectOnFailure } from "./judge";
 import { statusChanged } from "./run-events";
 import type { ActionOutcome, SessionWorkspace } from "./session-workspace";
@@ -141,17 +142,11 @@ export class CycleRunner {
     return this.run(
       { ...cycle, approvedBinding },
       { decision: "approve", reason: `approved by ${who}${edited ? " (edited)" : ""}` },
-      call.tool === "shell.exec" ? criterionCommands(original, call) : [],
     );
   }
 
   /** One thought → action → result → judgment (→ reflection) cycle, for a command the gate let through. */
-  async run(
-    cycle: PlannedCycle,
-    gate: GateRecord,
-    criterionCommands: string[],
-    before: EventInput[] = [],
-  ): Promise<void> {
+  async run(cycle: PlannedCycle, gate: GateRecord, before: EventInput[] = []): Promise<void> {
     const ids = { runId: this.host.runId, intentionId: cycle.intention.id, cycleId: randomUUID() };
     await this.host.append([...before, this.started(ids, cycle, gate)]);
     const started = Date.now();
@@ -184,8 +179,16 @@ export class CycleRunner {
     const isRead = cycle.action.type === "QUERY";
     const checkable = judged.judgment === "SUCCESS" || (isRead && judged.judgment === "UNCLEAR");
     if (!stopper && checkable && cycle.intention.contract.length > 0) {
-      const results = await this.host.workspace.checkContract(cycle.intention, criterionCommands);
-      events.push({ type: "criteria-checked", ...ids, results });
+      // Only the command the dispatch actually executed (its parsed input, exit 0) may stand in for a
+      // TESTS_PASS check, and only when byte-identical; an edited command never inherits the check.
+      const ran =
+        cycle.call.tool === "shell.exec" && result.status === "ok" && isCommandInput(result.input)
+          ? result.input.command
+          : null;
+      const runs: EventInput[] = [];
+      const exec = this.checks(cycle.intention, { ...ids, phase: "after-action" }, runs);
+      const results = await checkContract(exec, cycle.intention, ran);
+      events.push(...runs, { type: "criteria-checked", ...ids, results });
       const basis = cycle.call.tool === "shell.exec" ? "exit code 0" : `${cycle.call.tool} succeeded`;
       const contract = judgeWithContract(results, basis);
       // A read changed nothing: only a contract that holds verifies the intention, never the read.
@@ -257,10 +260,31 @@ export class CycleRunner {
     };
   }
 
+  /** The exec every contract check of this intention runs through: the dispatch, as a call of its own. */
+  private checks(intention: IntentionView, site: Parameters<typeof checkExec>[2], events: EventInput[]) {
+    return checkExec(
+      this.host.tools,
+      {
+        activeIntent: intentionIntent(intention),
+        intentionId: intention.id,
+        signal: this.host.workspace.signal(),
+      },
+      site,
+      events,
+    );
+  }
+
   async integrate(intention: IntentionView): Promise<void> {
     let results: CriterionResult[];
+    const runs: EventInput[] = [];
+    const site = {
+      runId: this.host.runId,
+      intentionId: intention.id,
+      cycleId: null,
+      phase: "integration",
+    } as const;
     try {
-      results = await this.host.workspace.checkContract(intention, []);
+      results = await checkContract(this.checks(intention, site, runs), intention, null);
     } catch (error) {
       return this.host.append([
         statusChanged(
@@ -279,7 +303,7 @@ export class CycleRunner {
       results,
     };
     // The verdict (auto, or proposed to a person) is the transition's: see integrationStep.
-    return this.host.append([check]);
+    return this.host.append([...runs, check]);
   }
 }
 
@@ -294,7 +318,10 @@ function stoppedJudgment(by: string, whileRunning: boolean): { judgment: "UNCLEA
   return { judgment: "UNCLEAR", reason: `stopped by ${by} ${when}` };
 }
 
-/** The commands a TESTS_PASS criterion may count as already run: what was proposed and what ran. */
-function criterionCommands(original: ToolCallBody, ran: ToolCallBody): string[] {
-  return [original, ran].map((call) => (typeof call.input.command === "string" ? call.input.command : ""));
+function isCommandInput(input: unknown): input is { command: string } {
+  return (
+    typeof input === "object" &&
+    input !== null &&
+    typeof (input as { command?: unknown }).command === "string"
+  );
 }

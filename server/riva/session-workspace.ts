@@ -1,13 +1,8 @@
-import type { CriterionResult } from "@/server/contract/criteria";
-import type { IntentionView } from "@/server/events/fold";
 import { type LedgerExecResult, ledgerExecOf } from "@/server/governance/ledger/collect";
 import { mirrorIntentsFile } from "@/server/intents/mirror";
 import type { Sandbox } from "@/server/sandbox/types";
-import { checkContract } from "./contract-check";
 import type { RivaDeps } from "./ports";
 import { stoppedBy } from "./stop";
-
-const MAX_OUTPUT_BYTES = 64 * 1024;
 
 export interface ActionOutcome {
   exitCode: number | null;
@@ -26,7 +21,7 @@ export interface SandboxReady {
 
 /**
  * The session's sandbox as the engine uses it: found or created on first use (re-attached after a
- * restart), then shared by every action and contract check of the run.
+ * restart), then shared by every action of the run (contract checks reach it through the dispatch).
  */
 export class SessionWorkspace {
   private sandbox: Sandbox | null = null;
@@ -62,20 +57,9 @@ export class SessionWorkspace {
     return this.acquire();
   }
 
-  async checkContract(
-    intention: Pick<IntentionView, "contract">,
-    ranCommands: readonly string[],
-  ): Promise<CriterionResult[]> {
-    return checkContract(await this.acquire(), intention, ranCommands, this.execOptions());
-  }
-
   /** A git command of the trace ledger: stdout apart from stderr, read whole (4 MB cap). */
   async ledgerExec(command: string): Promise<LedgerExecResult> {
     return ledgerExecOf(await this.acquire(), this.deps.commandTimeoutMs)(command);
-  }
-
-  private execOptions() {
-    return { timeoutMs: this.deps.commandTimeoutMs, maxOutputBytes: MAX_OUTPUT_BYTES };
   }
 
   private async acquire(): Promise<Sandbox> {
