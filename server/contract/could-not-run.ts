@@ -30,3 +30,13 @@ export function couldNotRunReason(
     return `\`${command}\` could not be executed: not executable or permission denied (exit 126)`;
   return null;
 }
+
+/** The program a shell said it could not find, if its output says so (`npm` of "npm: command not found"). */
+export function missingProgram(exitCode: number, output: string): string | null {
+  if (exitCode === 0) return null;
+  return (
+    COMMAND_NOT_FOUND.exec(output)?.[1] ??
+    (exitCode === 127 ? SH_NOT_FOUND.exec(output)?.[1] : undefined) ??
+    null
+  );
+}

@@ -1,7 +1,7 @@
 import picomatch from "picomatch";
 import { errorMessage } from "@/server/orchestrator/errors";
-import { shellQuote } from "@/server/sandbox/shell";
 import type { ExecResult } from "@/server/sandbox/types";
+import { CHANGED_FILES_COMMAND, containsCommand, existsCommand, functionCommand } from "./check-commands";
 import { couldNotRunReason } from "./could-not-run";
 import type { Criterion, CriterionResult } from "./criteria";
 
@@ -67,15 +67,12 @@ export async function verifyCriterion(exec: Exec, criterion: Criterion): Promise
 async function runCriterion(exec: Exec, criterion: Criterion): Promise<CriterionResult> {
   switch (criterion.kind) {
     case "FILE_EXISTS":
-      return byExitCode(exec, criterion, `test -e ${shellQuote(criterion.path)}`, (ok) =>
+      return byExitCode(exec, criterion, existsCommand(criterion.path), (ok) =>
         ok ? `${criterion.path} exists` : `${criterion.path} does not exist`,
       );
     case "FILE_CONTAINS":
-      return byExitCode(
-        exec,
-        criterion,
-        `grep -n -F -m 3 -- ${shellQuote(criterion.text)} ${shellQuote(criterion.path)}`,
-        (ok) => (ok ? `found in ${criterion.path}:` : `"${criterion.text}" not found in ${criterion.path}`),
+      return byExitCode(exec, criterion, containsCommand(criterion.path, criterion.text), (ok) =>
+        ok ? `found in ${criterion.path}:` : `"${criterion.text}" not found in ${criterion.path}`,
       );
     case "TESTS_PASS":
       return byExitCode(
@@ -86,16 +83,13 @@ async function runCriterion(exec: Exec, criterion: Criterion): Promise<Criterion
       );
     case "FUNCTION_EXISTS": {
       const name = criterion.name;
-      // Definitions in the common languages: def/function/func/fn/class, and `name = (…) =>` / `name(…) {`.
-      const pattern = `(def|function|func|fn|class|interface|type)[[:space:]]+${name}\\b|\\b${name}[[:space:]]*[:=][[:space:]]*(async[[:space:]]*)?(\\(|function)|^[[:space:]]*(async[[:space:]]+)?${name}[[:space:]]*\\([^)]*\\)[[:space:]]*\\{`;
-      const where = criterion.path ? shellQuote(criterion.path) : ".";
-      const command = `grep -rnE -m 3 --exclude-dir=.git --exclude-dir=node_modules -- ${shellQuote(pattern)} ${where}`;
+      const command = functionCommand(name, criterion.path);
       return byExitCode(exec, criterion, command, (ok) =>
         ok ? `definition of ${name} found:` : `no definition of ${name} found`,
       );
     }
     case "GENERATED_TEST_PASSES": {
-      const exists = await exec(`test -e ${shellQuote(criterion.path)}`);
+      const exists = await exec(existsCommand(criterion.path));
       const notRun = couldNotRunReason("test -e", exists);
       if (notRun !== null)
         return { criterion, passed: false, couldNotRun: notRun, evidence: `could not run: ${notRun}` };
@@ -109,9 +103,7 @@ async function runCriterion(exec: Exec, criterion: Criterion): Promise<Criterion
       );
     }
     case "LAYER_APPROPRIATE": {
-      const listed = await exec(
-        "{ git diff --name-only HEAD; git ls-files --others --exclude-standard; git log --name-only --format= origin/HEAD..HEAD 2>/dev/null; } | sort -u",
-      );
+      const listed = await exec(CHANGED_FILES_COMMAND);
       const notRun = couldNotRunReason("git diff", listed);
       if (notRun !== null)
         return { criterion, passed: false, couldNotRun: notRun, evidence: `could not run: ${notRun}` };

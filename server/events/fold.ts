@@ -74,7 +74,7 @@ export interface IntentionView extends IntentionTierFields, IntentionQaFields, I
   contract: Criterion[];
   /** Who wrote the contract, and the proposed checks left out with why (see `contract-built`). */
   contractBy: {
-    source: "acceptance" | "model" | "chaos";
+    source: "acceptance" | "model" | "chaos" | "request";
     dropped: string[];
     /** `atCycle`: the index of the cycle that writes it (0: test first; later for a Chaos test). */
     generatedTest: { path: string; content: string; atCycle: number } | null;
@@ -102,6 +102,8 @@ export interface ApprovalView {
   children: ChildProposal[];
   status: ApprovalStatus;
   decidedBy: string | null;
+  /** Who answered, by id: "auto" when the auto checkpoint approved it (never a person's approval). */
+  decidedById?: string;
   reason: string | null;
   requestedSeq: number;
   requestedAt: string;

@@ -11,18 +11,31 @@ export interface CheckSite {
   phase: "after-action" | "baseline" | "integration";
 }
 
+/** A check the gate would run only with a person's click: the command card to ask with. */
+export interface CheckAsk {
+  command: string;
+  binding: string;
+  reason: string;
+}
+
+/** What running checks through the door leaves behind: a `check-ran` event per call, and the asks. */
+export interface CheckRecord {
+  events: EventInput[];
+  asks: CheckAsk[];
+}
+
 /**
  * A contract check's command as a tool call of its own through the one door: `shell.exec` with the
  * gate, the deny-list and the intent gate like any action. A check the gate refuses, or one that waits
  * for a person, does not run and is "could not run" (never a pass); `approvalFor` gives the binding a
- * person approved (the decomposition card that listed the check), which counts only for that exact
- * command. Each pass through the door is recorded as a `check-ran` event in `events`.
+ * person approved (the decomposition card that listed the check, see check-approvals.ts), which counts
+ * only for that exact command. Each pass through the door is recorded as a `check-ran` event.
  */
 export function checkExec(
   tools: Pick<ToolDispatch, "run">,
   context: DispatchContext,
   site: CheckSite,
-  events: EventInput[],
+  record: CheckRecord,
   approvalFor: (command: string) => DispatchContext["approval"] = () => null,
 ): Exec {
   return async (command: string): Promise<ExecResult> => {
@@ -30,7 +43,7 @@ export function checkExec(
       { tool: "shell.exec", input: { command } },
       { ...context, approval: approvalFor(command) ?? null },
     );
-    events.push({
+    record.events.push({
       type: "check-ran",
       ...site,
       command: command.slice(0, 2_000),
@@ -42,10 +55,17 @@ export function checkExec(
     });
     if (result.status === "denied")
       throw new CheckNotRun(`the gate refused the check \`${command}\`: ${result.gate?.reason ?? "denied"}`);
-    if (result.status === "ask")
+    if (result.status === "ask") {
+      if (result.binding)
+        record.asks.push({
+          command,
+          binding: result.binding,
+          reason: result.gate?.reason ?? "the policy asks",
+        });
       throw new CheckNotRun(
         `the check \`${command}\` needs a person's approval: ${result.gate?.reason ?? "the policy asks"}`,
       );
+    }
     if (result.status === "invalid")
       throw new CheckNotRun(
         `the check \`${command}\` is not a valid command: ${result.error?.message ?? ""}`,

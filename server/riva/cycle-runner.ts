@@ -7,7 +7,7 @@ import { errorMessage } from "@/server/orchestrator/errors";
 import { approvalBinding } from "@/server/policy/approval/binding";
 import type { CheckpointPolicy } from "@/server/policy/checkpoints";
 import type { ToolDispatch, ToolResult } from "@/server/tools/dispatch";
-import { checkExec } from "./check-exec";
+import { type CheckRecord, type CheckSite, checkExec } from "./check-exec";
 import { checkContract, gapOf, gapReflection, judgeWithContract } from "./contract-check";
 import { judgeCommand, reflectOnFailure } from "./judge";
 import { statusChanged } from "./run-events";
@@ -41,6 +41,16 @@ export interface CycleHost {
   checkpoints(): Promise<CheckpointPolicy>;
   /** The trace ledger (its records come back from the dispatch); absent in tests that do not care. */
   readonly ledger?: CycleLedger;
+  /**
+   * A person's approval that covers running `command` as a check of `intention` (check-approvals.ts);
+   * absent or null: the dispatch's policy alone decides, and a check it would ask about waits for a click.
+   */
+  checkApproval?(
+    intention: IntentionView,
+    command: string,
+  ): { binding: string; approver: string | null } | null;
+  /** Whether the limits leave room for one more cycle of this intention (a check's own card runs as one). */
+  roomForCycle?(intention: IntentionView): boolean;
 }
 
 /** The intention being worked is the active intent; a command's effects have no path, so its scope is all. */
@@ -176,6 +186,7 @@ export class CycleRunner {
     const stopper = cutBy ?? this.host.workspace.stoppedBy();
     if (stopper) judged = stoppedJudgment(stopper, cutBy !== undefined);
     let gap: CriterionResult[] = [];
+    let ask: EventInput | null = null;
     const isRead = cycle.action.type === "QUERY";
     const checkable = judged.judgment === "SUCCESS" || (isRead && judged.judgment === "UNCLEAR");
     if (!stopper && checkable && cycle.intention.contract.length > 0) {
@@ -185,22 +196,44 @@ export class CycleRunner {
         cycle.call.tool === "shell.exec" && result.status === "ok" && isCommandInput(result.input)
           ? result.input.command
           : null;
-      const runs: EventInput[] = [];
-      const exec = this.checks(cycle.intention, { ...ids, phase: "after-action" }, runs);
+      const record: CheckRecord = { events: [], asks: [] };
+      const exec = this.checks(cycle.intention, { ...ids, phase: "after-action" }, record);
       const results = await checkContract(exec, cycle.intention, ran);
-      events.push(...runs, { type: "criteria-checked", ...ids, results });
+      events.push(...record.events, { type: "criteria-checked", ...ids, results });
       const basis = cycle.call.tool === "shell.exec" ? "exit code 0" : `${cycle.call.tool} succeeded`;
       const contract = judgeWithContract(results, basis);
       // A read changed nothing: only a contract that holds verifies the intention, never the read.
       judged = isRead && contract.judgment !== "SUCCESS" ? judged : contract;
       gap = gapOf(results);
+      const waiting = record.asks[0];
+      // Without room for the check's own cycle, the check stays "could not run" and the cycle fails.
+      if (waiting && (this.host.roomForCycle?.(cycle.intention) ?? true)) {
+        // The policy asks before this check runs: nothing is verified yet, and a command card asks a
+        // person to run exactly the check (its approval then covers it, bound by its hash).
+        judged = {
+          judgment: "UNCLEAR",
+          reason: `${basis}; the check \`${waiting.command}\` waits for a person's approval (${waiting.reason})`,
+        };
+        ask = {
+          type: "approval-requested",
+          runId: this.host.runId,
+          approvalId: randomUUID(),
+          intentionId: cycle.intention.id,
+          kind: "command",
+          thought: `Check the work: run \`${waiting.command}\` (a check of this intention's contract).`,
+          command: waiting.command,
+          binding: waiting.binding,
+          reason: waiting.reason,
+        };
+      }
     }
     const trace = written && this.host.ledger?.judged(written, ids, judged.judgment, cycle.approver ?? null);
     const changed = this.host.ledger?.workspaceChanged(ids);
     const ledger = [trace, changed].filter((event) => !!event) as EventInput[];
     const policy = await this.host.checkpoints();
     // judge_action (and review_reflection) asked of a person: the transition proposes this verdict.
-    if (policy.judgeAction === "ask" && !stopper) return this.host.append([...events, ...ledger]);
+    // A cycle waiting for a check's approval is not judged by anyone yet: it is UNCLEAR by fact.
+    if (policy.judgeAction === "ask" && !stopper && !ask) return this.host.append([...events, ...ledger]);
     events.push({
       type: "cycle-judged",
       ...ids,
@@ -209,6 +242,7 @@ export class CycleRunner {
       reason: judged.reason,
     });
     events.push(...ledger);
+    if (ask) return this.host.append([...events, ask]);
     if (judged.judgment !== "SUCCESS" && !stopper && policy.reviewReflection === "auto") {
       const reflection =
         gap.length > 0
@@ -261,7 +295,7 @@ export class CycleRunner {
   }
 
   /** The exec every contract check of this intention runs through: the dispatch, as a call of its own. */
-  private checks(intention: IntentionView, site: Parameters<typeof checkExec>[2], events: EventInput[]) {
+  private checks(intention: IntentionView, site: CheckSite, record: CheckRecord) {
     return checkExec(
       this.host.tools,
       {
@@ -270,13 +304,14 @@ export class CycleRunner {
         signal: this.host.workspace.signal(),
       },
       site,
-      events,
+      record,
+      (command) => this.host.checkApproval?.(intention, command) ?? null,
     );
   }
 
   async integrate(intention: IntentionView): Promise<void> {
     let results: CriterionResult[];
-    const runs: EventInput[] = [];
+    const record: CheckRecord = { events: [], asks: [] };
     const site = {
       runId: this.host.runId,
       intentionId: intention.id,
@@ -284,7 +319,7 @@ export class CycleRunner {
       phase: "integration",
     } as const;
     try {
-      results = await checkContract(this.checks(intention, site, runs), intention, null);
+      results = await checkContract(this.checks(intention, site, record), intention, null);
     } catch (error) {
       return this.host.append([
         statusChanged(
@@ -303,7 +338,7 @@ export class CycleRunner {
       results,
     };
     // The verdict (auto, or proposed to a person) is the transition's: see integrationStep.
-    return this.host.append([...runs, check]);
+    return this.host.append([...record.events, check]);
   }
 }
 

@@ -16,6 +16,7 @@ import { listWorkspace } from "@/server/tools/workspace-listing";
 import { compressionEvent } from "./act-compression";
 import { actContext } from "./act-context";
 import { type ActHost, carryOutAction, type Reviewer, readPortFor } from "./act-step";
+import { personApprovalForCheck, roomForCycle } from "./check-approvals";
 import { checkpointEvents } from "./checkpoint-events";
 import { CycleRunner } from "./cycle-runner";
 import { discoverIntent } from "./discovery/discover";
@@ -104,6 +105,8 @@ export class RivaEngine {
       tools: this.tools,
       append: (bodies) => this.append(bodies),
       ...(ledger ? { ledger } : {}),
+      checkApproval: (intention, command) => personApprovalForCheck(this.view, intention, command),
+      roomForCycle: (intention) => roomForCycle(this.view, this.runId, intention.id, deps.limits),
     });
   }
 

@@ -53,9 +53,10 @@ export const ContractBuiltBody = z.object({
   criteria: z.array(Criterion).max(20),
   /**
    * Who wrote the checks: parsed from the acceptance sentence, proposed by the model, or extended by
-   * full mode's Chaos role with its adversarial test (the earlier checks are kept).
+   * full mode's Chaos role with its adversarial test (the earlier checks are kept), or "request": read
+   * from the intention's own words (itself a command, "run `make`", is checked by exactly that command).
    */
-  source: z.enum(["acceptance", "model", "chaos"]).default("acceptance"),
+  source: z.enum(["acceptance", "model", "chaos", "request"]).default("acceptance"),
   /** Proposed checks left out and why (malformed, or a command that would need a person's approval). */
   dropped: z.array(z.string().max(1_000)).max(10).default([]),
   /**
