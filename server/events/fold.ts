@@ -20,6 +20,7 @@ import { foldModelCall } from "./roll-up";
 import type { Action, ChildProposal, StoredEvent, ToolCallBody } from "./schema";
 import type {
   ApprovalStatus,
+  EvidenceKind,
   IntentionStatus,
   Judgment,
   MessageRole,
@@ -84,6 +85,12 @@ export interface IntentionView extends IntentionTierFields, IntentionQaFields, I
   costUsd: number;
   /** The contract as checked when the children were integrated (null: not yet). */
   integrationChecks: CriterionResult[] | null;
+  /** Red before green (issue #15): the checks run before any work; absent until they ran. */
+  baseline?: { results: { index: number; result: CriterionResult }[]; skipped: number[] };
+  /** VERIFIED: the kind of evidence it rests on (absent in logs from before issue #15). */
+  evidence?: EvidenceKind;
+  /** evidence "accepted-by-person": the person's name. */
+  acceptedBy?: string;
   /** Its share of its parent's budget (null: none of its own; the root's is the run's). */
   budget: Allowance | null;
   /** Read-only tool calls the model made before its actions (tool-called events). */
@@ -284,7 +291,14 @@ export function applyEvent(view: SessionView, event: StoredEvent): SessionView {
       if (intention) {
         intention.status = body.status;
         intention.reason = body.reason;
+        if (body.evidence) intention.evidence = body.evidence;
+        if (body.acceptedBy) intention.acceptedBy = body.acceptedBy.name;
       }
+      break;
+    }
+    case "checks-baselined": {
+      const intention = view.intentions[body.intentionId];
+      if (intention) intention.baseline = { results: body.results, skipped: body.skipped };
       break;
     }
     case "decision-made":

@@ -1,7 +1,7 @@
 import { z } from "zod";
 import { TraceRecordedBody } from "@/server/governance/ledger/trace-schema";
 import * as approval from "./bodies/approval";
-import { CheckRanBody } from "./bodies/checks";
+import { CheckRanBody, ChecksBaselinedBody } from "./bodies/checks";
 import { ContextRestoredBody } from "./bodies/context";
 import * as cycle from "./bodies/cycle";
 import * as editorFiles from "./bodies/editor-files";
@@ -47,6 +47,8 @@ export const EventBody = z.discriminatedUnion("type", [
   intention.CriteriaCheckedBody,
   /** A contract check's command, run through the tool dispatch (bodies/checks.ts). */
   CheckRanBody,
+  /** Red before green: the intention's checks run once before any work (bodies/checks.ts). */
+  ChecksBaselinedBody,
   approval.ApprovalRequestedBody,
   approval.ApprovalDecidedBody,
   intention.BudgetSplitBody,

@@ -1,5 +1,6 @@
 import { randomUUID } from "node:crypto";
 import type { CriterionResult } from "@/server/contract/criteria";
+import { verifyCriterion } from "@/server/contract/verify";
 import type { ApprovalView, IntentionView } from "@/server/events/fold";
 import type { Action, EventInput, GateRecord, ToolCallBody } from "@/server/events/schema";
 import type { CycleLedger } from "@/server/governance/ledger/cycle-ledger";
@@ -9,6 +10,7 @@ import type { CheckpointPolicy } from "@/server/policy/checkpoints";
 import type { ToolDispatch, ToolResult } from "@/server/tools/dispatch";
 import { type CheckRecord, type CheckSite, checkExec } from "./check-exec";
 import { checkContract, gapOf, gapReflection, judgeWithContract } from "./contract-check";
+import { baselinePlan } from "./evidence";
 import { judgeCommand, reflectOnFailure } from "./judge";
 import { statusChanged } from "./run-events";
 import type { ActionOutcome, SessionWorkspace } from "./session-workspace";
@@ -307,6 +309,38 @@ export class CycleRunner {
       record,
       (command) => this.host.checkApproval?.(intention, command) ?? null,
     );
+  }
+
+  /**
+   * Red before green: the checks that are safe to run twice run once before the intention's first
+   * action (through the dispatch like every check); the rest are recorded as skipped. A check the
+   * policy would ask about does not ask here: it is "could not run" at the baseline (no baseline).
+   */
+  async baseline(intention: IntentionView): Promise<void> {
+    const plan = baselinePlan(intention);
+    const record: CheckRecord = { events: [], asks: [] };
+    const site = {
+      runId: this.host.runId,
+      intentionId: intention.id,
+      cycleId: null,
+      phase: "baseline",
+    } as const;
+    const exec = this.checks(intention, site, record);
+    const results: { index: number; result: CriterionResult }[] = [];
+    for (const index of plan.run) {
+      const criterion = intention.contract[index];
+      if (criterion) results.push({ index, result: await verifyCriterion(exec, criterion) });
+    }
+    await this.host.append([
+      ...record.events,
+      {
+        type: "checks-baselined",
+        runId: this.host.runId,
+        intentionId: intention.id,
+        results,
+        skipped: plan.skipped,
+      },
+    ]);
   }
 
   async integrate(intention: IntentionView): Promise<void> {

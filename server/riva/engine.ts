@@ -177,7 +177,14 @@ export class RivaEngine {
       case "skip-rejected":
         return this.cycles.answered(step.intention, step.approval, false);
       case "settle":
-        return this.append([this.status(step.intention, step.status, step.reason)]);
+        return this.append([
+          {
+            ...this.status(step.intention, step.status, step.reason),
+            ...(step.evidence ? { evidence: step.evidence } : {}),
+          } as EventInput,
+        ]);
+      case "baseline":
+        return this.cycles.baseline(step.intention);
       case "ask":
       case "judge":
       case "reflect":

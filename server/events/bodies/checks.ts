@@ -1,4 +1,5 @@
 import { z } from "zod";
+import { CriterionResult } from "@/server/contract/criteria";
 
 /**
  * A contract check's command went through the tool dispatch (the one door): when (right after an
@@ -21,4 +22,18 @@ export const CheckRanBody = z.object({
   /** Why the gate let it run or stopped it (policy, a person's approval of the card, the deny-list). */
   gate: z.string().max(1_000),
   durationMs: z.number().nonnegative(),
+});
+
+/**
+ * Red before green: an intention's checks run once before its first action. `results` are the checks
+ * that are safe to run twice (read-only by the gate, a test command of the project, or a file/function
+ * check), in contract order by `index`; `skipped` are the contract indexes that were not run (a check
+ * not safe to run twice). A result that could not run is "could not run", not red.
+ */
+export const ChecksBaselinedBody = z.object({
+  type: z.literal("checks-baselined"),
+  runId: z.string(),
+  intentionId: z.string(),
+  results: z.array(z.object({ index: z.number().int().nonnegative(), result: CriterionResult })).max(20),
+  skipped: z.array(z.number().int().nonnegative()).max(20),
 });

@@ -1,7 +1,7 @@
 import { z } from "zod";
 import { Criterion, CriterionResult } from "@/server/contract/criteria";
 import { BudgetShare } from "../checkpoint-schema";
-import { IntentionStatus } from "../vocabulary";
+import { EvidenceKind, IntentionStatus } from "../vocabulary";
 import { text } from "./shared";
 
 export const IntentionCreatedBody = z.object({
@@ -33,6 +33,10 @@ export const IntentionStatusChangedBody = z.object({
   intentionId: z.string(),
   status: IntentionStatus,
   reason: z.string().nullable(),
+  /** status VERIFIED (issue #15): the kind of evidence it rests on; absent in logs from before it. */
+  evidence: EvidenceKind.optional(),
+  /** evidence "accepted-by-person": who accepted it. */
+  acceptedBy: z.object({ userId: z.string(), name: z.string() }).optional(),
 });
 
 /** A decision point of the loop, recorded with the rule that made it, so the log explains the run. */
