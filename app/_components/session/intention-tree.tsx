@@ -7,6 +7,7 @@ import { type ReasoningEntry, reflectionOf, warmupOf } from "@/server/events/fol
 import { CheckResults, ContractList } from "./contract-list";
 import { IntentSummary } from "./intent-summary";
 import { NodeContext } from "./node-context";
+import { NodeEvidence } from "./node-evidence";
 import { NodeRoles } from "./node-roles";
 import { NodeTier, NodeTierNotes } from "./node-tier";
 import { NodeQaReports } from "./qa-reports";
@@ -74,6 +75,7 @@ function IntentionNode({
         </div>
       )}
       <ContractList criteria={intention.contract} checks={lastChecks} by={intention.contractBy} />
+      <NodeEvidence intention={intention} />
       {intention.depth === 0 && <IntentSummary intent={run?.intent ?? null} />}
       {intention.depth === 0 && run && <WarmupReasoning entry={warmupOf(run)} />}
       {intention.depth === 0 && run && <CorrectionList corrections={run.corrections} />}
