@@ -143,4 +143,33 @@ describe("evidence is what actually ran", () => {
     // First it asked (and did not run), then it ran with the person's bound approval.
     expect(ran.map((entry) => entry.status)).toEqual(expect.arrayContaining(["ask", "ok"]));
   }, 120_000);
+
+  it("a check already green before any work is flagged and does not verify the intention", async () => {
+    const store = new EventStore(world.db);
+    const orch = world.orchestrator({ log: store, runningRuns: async () => [] });
+    // The project's README already says `# Verified`: its check is green before anything is done.
+    const { runId } = await orch.startRun({
+      sessionId: world.sessionId,
+      task: "create `README.md` containing `Verified`",
+      mode: "agent",
+      actor,
+    });
+    await world.approveUntilEnded(orch, runId);
+    const view = await world.view();
+    const root = view.intentions[view.runs[runId]?.rootId ?? ""];
+    expect(root?.contract).toEqual([{ kind: "FILE_CONTAINS", path: "README.md", text: "Verified" }]);
+    // The baseline ran before the first action, through the dispatch, and the check was already green.
+    expect(root?.baseline?.results).toMatchObject([{ index: 0, result: { passed: true } }]);
+    const events = await store.read(world.sessionId);
+    const baselined = events.findIndex((event) => event.body.type === "checks-baselined");
+    const firstCycle = events.findIndex((event) => event.body.type === "cycle-started");
+    expect(baselined).toBeGreaterThan(-1);
+    expect(baselined).toBeLessThan(firstCycle);
+    expect(events.some((event) => event.body.type === "check-ran" && event.body.phase === "baseline")).toBe(
+      true,
+    );
+    expect(root?.status).not.toBe("VERIFIED");
+    expect(root?.reason).toContain("already green before any work");
+    expect(view.runs[runId]?.status).not.toBe("VERIFIED");
+  }, 120_000);
 });
