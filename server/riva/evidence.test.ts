@@ -12,12 +12,13 @@ const failed = (criterion: Criterion, couldNotRun?: string): CriterionResult => 
   evidence: "no",
   ...(couldNotRun ? { couldNotRun } : {}),
 });
-const last = (checks: CriterionResult[] | null, judgedBy = "auto") => ({
-  checks,
-  judgedBy,
-  action: { type: "COMMAND" as const, content: "x", target: null, tool: "shell.exec" },
-  exitCode: 0,
-});
+const last = (checks: CriterionResult[] | null, judgedBy = "auto"): Parameters<typeof leafEvidence>[1] =>
+  ({
+    checks,
+    judgedBy,
+    action: { type: "COMMAND", content: "x", target: null, tool: "shell.exec" },
+    exitCode: 0,
+  }) as Parameters<typeof leafEvidence>[1];
 
 describe("baselinePlan: only checks safe to run twice run before the work", () => {
   it("runs file checks and the project's tests; skips a command that changes things and the intention's own command", () => {
