@@ -41,9 +41,9 @@ export function baselinePlan(intention: Pick<IntentionView, "id" | "what" | "con
 } {
   const run: number[] = [];
   const skipped: number[] = [];
-  intention.contract.forEach((criterion, index) =>
-    (safeToRunTwice(criterion, intention) ? run : skipped).push(index),
-  );
+  intention.contract.forEach((criterion, index) => {
+    (safeToRunTwice(criterion, intention) ? run : skipped).push(index);
+  });
   return { run, skipped };
 }
 
