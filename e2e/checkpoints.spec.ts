@@ -24,11 +24,20 @@ test("a command that writes waits for approval, and the person's edit is what ru
   await expect(card.getByTestId("approve")).toHaveText("Run edited command");
   await card.getByTestId("approve").click();
 
+  await expect(child(page, 0).getByTestId("cycle").first().locator("summary")).toContainText(
+    "touch edited.txt",
+  );
+  // Issue #15: the edit does not inherit the check. "run `touch made.txt`" is checked by exactly that
+  // command, which the approved decomposition card listed ("these checks will run without asking"): the
+  // check runs itself, and that is what verifies the child (ran as requested), not the edit.
   await expectRunStatus(page, "VERIFIED");
-  await expect(child(page, 0).getByTestId("cycle").locator("summary")).toContainText("touch edited.txt");
+  await expect(child(page, 0).getByTestId("intention-evidence")).toHaveAttribute(
+    "data-evidence",
+    "ran-as-requested",
+  );
   const listing = child(page, 1).getByTestId("cycle-output");
   await expect(listing).toContainText("edited.txt");
-  await expect(listing).not.toContainText("made.txt");
+  await expect(listing).toContainText("made.txt");
 });
 
 test("a rejected command is skipped, the agent asks again, and the run goes on", async ({ page }) => {

@@ -138,6 +138,10 @@ test("a person edits, removes and adds children before approving, and the edited
   await expect(card.getByTestId("child-what")).toHaveCount(2);
   await expect(card.getByTestId("child-what").nth(0)).toHaveValue("run `echo first`");
   await card.getByTestId("child-what").nth(1).fill("run `echo edited`");
+  // Issue #15: the check goes with the edit (left as `echo second`, it would be green before any work
+  // and prove nothing about `echo edited`); the card lists the check it will run.
+  await card.getByTestId("child-acceptance").nth(1).fill("the command `echo edited` exits 0");
+  await expect(card.getByTestId("child-checks").nth(1)).toContainText("echo edited");
   await card.getByTestId("child-add").click();
   await card.getByTestId("child-what").nth(2).fill("run `echo added`");
   await card.getByTestId("child-remove").nth(0).click();

@@ -91,7 +91,8 @@ describe("planImport", () => {
     const known = new Set(Object.keys(ID_FIELDS));
     // Fields that end in Id but name something outside the session's id space.
     // (terminalId: a Docker exec id; opaque, so an import keeps it as it is.)
-    const notSessionIds = new Set(["modelId", "terminalId"]);
+    // A project intent's id (INT-001) names a row of the project, not of the session: kept as it is.
+    const notSessionIds = new Set(["modelId", "terminalId", "intentId"]);
     for (const option of EventBody.options) {
       for (const field of Object.keys(option.shape)) {
         if (/Id$/.test(field) && !notSessionIds.has(field))

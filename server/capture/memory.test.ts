@@ -83,6 +83,35 @@ describe("projectMemories", () => {
     expect(projectMemories(views)).toHaveLength(7);
   });
 
+  it("does not learn a command whose own checks failed or could not run, even in a verified run", () => {
+    const checked = (passed: boolean, couldNotRun?: string): EventInput => ({
+      type: "criteria-checked",
+      runId: "r1",
+      intentionId: "r1-c2",
+      cycleId: "r1-cy2",
+      results: [
+        {
+          criterion: { kind: "TESTS_PASS", command: "npm test" },
+          passed,
+          evidence: couldNotRun ?? "ran",
+          ...(couldNotRun ? { couldNotRun } : {}),
+        },
+      ],
+    });
+    const withCheck = (check: EventInput) => {
+      const bodies = session("r1", ["npm ci", 'grep -n "a + b" sum.js'], "VERIFIED", 1);
+      const judged = bodies.findIndex((body) => body.type === "cycle-judged" && body.cycleId === "r1-cy2");
+      return view([...bodies.slice(0, judged), check, ...bodies.slice(judged)], 1);
+    };
+    const learned = (check: EventInput) =>
+      projectMemories([withCheck(check)]).map((memory) => memory.summary);
+    expect(learned(checked(false, "`npm` is not installed in this sandbox"))).not.toContain(
+      'grep -n "a + b" sum.js',
+    );
+    expect(learned(checked(false))).not.toContain('grep -n "a + b" sum.js');
+    expect(learned(checked(true))).toContain('grep -n "a + b" sum.js');
+  });
+
   it("is empty for no sessions", () => {
     expect(projectMemories([])).toEqual([]);
   });

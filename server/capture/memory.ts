@@ -47,6 +47,9 @@ function memoriesOfRun(view: SessionView, runId: string, at: string): Memory[] {
       // Only shell commands are remembered as commands (a git tool call is a COMMAND action too).
       const isShell = cycle.action.tool === null || cycle.action.tool === "shell.exec";
       if (cycle.action.type !== "COMMAND" || !isShell || cycle.judgment !== "SUCCESS") continue;
+      // Only a command whose own checks passed teaches: a check that failed or could not run after it
+      // means the command is not known to do what the intention asked.
+      if (!ownChecksPassed(cycle)) continue;
       const command = cycle.action.content.trim();
       memories.push({
         kind: isTestCommand(command) ? "test-command" : "command",
@@ -70,6 +73,11 @@ function memoriesOfRun(view: SessionView, runId: string, at: string): Memory[] {
     });
   }
   return memories;
+}
+
+/** The checks run right after the cycle's command all passed (none failed, none could not run). */
+function ownChecksPassed(cycle: IntentionView["cycles"][number]): boolean {
+  return (cycle.checks ?? []).every((check) => check.passed && check.couldNotRun === undefined);
 }
 
 /** The children as they were created: a person may have edited the proposal before approving it. */

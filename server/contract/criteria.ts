@@ -40,6 +40,16 @@ export const CriterionResult = z.object({
   tests: TestResults.optional(),
   /** The exact command that ran, when Arbor added a reporter to the criterion's command. */
   ranCommand: z.string().max(4_000).optional(),
+  /**
+   * Set when the check could not run at all (a missing program, exit 126/127, a time limit, a sandbox
+   * error, a gate that refused it): then `passed` is false, and the result is neither green nor red.
+   */
+  couldNotRun: z.string().max(1_000).optional(),
+  /**
+   * Set when the action's own command was the check (byte-identical, compared by binding hash): the
+   * hash of the command that ran, so a reader can see the check was not run a second time.
+   */
+  ranAs: z.string().max(100).optional(),
 });
 export type CriterionResult = z.infer<typeof CriterionResult>;
 

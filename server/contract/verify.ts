@@ -1,9 +1,12 @@
 import picomatch from "picomatch";
-import { shellQuote } from "@/server/sandbox/shell";
+import { errorMessage } from "@/server/orchestrator/errors";
 import type { ExecResult } from "@/server/sandbox/types";
+import { CHANGED_FILES_COMMAND, containsCommand, existsCommand, functionCommand } from "./check-commands";
+import { couldNotRunReason } from "./could-not-run";
 import type { Criterion, CriterionResult } from "./criteria";
+import { testsOfOutput } from "./test-runs/parse-run";
 import { countsVeto, describeCounts } from "./test-runs/results";
-import { planTestCheck, runTestCheck } from "./test-runs/test-check";
+import { planTestCheck } from "./test-runs/test-check";
 
 /** The one thing verifiers need from a sandbox: run a command in /workspace and see what happened. */
 export type Exec = (command: string) => Promise<ExecResult>;
@@ -26,74 +29,113 @@ async function byExitCode(
   summarize: (ok: boolean) => string,
 ) {
   const result = await exec(command);
-  const passed = result.exitCode === 0 && !result.timedOut;
   const seen = outputOf(result);
+  const notRun = couldNotRunReason(command, result);
+  if (notRun !== null)
+    return {
+      criterion,
+      passed: false,
+      couldNotRun: notRun,
+      evidence: `could not run: ${notRun}${seen ? `\n${seen}` : ""}`,
+    };
+  const passed = result.exitCode === 0 && !result.timedOut;
   return { criterion, passed, evidence: `${summarize(passed)}${seen ? `\n${seen}` : ""}` };
 }
 
-const EVIDENCE_MAX = 4_000;
-
 /**
- * A test command's check: run its runnable form (with a reporter where one can be added) and read the
- * counts. A run in which a test failed or no test ran is never a pass, whatever the exit code; the
- * evidence names the command that really ran, the counts and the failing tests.
+ * A test command's check: run exactly the command (what the card showed and the approval's hash
+ * binds) and read its counts from the runner's closing lines. A run in which a test failed or no test
+ * ran is never a pass, whatever the exit code; the evidence names the counts and the failing tests.
+ * (A machine-readable reporter is not added here yet: the card and the binding would have to show
+ * the command with it, and reading its report file back is one more command through the door.)
  */
 async function byTestRun(exec: Exec, criterion: Criterion, command: string): Promise<CriterionResult> {
-  const plan = await planTestCheck(exec, command);
-  const { result, tests } = await runTestCheck(exec, plan);
+  const result = await exec(command);
+  const seen = outputOf(result);
+  const notRun = couldNotRunReason(command, result);
+  if (notRun !== null)
+    return {
+      criterion,
+      passed: false,
+      couldNotRun: notRun,
+      evidence: `could not run: ${notRun}${seen ? `\n${seen}` : ""}`,
+    };
+  const tests = testsOfOutput(command, [result.stdout, result.stderr].filter(Boolean).join("\n"));
   const exitedOk = result.exitCode === 0 && !result.timedOut;
   const veto = tests ? countsVeto(tests) : null;
   const passed = exitedOk && veto === null;
-  let summary = `\`${plan.command}\` ${exitedOk ? "exited 0" : "failed"}`;
+  let summary = `\`${command}\` ${exitedOk ? "exited 0" : "failed"}`;
   if (tests) summary += `: ${describeCounts(tests)}`;
   if (exitedOk && veto) summary += ` (not a pass: ${veto})`;
   else if (tests && tests.failingTests.length > 0) summary += `\nfailing: ${tests.failingTests.join(", ")}`;
-  const seen = outputOf(result);
   return {
     criterion,
     passed,
     evidence: `${summary}${seen ? `\n${seen}` : ""}`.slice(0, EVIDENCE_MAX),
     ...(tests ? { tests } : {}),
-    ...(plan.command !== command ? { ranCommand: plan.command } : {}),
   };
 }
 
-/** Checks one criterion inside the sandbox. Never throws for a failed check; only for a sandbox that cannot run. */
+const EVIDENCE_MAX = 4_000;
+
+/**
+ * The exec of a check refused to run it: a sandbox that is gone, a gate that denied it, a person who
+ * has not answered. Thrown by an Exec; verifyCriterion turns it (and any other throw) into "could not run".
+ */
+export class CheckNotRun extends Error {}
+
+/**
+ * Checks one criterion inside the sandbox. Never throws: a check that failed is `passed: false`, and
+ * one that could not run at all (its exec threw) says so in `couldNotRun`, which is never a pass.
+ */
 export async function verifyCriterion(exec: Exec, criterion: Criterion): Promise<CriterionResult> {
+  try {
+    return await runCriterion(exec, criterion);
+  } catch (error) {
+    const why =
+      error instanceof CheckNotRun ? error.message : `the sandbox could not run it: ${errorMessage(error)}`;
+    return {
+      criterion,
+      passed: false,
+      couldNotRun: why.slice(0, 1_000),
+      evidence: tail(`could not run: ${why}`),
+    };
+  }
+}
+
+async function runCriterion(exec: Exec, criterion: Criterion): Promise<CriterionResult> {
   switch (criterion.kind) {
     case "FILE_EXISTS":
-      return byExitCode(exec, criterion, `test -e ${shellQuote(criterion.path)}`, (ok) =>
+      return byExitCode(exec, criterion, existsCommand(criterion.path), (ok) =>
         ok ? `${criterion.path} exists` : `${criterion.path} does not exist`,
       );
     case "FILE_CONTAINS":
-      return byExitCode(
-        exec,
-        criterion,
-        `grep -n -F -m 3 -- ${shellQuote(criterion.text)} ${shellQuote(criterion.path)}`,
-        (ok) => (ok ? `found in ${criterion.path}:` : `"${criterion.text}" not found in ${criterion.path}`),
+      return byExitCode(exec, criterion, containsCommand(criterion.path, criterion.text), (ok) =>
+        ok ? `found in ${criterion.path}:` : `"${criterion.text}" not found in ${criterion.path}`,
       );
     case "TESTS_PASS":
       return byTestRun(exec, criterion, criterion.command);
     case "FUNCTION_EXISTS": {
       const name = criterion.name;
-      // Definitions in the common languages: def/function/func/fn/class, and `name = (…) =>` / `name(…) {`.
-      const pattern = `(def|function|func|fn|class|interface|type)[[:space:]]+${name}\\b|\\b${name}[[:space:]]*[:=][[:space:]]*(async[[:space:]]*)?(\\(|function)|^[[:space:]]*(async[[:space:]]+)?${name}[[:space:]]*\\([^)]*\\)[[:space:]]*\\{`;
-      const where = criterion.path ? shellQuote(criterion.path) : ".";
-      const command = `grep -rnE -m 3 --exclude-dir=.git --exclude-dir=node_modules -- ${shellQuote(pattern)} ${where}`;
+      const command = functionCommand(name, criterion.path);
       return byExitCode(exec, criterion, command, (ok) =>
         ok ? `definition of ${name} found:` : `no definition of ${name} found`,
       );
     }
     case "GENERATED_TEST_PASSES": {
-      const exists = await exec(`test -e ${shellQuote(criterion.path)}`);
+      const exists = await exec(existsCommand(criterion.path));
+      const notRun = couldNotRunReason("test -e", exists);
+      if (notRun !== null)
+        return { criterion, passed: false, couldNotRun: notRun, evidence: `could not run: ${notRun}` };
       if (exists.exitCode !== 0)
         return { criterion, passed: false, evidence: `the generated test ${criterion.path} does not exist` };
       return byTestRun(exec, criterion, criterion.command);
     }
     case "LAYER_APPROPRIATE": {
-      const listed = await exec(
-        "{ git diff --name-only HEAD; git ls-files --others --exclude-standard; git log --name-only --format= origin/HEAD..HEAD 2>/dev/null; } | sort -u",
-      );
+      const listed = await exec(CHANGED_FILES_COMMAND);
+      const notRun = couldNotRunReason("git diff", listed);
+      if (notRun !== null)
+        return { criterion, passed: false, couldNotRun: notRun, evidence: `could not run: ${notRun}` };
       const changed = listed.stdout.split("\n").filter(Boolean);
       const allowed = picomatch(criterion.allowed, { dot: true });
       const outside = changed.filter((file) => !allowed(file));
@@ -115,9 +157,8 @@ export async function verifyContract(exec: Exec, criteria: readonly Criterion[])
 }
 
 /**
- * The exact command a criterion's check runs: a test command in its runnable form (with the reporter
- * Arbor adds where it can), what a card should show and an approval's binding should hash; null for
- * criteria that run no command of the contract's own. Reads package.json for `npm test`; runs nothing.
+ * The command a test check would run with a machine-readable reporter added (reads package.json for
+ * `npm test`; runs no test). Not used by checks yet (see byTestRun); kept for the card that will show it.
  */
 export async function runnableCheckCommand(exec: Exec, criterion: Criterion): Promise<string | null> {
   if (criterion.kind !== "TESTS_PASS" && criterion.kind !== "GENERATED_TEST_PASSES") return null;

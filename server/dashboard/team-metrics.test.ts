@@ -1,5 +1,6 @@
 import { describe, expect, it } from "vitest";
 import type { EventInput, StoredEvent } from "@/server/events/schema";
+import type { EvidenceKind } from "@/server/events/vocabulary";
 import { ledgerRecords } from "@/server/governance/ledger/record";
 import { model, sequence } from "@/server/testing/events";
 import { type SessionLog, teamMetrics } from "./team-metrics";
@@ -197,11 +198,40 @@ describe("teamMetrics", () => {
         ]),
       ),
     );
-    expect(m.intentions).toEqual({ verified: 3, failed: 1 });
+    expect(m.intentions).toMatchObject({ verified: 3, failed: 1 });
     expect(m.cyclesPerVerifiedIntention).toBe(2);
     expect(m.costUsd).toBeCloseTo(0.3);
     expect(m.costPerVerifiedIntention).toBeCloseTo(0.1);
     expect(m.tokens).toEqual({ in: 20, out: 10 });
+  });
+
+  it("counts verified intentions by their kind of evidence, each apart (issue #15)", () => {
+    const verified = (intentionId: string, evidence?: EvidenceKind): EventInput => ({
+      ...status("r1", intentionId, "VERIFIED"),
+      ...(evidence ? { evidence } : {}),
+    });
+    const m = metricsOf(
+      session(
+        at([
+          [0, started("r1")],
+          [1, verified("a", "red-to-green")],
+          [2, verified("b", "red-to-green")],
+          [3, verified("c", "ran-as-requested")],
+          [4, verified("d", "green-after-no-baseline")],
+          [5, verified("e", "accepted-by-person")],
+          [6, verified("old")],
+          [7, verified("f", "red-to-green")],
+          [8, status("r1", "f", "FAILED")],
+        ]),
+      ),
+    );
+    expect(m.intentions.byEvidence).toEqual({
+      "red-to-green": 2,
+      "ran-as-requested": 1,
+      "green-after-no-baseline": 1,
+      "accepted-by-person": 1,
+      unrecorded: 1,
+    });
   });
 
   it("charges a run to who started it, else to the session's creator, including former members", () => {

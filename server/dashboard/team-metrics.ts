@@ -1,5 +1,5 @@
 import type { EventBody, StoredEvent } from "@/server/events/schema";
-import type { RunStatus } from "@/server/events/vocabulary";
+import { EVIDENCE_KINDS, type EvidenceKind, type RunStatus } from "@/server/events/vocabulary";
 import { aiLinesOf, passedCheck } from "./trace-lines";
 
 /**
@@ -44,7 +44,15 @@ export interface TeamMetrics {
   /** Verified runs over ended runs; null before any run ended. */
   successRate: number | null;
   runsByDay: DayRuns[];
-  intentions: { verified: number; failed: number };
+  intentions: {
+    verified: number;
+    failed: number;
+    /**
+     * The verified intentions by the kind of evidence they rest on (issue #15), each counted apart;
+     * "unrecorded" are verifications logged before the kinds existed.
+     */
+    byEvidence: Record<EvidenceKind | "unrecorded", number>;
+  };
   /** Mean number of cycles run by the intentions that ended VERIFIED after at least one cycle. */
   cyclesPerVerifiedIntention: number | null;
   costUsd: number;
@@ -89,6 +97,7 @@ export function teamMetrics(
 ): TeamMetrics {
   const runs = new Map<string, RunFacts>();
   const intentionStatus = new Map<string, string>();
+  const evidenceOf = new Map<string, EvidenceKind | "unrecorded">();
   const cyclesOf = new Map<string, number>();
   const askedAt = new Map<string, number>();
   const waits: number[] = [];
@@ -145,6 +154,8 @@ export function teamMetrics(
       }
       case "intention-status-changed":
         intentionStatus.set(body.intentionId, body.status);
+        if (body.status === "VERIFIED") evidenceOf.set(body.intentionId, body.evidence ?? "unrecorded");
+        else evidenceOf.delete(body.intentionId);
         return;
       case "cycle-started":
         cyclesOf.set(body.intentionId, (cyclesOf.get(body.intentionId) ?? 0) + 1);
@@ -219,6 +230,7 @@ export function teamMetrics(
     intentions: {
       verified: verifiedIntentions,
       failed: [...intentionStatus.values()].filter((s) => s === "FAILED").length,
+      byEvidence: countEvidence(evidenceOf),
     },
     cyclesPerVerifiedIntention: mean(cycleCounts),
     costUsd,
@@ -295,4 +307,15 @@ function median(values: readonly number[]): number | null {
   const mid = Math.floor(sorted.length / 2);
   const upper = sorted[mid] ?? 0;
   return sorted.length % 2 === 1 ? upper : ((sorted[mid - 1] ?? upper) + upper) / 2;
+}
+
+function countEvidence(
+  evidenceOf: Map<string, EvidenceKind | "unrecorded">,
+): TeamMetrics["intentions"]["byEvidence"] {
+  const counts = Object.fromEntries([...EVIDENCE_KINDS, "unrecorded"].map((kind) => [kind, 0])) as Record<
+    EvidenceKind | "unrecorded",
+    number
+  >;
+  for (const kind of evidenceOf.values()) counts[kind] += 1;
+  return counts;
 }

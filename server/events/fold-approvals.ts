@@ -50,6 +50,7 @@ export function requestedApproval(body: EventOf<"approval-requested">, event: St
 export function recordDecision(approval: ApprovalView, body: EventOf<"approval-decided">, at: string): void {
   approval.status = body.decision === "approved" ? "APPROVED" : "REJECTED";
   approval.decidedBy = body.decidedBy.name;
+  approval.decidedById = body.decidedBy.userId;
   approval.reason = body.reason;
   approval.decidedAt = at;
   approval.editedCommand = body.command;

@@ -22,6 +22,7 @@ import { foldModelCall } from "./roll-up";
 import type { Action, ChildProposal, StoredEvent, ToolCallBody } from "./schema";
 import type {
   ApprovalStatus,
+  EvidenceKind,
   IntentionStatus,
   Judgment,
   MessageRole,
@@ -83,7 +84,7 @@ export interface IntentionView extends IntentionTierFields, IntentionQaFields, I
   contract: Criterion[];
   /** Who wrote the contract, and the proposed checks left out with why (see `contract-built`). */
   contractBy: {
-    source: "acceptance" | "model" | "chaos";
+    source: "acceptance" | "model" | "chaos" | "request";
     dropped: string[];
     /** `atCycle`: the index of the cycle that writes it (0: test first; later for a Chaos test). */
     generatedTest: { path: string; content: string; atCycle: number } | null;
@@ -93,6 +94,12 @@ export interface IntentionView extends IntentionTierFields, IntentionQaFields, I
   costUsd: number;
   /** The contract as checked when the children were integrated (null: not yet). */
   integrationChecks: CriterionResult[] | null;
+  /** Red before green (issue #15): the checks run before any work; absent until they ran. */
+  baseline?: { results: { index: number; result: CriterionResult }[]; skipped: number[] };
+  /** VERIFIED: the kind of evidence it rests on (absent in logs from before issue #15). */
+  evidence?: EvidenceKind;
+  /** evidence "accepted-by-person": the person's name. */
+  acceptedBy?: string;
   /** Its share of its parent's budget (null: none of its own; the root's is the run's). */
   budget: Allowance | null;
   /** Read-only tool calls the model made before its actions (tool-called events). */
@@ -111,6 +118,8 @@ export interface ApprovalView {
   children: ChildProposal[];
   status: ApprovalStatus;
   decidedBy: string | null;
+  /** Who answered, by id: "auto" when the auto checkpoint approved it (never a person's approval). */
+  decidedById?: string;
   reason: string | null;
   requestedSeq: number;
   requestedAt: string;
@@ -318,7 +327,14 @@ export function applyEvent(view: SessionView, event: StoredEvent): SessionView {
       if (intention) {
         intention.status = body.status;
         intention.reason = body.reason;
+        if (body.evidence) intention.evidence = body.evidence;
+        if (body.acceptedBy) intention.acceptedBy = body.acceptedBy.name;
       }
+      break;
+    }
+    case "checks-baselined": {
+      const intention = view.intentions[body.intentionId];
+      if (intention) intention.baseline = { results: body.results, skipped: body.skipped };
       break;
     }
     case "decision-made":
@@ -422,7 +438,9 @@ export function applyEvent(view: SessionView, event: StoredEvent): SessionView {
     case "terminal-typed":
     case "trace-recorded":
     case "workspace-changed":
-      // Kept in the log: who typed (never what), the ledger (`recordsFromEvents`), the replay's files.
+    case "check-ran":
+      // Kept in the log: who typed (never what), the ledger (`recordsFromEvents`), the replay's files,
+      // each check command's pass through the dispatch (its verdict is folded from criteria-checked).
       break;
     default:
       return body satisfies never; // every event type is handled above

@@ -165,6 +165,8 @@ export async function project(tx: Tx, sessionId: string, event: StoredEvent): Pr
     case "delivery-reported":
     case "role-reported":
     case "intent-selected":
+    case "check-ran":
+    case "checks-baselined":
       // Kept in the log only; nothing queries them as rows yet.
       return;
     default: {

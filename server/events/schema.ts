@@ -1,6 +1,7 @@
 import { z } from "zod";
 import { TraceRecordedBody } from "@/server/governance/ledger/trace-schema";
 import * as approval from "./bodies/approval";
+import { CheckRanBody, ChecksBaselinedBody } from "./bodies/checks";
 import { ContextRestoredBody } from "./bodies/context";
 import * as cycle from "./bodies/cycle";
 import * as editorFiles from "./bodies/editor-files";
@@ -48,6 +49,10 @@ export const EventBody = z.discriminatedUnion("type", [
   intention.DecisionMadeBody,
   intention.ContractBuiltBody,
   intention.CriteriaCheckedBody,
+  /** A contract check's command, run through the tool dispatch (bodies/checks.ts). */
+  CheckRanBody,
+  /** Red before green: the intention's checks run once before any work (bodies/checks.ts). */
+  ChecksBaselinedBody,
   approval.ApprovalRequestedBody,
   approval.ApprovalDecidedBody,
   intention.BudgetSplitBody,

@@ -74,3 +74,40 @@ export type RunRoute = z.infer<typeof RunRoute>;
 export const MESSAGE_ROLES = ["user", "agent", "system"] as const;
 export const MessageRole = z.enum(MESSAGE_ROLES);
 export type MessageRole = z.infer<typeof MessageRole>;
+
+/**
+ * What a VERIFIED node rests on (issue #15), defined once and shown everywhere (node, replay, trace
+ * records, dashboard):
+ * - "red-to-green": a check that failed at the baseline, before any work, passed after it, run exactly
+ *   as bound (the strongest kind);
+ * - "ran-as-requested": the intention is itself a command ("run `make`"), and that exact command
+ *   exited 0;
+ * - "green-after-no-baseline": a check that is not safe to run twice (or could not run before the
+ *   work) passed after it: weaker, nothing shows it was red first;
+ * - "accepted-by-person": a named person explicitly accepted the work as verified.
+ * A check that was already green before any work is none of these: it is not evidence of the work.
+ */
+export const EVIDENCE_KINDS = [
+  "red-to-green",
+  "ran-as-requested",
+  "green-after-no-baseline",
+  "accepted-by-person",
+] as const;
+export const EvidenceKind = z.enum(EVIDENCE_KINDS);
+export type EvidenceKind = z.infer<typeof EvidenceKind>;
+
+/** How each kind reads on a node, in the replay and on the dashboard. */
+export const EVIDENCE_LABELS: Record<EvidenceKind, string> = {
+  "red-to-green": "red → green",
+  "ran-as-requested": "ran as requested",
+  "green-after-no-baseline": "green after, no baseline (weaker)",
+  "accepted-by-person": "accepted by a person",
+};
+
+/** Weakest last: a parent's evidence is the weakest of its children's. */
+export const EVIDENCE_STRENGTH: readonly EvidenceKind[] = [
+  "red-to-green",
+  "ran-as-requested",
+  "accepted-by-person",
+  "green-after-no-baseline",
+];

@@ -69,7 +69,10 @@ describe("judge_action across a restart", () => {
       ["FAILURE", "Ada"],
       ["SUCCESS", "Ada"],
     ]);
-    expect(cycles[0]?.judgmentReason).toBe("Ada overrode SUCCESS with FAILURE: not yet (auto: exit code 0)");
+    // The auto proposal includes the contract check (issue #15: the check runs through the door).
+    expect(cycles[0]?.judgmentReason).toBe(
+      "Ada overrode SUCCESS with FAILURE: not yet (auto: exit code 0 and all 1 contract criteria hold)",
+    );
     const judgedRows = await world.db.cycle.findMany({ where: { runId }, orderBy: { index: "asc" } });
     expect(judgedRows.map((row) => row.judgedBy)).toEqual(["Ada", "Ada"]);
     await before.stop(world.sessionId, runId);

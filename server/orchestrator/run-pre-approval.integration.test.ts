@@ -86,7 +86,13 @@ describe("pre-approving file changes for the rest of one run", () => {
     });
     await orch.idle();
     view = await world.view();
-    expect(view.runs[runId]?.status).toBe("VERIFIED");
+    // Issue #15: the two writes are verified by their checks; "delete `a.txt`" names nothing a check
+    // can test (there is no "file is absent" criterion yet), so it is "no check — not verified".
+    const deleteA = children(view.intentions, runId)[2];
+    expect(writeA && view.intentions[writeA.id]?.status).toBe("VERIFIED");
+    expect(writeB && view.intentions[writeB.id]?.status).toBe("VERIFIED");
+    expect(deleteA?.reason).toContain("no check — not verified");
+    expect(view.runs[runId]?.status).toBe("FAILED");
 
     // The next run of the same session starts without the grant: its write asks again.
     const next = await orch.startRun({

@@ -168,6 +168,5 @@ export async function carryOutAction(
   }
   if (gate.decision !== "approve")
     return host.cycles.blocked(cycle, gate, "policy", `denied by the approval gate: ${gate.reason}`, llm);
-  const commands = typeof call.input.command === "string" ? [call.input.command] : [];
-  return host.cycles.run(cycle, gate, call.tool === "shell.exec" ? commands : [], llm);
+  return host.cycles.run(cycle, gate, llm);
 }

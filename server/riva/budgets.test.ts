@@ -4,7 +4,7 @@ import { foldEvents } from "@/server/events/fold";
 import type { EventInput } from "@/server/events/schema";
 import { backticked, intentions, ok } from "@/server/testing/engine-scripts";
 import { decomposedRun, sequence } from "@/server/testing/events";
-import { scriptedModel } from "@/server/testing/fakes";
+import { FakeSandboxProvider, scriptedModel } from "@/server/testing/fakes";
 import { runTask } from "@/server/testing/riva-harness";
 import { budgetOf, defaultGrant, isOverBudget, splitBudget } from "./budgets";
 import { DEFAULT_LIMITS } from "./limits";
@@ -199,15 +199,25 @@ describe("per-intention budgets in the engine", () => {
                 { what: "run `b`", acceptance: "" },
               ],
             },
-      nextAction: (input, count) => (count === 0 ? backticked(input.what) : { thought: "", command: "b" }),
+      nextAction: (input) => backticked(input.what),
     });
+  // `fail once` fails the first time only, so its retry (the same command) verifies it. Issue #15: a
+  // retry that ran another command (`b`) no longer verifies "run `fail once`".
+  const failsOnce = () => {
+    let failed = false;
+    return new FakeSandboxProvider((command) => {
+      if (command !== "fail once" || failed) return { stdout: `ran ${command}` };
+      failed = true;
+      return { exitCode: 1, stderr: "nope" };
+    });
+  };
 
   it("records the split, asks about the overspent child only, and goes on after a grant", async () => {
     const asked: string[] = [];
     const { view, runId, events } = await runTask({
       task: "run `fail once` and run `b`",
       model: model(),
-      sandboxes: ok(),
+      sandboxes: failsOnce(),
       budget: { maxCostUsd: 0.04, maxTokens: null },
       checkpoints: { commands: "never-ask", decompositions: "auto" },
       answer: (approval) => {

@@ -125,11 +125,13 @@ describe("judge_action", () => {
         reason: "Grace confirmed SUCCESS (auto: exit code 0)",
       },
     ];
+    // No check ran: the person's explicit verdict is the evidence, recorded with their name (issue #15).
     expect(step(bodies, ASK)).toMatchObject({
       kind: "settle",
       intention: { id: "c1" },
       status: "VERIFIED",
-      reason: "Grace confirmed SUCCESS (auto: exit code 0)",
+      reason: "Grace confirmed SUCCESS (auto: exit code 0) — evidence: accepted by Grace (no check ran)",
+      evidence: "accepted-by-person",
     });
   });
 });
@@ -211,8 +213,16 @@ describe("verify_integration", () => {
       intentionId: "c1",
       status: "VERIFIED",
       reason: "exit code 0",
+      evidence: "ran-as-requested",
     },
-    { type: "intention-status-changed", runId: "run-1", intentionId: "c2", status, reason: "exit code 0" },
+    {
+      type: "intention-status-changed",
+      runId: "run-1",
+      intentionId: "c2",
+      status,
+      reason: "exit code 0",
+      ...(status === "VERIFIED" ? { evidence: "ran-as-requested" as const } : {}),
+    },
   ];
   const done = [...childrenDone, ...settle("VERIFIED")] as EventInput[];
   const integrationProposal: CheckpointProposal = {

@@ -1,34 +1,45 @@
-import { type CriterionResult, describeCriterion } from "@/server/contract/criteria";
-import { verifyContract } from "@/server/contract/verify";
+import { type Criterion, type CriterionResult, describeCriterion } from "@/server/contract/criteria";
+import { type Exec, verifyCriterion } from "@/server/contract/verify";
 import type { IntentionView } from "@/server/events/fold";
 import type { Judgment } from "@/server/events/vocabulary";
-import type { Sandbox } from "@/server/sandbox/types";
+import { approvalBinding } from "@/server/policy/approval/binding";
+
+/** The binding hash of a shell command, as the approval gate binds it: equal only for identical bytes. */
+export function commandBinding(command: string): string {
+  return approvalBinding("shell.exec", { command });
+}
+
+/** The command a criterion runs itself, when it names one (TESTS_PASS, GENERATED_TEST_PASSES). */
+export function criterionCommand(criterion: Criterion): string | null {
+  return criterion.kind === "TESTS_PASS" || criterion.kind === "GENERATED_TEST_PASSES"
+    ? criterion.command
+    : null;
+}
 
 /**
- * Checks an intention's contract in its sandbox. A TESTS_PASS criterion naming the very command that
- * just exited 0 is not run twice: the action is its evidence.
+ * Checks an intention's contract. A TESTS_PASS criterion is not run twice only when the command the
+ * action executed (and that exited 0) is byte-identical to the criterion's: the binding hashes are
+ * compared, never the text trimmed or the command that was proposed. A person's edit therefore never
+ * inherits the check; the check runs itself, through `exec` (the one door, see check-exec.ts).
  */
 export async function checkContract(
-  sandbox: Sandbox,
+  exec: Exec,
   intention: Pick<IntentionView, "contract">,
-  /** The command the action ran (and, when a person edited it, the one the criterion may still name). */
-  ranCommands: readonly string[],
-  options: { timeoutMs: number; maxOutputBytes: number },
+  /** The command the action executed and that exited 0 (null: not a command, or it failed). */
+  ranCommand: string | null,
 ): Promise<CriterionResult[]> {
-  const exec = (command: string) => sandbox.exec(command, options);
+  const ran = ranCommand === null ? null : commandBinding(ranCommand);
   const results: CriterionResult[] = [];
   for (const criterion of intention.contract) {
-    if (
-      criterion.kind === "TESTS_PASS" &&
-      ranCommands.some((ran) => ran.trim() === criterion.command.trim())
-    ) {
+    if (criterion.kind === "TESTS_PASS" && ran !== null && ran === commandBinding(criterion.command)) {
       results.push({
         criterion,
         passed: true,
-        evidence: "the action itself ran this command and it exited 0",
+        ranAs: ran,
+        evidence: `the action ran exactly this command (${ran.slice(0, 19)}…) and it exited 0`,
       });
     } else {
-      results.push(...(await verifyContract(exec, [criterion])));
+      results.push(await verifyCriterion(exec, criterion));
     }
   }
   return results;
@@ -51,6 +62,14 @@ export function judgeWithContract(
   judgment: Judgment;
   reason: string;
 } {
+  const notRun = results.filter((result) => result.couldNotRun !== undefined);
+  if (notRun.length > 0)
+    return {
+      judgment: "FAILURE",
+      reason: `${basis}, but a check could not run, so nothing is verified: ${notRun
+        .map((result) => result.couldNotRun)
+        .join("; ")}`,
+    };
   const gap = gapOf(results);
   if (gap.length === 0)
     return { judgment: "SUCCESS", reason: `${basis} and all ${results.length} contract criteria hold` };
@@ -59,8 +78,10 @@ export function judgeWithContract(
 
 /** The gap contract: what remains to be done, written where the next attempt (and a person) reads it. */
 export function gapReflection(gap: readonly CriterionResult[]): string {
-  const lines = gap.map(
-    (result) => `- ${describeCriterion(result.criterion)}: ${result.evidence.split("\n")[0] ?? ""}`,
+  const lines = gap.map((result) =>
+    result.couldNotRun !== undefined
+      ? `- ${describeCriterion(result.criterion)}: could not run (${result.couldNotRun}); make it runnable or propose a check that can run here`
+      : `- ${describeCriterion(result.criterion)}: ${result.evidence.split("\n")[0] ?? ""}`,
   );
   return `Gap contract (what remains):\n${lines.join("\n")}`;
 }

@@ -1,6 +1,7 @@
 import { randomUUID } from "node:crypto";
 import type { CriterionResult } from "@/server/contract/criteria";
 import { testsOfOutput } from "@/server/contract/test-runs/parse-run";
+import { verifyCriterion } from "@/server/contract/verify";
 import type { ApprovalView, IntentionView } from "@/server/events/fold";
 import type { Action, EventInput, GateRecord, ToolCallBody } from "@/server/events/schema";
 import type { CycleLedger } from "@/server/governance/ledger/cycle-ledger";
@@ -8,7 +9,9 @@ import { errorMessage } from "@/server/orchestrator/errors";
 import { approvalBinding } from "@/server/policy/approval/binding";
 import type { CheckpointPolicy } from "@/server/policy/checkpoints";
 import type { ToolDispatch, ToolResult } from "@/server/tools/dispatch";
-import { gapOf, gapReflection, judgeWithContract } from "./contract-check";
+import { type CheckRecord, type CheckSite, checkExec } from "./check-exec";
+import { checkContract, gapOf, gapReflection, judgeWithContract } from "./contract-check";
+import { baselinePlan } from "./evidence";
 import { judgeCommand, reflectOnFailure } from "./judge";
 import { statusChanged } from "./run-events";
 import type { ActionOutcome, SessionWorkspace } from "./session-workspace";
@@ -49,6 +52,16 @@ export interface CycleHost {
     append(ids: { runId: string; intentionId: string; cycleId: string }, chunk: string): void;
     finish(cycleId: string): void;
   };
+  /**
+   * A person's approval that covers running `command` as a check of `intention` (check-approvals.ts);
+   * absent or null: the dispatch's policy alone decides, and a check it would ask about waits for a click.
+   */
+  checkApproval?(
+    intention: IntentionView,
+    command: string,
+  ): { binding: string; approver: string | null } | null;
+  /** Whether the limits leave room for one more cycle of this intention (a check's own card runs as one). */
+  roomForCycle?(intention: IntentionView): boolean;
 }
 
 /** The intention being worked is the active intent; a command's effects have no path, so its scope is all. */
@@ -158,20 +171,14 @@ export class CycleRunner {
     return this.run(
       { ...cycle, approvedBinding },
       { decision: "approve", reason: `approved by ${who}${edited ? " (edited)" : ""}` },
-      call.tool === "shell.exec" ? criterionCommands(original, call) : [],
     );
   }
 
   /** One thought → action → result → judgment (→ reflection) cycle, for a command the gate let through. */
-  async run(
-    cycle: PlannedCycle,
-    gate: GateRecord,
-    criterionCommands: string[],
-    before: EventInput[] = [],
-  ): Promise<void> {
+  async run(cycle: PlannedCycle, gate: GateRecord, before: EventInput[] = []): Promise<void> {
     const ids = { runId: this.host.runId, intentionId: cycle.intention.id, cycleId: randomUUID() };
     try {
-      await this.ranCycle(ids, cycle, gate, criterionCommands, before);
+      await this.ranCycle(ids, cycle, gate, before);
     } finally {
       // The stored result replaces the live lines only once it is in the log (or the cycle broke).
       this.host.liveOutput?.finish(ids.cycleId);
@@ -182,7 +189,6 @@ export class CycleRunner {
     ids: { runId: string; intentionId: string; cycleId: string },
     cycle: PlannedCycle,
     gate: GateRecord,
-    criterionCommands: string[],
     before: EventInput[],
   ): Promise<void> {
     await this.host.append([...before, this.started(ids, cycle, gate)]);
@@ -216,23 +222,54 @@ export class CycleRunner {
     const stopper = cutBy ?? this.host.workspace.stoppedBy();
     if (stopper) judged = stoppedJudgment(stopper, cutBy !== undefined);
     let gap: CriterionResult[] = [];
+    let ask: EventInput | null = null;
     const isRead = cycle.action.type === "QUERY";
     const checkable = judged.judgment === "SUCCESS" || (isRead && judged.judgment === "UNCLEAR");
     if (!stopper && checkable && cycle.intention.contract.length > 0) {
-      const results = await this.host.workspace.checkContract(cycle.intention, criterionCommands);
-      events.push({ type: "criteria-checked", ...ids, results });
+      // Only the command the dispatch actually executed (its parsed input, exit 0) may stand in for a
+      // TESTS_PASS check, and only when byte-identical; an edited command never inherits the check.
+      const ran =
+        cycle.call.tool === "shell.exec" && result.status === "ok" && isCommandInput(result.input)
+          ? result.input.command
+          : null;
+      const record: CheckRecord = { events: [], asks: [] };
+      const exec = this.checks(cycle.intention, { ...ids, phase: "after-action" }, record);
+      const results = await checkContract(exec, cycle.intention, ran);
+      events.push(...record.events, { type: "criteria-checked", ...ids, results });
       const basis = cycle.call.tool === "shell.exec" ? "exit code 0" : `${cycle.call.tool} succeeded`;
       const contract = judgeWithContract(results, basis);
       // A read changed nothing: only a contract that holds verifies the intention, never the read.
       judged = isRead && contract.judgment !== "SUCCESS" ? judged : contract;
       gap = gapOf(results);
+      const waiting = record.asks[0];
+      // Without room for the check's own cycle, the check stays "could not run" and the cycle fails.
+      if (waiting && (this.host.roomForCycle?.(cycle.intention) ?? true)) {
+        // The policy asks before this check runs: nothing is verified yet, and a command card asks a
+        // person to run exactly the check (its approval then covers it, bound by its hash).
+        judged = {
+          judgment: "UNCLEAR",
+          reason: `${basis}; the check \`${waiting.command}\` waits for a person's approval (${waiting.reason})`,
+        };
+        ask = {
+          type: "approval-requested",
+          runId: this.host.runId,
+          approvalId: randomUUID(),
+          intentionId: cycle.intention.id,
+          kind: "command",
+          thought: `Check the work: run \`${waiting.command}\` (a check of this intention's contract).`,
+          command: waiting.command,
+          binding: waiting.binding,
+          reason: waiting.reason,
+        };
+      }
     }
     const trace = written && this.host.ledger?.judged(written, ids, judged.judgment, cycle.approver ?? null);
     const changed = this.host.ledger?.workspaceChanged(ids);
     const ledger = [trace, changed].filter((event) => !!event) as EventInput[];
     const policy = await this.host.checkpoints();
     // judge_action (and review_reflection) asked of a person: the transition proposes this verdict.
-    if (policy.judgeAction === "ask" && !stopper) return this.host.append([...events, ...ledger]);
+    // A cycle waiting for a check's approval is not judged by anyone yet: it is UNCLEAR by fact.
+    if (policy.judgeAction === "ask" && !stopper && !ask) return this.host.append([...events, ...ledger]);
     events.push({
       type: "cycle-judged",
       ...ids,
@@ -241,6 +278,7 @@ export class CycleRunner {
       reason: judged.reason,
     });
     events.push(...ledger);
+    if (ask) return this.host.append([...events, ask]);
     if (judged.judgment !== "SUCCESS" && !stopper && policy.reviewReflection === "auto") {
       const reflection =
         gap.length > 0
@@ -292,10 +330,64 @@ export class CycleRunner {
     };
   }
 
+  /** The exec every contract check of this intention runs through: the dispatch, as a call of its own. */
+  private checks(intention: IntentionView, site: CheckSite, record: CheckRecord) {
+    return checkExec(
+      this.host.tools,
+      {
+        activeIntent: intentionIntent(intention),
+        intentionId: intention.id,
+        signal: this.host.workspace.signal(),
+      },
+      site,
+      record,
+      (command) => this.host.checkApproval?.(intention, command) ?? null,
+    );
+  }
+
+  /**
+   * Red before green: the checks that are safe to run twice run once before the intention's first
+   * action (through the dispatch like every check); the rest are recorded as skipped. A check the
+   * policy would ask about does not ask here: it is "could not run" at the baseline (no baseline).
+   */
+  async baseline(intention: IntentionView): Promise<void> {
+    const plan = baselinePlan(intention);
+    const record: CheckRecord = { events: [], asks: [] };
+    const site = {
+      runId: this.host.runId,
+      intentionId: intention.id,
+      cycleId: null,
+      phase: "baseline",
+    } as const;
+    const exec = this.checks(intention, site, record);
+    const results: { index: number; result: CriterionResult }[] = [];
+    for (const index of plan.run) {
+      const criterion = intention.contract[index];
+      if (criterion) results.push({ index, result: await verifyCriterion(exec, criterion) });
+    }
+    await this.host.append([
+      ...record.events,
+      {
+        type: "checks-baselined",
+        runId: this.host.runId,
+        intentionId: intention.id,
+        results,
+        skipped: plan.skipped,
+      },
+    ]);
+  }
+
   async integrate(intention: IntentionView): Promise<void> {
     let results: CriterionResult[];
+    const record: CheckRecord = { events: [], asks: [] };
+    const site = {
+      runId: this.host.runId,
+      intentionId: intention.id,
+      cycleId: null,
+      phase: "integration",
+    } as const;
     try {
-      results = await this.host.workspace.checkContract(intention, []);
+      results = await checkContract(this.checks(intention, site, record), intention, null);
     } catch (error) {
       return this.host.append([
         statusChanged(
@@ -314,7 +406,7 @@ export class CycleRunner {
       results,
     };
     // The verdict (auto, or proposed to a person) is the transition's: see integrationStep.
-    return this.host.append([check]);
+    return this.host.append([...record.events, check]);
   }
 }
 
@@ -329,7 +421,10 @@ function stoppedJudgment(by: string, whileRunning: boolean): { judgment: "UNCLEA
   return { judgment: "UNCLEAR", reason: `stopped by ${by} ${when}` };
 }
 
-/** The commands a TESTS_PASS criterion may count as already run: what was proposed and what ran. */
-function criterionCommands(original: ToolCallBody, ran: ToolCallBody): string[] {
-  return [original, ran].map((call) => (typeof call.input.command === "string" ? call.input.command : ""));
+function isCommandInput(input: unknown): input is { command: string } {
+  return (
+    typeof input === "object" &&
+    input !== null &&
+    typeof (input as { command?: unknown }).command === "string"
+  );
 }

@@ -36,17 +36,23 @@ describe("RivaEngine command checkpoints", () => {
     expect(view.runs[runId]?.status).toBe("VERIFIED");
   });
 
-  it("runs the person's edited command instead of the proposal", async () => {
+  it("runs the person's edited command instead of the proposal; the edit does not inherit the check", async () => {
     const sandboxes = ok();
+    let asked = 0;
     const { view } = await runTask({
       task: "run `make build`",
       model: oneCommand,
       sandboxes,
       checkpoints: {},
-      answer: () => ({ decision: "approved", command: "make -j2 build" }),
+      answer: () =>
+        asked++ === 0 ? { decision: "approved", command: "make -j2 build" } : { decision: "approved" },
     });
-    expect(sandboxes.actions).toEqual(["make -j2 build"]);
-    expect(intentions(view)[0]?.cycles[0]?.gate?.reason).toBe("approved by Ada (edited)");
+    // Issue #15: the edited command ran, and the check (`make build` itself) then asked and ran on its own.
+    expect(sandboxes.actions).toEqual(["make -j2 build", "make build"]);
+    const [edited, check] = intentions(view)[0]?.cycles ?? [];
+    expect(edited?.gate?.reason).toBe("approved by Ada (edited)");
+    expect(edited?.judgment).toBe("UNCLEAR");
+    expect(check).toMatchObject({ action: { content: "make build" }, judgment: "SUCCESS" });
   });
 
   it("records a rejected command as a skipped cycle judged by the person, and goes on", async () => {

@@ -40,12 +40,16 @@ describe("judge_action asked of a person", () => {
       },
     });
     expect(asked).toEqual(["judgment:SUCCESS", "judgment:SUCCESS"]);
-    expect(sandboxes.actions).toEqual(["make build-0", "make build-1"]);
+    // Issue #15: the model ran `make build-N`, not the requested `make build`: the check runs itself.
+    expect(sandboxes.actions).toEqual(["make build-0", "make build", "make build-1", "make build"]);
     const [first, second] = intentions(view)[0]?.cycles ?? [];
     expect(first).toMatchObject({
       judgment: "FAILURE",
       judgedBy: "Ada",
-      judgmentReason: "Ada overrode SUCCESS with FAILURE: the build is empty (auto: exit code 0)",
+      // The auto proposal now includes the contract's check (`make build`, run on its own).
+      judgmentReason: expect.stringMatching(
+        /^Ada overrode SUCCESS with FAILURE: the build is empty \(auto: exit code 0 and all 1 contract criteria hold\)/,
+      ),
       reflection: expect.stringContaining("Judged FAILURE by Ada"),
     });
     expect(second).toMatchObject({ judgment: "SUCCESS", judgedBy: "Ada" });
@@ -104,7 +108,8 @@ describe("judge_action asked of a person", () => {
       actor: ADA,
     });
     const ended = await waitFor(log, (folded) => (folded.runs[runId]?.status === "VERIFIED" ? folded : null));
-    expect(sandboxes.actions).toEqual(["make build-0"]);
+    // The action is not run again; the check (`make` itself, not what the model ran) runs once.
+    expect(sandboxes.actions).toEqual(["make build-0", "make"]);
     expect(intentions(ended)[0]?.cycles[0]).toMatchObject({ judgment: "SUCCESS", judgedBy: "Ada" });
   });
 });

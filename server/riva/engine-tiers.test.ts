@@ -5,6 +5,7 @@ import type { EventInput } from "@/server/events/schema";
 import { type EscalationPolicy, SIMPLE_TIER_DEFAULTS, type TierConfig } from "@/server/model/tiers/schema";
 import { type AgentModel, commandAction, type Plan } from "@/server/model/types";
 import { Orchestrator } from "@/server/orchestrator/orchestrator";
+import { CheckpointPolicy } from "@/server/policy/checkpoints";
 import { discovered, ofType } from "@/server/testing/events";
 import { FakeSandboxProvider, scriptedModel, silentLogger } from "@/server/testing/fakes";
 import { runTask } from "@/server/testing/riva-harness";
@@ -100,9 +101,11 @@ describe("RivaEngine with model tiers", () => {
   });
 
   it("escalate-then-decompose: when the top tier fails too, the intention is split, and children start on tier 0", async () => {
+    // Issue #15: each child is itself a command and is verified by running exactly it (`true`, green
+    // before any work, would prove nothing).
     const children = [
-      { what: "run `true` first", acceptance: "exits 0" },
-      { what: "run `true` second", acceptance: "exits 0" },
+      { what: "run `make first`", acceptance: "exits 0" },
+      { what: "run `make second`", acceptance: "exits 0" },
     ];
     const weak = tierModel("weak", "false");
     const strong = tierModel("strong", "false", { kind: "decompose", thought: "split", children });
@@ -112,9 +115,8 @@ describe("RivaEngine with model tiers", () => {
       nextAction: async (input, signal) => {
         if (input.what.includes("first") || input.what.includes("second")) actsOnChildren += 1;
         const answer = await weak.nextAction(input, signal);
-        return input.what.includes("run `true`")
-          ? { ...answer, action: commandAction("works", "true") }
-          : answer;
+        const part = /run `(make (?:first|second))`/.exec(input.what)?.[1];
+        return part ? { ...answer, action: commandAction("works", part) } : answer;
       },
     };
     const { view, events, runId } = await runTask({
@@ -223,6 +225,13 @@ describe("RivaEngine with model tiers", () => {
         position: 0,
       },
       { type: "intention-status-changed", runId, intentionId: "root", status: "ACTIVE", reason: null },
+      {
+        type: "contract-built",
+        runId,
+        intentionId: "root",
+        criteria: [{ kind: "TESTS_PASS", command: "make" }],
+        source: "request",
+      },
       { type: "decision-made", runId, intentionId: "root", decision: "verify-directly", reason: "x" },
       ...failedCycle("c1"),
       ...failedCycle("c2"),
@@ -255,6 +264,8 @@ describe("RivaEngine with model tiers", () => {
       workspaceOf: async () => ({ repoPath: "/nowhere.git", branch: "b" }),
       runningRuns: async () => [{ runId, sessionId: "s1" }],
       tiersForRun: async () => ({ config: tiers, models: [weak, strong] }),
+      // The contract's check (`make` itself) runs unasked here, as the other engine tests' commands do.
+      checkpointsOf: async () => CheckpointPolicy.parse({ commands: "never-ask" }),
     });
     expect(await restarted.resumeInterrupted()).toBe(1);
     await restarted.idle();

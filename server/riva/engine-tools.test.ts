@@ -19,8 +19,10 @@ describe("RivaEngine with tool calls", () => {
       },
     });
     const { view, runId } = await runTask({ task: "fix `a.js`", model, sandboxes });
-    expect(view.runs[runId]?.status).toBe("VERIFIED");
+    // Issue #15: `true` exiting 0 checks nothing of "fix `a.js`": no check — not verified.
+    expect(view.runs[runId]?.status).toBe("FAILED");
     const [root] = intentions(view);
+    expect(root?.reason).toContain("no check — not verified");
     expect(root?.cycles[0]).toMatchObject({
       action: { type: "EDIT", tool: "fs.edit", target: "a.js" },
       judgment: "FAILURE",

@@ -1,7 +1,8 @@
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
+import { requestedCommand } from "@/server/contract/requested-command";
 import type { CheckpointAnswerInput } from "@/server/events/checkpoint-schema";
-import { type ApprovalView, foldEvents, type SessionView } from "@/server/events/fold";
+import { type ApprovalView, foldEvents, type IntentionView, type SessionView } from "@/server/events/fold";
 import { JUDGMENTS } from "@/server/events/vocabulary";
 import type { NextAction, Plan } from "@/server/model/types";
 import type { CheckpointPolicyInput } from "@/server/policy/checkpoints";
@@ -60,6 +61,13 @@ const personAnswer = fc.oneof(
     arbitrary: fc
       .array(child, { minLength: 1, maxLength: 5 })
       .map((children): Answer => ({ decision: "approved", children })),
+    weight: 2,
+  },
+  // A person's edit of a command before approving it (issue #15: an edit never inherits a check).
+  {
+    arbitrary: fc
+      .constantFrom("x", "true", "ls", "edited && touch ok")
+      .map((command): Answer => ({ decision: "approved", command })),
     weight: 2,
   },
 );
@@ -144,9 +152,59 @@ function checkInvariants(view: SessionView, runId: string, limits: typeof DEFAUL
     if (children.some((kid) => kid?.status === "FAILED")) expect(intention.status).toBe("FAILED");
     for (const cycle of intention.cycles) expect(cycle.judgment).not.toBeNull();
   }
+  for (const intention of all) if (intention.status === "VERIFIED") expectEvidenceHappened(view, intention);
   const root = run?.rootId ? view.intentions[run.rootId] : undefined;
   if (run?.status === "VERIFIED") expect(root?.status).toBe("VERIFIED");
   if (run?.status === "FAILED") expect(root?.status).not.toBe("VERIFIED");
+}
+
+const PEOPLE_ARE_NOT = new Set(["auto", "policy", "critic"]);
+
+/**
+ * Issue #15: a VERIFIED node names a defined kind of evidence, and that evidence is in the log: a check
+ * red at the baseline and green after; the requested command itself exiting 0 as a check; a check that
+ * passed after the work; a named person's verdict; for a parent, children that all carry evidence.
+ */
+function expectEvidenceHappened(view: SessionView, intention: IntentionView) {
+  const kind = intention.evidence;
+  expect(kind, `VERIFIED "${intention.what}" without a kind of evidence`).toBeDefined();
+  if (intention.childIds.length > 0) {
+    for (const id of intention.childIds) expect(view.intentions[id]?.evidence).toBeDefined();
+    return;
+  }
+  const passedChecks = intention.cycles.flatMap((cycle) =>
+    (cycle.checks ?? []).map((check, index) => ({ check, index })).filter(({ check }) => check.passed),
+  );
+  switch (kind) {
+    case "red-to-green": {
+      const red = (intention.baseline?.results ?? []).filter(
+        (entry) => !entry.result.passed && entry.result.couldNotRun === undefined,
+      );
+      expect(red.some((entry) => passedChecks.some(({ index }) => index === entry.index))).toBe(true);
+      break;
+    }
+    case "ran-as-requested": {
+      const requested = requestedCommand(intention.what);
+      expect(requested).not.toBeNull();
+      expect(
+        passedChecks.some(
+          ({ check }) => check.criterion.kind === "TESTS_PASS" && check.criterion.command === requested,
+        ),
+      ).toBe(true);
+      break;
+    }
+    case "green-after-no-baseline":
+      expect(passedChecks.length).toBeGreaterThan(0);
+      break;
+    case "accepted-by-person":
+      expect(
+        intention.cycles.some(
+          (cycle) =>
+            cycle.judgment === "SUCCESS" && cycle.judgedBy !== null && !PEOPLE_ARE_NOT.has(cycle.judgedBy),
+        ) || intention.acceptedBy !== undefined,
+      ).toBe(true);
+      break;
+  }
 }
 
 describe("RivaEngine under random scripts", () => {
@@ -179,6 +237,13 @@ describe("RivaEngine under random scripts", () => {
             .filter((cycle) => cycle.gate?.decision === "approve")
             .map((cycle) => cycle.action.content),
         );
+        // Contract checks are tool calls of their own through the same door (issue #15): the ones it ran.
+        for (const event of events)
+          if (
+            event.body.type === "check-ran" &&
+            (event.body.status === "ok" || event.body.status === "failed")
+          )
+            allowed.push(event.body.command);
         for (const command of sandboxes.actions) expect(allowed).toContain(command);
         if ("denyCommands" in w.checkpoints)
           expect(sandboxes.actions.filter((command) => /\brm\b/.test(command))).toEqual([]);

@@ -29,9 +29,14 @@ describe("RivaEngine", () => {
   });
 
   it("recursively decomposes a child that fails twice, then verifies the grandchildren", async () => {
-    let attempts = 0;
+    // `big` holds once its parts `x` and `y` have run (the parent's own check, at integration).
+    const ran: string[] = [];
     const sandboxes = new FakeSandboxProvider((command) => {
-      if (command === "big") return { exitCode: ++attempts > 10 ? 0 : 1, stderr: "too much at once" };
+      ran.push(command);
+      if (command === "big")
+        return ran.includes("x") && ran.includes("y")
+          ? { stdout: "fine" }
+          : { exitCode: 1, stderr: "too much at once" };
       return { stdout: "fine" };
     });
     const model = scriptedModel({
@@ -52,7 +57,8 @@ describe("RivaEngine", () => {
     });
     const { view, runId } = await runTask({ task: "run `a` and run `big`", model, sandboxes });
     expect(view.runs[runId]?.status).toBe("VERIFIED");
-    expect(sandboxes.actions).toEqual(["a", "big", "big", "x", "y"]);
+    // Issue #15: "run `big`" is checked by `big` itself: the integration check runs it after x and y.
+    expect(sandboxes.actions).toEqual(["a", "big", "big", "x", "y", "big"]);
     const big = intentions(view).find((intention) => intention.what === "run `big`");
     expect(big?.decisions.map((entry) => entry.decision)).toEqual(["verify-directly", "retry", "decompose"]);
     expect(big?.decisions[2]?.reason).toContain("2 failed cycles");

@@ -17,6 +17,7 @@ import { listWorkspace } from "@/server/tools/workspace-listing";
 import { compressionEvent } from "./act-compression";
 import { actContext } from "./act-context";
 import { type ActHost, carryOutAction, type Reviewer, readPortFor } from "./act-step";
+import { personApprovalForCheck, roomForCycle } from "./check-approvals";
 import { checkpointEvents } from "./checkpoint-events";
 import { CycleRunner } from "./cycle-runner";
 import { discoverIntent } from "./discovery/discover";
@@ -125,6 +126,8 @@ export class RivaEngine {
         append: (ids, chunk) => commandOutput.append(sessionId, ids, chunk),
         finish: (cycleId) => commandOutput.finish(cycleId),
       },
+      checkApproval: (intention, command) => personApprovalForCheck(this.view, intention, command),
+      roomForCycle: (intention) => roomForCycle(this.view, this.runId, intention.id, deps.limits),
     });
   }
 
@@ -209,7 +212,14 @@ export class RivaEngine {
       case "skip-rejected":
         return this.cycles.answered(step.intention, step.approval, false);
       case "settle":
-        return this.append([this.status(step.intention, step.status, step.reason)]);
+        return this.append([
+          {
+            ...this.status(step.intention, step.status, step.reason),
+            ...(step.evidence ? { evidence: step.evidence } : {}),
+          } as EventInput,
+        ]);
+      case "baseline":
+        return this.cycles.baseline(step.intention);
       case "ask":
       case "judge":
       case "reflect":

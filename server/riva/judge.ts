@@ -1,3 +1,4 @@
+import { missingProgram } from "@/server/contract/could-not-run";
 import { countsVeto, describeCounts, type TestResults } from "@/server/contract/test-runs/results";
 import type { Judgment } from "@/server/events/vocabulary";
 
@@ -26,7 +27,12 @@ export function judgeCommand(outcome: CommandOutcome): { judgment: Judgment; rea
   if (outcome.timedOut)
     return { judgment: "FAILURE", reason: "the command hit its time limit and was killed" };
   if (outcome.exitCode === null) return { judgment: "UNCLEAR", reason: "no exit code was recorded" };
-  if (outcome.exitCode !== 0) return { judgment: "FAILURE", reason: `exit code ${outcome.exitCode}` };
+  if (outcome.exitCode !== 0) {
+    const output = outcome.output ?? "";
+    const missing = missingProgram(outcome.exitCode, output);
+    const why = missing ? `: \`${missing}\` is not installed in this sandbox` : "";
+    return { judgment: "FAILURE", reason: `exit code ${outcome.exitCode}${why}` };
+  }
   const hidden = HIDDEN_FAILURE.exec(outcome.output ?? "");
   if (hidden) return { judgment: "PARTIAL", reason: `exit code 0, but the output shows "${hidden[0]}"` };
   const veto = outcome.tests ? countsVeto(outcome.tests) : null;

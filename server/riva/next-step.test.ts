@@ -1,7 +1,7 @@
 import { describe, expect, it } from "vitest";
 import { foldEvents } from "@/server/events/fold";
 import type { EventInput } from "@/server/events/schema";
-import { cycle, decomposedRun, discovered, model, sequence } from "@/server/testing/events";
+import { cycle, decomposedRun, discovered, model, requestedCycle, sequence } from "@/server/testing/events";
 import { DEFAULT_LIMITS, type RivaLimits } from "./limits";
 import { nextStep } from "./next-step";
 
@@ -106,8 +106,13 @@ describe("nextStep: planning", () => {
 describe("nextStep: depth-first work of children", () => {
   it("works the first child, then the second", () => {
     expect(step(decomposedRun())).toMatchObject({ kind: "plan", intention: { id: "c1" } });
-    const afterFirst = [...decomposedRun(), ...cycle("run-1", "c1", "cy1", 0)];
-    expect(step(afterFirst)).toMatchObject({ kind: "settle", intention: { id: "c1" }, status: "VERIFIED" });
+    const afterFirst = [...decomposedRun(), ...requestedCycle("run-1", "c1", "cy1", "a")];
+    expect(step(afterFirst)).toMatchObject({
+      kind: "settle",
+      intention: { id: "c1" },
+      status: "VERIFIED",
+      evidence: "ran-as-requested",
+    });
     afterFirst.push({
       type: "intention-status-changed",
       runId: "run-1",
@@ -146,6 +151,7 @@ describe("nextStep: depth-first work of children", () => {
         intentionId: "c1",
         status: "VERIFIED",
         reason: null,
+        evidence: "red-to-green",
       },
       {
         type: "intention-status-changed",
@@ -153,6 +159,7 @@ describe("nextStep: depth-first work of children", () => {
         intentionId: "c2",
         status: "VERIFIED",
         reason: null,
+        evidence: "ran-as-requested",
       },
     ];
     expect(step(bodies)).toMatchObject({
@@ -160,6 +167,8 @@ describe("nextStep: depth-first work of children", () => {
       intention: { id: "root" },
       status: "VERIFIED",
       reason: expect.stringContaining("integration"),
+      // A parent rests on its children: the weakest of their kinds.
+      evidence: "ran-as-requested",
     });
     bodies.push({
       type: "intention-status-changed",

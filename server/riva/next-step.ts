@@ -1,7 +1,7 @@
 import type { BudgetShare, CheckpointProposal } from "@/server/events/checkpoint-schema";
 import type { ApprovalView, IntentionView, RunView, SessionView } from "@/server/events/fold";
 import { warmupOf } from "@/server/events/fold-reasoning";
-import type { FinalRunStatus, Judgment } from "@/server/events/vocabulary";
+import type { EvidenceKind, FinalRunStatus, Judgment } from "@/server/events/vocabulary";
 import type { TierConfig } from "@/server/model/tiers/schema";
 import { rootBudget } from "./budgets";
 import {
@@ -13,6 +13,7 @@ import {
   type Questions,
   reflectionStep,
 } from "./checkpoint-steps";
+import { leafEvidence, weakestEvidence } from "./evidence";
 import { canVerifyDirectly, failureSummary, shouldDecompose, type Verdict } from "./heuristics";
 import type { RivaLimits, RunBudget } from "./limits";
 import { beforeRunEnds, QA_OFF, type QaSettings, type QaStep, qaReviewDue } from "./qa-steps";
@@ -56,7 +57,16 @@ export type Step =
   | { kind: "execute-approved"; intention: IntentionView; approval: ApprovalView }
   /** A person rejected the command: the cycle is recorded as skipped, and the loop goes on. */
   | { kind: "skip-rejected"; intention: IntentionView; approval: ApprovalView }
-  | { kind: "settle"; intention: IntentionView; status: "VERIFIED" | "FAILED"; reason: string }
+  | {
+      kind: "settle";
+      intention: IntentionView;
+      status: "VERIFIED" | "FAILED";
+      reason: string;
+      /** VERIFIED: what it rests on (issue #15); a VERIFIED settle without it is never produced. */
+      evidence?: EvidenceKind;
+    }
+  /** Red before green: run the intention's checks that are safe to run twice, once, before any work. */
+  | { kind: "baseline"; intention: IntentionView }
   /** A judgment question (or an intention's budget) goes to a person, with the auto proposal. */
   | {
       kind: "ask";
@@ -195,7 +205,7 @@ function visit(
     // acceptance names checkable criteria) holds too; checked first, then proposed or settled.
     if (node.contract.length > 0 && node.integrationChecks === null)
       return { kind: "integrate", intention: node, childCount: children.length };
-    return integrationStep(view, node, children, questions);
+    return withChildrenEvidence(integrationStep(view, node, children, questions), children);
   }
   if (node.depth > limits.maxDepth) {
     return {
@@ -219,6 +229,9 @@ function visit(
 
   const cycles = node.cycles;
   const answered = unusedCommandApproval(view, node);
+  // Red before green: before the first action, the checks that may run twice run once.
+  if (cycles.length === 0 && !answered && node.contract.length > 0 && node.baseline === undefined)
+    return { kind: "baseline", intention: node };
   if (answered?.status === "APPROVED")
     return { kind: "execute-approved", intention: node, approval: answered };
   if (answered?.status === "REJECTED") return { kind: "skip-rejected", intention: node, approval: answered };
@@ -230,7 +243,12 @@ function visit(
   if (last && last.judgment !== "SUCCESS" && last.reflection === null && questions.reviewReflection === "ask")
     return reflectionStep(view, node, last);
   if (last?.judgment === "SUCCESS") {
-    return { kind: "settle", intention: node, status: "VERIFIED", reason: last.judgmentReason ?? "verified" };
+    // VERIFIED only on a defined kind of evidence; a success that rests on none is not a verification.
+    const evidence = leafEvidence(node, last);
+    if (evidence.kind === null)
+      return { kind: "settle", intention: node, status: "FAILED", reason: evidence.reason };
+    const reason = `${last.judgmentReason ?? "verified"} — evidence: ${evidence.reason}`;
+    return { kind: "settle", intention: node, status: "VERIFIED", reason, evidence: evidence.kind };
   }
   if (last) {
     const requested = decompositionRequested(view, node, last);
@@ -307,4 +325,17 @@ function verifiedReason(view: SessionView, root: IntentionView): string {
     (intention) => intention.runId === root.runId && intention.status === "VERIFIED",
   ).length;
   return `all ${count} intentions verified`;
+}
+
+/** A parent verified by its integration rests on its children's evidence: the weakest of their kinds. */
+function withChildrenEvidence(step: Step, children: readonly IntentionView[]): Step {
+  if (step.kind !== "settle" || step.status !== "VERIFIED") return step;
+  const evidence = weakestEvidence(children);
+  if (evidence === null)
+    return {
+      ...step,
+      status: "FAILED",
+      reason: `${step.reason}, but a child was verified without a recorded kind of evidence`,
+    };
+  return { ...step, evidence };
 }

@@ -46,7 +46,8 @@ export function cycleEvidence(cycle: CycleView): string {
 
 function checkLines(results: readonly CriterionResult[]): string[] {
   return results.map(
-    (result) => `${result.passed ? "✓" : "✗"} ${describeCriterion(result.criterion)}: ${firstLine(result)}`,
+    (result) =>
+      `${result.passed ? "✓" : result.couldNotRun !== undefined ? "⊘" : "✗"} ${describeCriterion(result.criterion)}: ${firstLine(result)}`,
   );
 }
 
@@ -90,7 +91,11 @@ export function integrationVerdict(
     const reason = `integration check passed: all ${count} children verified and ${results.length} contract criteria hold`;
     return { status: "VERIFIED", reason, evidence };
   }
-  const reason = `integration check failed: all ${count} children verified, but ${describeGap(gap)} does not hold`;
+  const notRun = gap.filter((result) => result.couldNotRun !== undefined);
+  const reason =
+    notRun.length > 0
+      ? `integration check could not run: ${notRun.map((result) => result.couldNotRun).join("; ")}`
+      : `integration check failed: all ${count} children verified, but ${describeGap(gap)} does not hold`;
   return { status: "FAILED", reason, evidence };
 }
 

@@ -6,6 +6,7 @@ import type { Pricer } from "@/server/model/pricing";
 import type { RequestContext } from "@/server/model/request-check";
 import type { ModelCallRecord, Plan } from "@/server/model/types";
 import type { CheckpointPolicy } from "@/server/policy/checkpoints";
+import { AUTO_DECIDER_ID } from "./check-approvals";
 import { childIntentions } from "./children";
 
 /** The engine's event builders: pure, so what a decision writes can be read (and tested) in one place. */
@@ -146,7 +147,7 @@ export function proposalEvents(
       runId,
       approvalId,
       decision: "approved",
-      decidedBy: { userId: "auto", name: "auto checkpoint" },
+      decidedBy: { userId: AUTO_DECIDER_ID, name: "auto checkpoint" },
       reason: "this project approves decompositions automatically",
     },
     ...childIntentions(runId, intention, fitChildren(plan.children)),

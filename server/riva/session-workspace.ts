@@ -7,11 +7,8 @@ import { mirrorIntentsFile } from "@/server/intents/mirror";
 import { limitsOf, resourcesOfLimits } from "@/server/sandbox/resources";
 import type { SandboxRuntime } from "@/server/sandbox/runtime";
 import type { Sandbox } from "@/server/sandbox/types";
-import { checkContract } from "./contract-check";
 import type { RivaDeps } from "./ports";
 import { stoppedBy } from "./stop";
-
-const MAX_OUTPUT_BYTES = 64 * 1024;
 
 export interface ActionOutcome {
   exitCode: number | null;
@@ -41,7 +38,7 @@ export interface SandboxDescription {
 
 /**
  * The session's sandbox as the engine uses it: found or created on first use (re-attached after a
- * restart), then shared by every action and contract check of the run.
+ * restart), then shared by every action of the run (contract checks reach it through the dispatch).
  */
 export class SessionWorkspace {
   private sandbox: Sandbox | null = null;
@@ -84,13 +81,6 @@ export class SessionWorkspace {
     return this.acquire();
   }
 
-  async checkContract(
-    intention: Pick<IntentionView, "contract">,
-    ranCommands: readonly string[],
-  ): Promise<CriterionResult[]> {
-    return checkContract(await this.acquire(), intention, ranCommands, this.execOptions());
-  }
-
   /** Ends what a crashed server left running in the sandbox (null: this sandbox cannot tell). */
   async endLeftovers(): Promise<{ ended: number; ranMs: number | null } | null> {
     const sandbox = await this.acquire();
@@ -100,10 +90,6 @@ export class SessionWorkspace {
   /** A git command of the trace ledger: stdout apart from stderr, read whole (4 MB cap). */
   async ledgerExec(command: string): Promise<LedgerExecResult> {
     return ledgerExecOf(await this.acquire(), this.deps.commandTimeoutMs)(command);
-  }
-
-  private execOptions() {
-    return { timeoutMs: this.deps.commandTimeoutMs, maxOutputBytes: MAX_OUTPUT_BYTES };
   }
 
   private async acquire(): Promise<Sandbox> {

@@ -1,7 +1,9 @@
 import type { Criterion } from "@/server/contract/criteria";
 import { parseAcceptance } from "@/server/contract/parse-acceptance";
+import { requestedCommand } from "@/server/contract/requested-command";
 import type { IntentionView } from "@/server/events/fold";
 import type { EventInput } from "@/server/events/schema";
+import { deriveAcceptance, splitTask } from "@/server/model/heuristics/split-task";
 import type { RequestContext } from "@/server/model/request-check";
 import type { AgentModel, ModelCallRecord, NextAction } from "@/server/model/types";
 import { errorMessage } from "@/server/orchestrator/errors";
@@ -68,7 +70,7 @@ export function modelReaderFor(
 
 export interface ContractOutcome {
   criteria: Criterion[];
-  source: "acceptance" | "model";
+  source: "acceptance" | "model" | "request";
   /** Why proposed checks were left out (malformed, or a command that would need a person). */
   dropped: string[];
   /** Test first: the test file to write before the work (its check is among `criteria`). */
@@ -90,9 +92,14 @@ export async function buildContract(
   signal: AbortSignal,
 ): Promise<ContractOutcome> {
   const parsed = parseAcceptance(intention.acceptance);
+  // An intention that is itself a command ("run `make`") is checked by exactly that command.
+  const requested = parsed.length === 0 ? requestedCommand(intention.what) : null;
+  if (requested !== null)
+    return { criteria: [{ kind: "TESTS_PASS", command: requested }], source: "request", ...NONE };
   const model = host.modelFor(intention);
   const build = model.buildContract?.bind(model);
-  if (parsed.length > 0 || !build) return { criteria: parsed, source: "acceptance", ...NONE };
+  if (parsed.length > 0) return { criteria: parsed, source: "acceptance", ...NONE };
+  if (!build) return fromRequestWords(intention, []);
   const record = { ...host.request(), intentionId: intention.id, stage: "contract" as const };
   const input = {
     task: context.task,
@@ -105,7 +112,7 @@ export async function buildContract(
   if (!("value" in outcome)) {
     const why = `${errorMessage(outcome.error)}; the action's exit code is the only check`;
     await host.append([...outcome.failedAttempts, failedCall(host, model, intention.id, "contract", why)]);
-    return { criteria: [], source: "acceptance", ...NONE };
+    return fromRequestWords(intention, []);
   }
   await host.append([...outcome.failedAttempts, host.llmCalled(outcome.value.call, intention.id)]);
   const policy = await host.checkpoints();
@@ -136,7 +143,20 @@ export async function buildContract(
     criteria.push({ kind: "GENERATED_TEST_PASSES", path: test.path, command: test.command });
     generatedTest = { path: test.path, content: test.content };
   }
+  if (criteria.length === 0) return fromRequestWords(intention, dropped.slice(0, MAX_DROPPED_NOTES));
   return { criteria, source: "model", dropped: dropped.slice(0, MAX_DROPPED_NOTES), generatedTest };
+}
+
+/**
+ * No check from the acceptance or the model: the checks the intention's own words name ("create
+ * `a.txt` containing `hi`" → a.txt contains "hi"), read with the offline heuristics. None at all: the
+ * contract stays empty, and the intention cannot be verified (no check — not verified).
+ */
+function fromRequestWords(intention: Pick<IntentionView, "what">, dropped: string[]): ContractOutcome {
+  // A compound request ("run `a` and then run `b`") is checked by its children, not by its first part.
+  const single = splitTask(intention.what).length === 1;
+  const criteria = single ? parseAcceptance(deriveAcceptance(intention.what)) : [];
+  return { criteria, source: criteria.length > 0 ? "request" : "acceptance", dropped, generatedTest: null };
 }
 
 /**

@@ -10,11 +10,7 @@ export const WORKSPACE_DIR = "/workspace";
 /** Grace between `timeout`'s TERM and its KILL, for commands that ignore TERM. */
 export const KILL_AFTER_MS = 2_000;
 
-/** Quotes one word for a POSIX shell, for callers that compose command strings for `exec`. */
-export function shellQuote(word: string): string {
-  if (word !== "" && /^[A-Za-z0-9_@%+=:,./-]+$/.test(word)) return word;
-  return `'${word.replaceAll("'", `'\\''`)}'`;
-}
+export { shellQuote } from "./quote";
 
 /** Relative paths resolve against /workspace; the result is normalised (no `..` left in it). */
 export function resolveWorkspacePath(target: string): string {

@@ -124,6 +124,39 @@ export function cycle(runId: string, intentionId: string, cycleId: string, exitC
   ];
 }
 
+/**
+ * A cycle that ran exactly the command its intention ("run `command`") requested and exited 0, with
+ * the check that says so: what "ran as requested" evidence looks like in a log (issue #15).
+ */
+export function requestedCycle(
+  runId: string,
+  intentionId: string,
+  cycleId: string,
+  command: string,
+): EventInput[] {
+  const [active, decided, started, result, judged] = cycle(runId, intentionId, cycleId, 0) as [
+    EventInput,
+    EventInput,
+    EventInput & { type: "cycle-started" },
+    EventInput,
+    EventInput,
+  ];
+  return [
+    active,
+    decided,
+    { ...started, action: { ...started.action, content: command } },
+    result,
+    {
+      type: "criteria-checked",
+      runId,
+      intentionId,
+      cycleId,
+      results: [{ criterion: { kind: "TESTS_PASS", command }, passed: true, evidence: "exited 0" }],
+    },
+    judged,
+  ];
+}
+
 /** The bodies of the events of one type, typed, in log order. */
 export const ofType = <T extends StoredEvent["body"]["type"]>(events: StoredEvent[], type: T) =>
   events

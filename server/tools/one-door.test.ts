@@ -26,10 +26,6 @@ const ALLOWED: ReadonlyArray<{ prefix: string; why: string }> = [
     why: "the dispatch's trace ledger snapshots the working tree as git objects; never touches files or the index",
   },
   {
-    prefix: "server/riva/contract-check.ts",
-    why: "the verifier runs the contract's acceptance checks (approved with the decomposition), not agent actions",
-  },
-  {
     prefix: "server/intents/mirror.ts",
     why: "a system write: the project's intents, edited by people on the project page, copied into the workspace as .orchestration/active_intents.yaml (links removed, never followed); the agent's own writes there still ask",
   },

@@ -3,6 +3,7 @@
 import { useQuery } from "@tanstack/react-query";
 import Link from "next/link";
 import { useRouter } from "next/navigation";
+import { EVIDENCE_KINDS, EVIDENCE_LABELS } from "@/server/events/vocabulary";
 import { describeError, useTRPC } from "../../_trpc/client";
 import { CostByMemberChart, RunsOverTimeChart } from "./charts";
 import { decimal, duration, percent, usd } from "./format";
@@ -65,6 +66,18 @@ export function TeamDashboard({ teamId }: { teamId?: string }) {
           value={decimal(m.cyclesPerVerifiedIntention)}
         >
           {m.intentions.verified} intentions verified, {m.intentions.failed} failed
+        </Figure>
+        <Figure
+          id="verified-by-evidence"
+          label="Verified, by evidence"
+          value={String(m.intentions.byEvidence["red-to-green"])}
+        >
+          {EVIDENCE_KINDS.map((kind) => `${m.intentions.byEvidence[kind]} ${EVIDENCE_LABELS[kind]}`).join(
+            " · ",
+          )}
+          {m.intentions.byEvidence.unrecorded > 0
+            ? ` · ${m.intentions.byEvidence.unrecorded} from before evidence kinds`
+            : ""}
         </Figure>
         <Figure id="cost-total" label="Model cost" value={usd(m.costUsd)}>
           {m.tokens.in.toLocaleString("en")} tokens in · {m.tokens.out.toLocaleString("en")} out

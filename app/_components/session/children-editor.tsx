@@ -1,5 +1,6 @@
 "use client";
 
+import { cardCheckCommands } from "@/server/contract/check-commands";
 import type { ChildProposal } from "@/server/events/schema";
 
 const MAX_CHILDREN = 5;
@@ -48,6 +49,7 @@ export function ChildrenEditor({
               spellCheck={false}
               data-testid="child-scope"
             />
+            <ChildChecks acceptance={child.acceptance} />
             {proposals.length > 1 && (
               <button
                 type="button"
@@ -72,5 +74,32 @@ export function ChildrenEditor({
         </button>
       )}
     </>
+  );
+}
+
+/**
+ * The exact check commands this child's acceptance names: approving the card approves running them
+ * (bound by their hash), so they are shown before anyone approves. None: the child has no check yet
+ * (the model may write one; without one it cannot be verified).
+ */
+function ChildChecks({ acceptance }: { acceptance: string }) {
+  const commands = cardCheckCommands(acceptance);
+  if (commands.length === 0)
+    return (
+      <p className="muted small" data-testid="child-checks-none">
+        No check named in the acceptance yet: one must be written before this child can be verified.
+      </p>
+    );
+  return (
+    <div className="small" data-testid="child-checks">
+      These checks will run without asking:
+      <ul>
+        {commands.map((command) => (
+          <li key={command}>
+            <code data-testid="child-check-command">{command}</code>
+          </li>
+        ))}
+      </ul>
+    </div>
   );
 }

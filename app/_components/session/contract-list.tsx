@@ -21,6 +21,11 @@ export function ContractList({
           Checks written by the model before work started (the acceptance named none).
         </p>
       ) : null}
+      {by?.source === "request" ? (
+        <p className="muted" data-testid="contract-source">
+          The intention is itself a command: only that exact command exiting 0 verifies it.
+        </p>
+      ) : null}
       {by?.source === "chaos" ? (
         <p className="muted" data-testid="contract-source">
           Full mode's Chaos role added an adversarial test; the intention is done only when it passes too.
@@ -56,7 +61,7 @@ function CriteriaItems({ criteria, checks }: { criteria: Criterion[]; checks: Cr
     <ul className="contract" data-testid="contract" aria-label="Contract">
       {criteria.map((criterion, index) => {
         const check = checks?.[index];
-        const state = check ? (check.passed ? "pass" : "fail") : "unchecked";
+        const state = check ? checkState(check) : "unchecked";
         return (
           <li
             key={describeCriterion(criterion)}
@@ -65,7 +70,7 @@ function CriteriaItems({ criteria, checks }: { criteria: Criterion[]; checks: Cr
             title={check?.evidence}
           >
             <span className={`criterion-mark ${state}`} role="img" aria-label={state}>
-              {state === "pass" ? "✓" : state === "fail" ? "✗" : "○"}
+              {state === "pass" ? "✓" : state === "fail" ? "✗" : state === "not-run" ? "⊘" : "○"}
             </span>{" "}
             <span className="kind">{criterion.kind}</span> {describeCriterion(criterion)}
             {check?.tests ? <TestCounts tests={check.tests} testId="criterion-tests" /> : null}
@@ -81,9 +86,9 @@ export function CheckResults({ results }: { results: CriterionResult[] }) {
   return (
     <ul className="contract" data-testid="check-results">
       {results.map((result) => (
-        <li key={describeCriterion(result.criterion)} data-state={result.passed ? "pass" : "fail"}>
+        <li key={describeCriterion(result.criterion)} data-state={checkState(result)}>
           <span className={`criterion-mark ${result.passed ? "pass" : "fail"}`}>
-            {result.passed ? "✓" : "✗"}
+            {result.passed ? "✓" : result.couldNotRun !== undefined ? "⊘" : "✗"}
           </span>{" "}
           {describeCriterion(result.criterion)}
           {result.ranCommand ? (
@@ -92,9 +97,20 @@ export function CheckResults({ results }: { results: CriterionResult[] }) {
             </div>
           ) : null}
           {result.tests ? <TestCounts tests={result.tests} testId="check-tests" /> : null}
+          {result.couldNotRun !== undefined ? (
+            <p className="warn small" data-testid="check-not-run">
+              Could not run: {result.couldNotRun}
+            </p>
+          ) : null}
           <pre className="output">{result.evidence}</pre>
         </li>
       ))}
     </ul>
   );
+}
+
+/** A check that could not run is neither a pass nor a fail: it proves nothing. */
+function checkState(result: CriterionResult): "pass" | "fail" | "not-run" {
+  if (result.passed) return "pass";
+  return result.couldNotRun !== undefined ? "not-run" : "fail";
 }

@@ -9,6 +9,7 @@ import { CheckResults, ContractList } from "./contract-list";
 import { IntentSummary } from "./intent-summary";
 import { LiveCycleOutput } from "./live-output";
 import { NodeContext } from "./node-context";
+import { NodeEvidence } from "./node-evidence";
 import { NodeRoles } from "./node-roles";
 import { NodeTier, NodeTierNotes } from "./node-tier";
 import { NodeWhat } from "./node-what";
@@ -80,6 +81,7 @@ function IntentionNode({
         </div>
       )}
       <ContractList criteria={intention.contract} checks={lastChecks} by={intention.contractBy} />
+      <NodeEvidence intention={intention} />
       {intention.depth === 0 && <IntentSummary intent={run?.intent ?? null} />}
       {intention.depth === 0 && run && <WarmupReasoning entry={warmupOf(run)} />}
       {intention.depth === 0 && run && <CorrectionList corrections={run.corrections} />}

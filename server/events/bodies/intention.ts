@@ -1,7 +1,7 @@
 import { z } from "zod";
 import { Criterion, CriterionResult } from "@/server/contract/criteria";
 import { BudgetShare } from "../checkpoint-schema";
-import { IntentionStatus } from "../vocabulary";
+import { EvidenceKind, IntentionStatus } from "../vocabulary";
 import { text } from "./shared";
 
 export const IntentionCreatedBody = z.object({
@@ -46,6 +46,10 @@ export const IntentionStatusChangedBody = z.object({
   intentionId: z.string(),
   status: IntentionStatus,
   reason: z.string().nullable(),
+  /** status VERIFIED (issue #15): the kind of evidence it rests on; absent in logs from before it. */
+  evidence: EvidenceKind.optional(),
+  /** evidence "accepted-by-person": who accepted it. */
+  acceptedBy: z.object({ userId: z.string(), name: z.string() }).optional(),
 });
 
 /** A decision point of the loop, recorded with the rule that made it, so the log explains the run. */
@@ -66,9 +70,10 @@ export const ContractBuiltBody = z.object({
   criteria: z.array(Criterion).max(20),
   /**
    * Who wrote the checks: parsed from the acceptance sentence, proposed by the model, or extended by
-   * full mode's Chaos role with its adversarial test (the earlier checks are kept).
+   * full mode's Chaos role with its adversarial test (the earlier checks are kept), or "request": read
+   * from the intention's own words (itself a command, "run `make`", is checked by exactly that command).
    */
-  source: z.enum(["acceptance", "model", "chaos"]).default("acceptance"),
+  source: z.enum(["acceptance", "model", "chaos", "request"]).default("acceptance"),
   /** Proposed checks left out and why (malformed, or a command that would need a person's approval). */
   dropped: z.array(z.string().max(1_000)).max(10).default([]),
   /**

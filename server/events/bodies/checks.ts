@@ -1,0 +1,39 @@
+import { z } from "zod";
+import { CriterionResult } from "@/server/contract/criteria";
+
+/**
+ * A contract check's command went through the tool dispatch (the one door): when (right after an
+ * action, at the baseline before any work, or at a parent's integration), exactly which command and
+ * its binding hash, what the gate decided and how it ended. The verdict of the criterion itself is in
+ * the `criteria-checked` (or `checks-baselined`) event next to it.
+ */
+export const CheckRanBody = z.object({
+  type: z.literal("check-ran"),
+  runId: z.string(),
+  intentionId: z.string(),
+  /** The cycle whose result it checks; null at the baseline and at integration. */
+  cycleId: z.string().nullable(),
+  phase: z.enum(["after-action", "baseline", "integration"]),
+  command: z.string().max(2_000),
+  /** `sha256:` binding of `shell.exec {command}`, as the approval gate binds it. */
+  binding: z.string().max(100).nullable(),
+  status: z.enum(["ok", "failed", "denied", "ask", "invalid"]),
+  exitCode: z.number().int().nullable(),
+  /** Why the gate let it run or stopped it (policy, a person's approval of the card, the deny-list). */
+  gate: z.string().max(1_000),
+  durationMs: z.number().nonnegative(),
+});
+
+/**
+ * Red before green: an intention's checks run once before its first action. `results` are the checks
+ * that are safe to run twice (read-only by the gate, a test command of the project, or a file/function
+ * check), in contract order by `index`; `skipped` are the contract indexes that were not run (a check
+ * not safe to run twice). A result that could not run is "could not run", not red.
+ */
+export const ChecksBaselinedBody = z.object({
+  type: z.literal("checks-baselined"),
+  runId: z.string(),
+  intentionId: z.string(),
+  results: z.array(z.object({ index: z.number().int().nonnegative(), result: CriterionResult })).max(20),
+  skipped: z.array(z.number().int().nonnegative()).max(20),
+});

@@ -1,0 +1,68 @@
+import { describe, expect, it } from "vitest";
+import type { ApprovalView } from "@/server/events/fold";
+import { personApprovalForCheck } from "./check-approvals";
+import { commandBinding } from "./contract-check";
+
+function approval(fields: Partial<ApprovalView>): ApprovalView {
+  return {
+    id: "a1",
+    runId: "r1",
+    intentionId: "parent",
+    kind: "decomposition",
+    thought: "",
+    children: [],
+    status: "APPROVED",
+    decidedBy: "Ada",
+    decidedById: "u-ada",
+    reason: null,
+    requestedSeq: 1,
+    requestedAt: "",
+    decidedAt: "",
+    command: null,
+    editedCommand: null,
+    binding: null,
+    confirm: false,
+    gateReason: "",
+    proposal: null,
+    answer: null,
+    call: null,
+    editedCall: null,
+    preview: null,
+    ...fields,
+  };
+}
+
+const child = { id: "c1", parentId: "parent", acceptance: "the command `npm test` exits 0" };
+const view = (...approvals: ApprovalView[]) => ({
+  approvals: Object.fromEntries(approvals.map((item, index) => [`a${index}`, item])),
+});
+
+describe("personApprovalForCheck", () => {
+  it("a person's approval of the decomposition card covers exactly the checks it listed, by hash", () => {
+    const card = view(approval({}));
+    expect(personApprovalForCheck(card, child, "npm test")).toEqual({
+      binding: commandBinding("npm test"),
+      approver: "Ada",
+    });
+    expect(personApprovalForCheck(card, child, "npm test ")).toBeNull();
+    expect(personApprovalForCheck(card, child, "npm test && rm -rf .")).toBeNull();
+  });
+
+  it("the auto checkpoint's approval, a rejection or another parent's card covers nothing", () => {
+    expect(personApprovalForCheck(view(approval({ decidedById: "auto" })), child, "npm test")).toBeNull();
+    expect(personApprovalForCheck(view(approval({ status: "REJECTED" })), child, "npm test")).toBeNull();
+    expect(personApprovalForCheck(view(approval({ intentionId: "other" })), child, "npm test")).toBeNull();
+  });
+
+  it("a command card covers the command as approved; an edit covers only the edited command", () => {
+    const card = approval({ kind: "command", intentionId: "c1", command: "npm test" });
+    expect(personApprovalForCheck(view(card), child, "npm test")?.approver).toBe("Ada");
+    const edited = approval({
+      kind: "command",
+      intentionId: "c1",
+      command: "npm test",
+      editedCommand: "true",
+    });
+    expect(personApprovalForCheck(view(edited), child, "npm test")).toBeNull();
+  });
+});

@@ -1,0 +1,61 @@
+import { cardCheckCommands } from "@/server/contract/check-commands";
+import type { ApprovalView, IntentionView, SessionView } from "@/server/events/fold";
+import { commandBinding } from "./contract-check";
+import type { RivaLimits } from "./limits";
+import { approvedCall } from "./tool-approval";
+
+/** The id the auto checkpoint answers with: its approvals are never a person's. */
+export const AUTO_DECIDER_ID = "auto";
+
+function byPerson(approval: ApprovalView): boolean {
+  return (
+    approval.status === "APPROVED" &&
+    approval.decidedById !== undefined &&
+    approval.decidedById !== AUTO_DECIDER_ID
+  );
+}
+
+/**
+ * A person's approval that covers running `command` as a check of `intention`, bound by its hash: the
+ * decomposition card that created the intention and listed the command (approved by a person, not the
+ * auto checkpoint), or a command card of this intention the person approved with exactly this command
+ * (an edit approves only the edited command). Null: the dispatch's policy alone decides.
+ */
+export function personApprovalForCheck(
+  view: Pick<SessionView, "approvals">,
+  intention: Pick<IntentionView, "id" | "parentId" | "acceptance">,
+  command: string,
+): { binding: string; approver: string | null } | null {
+  const binding = commandBinding(command);
+  for (const approval of Object.values(view.approvals)) {
+    if (!byPerson(approval)) continue;
+    if (approval.kind === "decomposition" && approval.intentionId === intention.parentId) {
+      const listed = cardCheckCommands(intention.acceptance).map(commandBinding);
+      if (listed.includes(binding)) return { binding, approver: approval.decidedBy };
+    }
+    if ((approval.kind === "command" || approval.kind === "tool") && approval.intentionId === intention.id) {
+      const { call } = approvedCall(approval);
+      if (call.tool === "shell.exec" && call.input.command === command)
+        return { binding, approver: approval.decidedBy };
+    }
+  }
+  return null;
+}
+
+/**
+ * A check's own card runs as one more cycle once approved: only ask when the limits leave room for it
+ * (counting the cycle being recorded now, which the view does not hold yet).
+ */
+export function roomForCycle(
+  view: Pick<SessionView, "intentions">,
+  runId: string,
+  intentionId: string,
+  limits: Pick<RivaLimits, "maxCyclesPerIntention" | "maxIterations">,
+): boolean {
+  const own = (view.intentions[intentionId]?.cycles.length ?? 0) + 1;
+  const inRun =
+    Object.values(view.intentions)
+      .filter((intention) => intention.runId === runId)
+      .reduce((sum, intention) => sum + intention.cycles.length, 0) + 1;
+  return own < limits.maxCyclesPerIntention && inRun < limits.maxIterations;
+}
