@@ -52,7 +52,7 @@ beforeAll(async () => {
 afterAll(async () => sandbox?.dispose());
 
 describe("test results in a real sandbox", () => {
-  it("npm test over a node:test script: counts and the failing test's name, from the TAP report", async () => {
+  it("npm test over a node:test script: counts and the failing test's name, from its summary lines", async () => {
     const [result] = await verifyContract(exec, [{ kind: "TESTS_PASS", command: "npm test" }]);
     expect(result?.passed).toBe(false);
     expect(result?.tests).toMatchObject({
@@ -62,20 +62,20 @@ describe("test results in a real sandbox", () => {
       skipped: 0,
       total: 3,
       failingTests: ["adds negatives"],
-      source: "reporter",
+      source: "summary-line",
     });
-    expect(result?.ranCommand).toMatch(/^npm test -- --test-reporter=spec .*--test-reporter=tap /);
-    // What a card shows (and a binding hashes) before the check runs is exactly what ran.
-    expect(await runnableCheckCommand(exec, { kind: "TESTS_PASS", command: "npm test" })).toBe(
-      result?.ranCommand,
+    // The check ran exactly the command its approval binds: no reporter was added.
+    expect(result?.ranCommand).toBeUndefined();
+    expect(result?.evidence).toContain(
+      "`npm test` failed: 2 passed, 1 failed, 0 skipped\nfailing: adds negatives",
     );
-    expect(result?.evidence).toContain("2 passed, 1 failed, 0 skipped\nfailing: adds negatives");
-    // The report was read once and removed: a later run can never read this one's counts.
-    const path = result?.ranCommand?.match(/--test-reporter-destination=(\/tmp\/\S+)/)?.[1] ?? "";
-    expect((await exec(`test -e ${path}`)).exitCode).toBe(1);
+    // The reporter form a future card could show and bind (reads package.json, runs nothing).
+    expect(await runnableCheckCommand(exec, { kind: "TESTS_PASS", command: "npm test" })).toMatch(
+      /^npm test -- --test-reporter=spec .*--test-reporter=tap /,
+    );
   });
 
-  it("pytest: counts and the failing test's name, from the JUnit XML report", async () => {
+  it("pytest: counts and the failing test's name, from its summary lines", async () => {
     const [result] = await verifyContract(exec, [
       { kind: "TESTS_PASS", command: "python3 -m pytest -q -p no:cacheprovider py/test_calc.py" },
     ]);
@@ -85,11 +85,10 @@ describe("test results in a real sandbox", () => {
       passed: 1,
       failed: 1,
       skipped: 1,
-      // pytest's classname is the module's dotted path from its rootdir (/workspace).
-      failingTests: ["py.test_calc::test_add_negatives"],
-      source: "reporter",
+      failingTests: [expect.stringContaining("test_add_negatives")],
+      source: "summary-line",
     });
-    expect(result?.ranCommand).toMatch(/--junitxml=\/tmp\/arbor-test-report-[0-9a-f]{12}\.xml$/);
+    expect(result?.ranCommand).toBeUndefined();
   });
 
   it("a passing pytest run passes, with its counts", async () => {
@@ -104,9 +103,9 @@ describe("test results in a real sandbox", () => {
 
   it.each([
     // node with a file pattern that matches nothing: exit 0, "tests 0" (read from the TAP report).
-    ["node --test 'none/*.test.js'", "reporter", "ran 0 tests"],
+    ["node --test 'none/*.test.js'", "summary-line", "ran 0 tests"],
     // Every test skipped: pytest exits 0.
-    ["python3 -m pytest -q -p no:cacheprovider py/test_later.py", "reporter", "ran 0 tests (1 skipped)"],
+    ["python3 -m pytest -q -p no:cacheprovider py/test_later.py", "summary-line", "ran 0 tests (1 skipped)"],
     // Compound: no reporter can be added, the summary lines are read.
     ["mkdir -p empty && cd empty && node --test", "summary-line", "ran 0 tests"],
   ])("%s exits 0 but ran no test: not a pass", async (command, source, veto) => {
