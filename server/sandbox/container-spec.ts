@@ -25,6 +25,18 @@ export const HOME_DIR = "/home/arbor";
 export const ORIGIN_DIR = `${HOME_DIR}/origin.git`;
 export const GiB = 1024 ** 3;
 
+/**
+ * A container whose network is Arbor's internal egress network (see egress/egress-proxy.ts): it
+ * reaches the world only through the proxy named in `env`, and has no DNS of its own (an address
+ * nothing answers at, so even an engine that forwards queries from an internal network sends them
+ * nowhere).
+ */
+export interface EgressNetwork {
+  name: string;
+  env: string[];
+}
+export const NO_DNS = ["240.0.0.1"];
+
 export interface SandboxLimits {
   memoryBytes: number;
   nanoCpus: number;
@@ -40,6 +52,8 @@ export function containerSpec(options: {
   image: string;
   instance: string;
   limits: SandboxLimits;
+  /** Set: the container joins this internal network instead of none/bridge. */
+  egressNetwork?: EgressNetwork;
 }): Docker.ContainerCreateOptions {
   const { name, sessionId, allowNetwork } = options;
   const labels: Record<string, string> = { [LABEL_MANAGED]: "true", [LABEL_INSTANCE]: options.instance };
@@ -55,7 +69,7 @@ export function containerSpec(options: {
     User: "1000:1000",
     WorkingDir: "/workspace",
     Hostname: "sandbox",
-    Env: [`HOME=${HOME_DIR}`, "LANG=C.UTF-8", "GIT_TERMINAL_PROMPT=0"],
+    Env: [`HOME=${HOME_DIR}`, "LANG=C.UTF-8", "GIT_TERMINAL_PROMPT=0", ...(options.egressNetwork?.env ?? [])],
     HostConfig: {
       CapDrop: ["ALL"],
       SecurityOpt: ["no-new-privileges:true"],
@@ -65,7 +79,10 @@ export function containerSpec(options: {
       // Equal to Memory: no swap on top of the limit.
       MemorySwap: options.limits.memoryBytes,
       NanoCpus: options.limits.nanoCpus,
-      NetworkMode: allowNetwork ? "bridge" : "none",
+      NetworkMode: options.egressNetwork?.name ?? (allowNetwork ? "bridge" : "none"),
+      ...(options.egressNetwork
+        ? { Dns: NO_DNS, DnsOptions: ["timeout:1", "attempts:1"], DnsSearch: [] }
+        : {}),
       // No bind mounts at all: the host's files (and the Docker socket) stay out of reach.
       Binds: [],
       ReadonlyRootfs: true,

@@ -5,6 +5,7 @@ import { logger as rootLogger } from "@/server/logger";
 import {
   containerSpec,
   DEFAULT_SANDBOX_IMAGE,
+  type EgressNetwork,
   GiB,
   LABEL_MANAGED,
   POOL_NAME_PREFIX,
@@ -13,6 +14,9 @@ import {
 import { statusOf, toSandboxError } from "./docker-errors";
 import { runInContainer } from "./docker-exec";
 import { DockerSandbox } from "./docker-sandbox";
+import type { EgressProxy } from "./egress/egress-proxy";
+import type { EgressPhase, EgressSettings } from "./egress/policy";
+import { SandboxEgress } from "./egress/sandbox-egress";
 import { type PoolEntry, sweepOrphanContainers } from "./orphan-sweep";
 import { assertBareRepo, copyRepoInto } from "./repo-copy";
 import { containerNameFor } from "./shell";
@@ -20,6 +24,7 @@ import { ShellAgents } from "./shell-agents";
 import { openContainerTerminal, type SandboxTerminal, type TerminalSize } from "./terminal";
 import type {
   CreateSandboxOptions,
+  EgressApplied,
   LiveSessionsQuery,
   Sandbox,
   SandboxErrorCode,
@@ -49,6 +54,8 @@ export interface DockerSandboxProviderOptions {
   poolRefillDelayMs?: number;
   /** Run commands through a persistent shell in each container (default true). */
   persistentShell?: boolean;
+  /** Arbor's egress proxy; without it a networked phase can only be Open (bridge) or Off. */
+  egress?: EgressProxy;
 }
 
 /** One hardened container per session, driven through the Docker Engine API (dockerode). */
@@ -67,6 +74,7 @@ export class DockerSandboxProvider implements SandboxProvider {
   private refillTimer: NodeJS.Timeout | undefined;
   private closed = false;
   private readonly shells: ShellAgents;
+  private readonly egress: SandboxEgress;
 
   constructor(options: DockerSandboxProviderOptions = {}) {
     this.docker = options.docker ?? new Docker(options.dockerOptions);
@@ -78,6 +86,18 @@ export class DockerSandboxProvider implements SandboxProvider {
     this.poolSize = Math.max(0, Math.floor(options.poolSize ?? 0));
     this.poolRefillDelayMs = options.poolRefillDelayMs ?? 1_000;
     this.shells = new ShellAgents(this.docker, options.persistentShell ?? true, this.log);
+    this.egress = new SandboxEgress(this.docker, options.egress ?? null, this.log);
+  }
+
+  /** See SandboxEgress.apply. */
+  async setEgressPhase(
+    sessionId: string,
+    phase: EgressPhase,
+    settings: EgressSettings,
+  ): Promise<EgressApplied> {
+    const sandbox = await this.get(sessionId);
+    if (!sandbox) throw new SandboxError("not_found", "This session has no sandbox.");
+    return this.egress.apply(sandbox.id, sessionId, phase, settings);
   }
 
   private refillSoon(): void {
@@ -226,7 +246,9 @@ export class DockerSandboxProvider implements SandboxProvider {
 
     const started = Date.now();
     let container: Docker.Container;
-    const claimed = options.allowNetwork ? null : await this.claimFromPool(name);
+    const egressNetwork = await this.egress.networkFor(options.egress);
+    const networked = options.allowNetwork || egressNetwork !== undefined;
+    const claimed = networked ? null : await this.claimFromPool(name);
     if (claimed) {
       try {
         if (options.repoPath) await this.cloneInto(claimed, options.repoPath, branch);
@@ -242,7 +264,7 @@ export class DockerSandboxProvider implements SandboxProvider {
     }
     try {
       container = await this.docker.createContainer(
-        this.spec(name, sessionId, options.allowNetwork ?? false),
+        this.spec(name, sessionId, networked, egressNetwork === "bridge" ? undefined : egressNetwork),
       );
     } catch (error) {
       // Another request created it first: use that one.
@@ -327,11 +349,17 @@ export class DockerSandboxProvider implements SandboxProvider {
     return result;
   }
 
-  private spec(name: string, sessionId: string | undefined, allowNetwork: boolean) {
+  private spec(
+    name: string,
+    sessionId: string | undefined,
+    allowNetwork: boolean,
+    egressNetwork?: EgressNetwork,
+  ) {
     return containerSpec({
       name,
       sessionId,
       allowNetwork,
+      ...(egressNetwork ? { egressNetwork } : {}),
       image: this.image,
       instance: this.instance,
       limits: this.limits,
@@ -358,7 +386,10 @@ export class DockerSandboxProvider implements SandboxProvider {
       wrap: (error, action) => this.wrap(error, action, "exec_failed"),
       agent: () => this.shells.agentFor(containerId),
       oomState: this.shells.oomStateFor(containerId),
-      onDispose: () => this.shells.forget(containerId),
+      onDispose: () => {
+        this.shells.forget(containerId);
+        this.egress.forget(sessionId);
+      },
     });
   }
 

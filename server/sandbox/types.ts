@@ -1,3 +1,4 @@
+import type { EgressMode, EgressPhase, EgressSettings } from "./egress/policy";
 import type { SandboxTerminal, TerminalSize } from "./terminal";
 
 /**
@@ -68,6 +69,20 @@ export interface CreateSandboxOptions {
   branch?: string;
   /** Give the container a network (default: none). */
   allowNetwork?: boolean;
+  /**
+   * The project's network settings per phase. With a phase that is not Off, the container is made
+   * able to join networks (never from the warm pool); `setEgressPhase` then applies each phase.
+   */
+  egress?: EgressSettings;
+}
+
+/** What a phase's network actually is after `setEgressPhase` (it may be less than asked, never more). */
+export interface EgressApplied {
+  phase: EgressPhase;
+  requested: EgressMode;
+  applied: EgressMode;
+  /** Why `applied` is less than `requested` (the proxy could not start, the container has no network…). */
+  problem: string | null;
 }
 
 /** Given the session ids found on containers, answers which of them are still live. */
@@ -87,6 +102,8 @@ export interface SandboxProvider {
   ping(): Promise<void>;
   /** A person's interactive shell in the session's sandbox (see terminal.ts); absent: no terminals. */
   openTerminal?(sessionId: string, size: TerminalSize): Promise<SandboxTerminal>;
+  /** Puts the session's container in a phase's network (off, through the proxy, or open). */
+  setEgressPhase?(sessionId: string, phase: EgressPhase, settings: EgressSettings): Promise<EgressApplied>;
 }
 
 export type SandboxErrorCode =

@@ -140,7 +140,7 @@ export class EgressProxy {
 
   private async startOnce(): Promise<void> {
     this.gateway = await this.ensureNetwork();
-    await this.ensureFirewall(this.gateway);
+    await this.ensureFirewall();
     mkdirSync(this.dir, { recursive: true, mode: 0o755 });
     const helperPath = path.join(this.dir, "rules-helper.cjs");
     const rulesPath = path.join(this.dir, "rules.json");
@@ -230,11 +230,48 @@ export class EgressProxy {
     return gateway;
   }
 
+  /** Stops squid and removes the firewall rules and the network (tests; a server keeps them). */
+  async destroy(): Promise<void> {
+    await this.close();
+    for (const rule of this.firewallRules()) {
+      while (
+        await run("iptables", ["-w", "-D", ...rule]).then(
+          () => true,
+          () => false,
+        )
+      );
+    }
+    await this.options.docker
+      .getNetwork(this.networkName)
+      .remove()
+      .catch(() => undefined);
+  }
+
+  private firewallRules(): string[][] {
+    const port = String(this.options.port);
+    return [
+      [
+        "INPUT",
+        "-i",
+        this.bridgeName,
+        "-p",
+        "tcp",
+        "-d",
+        this.gateway ?? "0.0.0.0/0",
+        "--dport",
+        port,
+        "-j",
+        "ACCEPT",
+      ],
+      ["INPUT", "-i", this.bridgeName, "-j", "DROP"],
+    ];
+  }
+
   /**
    * The host's INPUT chain: from the internal network's bridge, only TCP to the proxy's port on the
    * gateway; everything else to the host (Arbor's port, Docker's API, the database) is dropped.
    */
-  private async ensureFirewall(gateway: string): Promise<void> {
+  private async ensureFirewall(): Promise<void> {
     const accept = [
       "INPUT",
       "-i",
@@ -290,12 +327,16 @@ export class EgressProxy {
     else if (rule === "open")
       this.rules.set(address, { ...holder, allow: [], getHeadOnly: false, open: true });
     else this.rules.set(address, { ...holder, ...rule });
-    this.writeRules();
+    if (this.gateway) this.writeRules();
   }
 
-  /** Forgets a container's rule (its session ended or left the network). */
-  clear(address: string): void {
-    if (this.rules.delete(address)) this.writeRules();
+  /** Forgets every rule of a session (its container left the network, changed phase or is gone). */
+  clearSession(sessionId: string): void {
+    let changed = false;
+    for (const [address, rule] of this.rules) {
+      if (rule.sessionId === sessionId) changed = this.rules.delete(address) || changed;
+    }
+    if (changed && this.gateway) this.writeRules();
   }
 
   private writeRules(): void {

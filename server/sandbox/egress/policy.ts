@@ -1,4 +1,3 @@
-import { isIP } from "node:net";
 import { z } from "zod";
 
 /**
@@ -39,6 +38,16 @@ export const REGISTRY_HOSTS = [
   "sum.golang.org",
 ] as const;
 
+/**
+ * A host that is an address, not a name: dotted or bare numbers (`1.2.3.4`, `2130706433`, `0x7f.1`,
+ * which resolvers read as addresses) or anything with a colon (IPv6). Shared with the squid helper.
+ */
+export const RAW_IP_PATTERN = /^\[|:|^[0-9.]+$|^0x[0-9a-f.x]*$/i;
+
+export function isRawIp(host: string): boolean {
+  return RAW_IP_PATTERN.test(host);
+}
+
 const HOST_PATTERN = /^(\.)?([a-z0-9]([a-z0-9-]{0,61}[a-z0-9])?\.)*[a-z0-9]([a-z0-9-]{0,61}[a-z0-9])?$/;
 
 /** One allow-list entry: `host`, `.domain` (the name and everything under it) or either with `:port`. */
@@ -51,7 +60,7 @@ export const AllowEntry = z
     if (extra !== undefined) return false;
     if (port !== undefined && !/^[0-9]{1,5}$/.test(port)) return false;
     if (port !== undefined && (Number(port) < 1 || Number(port) > 65535)) return false;
-    return HOST_PATTERN.test(host) && isIP(host.replace(/^\./, "")) === 0;
+    return HOST_PATTERN.test(host) && !isRawIp(host.replace(/^\./, ""));
   }, "An allow-list entry is a host name (`example.com`), a domain with a leading dot (`.example.com`) or either with `:port`; raw IP addresses are never allowed.");
 
 export const EgressPhasePolicy = z.object({
@@ -103,7 +112,7 @@ export type ProxyVerdict = { allowed: true } | { allowed: false; reason: "raw-ip
 
 /** The proxy's decision for one request (pure; the squid helper carries a copy of this logic). */
 export function decideRequest(rule: ProxyRule, host: string, port: number, method: string): ProxyVerdict {
-  if (isIP(host.replace(/^\[|\]$/g, "")) !== 0) return { allowed: false, reason: "raw-ip" };
+  if (isRawIp(host)) return { allowed: false, reason: "raw-ip" };
   if (rule.getHeadOnly && method !== "GET" && method !== "HEAD") return { allowed: false, reason: "method" };
   if (!rule.allow.some((pattern) => entryAdmits(pattern, host, port)))
     return { allowed: false, reason: "not-listed" };

@@ -1,3 +1,5 @@
+import { RAW_IP_PATTERN } from "./policy";
+
 /**
  * squid.conf for Arbor's egress proxy (pure). The order of the `http_access` lines is the policy:
  * 1. the helper (allow-list per container, keyed by its source address) must say yes FIRST, so a
@@ -92,8 +94,8 @@ export function squidConfig(input: SquidConfigInput): string {
  */
 export const HELPER_SOURCE = `"use strict";
 const fs = require("node:fs");
-const net = require("node:net");
 const rulesPath = process.argv[2];
+const rawIp = new RegExp(${JSON.stringify(RAW_IP_PATTERN.source)}, "i");
 function rules() {
   try { return JSON.parse(fs.readFileSync(rulesPath, "utf8")); } catch { return {}; }
 }
@@ -108,7 +110,8 @@ function decide(fields) {
   const rule = rules()[src];
   if (!rule) return "phase-off";
   const host = dstRaw.toLowerCase().replace(/\\.$/, "");
-  if (net.isIP(host.replace(/^\\[|\\]$/g, "")) !== 0) return "raw-ip";
+  if (rule.open) return null;
+  if (rawIp.test(host)) return "raw-ip";
   if (rule.getHeadOnly && method !== "GET" && method !== "HEAD") return "method";
   if (!rule.allow.some((pattern) => admits(pattern, host, Number(portRaw)))) return "not-listed";
   return null;
