@@ -272,20 +272,7 @@ export class EgressProxy {
    * gateway; everything else to the host (Arbor's port, Docker's API, the database) is dropped.
    */
   private async ensureFirewall(): Promise<void> {
-    const accept = [
-      "INPUT",
-      "-i",
-      this.bridgeName,
-      "-p",
-      "tcp",
-      "-d",
-      gateway,
-      "--dport",
-      String(this.options.port),
-      "-j",
-      "ACCEPT",
-    ];
-    const drop = ["INPUT", "-i", this.bridgeName, "-j", "DROP"];
+    const [accept = [], drop = []] = this.firewallRules();
     try {
       for (const rule of [accept, drop]) {
         while (
