@@ -43,6 +43,8 @@ export interface DispatchContext {
   traceIds?: CycleIds;
   /** A person's Stop: aborting it kills the call's running command (its whole process tree). */
   signal?: AbortSignal | undefined;
+  /** Environment for the call's command only (setup secrets); see ToolRuntime.env. */
+  env?: Record<string, string>;
 }
 
 /** The trace ledger as the dispatch uses it (CycleLedger is one). */
@@ -221,7 +223,11 @@ export class ToolDispatch {
     context: DispatchContext,
     started: number,
   ): Promise<ToolResult> {
-    const runtime = { ...(await this.runtime()), ...(context.signal ? { signal: context.signal } : {}) };
+    const runtime = {
+      ...(await this.runtime()),
+      ...(context.signal ? { signal: context.signal } : {}),
+      ...(context.env ? { env: context.env } : {}),
+    };
     const ledger = tool.risk !== "safe" && context.traceIds ? this.deps.ledger : undefined;
     const mark = ledger ? await ledger.begin().catch(() => null) : null;
     const output: ToolOutput = await tool.execute(input as never, runtime);

@@ -62,6 +62,11 @@ export interface ToolRuntime {
   workspaceMaxBytes: number | null;
   /** A person's Stop: aborting it kills the running command's whole process tree. */
   signal?: AbortSignal;
+  /**
+   * Extra environment for the call's command (the setup secrets, for setup.run only). Never part of
+   * the input, so never in the binding, the events or the model's view.
+   */
+  env?: Record<string, string>;
 }
 
 export interface ToolDefinition<Schema extends z.ZodType = z.ZodType> {
