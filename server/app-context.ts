@@ -12,7 +12,8 @@ import { loadTierConfig } from "@/server/model/tiers/load";
 import { Orchestrator } from "@/server/orchestrator/orchestrator";
 import { readCheckpointPolicy } from "@/server/policy/checkpoints";
 import { RivaLimits } from "@/server/riva/limits";
-import { getSandboxProvider } from "@/server/sandbox";
+import { getSandboxProvider, onEgressConnection } from "@/server/sandbox";
+import { deniedAdvice } from "@/server/sandbox/egress/policy";
 import type { ModelSettingValues } from "@/server/settings/layers";
 import { resolveModelSettings } from "@/server/settings/layers";
 import { openedKeys } from "@/server/settings/opened-keys";
@@ -20,6 +21,7 @@ import { environmentLayer } from "@/server/settings/resolve";
 import { modelForSession } from "@/server/settings/run-model";
 import { createSecretBox } from "@/server/settings/secret-box";
 import { tierModelsForSession } from "@/server/settings/tier-models";
+import { sessionEnvironment } from "@/server/setup/environment";
 import { createTerminalHub } from "@/server/terminal/create";
 
 /**
@@ -38,6 +40,28 @@ function create() {
   // resolves its own from the project's and team's settings (see modelForRun below).
   const model = createAgentModel(resolveModelSettings({ environment }));
   const sandboxes = getSandboxProvider();
+  // Every connection through the egress proxy is an event of the session whose container made it.
+  onEgressConnection((connection) => {
+    const { sessionId, at: _at, ...rest } = connection;
+    void store
+      .append(sessionId, [
+        {
+          type: "egress-connection",
+          ...rest,
+          advice: connection.allowed
+            ? null
+            : deniedAdvice(
+                connection.reason ?? "not-listed",
+                connection.host,
+                connection.port,
+                connection.phase,
+              ),
+        },
+      ])
+      .catch((error: unknown) =>
+        logger.warn({ err: error, sessionId }, "could not record an egress connection"),
+      );
+  });
   // Prices, budgets and model tiers come from the optional model config; a bad file stops the server,
   // listing every problem.
   const modelConfig = env.ARBOR_MODEL_CONFIG
@@ -77,6 +101,13 @@ function create() {
       });
       const intentsFile = await intentsFileFor(db, session.projectId);
       return { repoPath: session.project.repoPath, branch: session.branch, intentsFile };
+    },
+    async environmentOf(sessionId) {
+      const session = await db.session.findUniqueOrThrow({
+        where: { id: sessionId },
+        include: { project: true },
+      });
+      return sessionEnvironment(db, box, session.project);
     },
     async checkpointsOf(sessionId) {
       const session = await db.session.findUniqueOrThrow({

@@ -11,6 +11,7 @@ import type { RivaDeps } from "@/server/riva/ports";
 import { llmCalledEvent } from "@/server/riva/run-events";
 import { SessionWorkspace } from "@/server/riva/session-workspace";
 import { stoppedBy } from "@/server/riva/stop";
+import { environmentPreparer } from "@/server/setup/prepare-environment";
 import { resultText, type ToolCall, ToolDispatch, type ToolResult } from "@/server/tools/dispatch";
 import { toolNamed } from "@/server/tools/registry";
 import {
@@ -58,8 +59,17 @@ export class AnswerRunner {
     private readonly sessionId: string,
     private readonly runId: string,
   ) {
-    this.workspace = new SessionWorkspace(deps, sessionId, (ready) =>
-      this.append([{ type: "sandbox-ready", runId, image: deps.sandboxImage, ...ready }]),
+    this.workspace = new SessionWorkspace(
+      deps,
+      sessionId,
+      (ready) => this.append([{ type: "sandbox-ready", runId, image: deps.sandboxImage, ...ready }]),
+      environmentPreparer({
+        runId,
+        sessionId,
+        sandboxes: deps.sandboxes,
+        append: (events) => this.append(events),
+        dispatch: () => this.tools,
+      }),
     );
     this.tools = new ToolDispatch({
       sandbox: () => this.workspace.box(),

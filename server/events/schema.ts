@@ -4,6 +4,7 @@ import * as approval from "./bodies/approval";
 import { ContextRestoredBody } from "./bodies/context";
 import * as cycle from "./bodies/cycle";
 import * as editorFiles from "./bodies/editor-files";
+import * as environment from "./bodies/environment";
 import * as intention from "./bodies/intention";
 import * as qa from "./bodies/qa";
 import * as reasoning from "./bodies/reasoning";
@@ -75,6 +76,10 @@ export const EventBody = z.discriminatedUnion("type", [
   editorFiles.FolderDeletedBody,
   /** Full mode's Librarian, Critic and Chaos at work (see bodies/roles.ts). */
   roles.RoleReportedBody,
+  /** The sandbox's network per phase, the setup command, connections through the egress proxy (bodies/environment.ts). */
+  environment.EgressPhaseSetBody,
+  environment.SetupRanBody,
+  environment.EgressConnectionBody,
   run.RunEndedBody,
 ]);
 /** An event as read back (defaults applied). */

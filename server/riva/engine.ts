@@ -4,13 +4,13 @@ import type { EventInput } from "@/server/events/schema";
 import { CycleLedger } from "@/server/governance/ledger/cycle-ledger";
 import type { RequestContext } from "@/server/model/request-check";
 import type { ModelCallRecord, Plan } from "@/server/model/types";
-
 import { runGrantsFor } from "@/server/policy/approval/run-pre-approvals";
 import {
   type CheckpointPolicy,
   DEFAULT_CHECKPOINTS,
   STRICTEST_CHECKPOINTS,
 } from "@/server/policy/checkpoints";
+import { environmentPreparer } from "@/server/setup/prepare-environment";
 import { ToolDispatch } from "@/server/tools/dispatch";
 import { listWorkspace } from "@/server/tools/workspace-listing";
 import { compressionEvent } from "./act-compression";
@@ -72,8 +72,17 @@ export class RivaEngine {
     private readonly runId: string,
     private readonly waitForApproval: (approvalId: string, signal: AbortSignal) => Promise<void>,
   ) {
-    this.workspace = new SessionWorkspace(deps, sessionId, (ready) =>
-      this.append([{ type: "sandbox-ready", runId, image: deps.sandboxImage, ...ready }]),
+    this.workspace = new SessionWorkspace(
+      deps,
+      sessionId,
+      (ready) => this.append([{ type: "sandbox-ready", runId, image: deps.sandboxImage, ...ready }]),
+      environmentPreparer({
+        runId,
+        sessionId,
+        sandboxes: deps.sandboxes,
+        append: (events) => this.append(events),
+        dispatch: () => this.tools,
+      }),
     );
     const serving = () => this.serving.id || deps.model.id;
     const ledger = deps.traceLedger

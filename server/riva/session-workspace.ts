@@ -2,7 +2,9 @@ import type { CriterionResult } from "@/server/contract/criteria";
 import type { IntentionView } from "@/server/events/fold";
 import { type LedgerExecResult, ledgerExecOf } from "@/server/governance/ledger/collect";
 import { mirrorIntentsFile } from "@/server/intents/mirror";
+import type { EgressSettings } from "@/server/sandbox/egress/policy";
 import type { Sandbox } from "@/server/sandbox/types";
+import type { SessionEnvironment } from "@/server/setup/prepare-environment";
 import { checkContract } from "./contract-check";
 import type { RivaDeps } from "./ports";
 import { stoppedBy } from "./stop";
@@ -33,10 +35,18 @@ export class SessionWorkspace {
   private stopSignal: AbortSignal | null = null;
 
   constructor(
-    private readonly deps: Pick<RivaDeps, "sandboxes" | "workspaceOf" | "commandTimeoutMs" | "logger">,
+    private readonly deps: Pick<
+      RivaDeps,
+      "sandboxes" | "workspaceOf" | "commandTimeoutMs" | "logger" | "environmentOf"
+    >,
     private readonly sessionId: string,
     /** Called once, when the sandbox is first ready, so the engine can record it. */
     private readonly onReady: (ready: SandboxReady) => Promise<void>,
+    /**
+     * Called once per acquire with the project's environment (when the deps give one), after the
+     * sandbox is usable by the dispatch: the setup phase and the agent phase's network.
+     */
+    private readonly prepare?: (environment: SessionEnvironment, fresh: boolean) => Promise<void>,
   ) {}
 
   /**
@@ -83,8 +93,15 @@ export class SessionWorkspace {
     const started = Date.now();
     const existing = await this.deps.sandboxes.get(this.sessionId);
     const { repoPath, branch, intentsFile } = await this.deps.workspaceOf(this.sessionId);
+    const environment = (await this.deps.environmentOf?.(this.sessionId)) ?? null;
     const sandbox =
-      existing ?? (await this.deps.sandboxes.create({ sessionId: this.sessionId, repoPath, branch }));
+      existing ??
+      (await this.deps.sandboxes.create({
+        sessionId: this.sessionId,
+        repoPath,
+        branch,
+        ...(environment ? sandboxNeeds(environment) : {}),
+      }));
     // Each run starts from the project's intents as they are now (a reused sandbox included).
     if (intentsFile != null)
       await mirrorIntentsFile(sandbox, intentsFile).catch((error: unknown) =>
@@ -94,6 +111,15 @@ export class SessionWorkspace {
         ),
       );
     this.sandbox = sandbox;
+    // The dispatch's setup.run call reaches this sandbox through box(), which now returns it.
+    if (environment && this.prepare) {
+      try {
+        await this.prepare(environment, existing === null);
+      } catch (error) {
+        this.sandbox = null;
+        throw error;
+      }
+    }
     await this.onReady({
       containerName: sandbox.containerName,
       reused: existing !== null,
@@ -101,4 +127,18 @@ export class SessionWorkspace {
     });
     return sandbox;
   }
+}
+
+/**
+ * What the new container needs from the project's environment: a setup phase's network only when an
+ * approved setup command will run, and the dependency cache only when something installs (the setup,
+ * or an agent phase with network). Otherwise nothing, and the warm pool can serve it.
+ */
+function sandboxNeeds(environment: SessionEnvironment): { egress?: EgressSettings; cacheProjectId?: string } {
+  const runsSetup = environment.setup?.binding != null;
+  const egress: EgressSettings = runsSetup
+    ? environment.egress
+    : { ...environment.egress, setup: { mode: "off", getHeadOnly: false } };
+  const installs = runsSetup || egress.agent.mode !== "off";
+  return { egress, ...(installs ? { cacheProjectId: environment.projectId } : {}) };
 }

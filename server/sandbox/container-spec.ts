@@ -54,6 +54,8 @@ export function containerSpec(options: {
   limits: SandboxLimits;
   /** Set: the container joins this internal network instead of none/bridge. */
   egressNetwork?: EgressNetwork;
+  /** The project's dependency cache volume (dep-cache.ts), mounted at /cache with the tools pointed at it. */
+  cacheVolume?: { name: string; target: string; env: string[] };
 }): Docker.ContainerCreateOptions {
   const { name, sessionId, allowNetwork } = options;
   const labels: Record<string, string> = { [LABEL_MANAGED]: "true", [LABEL_INSTANCE]: options.instance };
@@ -87,6 +89,17 @@ export function containerSpec(options: {
       Binds: [],
       ReadonlyRootfs: true,
       Tmpfs: { "/tmp": TMP_TMPFS },
+      ...(options.cacheVolume
+        ? {
+            Mounts: [
+              {
+                Type: "volume" as const,
+                Source: options.cacheVolume.name,
+                Target: options.cacheVolume.target,
+              },
+            ],
+          }
+        : {}),
       RestartPolicy: { Name: "no" },
     },
   };

@@ -11,6 +11,7 @@ import {
   POOL_NAME_PREFIX,
   type SandboxLimits,
 } from "./container-spec";
+import { CACHE_DIR, CACHE_ENV, ensureCacheVolume } from "./dep-cache";
 import { statusOf, toSandboxError } from "./docker-errors";
 import { runInContainer } from "./docker-exec";
 import { DockerSandbox } from "./docker-sandbox";
@@ -247,8 +248,22 @@ export class DockerSandboxProvider implements SandboxProvider {
     const started = Date.now();
     let container: Docker.Container;
     const egressNetwork = await this.egress.networkFor(options.egress);
+    const cacheVolume = options.cacheProjectId
+      ? {
+          name: await ensureCacheVolume(this.docker, {
+            instance: this.instance,
+            projectId: options.cacheProjectId,
+            image: this.image,
+          }).catch((error: unknown) => {
+            throw this.wrap(error, "prepare the project's dependency cache");
+          }),
+          target: CACHE_DIR,
+          env: CACHE_ENV,
+        }
+      : undefined;
     const networked = options.allowNetwork || egressNetwork !== undefined;
-    const claimed = networked ? null : await this.claimFromPool(name);
+    // Pool containers have neither a network nor a cache volume.
+    const claimed = networked || cacheVolume ? null : await this.claimFromPool(name);
     if (claimed) {
       try {
         if (options.repoPath) await this.cloneInto(claimed, options.repoPath, branch);
@@ -264,7 +279,13 @@ export class DockerSandboxProvider implements SandboxProvider {
     }
     try {
       container = await this.docker.createContainer(
-        this.spec(name, sessionId, networked, egressNetwork === "bridge" ? undefined : egressNetwork),
+        this.spec(
+          name,
+          sessionId,
+          networked,
+          egressNetwork === "bridge" ? undefined : egressNetwork,
+          cacheVolume,
+        ),
       );
     } catch (error) {
       // Another request created it first: use that one.
@@ -354,12 +375,14 @@ export class DockerSandboxProvider implements SandboxProvider {
     sessionId: string | undefined,
     allowNetwork: boolean,
     egressNetwork?: EgressNetwork,
+    cacheVolume?: { name: string; target: string; env: string[] },
   ) {
     return containerSpec({
       name,
       sessionId,
       allowNetwork,
       ...(egressNetwork ? { egressNetwork } : {}),
+      ...(cacheVolume ? { cacheVolume } : {}),
       image: this.image,
       instance: this.instance,
       limits: this.limits,

@@ -74,6 +74,8 @@ export interface CreateSandboxOptions {
    * able to join networks (never from the warm pool); `setEgressPhase` then applies each phase.
    */
   egress?: EgressSettings;
+  /** The project whose dependency cache volume the container mounts at /cache (dep-cache.ts). */
+  cacheProjectId?: string;
 }
 
 /** What a phase's network actually is after `setEgressPhase` (it may be less than asked, never more). */

@@ -1,4 +1,4 @@
-import { createHash } from "node:crypto";
+import { approvalBinding } from "@/server/policy/approval/binding";
 
 /**
  * The setup command a project gets when nobody set one: read from the lock files at the root of its
@@ -19,7 +19,10 @@ export function detectSetupCommand(rootFiles: readonly string[]): string | null 
   return commands.length > 0 ? commands.join(" && ") : null;
 }
 
-/** What a person's approval of a setup command is bound to: exactly this text. */
+/**
+ * What a person's approval of a setup command is bound to: exactly this text, as the dispatch's
+ * approval binding of the `setup.run` call, so the stored approval is what the one door checks.
+ */
 export function setupCommandHash(command: string): string {
-  return `sha256:${createHash("sha256").update(command).digest("hex")}`;
+  return approvalBinding("setup.run", { command });
 }

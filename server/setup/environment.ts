@@ -5,6 +5,7 @@ import { DEFAULT_EGRESS, EgressSettings } from "@/server/sandbox/egress/policy";
 import { rememberOpenedKey } from "@/server/settings/opened-keys";
 import type { SecretBox } from "@/server/settings/secret-box";
 import { detectSetupCommand, setupCommandHash } from "./detect";
+import type { SessionEnvironment } from "./prepare-environment";
 
 /**
  * A project's sandbox environment: the network per phase, the setup command (its approval bound to
@@ -202,4 +203,25 @@ export async function openSetupSecrets(
     }
   }
   return { env, unreadable };
+}
+
+/** What a new session of the project gets: its network, the setup command (bound when approved), its secrets. */
+export async function sessionEnvironment(
+  db: Db,
+  box: SecretBox,
+  project: { id: string; repoPath: string },
+): Promise<SessionEnvironment> {
+  const view = await readEnvironment(db, project);
+  return {
+    projectId: project.id,
+    egress: view.egress,
+    setup: view.setup.command
+      ? {
+          command: view.setup.command,
+          binding: view.setup.approved ? view.setup.hash : null,
+          approvedBy: view.setup.approvedById,
+        }
+      : null,
+    openSecrets: () => openSetupSecrets(db, box, project.id),
+  };
 }
