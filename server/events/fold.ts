@@ -350,7 +350,8 @@ export function applyEvent(view: SessionView, event: StoredEvent): SessionView {
     case "egress-phase-set":
     case "setup-ran":
     case "egress-connection":
-      foldEnvironment((view.environment ??= emptyEnvironmentView()), body, event.seq);
+      view.environment ??= emptyEnvironmentView();
+      foldEnvironment(view.environment, body, event.seq);
       break;
     case "terminal-opened":
       view.terminal = { id: body.terminalId, openedBy: body.by.name };
