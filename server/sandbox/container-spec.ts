@@ -71,7 +71,13 @@ export function containerSpec(options: {
     User: "1000:1000",
     WorkingDir: "/workspace",
     Hostname: "sandbox",
-    Env: [`HOME=${HOME_DIR}`, "LANG=C.UTF-8", "GIT_TERMINAL_PROMPT=0", ...(options.egressNetwork?.env ?? [])],
+    Env: [
+      `HOME=${HOME_DIR}`,
+      "LANG=C.UTF-8",
+      "GIT_TERMINAL_PROMPT=0",
+      ...(options.egressNetwork?.env ?? []),
+      ...(options.cacheVolume?.env ?? []),
+    ],
     HostConfig: {
       CapDrop: ["ALL"],
       SecurityOpt: ["no-new-privileges:true"],

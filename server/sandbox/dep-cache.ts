@@ -12,6 +12,9 @@ export const LABEL_CACHE_PROJECT = "arbor.cache-project";
 
 export const CACHE_ENV = [
   `npm_config_cache=${CACHE_DIR}/npm`,
+  // A lock file pins every tarball by its integrity hash: what the cache holds is used without asking
+  // the registry again (that is what makes the second session fast, and work with no network).
+  "npm_config_prefer_offline=true",
   // pnpm reads npm_config_* too: its content-addressed store.
   `npm_config_store_dir=${CACHE_DIR}/pnpm-store`,
   `PIP_CACHE_DIR=${CACHE_DIR}/pip`,

@@ -1,10 +1,23 @@
+import { execFileSync } from "node:child_process";
+import { mkdtempSync, writeFileSync } from "node:fs";
 import { createServer, type Server } from "node:http";
 import type { AddressInfo } from "node:net";
 import { networkInterfaces, tmpdir } from "node:os";
 import path from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import type { EventBody } from "@/server/events/schema";
+import { CheckpointPolicy } from "@/server/policy/checkpoints";
+import { rootFiles } from "@/server/projects/git-repository";
+import { detectSetupCommand, setupCommandHash } from "@/server/setup/detect";
+import {
+  prepareEnvironment,
+  SETUP_INTENT,
+  type SessionEnvironment,
+} from "@/server/setup/prepare-environment";
+import { ToolDispatch } from "@/server/tools/dispatch";
+import { removeCacheVolume } from "../dep-cache";
 import { DockerSandboxProvider } from "../docker-provider";
-import { cleanUp, PREFIX, silent, testProvider } from "../docker-testing";
+import { cleanUp, git, PREFIX, silent, tempDirs, testProvider } from "../docker-testing";
 import type { Sandbox } from "../types";
 import { type EgressConnection, EgressProxy } from "./egress-proxy";
 import { type EgressSettings, EgressSettings as Settings } from "./policy";
@@ -157,5 +170,153 @@ describe("egress through the proxy", () => {
     await new Promise((resolve) => setTimeout(resolve, 500));
     proxy.readLog();
     expect(connections.filter((c) => c.allowed)).toEqual([]);
+  });
+});
+
+/** A bare repository whose main holds package.json and the lock file npm made for is-odd@3.0.1. */
+function nodeProject(): string {
+  const dir = mkdtempSync(path.join(tmpdir(), "arbor-setup-"));
+  tempDirs.push(dir);
+  const bare = path.join(dir, "project.git");
+  const work = path.join(dir, "work");
+  git(["init", "-q", "--bare", "--initial-branch=main", bare]);
+  git(["clone", "-q", bare, work]);
+  writeFileSync(
+    path.join(work, "package.json"),
+    JSON.stringify({
+      name: "setup-test",
+      version: "1.0.0",
+      private: true,
+      dependencies: { "is-odd": "3.0.1" },
+    }),
+  );
+  // With the tarballs' URLs in the lock, as most projects have them (this machine's npm omits them).
+  const lockOnly = ["--package-lock-only", "--omit-lockfile-registry-resolved=false", "--ignore-scripts"];
+  execFileSync("npm", ["install", ...lockOnly, "--no-audit", "--no-fund"], {
+    cwd: work,
+    stdio: "pipe",
+  });
+  git(["add", "package.json", "package-lock.json"], work);
+  git(["-c", "user.name=Test", "-c", "user.email=test@example.com", "commit", "-q", "-m", "init"], work);
+  git(["push", "-q", "origin", "HEAD:main"], work);
+  return bare;
+}
+
+describe("setup with cached dependencies", () => {
+  const projectId = `${PREFIX}-setup-project`;
+  let repoPath: string;
+  afterAll(async () =>
+    removeCacheVolume(new (await import("dockerode")).default(), `${PREFIX}-egress`, projectId),
+  );
+
+  /** One session: a new sandbox of the project, prepared as a session's workspace is. */
+  async function session(name: string, environment: SessionEnvironment) {
+    const sessionId = `${PREFIX}-${name}`;
+    const box = await provider.create({
+      sessionId,
+      repoPath,
+      branch: `arbor/${name}`,
+      egress: environment.egress,
+      cacheProjectId: environment.projectId,
+    });
+    const dispatch = new ToolDispatch({
+      sandbox: async () => box,
+      policy: async () => ({ checkpoints: CheckpointPolicy.parse({ commands: "never-ask" }) }),
+      timeoutMs: 20_000,
+    });
+    const events: EventBody[] = [];
+    const started = Date.now();
+    await prepareEnvironment({
+      runId: "run-1",
+      sessionId,
+      fresh: true,
+      environment,
+      sandboxes: provider,
+      append: async (bodies) => {
+        events.push(...bodies);
+      },
+      runSetup: (command, binding, approver, env) =>
+        dispatch.run(
+          { tool: "setup.run", input: { command } },
+          { activeIntent: SETUP_INTENT, approval: { binding, approver }, env },
+        ),
+    });
+    return { box, dispatch, events, setupMs: Date.now() - started };
+  }
+
+  it("detects npm ci, runs it once approved with the setup secrets, and the second session installs from the cache", async () => {
+    repoPath = nodeProject();
+    const detected = detectSetupCommand(await rootFiles(repoPath));
+    expect(detected).toBe("npm ci");
+    const command =
+      'npm ci --no-audit --no-fund && test "$SETUP_TOKEN" = "s3cret-for-setup" && echo secret-seen';
+    const environment = (mode: "registries" | "off"): SessionEnvironment => ({
+      projectId,
+      egress: Settings.parse({ setup: { mode }, agent: { mode: "off" } }),
+      setup: { command, binding: setupCommandHash(command), approvedBy: "Ada" },
+      openSecrets: async () => ({ env: { SETUP_TOKEN: "s3cret-for-setup" }, unreadable: [] }),
+    });
+
+    const first = await session("setup-1", environment("registries"));
+    const ran = first.events.find((event) => event.type === "setup-ran");
+    expect(ran).toMatchObject({ status: "ok", exitCode: 0 });
+    expect(ran?.type === "setup-ran" && ran.output).toContain("secret-seen");
+    expect(first.events.filter((event) => event.type === "egress-phase-set")).toMatchObject([
+      { phase: "setup", applied: "registries" },
+      { phase: "agent", applied: "off" },
+    ]);
+    // The agent phase has neither the secret nor a network.
+    expect((await first.box.exec("printenv SETUP_TOKEN")).exitCode).not.toBe(0);
+    expect((await first.box.exec("node -e \"console.log(require('is-odd')(7))\"")).stdout.trim()).toBe(
+      "true",
+    );
+    // The approval is bound to the text: another command with the same approval does not run.
+    const edited = await first.dispatch.run(
+      { tool: "setup.run", input: { command: `${command} && touch /workspace/edited` } },
+      {
+        activeIntent: SETUP_INTENT,
+        approval: { binding: setupCommandHash(command), approver: "Ada" },
+        env: {},
+      },
+    );
+    expect(edited.status).toBe("ask");
+    expect((await first.box.exec("test -e /workspace/edited")).exitCode).not.toBe(0);
+
+    // Second session: no network at all in its setup phase, so npm ci can only succeed from the cache.
+    const second = await session("setup-2", environment("off"));
+    const secondRan = second.events.find((event) => event.type === "setup-ran");
+    if (secondRan?.type === "setup-ran" && secondRan.status !== "ok") console.log(secondRan.output);
+    expect(secondRan).toMatchObject({ status: "ok", exitCode: 0 });
+    console.log(
+      `setup (npm ci of is-odd): first session ${first.setupMs} ms (cold cache, through the proxy), second ${second.setupMs} ms (warm cache, no network)`,
+    );
+    await Promise.all([first.box.dispose(), second.box.dispose()]);
+  });
+
+  it("records an unapproved setup command as skipped, and a failing one with its output", async () => {
+    const base = {
+      projectId,
+      egress: Settings.parse({ setup: { mode: "off" }, agent: { mode: "off" } }),
+      openSecrets: async () => ({ env: {}, unreadable: [] }),
+    };
+    const skipped = await session("setup-3", {
+      ...base,
+      setup: { command: "npm ci", binding: null, approvedBy: null },
+    });
+    expect(skipped.events.find((event) => event.type === "setup-ran")).toMatchObject({ status: "skipped" });
+    expect((await skipped.box.exec("test -d node_modules")).exitCode).not.toBe(0);
+    const failing = "echo about to fail && exit 3";
+    const failed = await session("setup-4", {
+      ...base,
+      setup: { command: failing, binding: setupCommandHash(failing), approvedBy: "Ada" },
+    });
+    expect(failed.events.find((event) => event.type === "setup-ran")).toMatchObject({
+      status: "failed",
+      exitCode: 3,
+      output: expect.stringContaining("about to fail"),
+    });
+    // The session goes on.
+    expect((await failed.box.exec("echo usable")).stdout).toBe("usable\n");
+    await Promise.all([skipped.box.dispose(), failed.box.dispose()]);
   });
 });
