@@ -6,6 +6,7 @@ import { useRouter } from "next/navigation";
 import { describeError, useTRPC } from "../_trpc/client";
 import { CheckpointSettings } from "./checkpoint-settings";
 import { IntentsCard } from "./intents-card";
+import { NetworkSetupSettings } from "./network-setup-settings";
 import { NotFound } from "./not-found";
 import { ImportSession, ProjectMemory } from "./project-capture";
 import { RunStatusBadge } from "./session/status-badge";
@@ -75,6 +76,7 @@ export function ProjectView({ projectId }: { projectId: string }) {
       </section>
       <IntentsCard projectId={projectId} />
       <CheckpointSettings projectId={projectId} policy={project.data.checkpoints} />
+      <NetworkSetupSettings projectId={projectId} canEdit={project.data.permissions.settings} />
       <ProjectModelSettings projectId={projectId} />
       <section className="card" aria-label="Import session">
         <h2>Import session</h2>
