@@ -1,5 +1,5 @@
-import { execFileSync } from "node:child_process";
-import { mkdtempSync, writeFileSync } from "node:fs";
+import { type ChildProcess, execFileSync, spawn } from "node:child_process";
+import { mkdtempSync, readFileSync, writeFileSync } from "node:fs";
 import { createServer, type Server } from "node:http";
 import type { AddressInfo } from "node:net";
 import { networkInterfaces, tmpdir } from "node:os";
@@ -318,5 +318,61 @@ describe("setup with cached dependencies", () => {
     // The session goes on.
     expect((await failed.box.exec("echo usable")).stdout).toBe("usable\n");
     await Promise.all([skipped.box.dispose(), failed.box.dispose()]);
+  });
+});
+
+describe("an upstream proxy", () => {
+  let tinyproxy: ChildProcess | undefined;
+  let upstreamEgress: EgressProxy | undefined;
+  let upstreamProvider: DockerSandboxProvider | undefined;
+  afterAll(async () => {
+    await cleanUp(upstreamProvider);
+    await upstreamEgress?.destroy();
+    tinyproxy?.kill();
+  });
+
+  it("sends everything through the host's proxy when one is set (a local tinyproxy)", async () => {
+    const dir = mkdtempSync(path.join(tmpdir(), "arbor-tinyproxy-"));
+    tempDirs.push(dir);
+    const port = 40_000 + Math.floor(Math.random() * 10_000);
+    const log = path.join(dir, "tinyproxy.log");
+    writeFileSync(log, "");
+    execFileSync("chmod", ["666", log]);
+    writeFileSync(
+      path.join(dir, "tinyproxy.conf"),
+      [
+        `Port ${port}`,
+        "Listen 127.0.0.1",
+        "Timeout 60",
+        `LogFile "${log}"`,
+        "LogLevel Connect",
+        "Allow 127.0.0.1",
+        "ConnectPort 443",
+        "MaxClients 20",
+      ].join("\n"),
+    );
+    tinyproxy = spawn("tinyproxy", ["-d", "-c", path.join(dir, "tinyproxy.conf")], { stdio: "ignore" });
+    upstreamEgress = new EgressProxy({
+      docker: new (await import("dockerode")).default(),
+      instance: `${PREFIX}-upstream`,
+      stateDir: path.join(tmpdir(), `${PREFIX}-upstream`),
+      port: 20_000 + Math.floor(Math.random() * 20_000),
+      upstream: { host: "127.0.0.1", port },
+      log: silent,
+    });
+    upstreamProvider = new DockerSandboxProvider({
+      logger: silent,
+      instance: `${PREFIX}-upstream`,
+      egress: upstreamEgress,
+    });
+    const sessionId = `${PREFIX}-upstream`;
+    const box = await upstreamProvider.create({ sessionId, egress: registries });
+    await upstreamProvider.setEgressPhase(sessionId, "setup", registries);
+    const fetched = await box.exec(
+      "curl -sS -m 30 -o /dev/null -w '%{http_code}' https://registry.npmjs.org/is-odd",
+    );
+    expect(fetched.stdout).toBe("200");
+    expect(readFileSync(log, "utf8")).toMatch(/CONNECT registry\.npmjs\.org:443/i);
+    await box.dispose();
   });
 });
