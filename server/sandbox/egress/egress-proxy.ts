@@ -173,10 +173,16 @@ export class EgressProxy {
       const cacheLog = path.join(this.dir, "cache.log");
       if (existsSync(cacheLog)) chownSync(cacheLog, Number(stdout), Number(gid));
     }
+    const squidPath = this.options.squidPath ?? "/usr/sbin/squid";
+    if (!existsSync(squidPath))
+      throw new EgressUnavailableError(
+        `squid is not installed (${squidPath}): install Debian's squid package.`,
+      );
     await this.stopStale();
-    const squid = spawn(this.options.squidPath ?? "/usr/sbin/squid", ["-N", "-f", confPath], {
-      stdio: ["ignore", "ignore", "pipe"],
-    });
+    const squid = spawn(squidPath, ["-N", "-f", confPath], { stdio: ["ignore", "ignore", "pipe"] });
+    squid.on("error", (error) =>
+      this.options.log.error({ err: error.message }, "egress proxy (squid) failed"),
+    );
     let stderr = "";
     squid.stderr?.on("data", (chunk: Buffer) => {
       stderr = (stderr + chunk.toString("utf8")).slice(-4000);
