@@ -68,7 +68,11 @@ export class AnswerRunner {
         sessionId,
         sandboxes: deps.sandboxes,
         append: (events) => this.append(events),
-        dispatch: () => this.tools,
+        policy: async () => ({
+          checkpoints:
+            (await deps.checkpointsOf?.(sessionId).catch(() => STRICTEST_CHECKPOINTS)) ?? DEFAULT_CHECKPOINTS,
+        }),
+        timeoutMs: deps.commandTimeoutMs,
       }),
     );
     this.tools = new ToolDispatch({

@@ -81,7 +81,9 @@ export class RivaEngine {
         sessionId,
         sandboxes: deps.sandboxes,
         append: (events) => this.append(events),
-        dispatch: () => this.tools,
+        // setup.run is decided by its own rule (a person's bound approval); the policy only has to be valid.
+        policy: async () => ({ checkpoints: await this.checkpoints() }),
+        timeoutMs: deps.commandTimeoutMs,
       }),
     );
     const serving = () => this.serving.id || deps.model.id;

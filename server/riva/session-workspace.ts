@@ -46,7 +46,11 @@ export class SessionWorkspace {
      * Called once per acquire with the project's environment (when the deps give one), after the
      * sandbox is usable by the dispatch: the setup phase and the agent phase's network.
      */
-    private readonly prepare?: (environment: SessionEnvironment, fresh: boolean) => Promise<void>,
+    private readonly prepare?: (
+      environment: SessionEnvironment,
+      fresh: boolean,
+      sandbox: Sandbox,
+    ) => Promise<void>,
   ) {}
 
   /**
@@ -111,10 +115,9 @@ export class SessionWorkspace {
         ),
       );
     this.sandbox = sandbox;
-    // The dispatch's setup.run call reaches this sandbox through box(), which now returns it.
     if (environment && this.prepare) {
       try {
-        await this.prepare(environment, existing === null);
+        await this.prepare(environment, existing === null, sandbox);
       } catch (error) {
         this.sandbox = null;
         throw error;

@@ -1,6 +1,7 @@
 import type { EventBody } from "@/server/events/schema";
 import type { EgressSettings } from "@/server/sandbox/egress/policy";
-import type { EgressApplied, SandboxProvider } from "@/server/sandbox/types";
+import type { EgressApplied, Sandbox, SandboxProvider } from "@/server/sandbox/types";
+import { type DispatchDeps, ToolDispatch } from "@/server/tools/dispatch";
 
 /** What a session needs to know of its project's environment (built by app-context from the database). */
 export interface SessionEnvironment {
@@ -108,27 +109,26 @@ export async function prepareEnvironment(ctx: {
 export const SETUP_INTENT = { id: "project-setup", ownedScope: ["**"] } as const;
 
 /**
- * The `prepare` callback a SessionWorkspace gets from the engine or the answer runner: setup through
- * their one dispatch (setup.run with the person's bound approval), events through their log.
+ * The `prepare` callback a SessionWorkspace gets from the engine or the answer runner: setup.run
+ * through a ToolDispatch of its own over the sandbox being prepared (the caller's dispatch may be the
+ * one waiting for this very sandbox), with the caller's gate policy and the person's bound approval;
+ * events through the caller's log.
  */
 export function environmentPreparer(ctx: {
   runId: string;
   sessionId: string;
   sandboxes: Pick<SandboxProvider, "setEgressPhase">;
   append(events: EventBody[]): Promise<unknown>;
-  dispatch(): {
-    run(
-      call: { tool: string; input: unknown },
-      context: {
-        activeIntent: { id: string; ownedScope: readonly string[] };
-        approval: { binding: string; approver: string | null };
-        env: Record<string, string>;
-      },
-    ): Promise<SetupOutcome>;
-  };
-}): (environment: SessionEnvironment, fresh: boolean) => Promise<void> {
-  return (environment, fresh) =>
-    prepareEnvironment({
+  policy: DispatchDeps["policy"];
+  timeoutMs: number;
+}): (environment: SessionEnvironment, fresh: boolean, sandbox: Sandbox) => Promise<void> {
+  return (environment, fresh, sandbox) => {
+    const dispatch = new ToolDispatch({
+      sandbox: async () => sandbox,
+      policy: ctx.policy,
+      timeoutMs: ctx.timeoutMs,
+    });
+    return prepareEnvironment({
       runId: ctx.runId,
       sessionId: ctx.sessionId,
       fresh,
@@ -138,11 +138,10 @@ export function environmentPreparer(ctx: {
         await ctx.append(events);
       },
       runSetup: (command, binding, approver, env) =>
-        ctx
-          .dispatch()
-          .run(
-            { tool: "setup.run", input: { command } },
-            { activeIntent: SETUP_INTENT, approval: { binding, approver }, env },
-          ),
+        dispatch.run(
+          { tool: "setup.run", input: { command } },
+          { activeIntent: SETUP_INTENT, approval: { binding, approver }, env },
+        ),
     });
+  };
 }
