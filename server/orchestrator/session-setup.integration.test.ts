@@ -1,4 +1,6 @@
-import { describe, expect, it } from "vitest";
+import Docker from "dockerode";
+import { afterAll, describe, expect, it } from "vitest";
+import { removeCacheVolume } from "@/server/sandbox/dep-cache";
 import { DEFAULT_EGRESS } from "@/server/sandbox/egress/policy";
 import { setupCommandHash } from "@/server/setup/detect";
 import type { SessionEnvironment } from "@/server/setup/prepare-environment";
@@ -10,6 +12,8 @@ import { orchestratorWorld } from "@/server/testing/orchestrator-world";
  * SQLite, Docker and the offline model.
  */
 const world = orchestratorWorld({ repoName: "Setup" });
+// The world's provider is the default instance; the project's cache volume goes with the test.
+afterAll(async () => removeCacheVolume(new Docker(), "default", "setup-project"));
 const COMMAND = 'echo "installed with $SETUP_TOKEN_SET" > /workspace/.setup-done';
 
 describe("the session's setup", () => {
