@@ -1,5 +1,5 @@
 import { type ChildProcess, execFileSync, spawn } from "node:child_process";
-import { mkdtempSync, readFileSync, writeFileSync } from "node:fs";
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { createServer, type Server } from "node:http";
 import type { AddressInfo } from "node:net";
 import { networkInterfaces, tmpdir } from "node:os";
@@ -30,6 +30,7 @@ let proxy: EgressProxy;
 let provider: DockerSandboxProvider;
 let server: Server;
 let serverPort = 0;
+const proxyState = mkdtempSync(path.join(tmpdir(), "arbor-egress-state-"));
 const connections: EgressConnection[] = [];
 /** This machine's first non-loopback IPv4 address: where the test server is reached. */
 const hostAddress =
@@ -49,7 +50,7 @@ beforeAll(async () => {
   proxy = new EgressProxy({
     docker: new (await import("dockerode")).default(),
     instance: `${PREFIX}-egress`,
-    stateDir: path.join(tmpdir(), `${PREFIX}-egress`),
+    stateDir: proxyState,
     port: 20_000 + Math.floor(Math.random() * 20_000),
     upstream: null,
     log: silent,
@@ -61,6 +62,7 @@ beforeAll(async () => {
 afterAll(async () => {
   await cleanUp(provider);
   await proxy?.destroy();
+  rmSync(proxyState, { recursive: true, force: true });
   await new Promise((resolve) => server?.close(resolve));
 });
 
@@ -325,9 +327,11 @@ describe("an upstream proxy", () => {
   let tinyproxy: ChildProcess | undefined;
   let upstreamEgress: EgressProxy | undefined;
   let upstreamProvider: DockerSandboxProvider | undefined;
+  const upstreamState = mkdtempSync(path.join(tmpdir(), "arbor-egress-state-"));
   afterAll(async () => {
     await cleanUp(upstreamProvider);
     await upstreamEgress?.destroy();
+    rmSync(upstreamState, { recursive: true, force: true });
     tinyproxy?.kill();
   });
 
@@ -355,7 +359,7 @@ describe("an upstream proxy", () => {
     upstreamEgress = new EgressProxy({
       docker: new (await import("dockerode")).default(),
       instance: `${PREFIX}-upstream`,
-      stateDir: path.join(tmpdir(), `${PREFIX}-upstream`),
+      stateDir: upstreamState,
       port: 20_000 + Math.floor(Math.random() * 20_000),
       upstream: { host: "127.0.0.1", port },
       log: silent,
