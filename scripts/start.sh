@@ -6,7 +6,7 @@ source "$(dirname "${BASH_SOURCE[0]}")/lib.sh"
 
 PORT="${PORT:-3000}"
 ensure_node
-ensure_debian_packages git ca-certificates docker.io debootstrap
+ensure_debian_packages git ca-certificates docker.io debootstrap squid
 ensure_sandbox
 ensure_npm_packages
 ensure_database

@@ -13,7 +13,8 @@ import { loadTierConfig } from "@/server/model/tiers/load";
 import { Orchestrator } from "@/server/orchestrator/orchestrator";
 import { readCheckpointPolicy } from "@/server/policy/checkpoints";
 import { RivaLimits } from "@/server/riva/limits";
-import { getSandboxProvider } from "@/server/sandbox";
+import { getSandboxProvider, onEgressConnection } from "@/server/sandbox";
+import { deniedAdvice } from "@/server/sandbox/egress/policy";
 import { ProjectImages } from "@/server/sandbox/project-image/project-images";
 import { serverResourcePolicy } from "@/server/sandbox/resource-policy";
 import { effectiveResources, readProjectResources } from "@/server/sandbox/resources";
@@ -25,6 +26,7 @@ import { environmentLayer } from "@/server/settings/resolve";
 import { modelForSession } from "@/server/settings/run-model";
 import { createSecretBox } from "@/server/settings/secret-box";
 import { tierModelsForSession } from "@/server/settings/tier-models";
+import { sessionEnvironment } from "@/server/setup/environment";
 import { createTerminalHub } from "@/server/terminal/create";
 
 /**
@@ -43,6 +45,28 @@ function create() {
   // resolves its own from the project's and team's settings (see modelForRun below).
   const model = createAgentModel(resolveModelSettings({ environment }));
   const sandboxes = getSandboxProvider();
+  // Every connection through the egress proxy is an event of the session whose container made it.
+  onEgressConnection((connection) => {
+    const { sessionId, at: _at, ...rest } = connection;
+    void store
+      .append(sessionId, [
+        {
+          type: "egress-connection",
+          ...rest,
+          advice: connection.allowed
+            ? null
+            : deniedAdvice(
+                connection.reason ?? "not-listed",
+                connection.host,
+                connection.port,
+                connection.phase,
+              ),
+        },
+      ])
+      .catch((error: unknown) =>
+        logger.warn({ err: error, sessionId }, "could not record an egress connection"),
+      );
+  });
   // Each project's own image (.arbor/Dockerfile on its default branch), built on the server's image.
   const projectImages = new ProjectImages({
     db,
@@ -112,6 +136,13 @@ function create() {
           runtime: readSandboxRuntime(project.sandboxRuntime),
         }),
       };
+    },
+    async environmentOf(sessionId) {
+      const session = await db.session.findUniqueOrThrow({
+        where: { id: sessionId },
+        include: { project: true },
+      });
+      return sessionEnvironment(db, box, session.project);
     },
     async checkpointsOf(sessionId) {
       const session = await db.session.findUniqueOrThrow({

@@ -62,6 +62,17 @@ const schema = z.object({
   ARBOR_SANDBOX_POOL_SIZE: z.coerce.number().int().min(0).max(16).default(0),
   ARBOR_COMMAND_TIMEOUT_MS: positiveInt(120_000),
   /**
+   * The egress proxy (squid) sandboxes reach the network through, on the internal network's gateway
+   * (server/sandbox/egress). "off": no proxy; phases other than Open and Off then run Off.
+   */
+  ARBOR_EGRESS_PROXY: z.enum(["on", "off"]).default("on"),
+  ARBOR_EGRESS_PROXY_PORT: z.coerce.number().int().min(1024).max(65535).default(3129),
+  /** The host's own proxy, which the egress proxy uses upstream when set (http://host:port). */
+  HTTPS_PROXY: optionalString,
+  HTTP_PROXY: optionalString,
+  https_proxy: optionalString,
+  http_proxy: optionalString,
+  /**
    * The /workspace size cap, server-wide, and the default of projects that set none: fs.write and
    * fs.edit refuse to grow it beyond this many MB, and a command that leaves it larger fails.
    */
@@ -123,7 +134,20 @@ export type Env = z.infer<typeof schema> & {
   dataDir: string;
   /** The 32-byte key behind ARBOR_SECRET_KEY (or the generated one). */
   secretKey: Buffer;
+  /** The host's upstream proxy from HTTPS_PROXY / HTTP_PROXY (either case), or null. */
+  upstreamProxy: { host: string; port: number } | null;
 };
+
+function upstreamProxyOf(values: z.infer<typeof schema>): { host: string; port: number } | null {
+  const raw = values.HTTPS_PROXY ?? values.https_proxy ?? values.HTTP_PROXY ?? values.http_proxy;
+  if (!raw) return null;
+  try {
+    const url = new URL(raw.includes("://") ? raw : `http://${raw}`);
+    return { host: url.hostname.replace(/^\[|\]$/g, ""), port: Number(url.port) || 80 };
+  } catch {
+    throw new Error(`Invalid environment:\n  HTTPS_PROXY/HTTP_PROXY: not a proxy address (${raw}).`);
+  }
+}
 
 function readOrCreateSecret(dataDir: string, name = "auth-secret"): string {
   const file = path.join(dataDir, name);
@@ -167,6 +191,7 @@ export function parseEnv(source: Record<string, string | undefined>): Env {
     dataDir,
     DATABASE_URL: values.DATABASE_URL ?? `file:${path.join(dataDir, "arbor.db")}`,
     NEXTAUTH_SECRET: values.NEXTAUTH_SECRET ?? readOrCreateSecret(dataDir),
+    upstreamProxy: upstreamProxyOf(values),
     secretKey: values.ARBOR_SECRET_KEY
       ? parseSecretKey(values.ARBOR_SECRET_KEY)
       : generatedSecretKey(dataDir),

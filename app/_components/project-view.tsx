@@ -6,6 +6,7 @@ import { useRouter } from "next/navigation";
 import { describeError, useTRPC } from "../_trpc/client";
 import { CheckpointSettings } from "./checkpoint-settings";
 import { IntentsCard } from "./intents-card";
+import { NetworkSetupSettings } from "./network-setup-settings";
 import { NotFound } from "./not-found";
 import { ImportSession, ProjectMemory } from "./project-capture";
 import { ResourceSettings } from "./resource-settings";
@@ -78,6 +79,7 @@ export function ProjectView({ projectId }: { projectId: string }) {
       <IntentsCard projectId={projectId} />
       <CheckpointSettings projectId={projectId} policy={project.data.checkpoints} />
       <ResourceSettings projectId={projectId} resources={project.data.resources} />
+      <NetworkSetupSettings projectId={projectId} canEdit={project.data.permissions.settings} />
       <ProjectModelSettings projectId={projectId} />
       <SandboxSettings projectId={projectId} canChange={project.data.permissions.settings} />
       <section className="card" aria-label="Import session">

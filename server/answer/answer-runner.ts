@@ -11,6 +11,7 @@ import type { RivaDeps } from "@/server/riva/ports";
 import { llmCalledEvent } from "@/server/riva/run-events";
 import { SessionWorkspace } from "@/server/riva/session-workspace";
 import { stoppedBy } from "@/server/riva/stop";
+import { environmentPreparer } from "@/server/setup/prepare-environment";
 import { resultText, type ToolCall, ToolDispatch, type ToolResult } from "@/server/tools/dispatch";
 import { toolNamed } from "@/server/tools/registry";
 import {
@@ -58,11 +59,25 @@ export class AnswerRunner {
     private readonly sessionId: string,
     private readonly runId: string,
   ) {
-    this.workspace = new SessionWorkspace(deps, sessionId, (ready, described) =>
-      this.append([
-        { type: "sandbox-ready", runId, ...ready, image: ready.image ?? deps.sandboxImage },
-        { type: "sandbox-described", runId, ...described },
-      ]),
+    this.workspace = new SessionWorkspace(
+      deps,
+      sessionId,
+      (ready, described) =>
+        this.append([
+          { type: "sandbox-ready", runId, ...ready, image: ready.image ?? deps.sandboxImage },
+          { type: "sandbox-described", runId, ...described },
+        ]),
+      environmentPreparer({
+        runId,
+        sessionId,
+        sandboxes: deps.sandboxes,
+        append: (events) => this.append(events),
+        policy: async () => ({
+          checkpoints:
+            (await deps.checkpointsOf?.(sessionId).catch(() => STRICTEST_CHECKPOINTS)) ?? DEFAULT_CHECKPOINTS,
+        }),
+        timeoutMs: deps.commandTimeoutMs,
+      }),
     );
     this.tools = new ToolDispatch({
       sandbox: () => this.workspace.box(),

@@ -2,6 +2,7 @@ import { authRouter } from "./routers/auth";
 import { captureRouter } from "./routers/capture";
 import { contextRouter } from "./routers/context";
 import { dashboardRouter } from "./routers/dashboard";
+import { environmentRouter } from "./routers/environment";
 import { inboxRouter } from "./routers/inbox";
 import { intentRouter } from "./routers/intent";
 import { projectRouter } from "./routers/project";
@@ -36,6 +37,7 @@ export const appRouter = createRouter({
   settings: settingsRouter,
   terminal: terminalRouter,
   workspace: workspaceRouter,
+  environment: environmentRouter,
 });
 
 export type AppRouter = typeof appRouter;

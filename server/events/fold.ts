@@ -14,6 +14,7 @@ import {
   toolCalled,
 } from "./fold-approvals";
 import { foldCycleEvent } from "./fold-cycles";
+import { type EnvironmentView, emptyEnvironmentView, foldEnvironment } from "./fold-environment";
 import { foldQaEvent, type IntentionQaFields, NO_QA, type RunDeliveryFields } from "./fold-qa";
 import { foldReasoningEvent, noRunReasoning, type RunReasoningFields } from "./fold-reasoning";
 import { foldRoleEvent, type IntentionRoleFields, noIntentionRoles } from "./fold-roles";
@@ -198,6 +199,8 @@ export interface SessionView {
   lastSeq: number;
   work: WorkView | null;
   terminal: TerminalView | null;
+  /** The sandbox's network and setup (absent from views folded before they existed: read with `?? `). */
+  environment?: EnvironmentView;
   /** Changes people made from the Files card (saves, new files, renames, deletes): open trees follow it. */
   personFileChanges: number;
   runOrder: string[];
@@ -212,6 +215,7 @@ export function emptySessionView(): SessionView {
     lastSeq: 0,
     work: null,
     terminal: null,
+    environment: emptyEnvironmentView(),
     personFileChanges: 0,
     runOrder: [],
     runs: {},
@@ -394,6 +398,12 @@ export function applyEvent(view: SessionView, event: StoredEvent): SessionView {
     case "work-merged":
     case "work-discarded":
       view.work = foldWork(view.work, body);
+      break;
+    case "egress-phase-set":
+    case "setup-ran":
+    case "egress-connection":
+      view.environment ??= emptyEnvironmentView();
+      foldEnvironment(view.environment, body, event.seq);
       break;
     case "terminal-opened":
       view.terminal = { id: body.terminalId, openedBy: body.by.name };

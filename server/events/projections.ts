@@ -149,6 +149,9 @@ export async function project(tx: Tx, sessionId: string, event: StoredEvent): Pr
     case "work-saved":
     case "work-merged":
     case "work-discarded":
+    case "egress-phase-set":
+    case "setup-ran":
+    case "egress-connection":
     case "terminal-opened":
     case "terminal-typed":
     case "terminal-closed":

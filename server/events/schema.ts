@@ -5,6 +5,7 @@ import { CheckRanBody, ChecksBaselinedBody } from "./bodies/checks";
 import { ContextRestoredBody } from "./bodies/context";
 import * as cycle from "./bodies/cycle";
 import * as editorFiles from "./bodies/editor-files";
+import * as environment from "./bodies/environment";
 import * as intention from "./bodies/intention";
 import * as qa from "./bodies/qa";
 import * as reasoning from "./bodies/reasoning";
@@ -84,6 +85,10 @@ export const EventBody = z.discriminatedUnion("type", [
   editorFiles.FolderDeletedBody,
   /** Full mode's Librarian, Critic and Chaos at work (see bodies/roles.ts). */
   roles.RoleReportedBody,
+  /** The sandbox's network per phase, the setup command, connections through the egress proxy (bodies/environment.ts). */
+  environment.EgressPhaseSetBody,
+  environment.SetupRanBody,
+  environment.EgressConnectionBody,
   run.RunEndedBody,
 ]);
 /** An event as read back (defaults applied). */

@@ -147,3 +147,13 @@ export async function mergeBranch(
 export async function deleteBranch(repoPath: string, branch: string): Promise<void> {
   await git(["-C", repoPath, "update-ref", "-d", `refs/heads/${branch}`]).catch(() => undefined);
 }
+
+/** The names at the root of the default branch (files and folders); empty for an empty repository. */
+export async function rootFiles(repoPath: string): Promise<string[]> {
+  try {
+    const { stdout } = await git(["-C", repoPath, "ls-tree", "--name-only", "HEAD"]);
+    return stdout.split("\n").filter(Boolean);
+  } catch {
+    return [];
+  }
+}

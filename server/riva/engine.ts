@@ -5,13 +5,13 @@ import type { EventInput } from "@/server/events/schema";
 import { CycleLedger } from "@/server/governance/ledger/cycle-ledger";
 import type { RequestContext } from "@/server/model/request-check";
 import type { ModelCallRecord, Plan } from "@/server/model/types";
-
 import { runGrantsFor } from "@/server/policy/approval/run-pre-approvals";
 import {
   type CheckpointPolicy,
   DEFAULT_CHECKPOINTS,
   STRICTEST_CHECKPOINTS,
 } from "@/server/policy/checkpoints";
+import { environmentPreparer } from "@/server/setup/prepare-environment";
 import { ToolDispatch } from "@/server/tools/dispatch";
 import { listWorkspace } from "@/server/tools/workspace-listing";
 import { compressionEvent } from "./act-compression";
@@ -76,11 +76,23 @@ export class RivaEngine {
     private readonly runId: string,
     private readonly waitForApproval: (approvalId: string, signal: AbortSignal) => Promise<void>,
   ) {
-    this.workspace = new SessionWorkspace(deps, sessionId, (ready, described) =>
-      this.append([
-        { type: "sandbox-ready", runId, ...ready, image: ready.image ?? deps.sandboxImage },
-        { type: "sandbox-described", runId, ...described },
-      ]),
+    this.workspace = new SessionWorkspace(
+      deps,
+      sessionId,
+      (ready, described) =>
+        this.append([
+          { type: "sandbox-ready", runId, ...ready, image: ready.image ?? deps.sandboxImage },
+          { type: "sandbox-described", runId, ...described },
+        ]),
+      environmentPreparer({
+        runId,
+        sessionId,
+        sandboxes: deps.sandboxes,
+        append: (events) => this.append(events),
+        // setup.run is decided by its own rule (a person's bound approval); the policy only has to be valid.
+        policy: async () => ({ checkpoints: await this.checkpoints() }),
+        timeoutMs: deps.commandTimeoutMs,
+      }),
     );
     const serving = () => this.serving.id || deps.model.id;
     const ledger = deps.traceLedger

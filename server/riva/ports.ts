@@ -7,6 +7,7 @@ import type { AgentModel } from "@/server/model/types";
 import type { CheckpointPolicy } from "@/server/policy/checkpoints";
 import type { SandboxRuntime } from "@/server/sandbox/runtime";
 import type { SandboxProvider } from "@/server/sandbox/types";
+import type { SessionEnvironment } from "@/server/setup/prepare-environment";
 import type { RivaLimits, RunBudget } from "./limits";
 
 /**
@@ -61,6 +62,11 @@ export interface RivaDeps {
   tiers?: RunTiers | null;
   /** fs.write and fs.edit refuse to grow /workspace beyond this many bytes; absent means no cap. */
   workspaceMaxBytes?: number | null;
+  /**
+   * The project's sandbox environment (network per phase, setup command, setup secrets); absent: the
+   * sandbox has no network and no setup runs.
+   */
+  environmentOf?(sessionId: string): Promise<SessionEnvironment>;
 }
 
 /** Model tiers resolved for one run (see server/settings/tier-models.ts). */

@@ -4,9 +4,11 @@ import type { SandboxResources, ToolchainVersion } from "@/server/events/bodies/
 import type { IntentionView } from "@/server/events/fold";
 import { type LedgerExecResult, ledgerExecOf } from "@/server/governance/ledger/collect";
 import { mirrorIntentsFile } from "@/server/intents/mirror";
+import type { EgressSettings } from "@/server/sandbox/egress/policy";
 import { limitsOf, resourcesOfLimits } from "@/server/sandbox/resources";
 import type { SandboxRuntime } from "@/server/sandbox/runtime";
 import type { Sandbox } from "@/server/sandbox/types";
+import type { SessionEnvironment } from "@/server/setup/prepare-environment";
 import type { RivaDeps } from "./ports";
 import { stoppedBy } from "./stop";
 
@@ -46,10 +48,22 @@ export class SessionWorkspace {
   private resources: SandboxResources | undefined;
 
   constructor(
-    private readonly deps: Pick<RivaDeps, "sandboxes" | "workspaceOf" | "commandTimeoutMs" | "logger">,
+    private readonly deps: Pick<
+      RivaDeps,
+      "sandboxes" | "workspaceOf" | "commandTimeoutMs" | "logger" | "environmentOf"
+    >,
     private readonly sessionId: string,
     /** Called once, when the sandbox is first ready, so the engine can record it (and what it has). */
     private readonly onReady: (ready: SandboxReady, described: SandboxDescription) => Promise<void>,
+    /**
+     * Called once per acquire with the project's environment (when the deps give one), after the
+     * sandbox is usable by the dispatch: the setup phase and the agent phase's network.
+     */
+    private readonly prepare?: (
+      environment: SessionEnvironment,
+      fresh: boolean,
+      sandbox: Sandbox,
+    ) => Promise<void>,
   ) {}
 
   /**
@@ -100,6 +114,9 @@ export class SessionWorkspace {
       this.sessionId,
     );
     this.resources = resources;
+    const environment = (await this.deps.environmentOf?.(this.sessionId)) ?? null;
+    const choice: { image?: string; runtime?: SandboxRuntime } =
+      existing || !sandboxChoice ? {} : await sandboxChoice();
     const sandbox =
       existing ??
       (await this.deps.sandboxes.create({
@@ -107,7 +124,9 @@ export class SessionWorkspace {
         repoPath,
         branch,
         ...(resources ? { limits: limitsOf(resources) } : {}),
-        ...(sandboxChoice ? await sandboxChoice() : {}),
+        ...choice,
+        // A gVisor sandbox has no network (its runtime refuses one): its environment gives it none.
+        ...(environment && choice.runtime !== "runsc" ? sandboxNeeds(environment) : {}),
       }));
     // Each run starts from the project's intents as they are now (a reused sandbox included).
     if (intentsFile != null)
@@ -118,6 +137,14 @@ export class SessionWorkspace {
         ),
       );
     this.sandbox = sandbox;
+    if (environment && this.prepare && sandbox.runtime !== "runsc") {
+      try {
+        await this.prepare(environment, existing === null, sandbox);
+      } catch (error) {
+        this.sandbox = null;
+        throw error;
+      }
+    }
     const ready = {
       containerName: sandbox.containerName,
       reused: existing !== null,
@@ -133,4 +160,18 @@ export class SessionWorkspace {
     });
     return sandbox;
   }
+}
+
+/**
+ * What the new container needs from the project's environment: a setup phase's network only when an
+ * approved setup command will run, and the dependency cache only when something installs (the setup,
+ * or an agent phase with network). Otherwise nothing, and the warm pool can serve it.
+ */
+function sandboxNeeds(environment: SessionEnvironment): { egress?: EgressSettings; cacheProjectId?: string } {
+  const runsSetup = environment.setup?.binding != null;
+  const egress: EgressSettings = runsSetup
+    ? environment.egress
+    : { ...environment.egress, setup: { mode: "off", getHeadOnly: false } };
+  const installs = runsSetup || egress.agent.mode !== "off";
+  return { egress, ...(installs ? { cacheProjectId: environment.projectId } : {}) };
 }

@@ -38,6 +38,18 @@ export const GiB = 1024 ** 3;
 export const SANDBOX_ENTRYPOINT = ["/usr/bin/tini", "--"];
 export const SANDBOX_CMD = ["sleep", "infinity"];
 
+/**
+ * A container whose network is Arbor's internal egress network (see egress/egress-proxy.ts): it
+ * reaches the world only through the proxy named in `env`, and has no DNS of its own (an address
+ * nothing answers at, so even an engine that forwards queries from an internal network sends them
+ * nowhere).
+ */
+export interface EgressNetwork {
+  name: string;
+  env: string[];
+}
+export const NO_DNS = ["240.0.0.1"];
+
 export interface SandboxLimits {
   memoryBytes: number;
   nanoCpus: number;
@@ -57,6 +69,10 @@ export function containerSpec(options: {
   poolKey?: string;
   /** Absent: the engine's default (runc). "runsc" (gVisor) never gets a network. */
   runtime?: SandboxRuntime;
+  /** Set: the container joins this internal network instead of none/bridge. */
+  egressNetwork?: EgressNetwork;
+  /** The project's dependency cache volume (dep-cache.ts), mounted at /cache with the tools pointed at it. */
+  cacheVolume?: { name: string; target: string; env: string[] };
 }): Docker.ContainerCreateOptions {
   const { name, sessionId, allowNetwork } = options;
   const labels: Record<string, string> = { [LABEL_MANAGED]: "true", [LABEL_INSTANCE]: options.instance };
@@ -76,7 +92,14 @@ export function containerSpec(options: {
     WorkingDir: "/workspace",
     Hostname: "sandbox",
     // Every process in the container inherits it: see safe-git.ts for why git needs it.
-    Env: [`HOME=${HOME_DIR}`, "LANG=C.UTF-8", "GIT_TERMINAL_PROMPT=0", ...safeGitEnvLines()],
+    Env: [
+      `HOME=${HOME_DIR}`,
+      "LANG=C.UTF-8",
+      "GIT_TERMINAL_PROMPT=0",
+      ...safeGitEnvLines(),
+      ...(options.egressNetwork?.env ?? []),
+      ...(options.cacheVolume?.env ?? []),
+    ],
     HostConfig: {
       CapDrop: ["ALL"],
       SecurityOpt: ["no-new-privileges:true"],
@@ -86,11 +109,25 @@ export function containerSpec(options: {
       // Equal to Memory: no swap on top of the limit.
       MemorySwap: options.limits.memoryBytes,
       NanoCpus: options.limits.nanoCpus,
-      NetworkMode: allowNetwork ? "bridge" : "none",
+      NetworkMode: options.egressNetwork?.name ?? (allowNetwork ? "bridge" : "none"),
+      ...(options.egressNetwork
+        ? { Dns: NO_DNS, DnsOptions: ["timeout:1", "attempts:1"], DnsSearch: [] }
+        : {}),
       // No bind mounts at all: the host's files (and the Docker socket) stay out of reach.
       Binds: [],
       ReadonlyRootfs: true,
       Tmpfs: { "/tmp": TMP_TMPFS },
+      ...(options.cacheVolume
+        ? {
+            Mounts: [
+              {
+                Type: "volume" as const,
+                Source: options.cacheVolume.name,
+                Target: options.cacheVolume.target,
+              },
+            ],
+          }
+        : {}),
       RestartPolicy: { Name: "no" },
       ...(options.runtime === "runsc" ? { Runtime: "runsc" } : {}),
     },

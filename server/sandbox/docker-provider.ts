@@ -5,15 +5,20 @@ import { logger as rootLogger } from "@/server/logger";
 import {
   containerSpec,
   DEFAULT_SANDBOX_IMAGE,
+  type EgressNetwork,
   GiB,
   LABEL_MANAGED,
   POOL_NAME_PREFIX,
   poolKeyOf,
   type SandboxLimits,
 } from "./container-spec";
+import { CACHE_DIR, CACHE_ENV, ensureCacheVolume } from "./dep-cache";
 import { statusOf, toSandboxError } from "./docker-errors";
 import { runInContainer } from "./docker-exec";
 import { DockerSandbox } from "./docker-sandbox";
+import type { EgressProxy } from "./egress/egress-proxy";
+import type { EgressPhase, EgressSettings } from "./egress/policy";
+import { SandboxEgress } from "./egress/sandbox-egress";
 import { type PoolEntry, sweepOrphanContainers } from "./orphan-sweep";
 import { assertBareRepo, copyRepoInto } from "./repo-copy";
 import type { SandboxRuntime } from "./runtime";
@@ -22,6 +27,7 @@ import { ShellAgents } from "./shell-agents";
 import { openContainerTerminal, type SandboxTerminal, type TerminalSize } from "./terminal";
 import type {
   CreateSandboxOptions,
+  EgressApplied,
   LiveSessionsQuery,
   Sandbox,
   SandboxErrorCode,
@@ -51,6 +57,8 @@ export interface DockerSandboxProviderOptions {
   poolRefillDelayMs?: number;
   /** Run commands through a persistent shell in each container (default true). */
   persistentShell?: boolean;
+  /** Arbor's egress proxy; without it a networked phase can only be Open (bridge) or Off. */
+  egress?: EgressProxy;
 }
 
 /** One hardened container per session, driven through the Docker Engine API (dockerode). */
@@ -69,6 +77,7 @@ export class DockerSandboxProvider implements SandboxProvider {
   private refillTimer: NodeJS.Timeout | undefined;
   private closed = false;
   private readonly shells: ShellAgents;
+  private readonly egress: SandboxEgress;
 
   constructor(options: DockerSandboxProviderOptions = {}) {
     this.docker = options.docker ?? new Docker(options.dockerOptions);
@@ -80,6 +89,18 @@ export class DockerSandboxProvider implements SandboxProvider {
     this.poolSize = Math.max(0, Math.floor(options.poolSize ?? 0));
     this.poolRefillDelayMs = options.poolRefillDelayMs ?? 1_000;
     this.shells = new ShellAgents(this.docker, options.persistentShell ?? true, this.log);
+    this.egress = new SandboxEgress(this.docker, options.egress ?? null, this.log);
+  }
+
+  /** See SandboxEgress.apply. */
+  async setEgressPhase(
+    sessionId: string,
+    phase: EgressPhase,
+    settings: EgressSettings,
+  ): Promise<EgressApplied> {
+    const sandbox = await this.get(sessionId);
+    if (!sandbox) throw new SandboxError("not_found", "This session has no sandbox.");
+    return this.egress.apply(sandbox.id, sessionId, phase, settings);
   }
 
   private refillSoon(): void {
@@ -248,8 +269,25 @@ export class DockerSandboxProvider implements SandboxProvider {
     const started = Date.now();
     let container: Docker.Container;
     const limits = options.limits ?? this.limits;
-    // The pool holds only containers of the default image on runc without a network, keyed by limits.
-    const poolable = !options.allowNetwork && image === this.image && runtime === "runc";
+    // gVisor never gets a network (its runtime refuses one here): its egress is Off whatever is asked.
+    const egressNetwork = runtime === "runsc" ? undefined : await this.egress.networkFor(options.egress);
+    const cacheVolume = options.cacheProjectId
+      ? {
+          name: await ensureCacheVolume(this.docker, {
+            instance: this.instance,
+            projectId: options.cacheProjectId,
+            image: this.image,
+          }).catch((error: unknown) => {
+            throw this.wrap(error, "prepare the project's dependency cache");
+          }),
+          target: CACHE_DIR,
+          env: CACHE_ENV,
+        }
+      : undefined;
+    const networked = (options.allowNetwork ?? false) || egressNetwork !== undefined;
+    // The pool holds only containers of the default image on runc, with neither a network nor a cache
+    // volume, keyed by their limits.
+    const poolable = !networked && !cacheVolume && image === this.image && runtime === "runc";
     const claimed = poolable ? await this.claimFromPool(name, this.poolKey(limits)) : null;
     if (claimed) {
       try {
@@ -266,7 +304,13 @@ export class DockerSandboxProvider implements SandboxProvider {
     }
     try {
       container = await this.docker.createContainer(
-        this.spec(name, sessionId, options.allowNetwork ?? false, { limits, image, runtime }),
+        this.spec(name, sessionId, networked, {
+          limits,
+          image,
+          runtime,
+          ...(egressNetwork && egressNetwork !== "bridge" ? { egressNetwork } : {}),
+          ...(cacheVolume ? { cacheVolume } : {}),
+        }),
       );
     } catch (error) {
       // Another request created it first: use that one.
@@ -397,12 +441,21 @@ export class DockerSandboxProvider implements SandboxProvider {
     name: string,
     sessionId: string | undefined,
     allowNetwork: boolean,
-    made: { limits?: SandboxLimits; poolKey?: string; image?: string; runtime?: SandboxRuntime } = {},
+    made: {
+      limits?: SandboxLimits;
+      poolKey?: string;
+      image?: string;
+      runtime?: SandboxRuntime;
+      egressNetwork?: EgressNetwork;
+      cacheVolume?: { name: string; target: string; env: string[] };
+    } = {},
   ) {
     return containerSpec({
       name,
       sessionId,
       allowNetwork,
+      ...(made.egressNetwork ? { egressNetwork: made.egressNetwork } : {}),
+      ...(made.cacheVolume ? { cacheVolume: made.cacheVolume } : {}),
       image: made.image ?? this.image,
       instance: this.instance,
       limits: made.limits ?? this.limits,
@@ -438,7 +491,10 @@ export class DockerSandboxProvider implements SandboxProvider {
       wrap: (error, action) => this.wrap(error, action, "exec_failed"),
       agent: () => this.shells.agentFor(containerId),
       oomState: this.shells.oomStateFor(containerId),
-      onDispose: () => this.shells.forget(containerId),
+      onDispose: () => {
+        this.shells.forget(containerId);
+        this.egress.forget(sessionId);
+      },
     });
   }
 

@@ -1,6 +1,10 @@
 import { createHash } from "node:crypto";
+import path from "node:path";
+import Docker from "dockerode";
 import { env } from "@/server/env";
+import { logger } from "@/server/logger";
 import { DockerSandboxProvider } from "./docker-provider";
+import { type EgressConnection, EgressProxy } from "./egress/egress-proxy";
 import { serverResourcePolicy } from "./resource-policy";
 import { effectiveResources, limitsOf } from "./resources";
 import type { SandboxProvider } from "./types";
@@ -15,12 +19,36 @@ export * from "./types";
  */
 const globalForSandbox = globalThis as unknown as { arborSandboxProvider?: SandboxProvider };
 
+/** Where the egress proxy's connections go: app-context records them in the session's log. */
+const egressListeners = new Set<(connection: EgressConnection) => void>();
+export function onEgressConnection(listener: (connection: EgressConnection) => void): void {
+  egressListeners.add(listener);
+}
+
 export function getSandboxProvider(): SandboxProvider {
+  const instance = createHash("sha256").update(env.DATABASE_URL).digest("hex").slice(0, 12);
+  const docker = new Docker();
   globalForSandbox.arborSandboxProvider ??= new DockerSandboxProvider({
+    docker,
+    ...(env.ARBOR_EGRESS_PROXY === "on"
+      ? {
+          egress: new EgressProxy({
+            docker,
+            instance,
+            stateDir: path.join(env.dataDir, "egress", instance),
+            port: env.ARBOR_EGRESS_PROXY_PORT,
+            upstream: env.upstreamProxy,
+            log: logger,
+            onConnection: (connection) => {
+              for (const listener of egressListeners) listener(connection);
+            },
+          }),
+        }
+      : {}),
     image: env.ARBOR_SANDBOX_IMAGE,
     defaultTimeoutMs: env.ARBOR_COMMAND_TIMEOUT_MS,
     // One owner per database: servers sharing an engine never sweep each other's sandboxes.
-    instance: createHash("sha256").update(env.DATABASE_URL).digest("hex").slice(0, 12),
+    instance,
     // Opt-in: pool containers outlive the process (the next start of the same database adopts them),
     // so a throwaway database (an e2e run) would leave them behind.
     poolSize: env.ARBOR_SANDBOX_POOL_SIZE,

@@ -1,5 +1,6 @@
 import type { ToolchainVersion } from "@/server/events/bodies/sandbox";
 import type { SandboxLimits } from "./container-spec";
+import type { EgressMode, EgressPhase, EgressSettings } from "./egress/policy";
 import type { SandboxRuntime } from "./runtime";
 import type { SandboxTerminal, TerminalSize } from "./terminal";
 
@@ -91,6 +92,22 @@ export interface CreateSandboxOptions {
   image?: string;
   /** The container runtime (default runc); runsc needs the engine to have it registered. */
   runtime?: SandboxRuntime;
+  /**
+   * The project's network settings per phase. With a phase that is not Off, the container is made
+   * able to join networks (never from the warm pool); `setEgressPhase` then applies each phase.
+   */
+  egress?: EgressSettings;
+  /** The project whose dependency cache volume the container mounts at /cache (dep-cache.ts). */
+  cacheProjectId?: string;
+}
+
+/** What a phase's network actually is after `setEgressPhase` (it may be less than asked, never more). */
+export interface EgressApplied {
+  phase: EgressPhase;
+  requested: EgressMode;
+  applied: EgressMode;
+  /** Why `applied` is less than `requested` (the proxy could not start, the container has no network…). */
+  problem: string | null;
 }
 
 /** Given the session ids found on containers, answers which of them are still live. */
@@ -112,6 +129,8 @@ export interface SandboxProvider {
   runtimes?(): Promise<string[]>;
   /** A person's interactive shell in the session's sandbox (see terminal.ts); absent: no terminals. */
   openTerminal?(sessionId: string, size: TerminalSize): Promise<SandboxTerminal>;
+  /** Puts the session's container in a phase's network (off, through the proxy, or open). */
+  setEgressPhase?(sessionId: string, phase: EgressPhase, settings: EgressSettings): Promise<EgressApplied>;
 }
 
 export type SandboxErrorCode =

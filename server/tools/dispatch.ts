@@ -45,6 +45,8 @@ export interface DispatchContext {
   signal?: AbortSignal | undefined;
   /** A command's output as it arrives, for the live view (see server/events/command-output.ts). */
   onOutput?: (chunk: string) => void;
+  /** Environment for the call's command only (setup secrets); see ToolRuntime.env. */
+  env?: Record<string, string>;
 }
 
 /** The trace ledger as the dispatch uses it (CycleLedger is one). */
@@ -266,6 +268,7 @@ export class ToolDispatch {
       ...(await this.runtime()),
       ...(context.signal ? { signal: context.signal } : {}),
       ...(context.onOutput ? { onOutput: context.onOutput } : {}),
+      ...(context.env ? { env: context.env } : {}),
     };
     const ledger = tool.risk !== "safe" && context.traceIds ? this.deps.ledger : undefined;
     const mark = ledger ? await ledger.begin().catch(() => null) : null;

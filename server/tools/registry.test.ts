@@ -19,6 +19,7 @@ const VALID: Record<(typeof TOOL_NAMES)[number], Record<string, unknown>> = {
   "git.checkout": { branch: "main" },
   "shell.exec": { command: "npm test" },
   select_active_intent: { intent_id: "INT-001" },
+  "setup.run": { command: "npm ci" },
 };
 
 describe("the tool registry", () => {
@@ -36,7 +37,7 @@ describe("the tool registry", () => {
       ["fs.list", "fs.read", "fs.search", "git.diff", "git.log", "git.status", "select_active_intent"].sort(),
     );
     expect(byRisk("moderate")).toEqual(["fs.edit", "fs.write", "git.add", "git.branch", "git.commit"]);
-    expect(byRisk("dangerous")).toEqual(["fs.delete", "git.checkout", "shell.exec"]);
+    expect(byRisk("dangerous")).toEqual(["fs.delete", "git.checkout", "setup.run", "shell.exec"]);
   });
 
   it.each(TOOL_NAMES)("%s has an operating manual that says what it needs", (name) => {

@@ -15,6 +15,7 @@ import { gitDiff } from "./git-diff";
 import { gitLog } from "./git-log";
 import { gitStatus } from "./git-status";
 import { selectActiveIntent } from "./select-active-intent";
+import { setupRun } from "./setup-run";
 import { shellExec } from "./shell-exec";
 import type { ToolDefinition } from "./types";
 
@@ -39,6 +40,7 @@ export const TOOLS = {
   "git.checkout": gitCheckout,
   "shell.exec": shellExec,
   select_active_intent: selectActiveIntent,
+  "setup.run": setupRun,
 } as const satisfies Record<ToolName, { name: ToolName; risk: RiskClass; description: string }>;
 
 /** The tool of that name, or null: the dispatch answers an unknown name with an error result. */

@@ -9,12 +9,18 @@ import type { ToolOutput, ToolRuntime } from "./types";
 export async function execIn(
   runtime: ToolRuntime,
   command: string,
-  options: { stdin?: string; maxOutputBytes?: number; onOutput?: (chunk: string) => void } = {},
+  options: {
+    stdin?: string;
+    maxOutputBytes?: number;
+    timeoutMs?: number;
+    onOutput?: (chunk: string) => void;
+  } = {},
 ): Promise<ExecResult | { failure: ToolOutput & { ok: false } }> {
   try {
     return await runtime.sandbox.exec(command, {
-      timeoutMs: runtime.timeoutMs,
+      timeoutMs: options.timeoutMs ?? runtime.timeoutMs,
       maxOutputBytes: options.maxOutputBytes ?? runtime.maxOutputBytes,
+      ...(runtime.env ? { env: runtime.env } : {}),
       ...(options.stdin !== undefined ? { stdin: options.stdin } : {}),
       ...(runtime.signal ? { signal: runtime.signal } : {}),
       ...(options.onOutput

@@ -64,6 +64,11 @@ export interface ToolRuntime {
   signal?: AbortSignal;
   /** A command's output as it arrives (shell.exec only), for the page's live view; never a record. */
   onOutput?: (chunk: string) => void;
+  /**
+   * Extra environment for the call's command (the setup secrets, for setup.run only). Never part of
+   * the input, so never in the binding, the events or the model's view.
+   */
+  env?: Record<string, string>;
 }
 
 export interface ToolDefinition<Schema extends z.ZodType = z.ZodType> {

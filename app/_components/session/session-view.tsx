@@ -9,6 +9,7 @@ import { TerminalPanel } from "../terminal/terminal-panel";
 import { ApprovalCard } from "./approval-card";
 import { CaptureMenu } from "./capture-menu";
 import { ChatPanel } from "./chat-panel";
+import { EnvironmentPanel } from "./environment-panel";
 import { IntentionTree } from "./intention-tree";
 import { hasRunningCycle, LiveOutputProvider, useCommandOutput } from "./live-output";
 import { ContextRestoreProvider } from "./node-context";
@@ -115,6 +116,7 @@ export function SessionView({ sessionId }: { sessionId: string }) {
             running={currentRun?.status === "RUNNING"}
           />
           <WorkPanel sessionId={sessionId} work={view.work} running={currentRun?.status === "RUNNING"} />
+          <EnvironmentPanel environment={view.environment} />
         </div>
         <div className="stack">
           {pendingApprovals.map((approval, index) => (

@@ -25,6 +25,7 @@ const SAMPLE_INPUT: Record<ToolName, unknown> = {
   "git.checkout": { ref: "main" },
   "shell.exec": { command: "make build" },
   select_active_intent: { intent_id: "INT-001" },
+  "setup.run": { command: "npm ci" },
 };
 
 function request(overrides: Partial<ApprovalRequest> & { tool: ToolName }): ApprovalRequest {
@@ -42,9 +43,11 @@ const ORDER: RiskClass[] = [...RISK_CLASSES];
 const stricter = (a: RiskClass, b: RiskClass) => (ORDER.indexOf(a) >= ORDER.indexOf(b) ? a : b);
 
 /** The rules of the gate as a table: seed 003 for intents, seed 004 for risk and pre-approval. */
-function expected(risk: RiskClass, hasIntent: boolean, preApproved: PreApprovedFor) {
+function expected(risk: RiskClass, hasIntent: boolean, preApproved: PreApprovedFor, tool?: ToolName) {
   if (risk === "safe") return { decision: "approve" };
   if (!hasIntent) return { decision: "deny", reason: INTENT_REQUIRED_ERROR };
+  // The setup command: no pre-approval ever covers it, only the person's bound approval.
+  if (tool === "setup.run") return { decision: "ask", confirm: true };
   if (preApproved === "project") return { decision: "approve" };
   // A run's pre-approval (granted on one card) never covers a dangerous call.
   if (preApproved === "run" && risk === "moderate") return { decision: "approve" };
@@ -70,8 +73,8 @@ describe("decideApproval: every tool × declared risk × intent × pre-approval"
     ),
   );
 
-  it("has 450 cells", () => {
-    expect(cells).toHaveLength(450);
+  it("has 480 cells", () => {
+    expect(cells).toHaveLength(480);
   });
 
   it.each(cells)("$tool declared $declared, intent $hasIntent, pre-approved $preApproved", (cell) => {
@@ -93,7 +96,7 @@ describe("decideApproval: every tool × declared risk × intent × pre-approval"
       expect(decision.reason).toContain("unknown risk class");
       return;
     }
-    const want = expected(stricter(TOOL_PROFILES[tool].risk, declared), hasIntent, preApproved);
+    const want = expected(stricter(TOOL_PROFILES[tool].risk, declared), hasIntent, preApproved, tool);
     expect(decision.decision).toBe(want.decision);
     if ("reason" in want) expect(decision.reason).toBe(want.reason);
     if ("confirm" in want) expect(decision.confirm).toBe(want.confirm);

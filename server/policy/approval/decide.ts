@@ -57,6 +57,13 @@ export function decideApproval(request: ApprovalRequest): ApprovalDecision {
   if (!subject) return deny(`The input of ${tool} lacks the fields the approval gate checks.`);
 
   if (risk !== "safe" && !activeIntent) return deny(INTENT_REQUIRED_ERROR);
+  // Nothing decided in advance lets the setup command run: only the approval a person gave it in
+  // the project's settings, bound to its exact text (the dispatch checks that binding).
+  if (tool === "setup.run")
+    return ask(
+      "The setup command runs only with the approval a person gave it in the project's settings.",
+      true,
+    );
   const paths: string[] = [];
   const written = subject.kind === "paths" ? [...subject.paths, ...(request.realPaths ?? [])] : [];
   for (const path of written) {

@@ -21,6 +21,7 @@ const SEED_RISK = {
   "git.diff": "safe",
   "git.log": "safe",
   select_active_intent: "safe",
+  "setup.run": "dangerous",
   "fs.write": "moderate",
   "fs.edit": "moderate",
   "git.add": "moderate",

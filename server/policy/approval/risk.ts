@@ -45,6 +45,8 @@ export const TOOL_PROFILES = {
   "shell.exec": { category: "shell", risk: "dangerous" },
   // Choosing an intent changes only which scope later writes may touch; the writes are gated themselves.
   select_active_intent: { category: "intent", risk: "safe" },
+  // The project's setup command: only ever run with a person's approval bound to its text.
+  "setup.run": { category: "shell", risk: "dangerous" },
 } as const satisfies Record<ToolName, ToolProfile>;
 
 /** The profile of a known tool, or null: an unknown tool has no risk, and the gate refuses it. */

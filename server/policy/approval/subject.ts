@@ -38,6 +38,8 @@ const SUBJECTS: Record<ToolName, (input: unknown) => ToolSubject | null> = {
     return parsed.success ? { kind: "command", command: parsed.data.command } : null;
   },
   select_active_intent: () => ({ kind: "none" }),
+  // Judged by the early rule in decide.ts (always a person), never by the shell rules.
+  "setup.run": () => ({ kind: "none" }),
 };
 
 function paths(schema: typeof Path, input: unknown): ToolSubject | null {

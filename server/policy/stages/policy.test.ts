@@ -5,6 +5,7 @@ import {
   isReadOnlyTool,
   READ_ONLY_TOOLS,
   REASONING_SWITCHES,
+  SERVER_ONLY_TOOLS,
   STAGES,
   type Stage,
   TOOL_NAMES,
@@ -13,7 +14,8 @@ import {
 } from "./vocabulary";
 
 const R = READ_ONLY_TOOLS;
-const ALL = TOOL_NAMES;
+/** Every tool a model may get: setup.run is the server's own (never offered in any stage). */
+const ALL = TOOL_NAMES.filter((name) => !SERVER_ONLY_TOOLS.includes(name));
 const SHELL: readonly ToolName[] = [...READ_ONLY_TOOLS, "shell.exec"];
 const NONE: readonly ToolName[] = [];
 const DENY = null;

@@ -1,6 +1,7 @@
 import {
   READ_ONLY_TOOLS,
   type ReasoningSwitch,
+  SERVER_ONLY_TOOLS,
   STAGES,
   type Stage,
   stagePromptName,
@@ -46,7 +47,7 @@ const NONE: readonly ToolName[] = [];
 const READ: readonly ToolName[] = READ_ONLY_TOOLS;
 /** Verification runs the project's tests, so it needs a shell, but never the file-writing tools. */
 const READ_AND_SHELL: readonly ToolName[] = [...READ_ONLY_TOOLS, "shell.exec"];
-const EVERYTHING: readonly ToolName[] = TOOL_NAMES;
+const EVERYTHING: readonly ToolName[] = TOOL_NAMES.filter((name) => !SERVER_ONLY_TOOLS.includes(name));
 
 /**
  * Chat answers questions about the project: it explores (discover), checks it answered (delivery) and

@@ -41,9 +41,16 @@ export const TOOL_NAMES = [
   "git.checkout",
   "shell.exec",
   "select_active_intent",
+  "setup.run",
 ] as const;
 export const ToolName = z.enum(TOOL_NAMES);
 export type ToolName = z.infer<typeof ToolName>;
+
+/**
+ * Tools only the server calls, never offered to a model in any stage: `setup.run` runs the project's
+ * setup command, approved by a person in the project's settings, once per new workspace.
+ */
+export const SERVER_ONLY_TOOLS: readonly ToolName[] = ["setup.run"];
 
 /**
  * Tools that cannot change the workspace, the repository or the governance state. `shell.exec` is not

@@ -1,0 +1,55 @@
+import type { EventBody } from "./schema";
+
+type Body<T extends EventBody["type"]> = Extract<EventBody, { type: T }>;
+
+/** How many connections the view keeps (the newest); the log keeps every one. */
+export const CONNECTIONS_KEPT = 200;
+
+export interface EnvironmentView {
+  phases: { setup: PhaseView | null; agent: PhaseView | null };
+  setup: Omit<Body<"setup-ran">, "type" | "runId"> | null;
+  connections: (Omit<Body<"egress-connection">, "type"> & { seq: number })[];
+  allowedCount: number;
+  deniedCount: number;
+}
+
+interface PhaseView {
+  requested: string;
+  applied: string;
+  problem: string | null;
+}
+
+export function emptyEnvironmentView(): EnvironmentView {
+  return {
+    phases: { setup: null, agent: null },
+    setup: null,
+    connections: [],
+    allowedCount: 0,
+    deniedCount: 0,
+  };
+}
+
+export function foldEnvironment(
+  view: EnvironmentView,
+  body: Body<"egress-phase-set"> | Body<"setup-ran"> | Body<"egress-connection">,
+  seq = 0,
+): void {
+  switch (body.type) {
+    case "egress-phase-set":
+      view.phases[body.phase] = { requested: body.requested, applied: body.applied, problem: body.problem };
+      return;
+    case "setup-ran": {
+      const { type: _type, runId: _runId, ...rest } = body;
+      view.setup = rest;
+      return;
+    }
+    case "egress-connection": {
+      const { type: _type, ...rest } = body;
+      view.connections.push({ ...rest, seq });
+      if (view.connections.length > CONNECTIONS_KEPT)
+        view.connections.splice(0, view.connections.length - CONNECTIONS_KEPT);
+      if (body.allowed) view.allowedCount++;
+      else view.deniedCount++;
+    }
+  }
+}

@@ -1,0 +1,84 @@
+import { createHash } from "node:crypto";
+import type Docker from "dockerode";
+import { LABEL_INSTANCE, LABEL_MANAGED } from "./container-spec";
+
+/**
+ * Per-project dependency caches: one Docker volume per project, mounted at /cache in each of its
+ * sessions, with the package managers' cache directories pointed into it (not at $HOME, which is the
+ * container's own), so the second session's install reads what the first one downloaded.
+ */
+export const CACHE_DIR = "/cache";
+export const LABEL_CACHE_PROJECT = "arbor.cache-project";
+
+export const CACHE_ENV = [
+  `npm_config_cache=${CACHE_DIR}/npm`,
+  // A lock file pins every tarball by its integrity hash: what the cache holds is used without asking
+  // the registry again (that is what makes the second session fast, and work with no network).
+  "npm_config_prefer_offline=true",
+  // pnpm reads npm_config_* too: its content-addressed store.
+  `npm_config_store_dir=${CACHE_DIR}/pnpm-store`,
+  `PIP_CACHE_DIR=${CACHE_DIR}/pip`,
+  `COREPACK_HOME=${CACHE_DIR}/corepack`,
+  `YARN_CACHE_FOLDER=${CACHE_DIR}/yarn`,
+  `YARN_GLOBAL_FOLDER=${CACHE_DIR}/yarn-berry`,
+];
+
+export function cacheVolumeName(instance: string, projectId: string): string {
+  return `arbor-cache-${createHash("sha256").update(`${instance}\0${projectId}`).digest("hex").slice(0, 16)}`;
+}
+
+/**
+ * The project's cache volume, created on first use and handed to the sandbox user (uid 1000): a new
+ * volume's root belongs to root, so a throwaway container with no network and only CAP_CHOWN fixes
+ * that once.
+ */
+export async function ensureCacheVolume(
+  docker: Docker,
+  options: { instance: string; projectId: string; image: string },
+): Promise<string> {
+  const name = cacheVolumeName(options.instance, options.projectId);
+  try {
+    await docker.getVolume(name).inspect();
+    return name;
+  } catch {
+    // Not there yet: made below.
+  }
+  await docker.createVolume({
+    Name: name,
+    Labels: {
+      [LABEL_MANAGED]: "true",
+      [LABEL_INSTANCE]: options.instance,
+      [LABEL_CACHE_PROJECT]: options.projectId,
+    },
+  });
+  const init = await docker.createContainer({
+    Image: options.image,
+    User: "0:0",
+    Cmd: ["chown", "1000:1000", CACHE_DIR],
+    Labels: { [LABEL_MANAGED]: "true", [LABEL_INSTANCE]: options.instance },
+    HostConfig: {
+      NetworkMode: "none",
+      CapDrop: ["ALL"],
+      CapAdd: ["CHOWN"],
+      SecurityOpt: ["no-new-privileges:true"],
+      Mounts: [{ Type: "volume", Source: name, Target: CACHE_DIR }],
+      AutoRemove: false,
+    },
+  });
+  try {
+    await init.start();
+    const { StatusCode } = await init.wait();
+    if (StatusCode !== 0) throw new Error(`chown of the cache volume exited ${StatusCode}`);
+  } finally {
+    await init.remove({ force: true }).catch(() => undefined);
+  }
+  return name;
+}
+
+/** Removes a project's cache volume (when the project is deleted). */
+export async function removeCacheVolume(docker: Docker, instance: string, projectId: string): Promise<void> {
+  await docker
+    .getVolume(cacheVolumeName(instance, projectId))
+    .remove()
+    .catch(() => undefined);
+}

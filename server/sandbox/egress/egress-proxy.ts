@@ -1,0 +1,430 @@
+import { type ChildProcess, execFile, spawn } from "node:child_process";
+import { createHash } from "node:crypto";
+import {
+  chownSync,
+  closeSync,
+  existsSync,
+  mkdirSync,
+  openSync,
+  readFileSync,
+  readSync,
+  renameSync,
+  statSync,
+  writeFileSync,
+} from "node:fs";
+import { connect } from "node:net";
+import { networkInterfaces } from "node:os";
+import path from "node:path";
+import { promisify } from "node:util";
+import type Docker from "dockerode";
+import type { Logger } from "pino";
+import { LABEL_INSTANCE, LABEL_MANAGED } from "../container-spec";
+import { parseAccessLogLine } from "./access-log";
+import type { EgressPhase, ProxyRule } from "./policy";
+import { HELPER_SOURCE, squidConfig } from "./squid-config";
+
+const run = promisify(execFile);
+
+/** One connection through (or refused by) the proxy, tied to the session whose container made it. */
+export interface EgressConnection {
+  sessionId: string;
+  phase: EgressPhase;
+  method: string;
+  host: string;
+  port: number;
+  allowed: boolean;
+  reason: string | null;
+  status: number;
+  bytesOut: number;
+  bytesIn: number;
+  at: number;
+}
+
+export interface EgressProxyOptions {
+  docker: Docker;
+  /** Owner of the network (see LABEL_INSTANCE); also names it. */
+  instance: string;
+  /** Where the config, the helper, the rules file, the pid file and the logs live. */
+  stateDir: string;
+  port: number;
+  upstream: { host: string; port: number } | null;
+  log: Logger;
+  squidPath?: string;
+  /** Called for every access-log line that belongs to a known container. */
+  onConnection?: (connection: EgressConnection) => void;
+}
+
+interface Holder {
+  sessionId: string;
+  phase: EgressPhase;
+}
+
+/** The rule file's entry for one container address. */
+interface StoredRule extends ProxyRule {
+  sessionId: string;
+  phase: EgressPhase;
+  open?: boolean;
+}
+
+export class EgressUnavailableError extends Error {
+  constructor(message: string, options?: { cause?: unknown }) {
+    super(message, options);
+    this.name = "EgressUnavailableError";
+  }
+}
+
+/**
+ * Arbor's egress proxy: an internal Docker network (no route out) whose only exit is a squid Arbor
+ * runs on the host, bound to the network's gateway address, with a firewall rule that lets the
+ * network's containers reach that one port of the host and nothing else. Which container may reach
+ * which host is a rules file keyed by the container's address, read by squid's helper per request.
+ */
+export class EgressProxy {
+  readonly networkName: string;
+  readonly bridgeName: string;
+  private gateway: string | null = null;
+  private squid: ChildProcess | null = null;
+  private readonly rules = new Map<string, StoredRule>();
+  /** Last owner of each address, kept after a detach: a tunnel is logged when it closes. */
+  private readonly owners = new Map<string, Holder>();
+  private tail: NodeJS.Timeout | undefined;
+  private logOffset = 0;
+  private logRest = "";
+  private starting: Promise<void> | null = null;
+  private readonly dir: string;
+
+  constructor(private readonly options: EgressProxyOptions) {
+    const suffix = createHash("sha256").update(options.instance).digest("hex").slice(0, 8);
+    this.networkName = `arbor-egress-${suffix}`;
+    this.bridgeName = `arbeg-${suffix}`;
+    this.dir = path.resolve(options.stateDir);
+  }
+
+  /** The proxy's URL as the containers see it. */
+  get url(): string {
+    if (!this.gateway) throw new EgressUnavailableError("The egress proxy is not started.");
+    return `http://${this.gateway}:${this.options.port}`;
+  }
+
+  /** Environment of a container that reaches the world only through the proxy. */
+  containerEnv(): string[] {
+    const url = this.url;
+    return [
+      `HTTP_PROXY=${url}`,
+      `HTTPS_PROXY=${url}`,
+      `http_proxy=${url}`,
+      `https_proxy=${url}`,
+      "NO_PROXY=localhost,127.0.0.1",
+      "no_proxy=localhost,127.0.0.1",
+      `npm_config_proxy=${url}`,
+      `npm_config_https_proxy=${url}`,
+      `PIP_PROXY=${url}`,
+      `YARN_HTTP_PROXY=${url}`,
+      `YARN_HTTPS_PROXY=${url}`,
+    ];
+  }
+
+  /** Creates the network, the firewall rule and squid, once; later calls wait for the same start. */
+  start(): Promise<void> {
+    this.starting ??= this.startOnce().catch((error: unknown) => {
+      this.starting = null;
+      throw error instanceof EgressUnavailableError
+        ? error
+        : new EgressUnavailableError(
+            `The egress proxy could not start: ${error instanceof Error ? error.message : String(error)}`,
+            { cause: error },
+          );
+    });
+    return this.starting;
+  }
+
+  private async startOnce(): Promise<void> {
+    this.gateway = await this.ensureNetwork();
+    await this.ensureFirewall();
+    mkdirSync(this.dir, { recursive: true, mode: 0o755 });
+    const helperPath = path.join(this.dir, "rules-helper.cjs");
+    const rulesPath = path.join(this.dir, "rules.json");
+    const confPath = path.join(this.dir, "squid.conf");
+    const root = process.getuid?.() === 0;
+    writeFileSync(helperPath, HELPER_SOURCE, { mode: 0o644 });
+    this.writeRules();
+    writeFileSync(
+      confPath,
+      squidConfig({
+        listen: { address: this.gateway, port: this.options.port },
+        stateDir: this.dir,
+        nodePath: process.execPath,
+        helperPath,
+        rulesPath,
+        hostAddresses: hostAddresses(),
+        upstream: this.options.upstream,
+        effectiveUser: root ? "proxy" : null,
+      }),
+      { mode: 0o644 },
+    );
+    // A fresh log per start; squid (as its own user) must be able to write the logs here.
+    writeFileSync(path.join(this.dir, "access.log"), "");
+    this.logOffset = 0;
+    if (root) {
+      const { stdout } = await run("id", ["-u", "proxy"]);
+      const { stdout: gid } = await run("id", ["-g", "proxy"]);
+      for (const file of [this.dir, path.join(this.dir, "access.log")])
+        chownSync(file, Number(stdout), Number(gid));
+      const cacheLog = path.join(this.dir, "cache.log");
+      if (existsSync(cacheLog)) chownSync(cacheLog, Number(stdout), Number(gid));
+    }
+    const squidPath = this.options.squidPath ?? "/usr/sbin/squid";
+    if (!existsSync(squidPath))
+      throw new EgressUnavailableError(
+        `squid is not installed (${squidPath}): install Debian's squid package.`,
+      );
+    await this.stopStale();
+    const squid = spawn(squidPath, ["-N", "-f", confPath], { stdio: ["ignore", "ignore", "pipe"] });
+    squid.on("error", (error) =>
+      this.options.log.error({ err: error.message }, "egress proxy (squid) failed"),
+    );
+    let stderr = "";
+    squid.stderr?.on("data", (chunk: Buffer) => {
+      stderr = (stderr + chunk.toString("utf8")).slice(-4000);
+    });
+    squid.on("exit", (code) => {
+      if (this.squid === squid) {
+        this.squid = null;
+        this.starting = null;
+        this.options.log.error({ code, stderr }, "egress proxy (squid) exited");
+      }
+    });
+    this.squid = squid;
+    await waitForPort(this.gateway, this.options.port, 15_000, () => squid.exitCode !== null).catch(
+      (error) => {
+        squid.kill("SIGKILL");
+        throw new EgressUnavailableError(
+          `squid did not start: ${error instanceof Error ? error.message : String(error)} ${stderr.trim()}`.trim(),
+        );
+      },
+    );
+    this.tail = setInterval(() => this.readLog(), 200);
+    this.tail.unref();
+    this.options.log.info({ url: this.url, network: this.networkName }, "egress proxy started");
+  }
+
+  /** The internal network (created when missing) and its gateway address, where squid listens. */
+  private async ensureNetwork(): Promise<string> {
+    const docker = this.options.docker;
+    let info: Docker.NetworkInspectInfo;
+    try {
+      info = await docker.getNetwork(this.networkName).inspect();
+    } catch {
+      await docker.createNetwork({
+        Name: this.networkName,
+        Driver: "bridge",
+        Internal: true,
+        CheckDuplicate: true,
+        Labels: { [LABEL_MANAGED]: "true", [LABEL_INSTANCE]: this.options.instance },
+        Options: {
+          "com.docker.network.bridge.name": this.bridgeName,
+          // Sandboxes on this network cannot reach each other, only the gateway (the proxy).
+          "com.docker.network.bridge.enable_icc": "false",
+        },
+      });
+      info = await docker.getNetwork(this.networkName).inspect();
+    }
+    if (!info.Internal)
+      throw new EgressUnavailableError(`Network ${this.networkName} exists but is not internal.`);
+    const gateway = info.IPAM?.Config?.[0]?.Gateway;
+    if (!gateway) throw new EgressUnavailableError(`Network ${this.networkName} has no gateway address.`);
+    return gateway;
+  }
+
+  /** Stops squid and removes the firewall rules and the network (tests; a server keeps them). */
+  async destroy(): Promise<void> {
+    await this.close();
+    for (const rule of this.firewallRules()) {
+      while (
+        await run("iptables", ["-w", "-D", ...rule]).then(
+          () => true,
+          () => false,
+        )
+      );
+    }
+    await this.options.docker
+      .getNetwork(this.networkName)
+      .remove()
+      .catch(() => undefined);
+  }
+
+  private firewallRules(): string[][] {
+    const port = String(this.options.port);
+    return [
+      [
+        "INPUT",
+        "-i",
+        this.bridgeName,
+        "-p",
+        "tcp",
+        "-d",
+        this.gateway ?? "0.0.0.0/0",
+        "--dport",
+        port,
+        "-j",
+        "ACCEPT",
+      ],
+      ["INPUT", "-i", this.bridgeName, "-j", "DROP"],
+    ];
+  }
+
+  /**
+   * The host's INPUT chain: from the internal network's bridge, only TCP to the proxy's port on the
+   * gateway; everything else to the host (Arbor's port, Docker's API, the database) is dropped.
+   */
+  private async ensureFirewall(): Promise<void> {
+    const [accept = [], drop = []] = this.firewallRules();
+    try {
+      for (const rule of [accept, drop]) {
+        while (
+          await run("iptables", ["-w", "-D", ...rule]).then(
+            () => true,
+            () => false,
+          )
+        );
+      }
+      await run("iptables", ["-w", "-I", ...drop]);
+      await run("iptables", ["-w", "-I", ...accept]);
+    } catch (error) {
+      throw new EgressUnavailableError(
+        "Could not install the egress firewall rule (iptables, as root): sandboxes keep no network.",
+        { cause: error },
+      );
+    }
+  }
+
+  private async stopStale(): Promise<void> {
+    const pidFile = path.join(this.dir, "squid.pid");
+    if (!existsSync(pidFile)) return;
+    const pid = Number(readFileSync(pidFile, "utf8").trim());
+    if (!Number.isInteger(pid) || pid <= 1) return;
+    try {
+      const cmdline = readFileSync(`/proc/${pid}/cmdline`, "utf8");
+      if (!cmdline.includes("squid")) return;
+      process.kill(pid, "SIGKILL");
+      await new Promise((resolve) => setTimeout(resolve, 300));
+    } catch {
+      // Already gone.
+    }
+  }
+
+  /** Lets the container at `address` through with `rule` (null: nothing passes) for its phase. */
+  setRule(address: string, holder: Holder, rule: ProxyRule | "open" | null): void {
+    this.owners.set(address, holder);
+    if (rule === null) this.rules.delete(address);
+    else if (rule === "open")
+      this.rules.set(address, { ...holder, allow: [], getHeadOnly: false, open: true });
+    else this.rules.set(address, { ...holder, ...rule });
+    if (this.gateway) this.writeRules();
+  }
+
+  /** Forgets every rule of a session (its container left the network, changed phase or is gone). */
+  clearSession(sessionId: string): void {
+    let changed = false;
+    for (const [address, rule] of this.rules) {
+      if (rule.sessionId === sessionId) changed = this.rules.delete(address) || changed;
+    }
+    if (changed && this.gateway) this.writeRules();
+  }
+
+  private writeRules(): void {
+    const file = path.join(this.dir, "rules.json");
+    const temp = `${file}.${process.pid}.tmp`;
+    writeFileSync(temp, JSON.stringify(Object.fromEntries(this.rules)), { mode: 0o644 });
+    // Atomic: the helper never reads half a file.
+    renameSync(temp, file);
+  }
+
+  /** Reads what squid appended to its access log since the last read. */
+  readLog(): void {
+    const file = path.join(this.dir, "access.log");
+    let size: number;
+    try {
+      size = statSync(file).size;
+    } catch {
+      return;
+    }
+    if (size < this.logOffset) this.logOffset = 0;
+    if (size === this.logOffset) return;
+    const buffer = Buffer.alloc(size - this.logOffset);
+    const fd = openSync(file, "r");
+    try {
+      readSync(fd, buffer, 0, buffer.length, this.logOffset);
+    } finally {
+      closeSync(fd);
+    }
+    this.logOffset = size;
+    const lines = (this.logRest + buffer.toString("utf8")).split("\n");
+    this.logRest = lines.pop() ?? "";
+    for (const line of lines) {
+      const parsed = parseAccessLogLine(line);
+      const owner = parsed ? this.owners.get(parsed.client) : undefined;
+      if (!parsed || !owner) continue;
+      this.options.onConnection?.({
+        sessionId: owner.sessionId,
+        phase: owner.phase,
+        method: parsed.method,
+        host: parsed.host,
+        port: parsed.port,
+        allowed: parsed.allowed,
+        reason: parsed.reason,
+        status: parsed.status,
+        bytesOut: parsed.bytesOut,
+        bytesIn: parsed.bytesIn,
+        at: parsed.at,
+      });
+    }
+  }
+
+  /** Stops squid and the log reader (the network and firewall rule stay for the next start). */
+  async close(): Promise<void> {
+    clearInterval(this.tail);
+    this.tail = undefined;
+    const squid = this.squid;
+    this.squid = null;
+    this.starting = null;
+    if (squid && squid.exitCode === null) {
+      const exited = new Promise((resolve) => squid.once("exit", resolve));
+      squid.kill("SIGTERM");
+      const timer = setTimeout(() => squid.kill("SIGKILL"), 3_000);
+      await exited;
+      clearTimeout(timer);
+    }
+    this.readLog();
+  }
+}
+
+/** Every address of this machine's interfaces: the proxy refuses names that resolve to them. */
+function hostAddresses(): string[] {
+  return Object.values(networkInterfaces())
+    .flatMap((entries) => entries ?? [])
+    .map((entry) => (entry.family === "IPv6" ? entry.address : `${entry.address}/32`));
+}
+
+async function waitForPort(
+  host: string,
+  port: number,
+  timeoutMs: number,
+  gaveUp: () => boolean,
+): Promise<void> {
+  const deadline = Date.now() + timeoutMs;
+  while (Date.now() < deadline) {
+    if (gaveUp()) throw new Error("squid exited");
+    const open = await new Promise<boolean>((resolve) => {
+      const socket = connect({ host, port });
+      socket.once("connect", () => {
+        socket.destroy();
+        resolve(true);
+      });
+      socket.once("error", () => resolve(false));
+    });
+    if (open) return;
+    await new Promise((resolve) => setTimeout(resolve, 100));
+  }
+  throw new Error(`nothing listens on ${host}:${port} after ${timeoutMs} ms`);
+}
