@@ -8,7 +8,7 @@ describe("createAgentModel", () => {
     expect(createAgentModel({ baseUrl: "  ", modelName: "m", timeoutMs: 1000 }).offline).toBe(true);
   });
 
-  it("uses the AI SDK model with a base URL, labelled without credentials", () => {
+  it("uses the AI SDK model with a base URL, labelled with its provider, never its URL or credentials", () => {
     const model = createAgentModel({
       baseUrl: "http://user:pw@127.0.0.1:1/v1",
       apiKey: "sk-x",
@@ -19,7 +19,7 @@ describe("createAgentModel", () => {
     expect(model).toMatchObject({
       id: "openai-compatible:gpt-4o-mini",
       offline: false,
-      label: "gpt-4o-mini at http://127.0.0.1:1/v1",
+      label: "gpt-4o-mini (OpenAI-compatible)",
     });
   });
 
@@ -28,13 +28,13 @@ describe("createAgentModel", () => {
     expect(openai).toMatchObject({
       id: "openai:gpt-x",
       offline: false,
-      label: "gpt-x at https://api.openai.com/v1",
+      label: "gpt-x (OpenAI)",
     });
     const anthropic = createAgentModel({ provider: "anthropic", modelName: "claude-x", timeoutMs: 1000 });
     expect(anthropic).toMatchObject({
       id: "anthropic:claude-x",
       provider: "anthropic",
-      label: "claude-x at https://api.anthropic.com/v1",
+      label: "claude-x (Anthropic)",
     });
   });
 });
