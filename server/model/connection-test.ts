@@ -82,7 +82,8 @@ export async function testConnection(
     return {
       ok: false,
       reason,
-      message: hint ? `${error.message.replace(/[.\s]*$/, ".")} ${hint}` : error.message,
+      // The connection test is for people who may change the settings: it names the address it tried.
+      message: `${displayUrl(baseUrl)}: ${hint ? `${error.message.replace(/[.\s]*$/, ".")} ${hint}` : error.message}`,
       latencyMs: elapsed(),
     };
   }

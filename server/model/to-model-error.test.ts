@@ -31,7 +31,7 @@ describe("toModelError", () => {
   it("reports a refused connection with the code and a credential-free address", () => {
     const error = toModelError(apiError(undefined, "Cannot connect to API", refused()), context);
     expect(error).toBeInstanceOf(ModelUnavailableError);
-    expect(error.message).toBe("Model server at http://localhost:4010/v1 is not reachable (ECONNREFUSED)");
+    expect(error.message).toBe("The model server is not reachable (ECONNREFUSED)");
     expect((error as ModelUnavailableError).reason).toBe("unreachable");
   });
 
@@ -52,16 +52,14 @@ describe("toModelError", () => {
     });
     expect(error).toMatchObject({
       reason: "timeout",
-      message: "Model server at http://localhost:4010/v1 did not answer within 500 ms (timeout)",
+      message: "The model server did not answer within 500 ms (timeout)",
     });
   });
 
   it.each([500, 503, 429])("treats HTTP %i as the server being unavailable", (status) => {
     const error = toModelError(apiError(status, "overloaded"), context);
     expect(error).toBeInstanceOf(ModelUnavailableError);
-    expect(error.message).toBe(
-      `Model server at http://localhost:4010/v1 answered HTTP ${status}: overloaded`,
-    );
+    expect(error.message).toBe(`The model server answered HTTP ${status}: overloaded`);
   });
 
   it("treats HTTP 4xx as a refused request and scrubs an echoed key", () => {
@@ -75,7 +73,7 @@ describe("toModelError", () => {
   it("wraps anything else as a ModelError without the key", () => {
     const error = toModelError(new Error("weird sk-secret failure"), context);
     expect(error.constructor).toBe(ModelError);
-    expect(error.message).toBe("Model call to http://localhost:4010/v1 failed: weird [redacted] failure");
+    expect(error.message).toBe("The model call failed: weird [redacted] failure");
   });
 
   it("passes our own errors through", () => {

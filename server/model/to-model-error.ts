@@ -62,7 +62,9 @@ function unwrapRetries(error: unknown): unknown {
 
 export function toModelError(thrown: unknown, context: ErrorContext): ModelError {
   if (thrown instanceof ModelError) return thrown;
-  const where = `Model server at ${displayUrl(context.baseUrl)}`;
+  // Never the address: these messages land in events and failure reasons that every team member,
+  // viewers included, can read; the settings page's connection test names the address for admins.
+  const where = "The model server";
   const error = unwrapRetries(thrown);
   if (context.timedOut) {
     return new ModelUnavailableError(
@@ -89,10 +91,7 @@ export function toModelError(thrown: unknown, context: ErrorContext): ModelError
     });
   }
   const message = error instanceof Error ? error.message : String(error);
-  return new ModelError(
-    `Model call to ${displayUrl(context.baseUrl)} failed: ${redact(message, context.apiKey).slice(0, 300)}`,
-    {
-      cause: error,
-    },
-  );
+  return new ModelError(`The model call failed: ${redact(message, context.apiKey).slice(0, 300)}`, {
+    cause: error,
+  });
 }
