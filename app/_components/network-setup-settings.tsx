@@ -91,8 +91,11 @@ export function NetworkSetupSettings({ projectId, canEdit }: { projectId: string
         {phase("agent", "Agent phase network")}
       </div>
       <label>
-        Custom allow-list (one host per line: <code>example.com</code>, <code>.example.com</code> for
-        everything under it, optionally <code>:port</code>)
+        {/* One span: the label lays its children out as a column, and the text must stay one line. */}
+        <span>
+          Custom allow-list (one host per line: <code>example.com</code>, <code>.example.com</code> for
+          everything under it, optionally <code>:port</code>)
+        </span>
         <textarea
           rows={3}
           value={allowText}
