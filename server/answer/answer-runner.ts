@@ -9,9 +9,9 @@ import { DEFAULT_CHECKPOINTS, STRICTEST_CHECKPOINTS } from "@/server/policy/chec
 import { composeSystemPrompt, type StagePolicy, stagePolicy } from "@/server/policy/stages";
 import type { RivaDeps } from "@/server/riva/ports";
 import { llmCalledEvent } from "@/server/riva/run-events";
-import { SessionWorkspace } from "@/server/riva/session-workspace";
+import { runWorkspace } from "@/server/riva/run-workspace";
+import type { SessionWorkspace } from "@/server/riva/session-workspace";
 import { stoppedBy } from "@/server/riva/stop";
-import { environmentPreparer } from "@/server/setup/prepare-environment";
 import { resultText, type ToolCall, ToolDispatch, type ToolResult } from "@/server/tools/dispatch";
 import { toolNamed } from "@/server/tools/registry";
 import {
@@ -59,24 +59,13 @@ export class AnswerRunner {
     private readonly sessionId: string,
     private readonly runId: string,
   ) {
-    this.workspace = new SessionWorkspace(
+    this.workspace = runWorkspace(
       deps,
-      sessionId,
-      (ready, described) =>
-        this.append([
-          { type: "sandbox-ready", runId, ...ready, image: ready.image ?? deps.sandboxImage },
-          { type: "sandbox-described", runId, ...described },
-        ]),
-      environmentPreparer({
-        runId,
-        sessionId,
-        sandboxes: deps.sandboxes,
-        append: (events) => this.append(events),
-        policy: async () => ({
-          checkpoints:
-            (await deps.checkpointsOf?.(sessionId).catch(() => STRICTEST_CHECKPOINTS)) ?? DEFAULT_CHECKPOINTS,
-        }),
-        timeoutMs: deps.commandTimeoutMs,
+      { sessionId, runId },
+      (events) => this.append(events),
+      async () => ({
+        checkpoints:
+          (await deps.checkpointsOf?.(sessionId).catch(() => STRICTEST_CHECKPOINTS)) ?? DEFAULT_CHECKPOINTS,
       }),
     );
     this.tools = new ToolDispatch({

@@ -1,4 +1,5 @@
 import { EventEmitter } from "node:events";
+import { followHub } from "@/server/events/follow-hub";
 
 /**
  * The answer as it is being written, for live readers only. Partial answers are ephemeral: they are
@@ -85,33 +86,6 @@ export const answerStream: AnswerStreamHub = globalForHub.arborAnswerStream ?? n
 globalForHub.arborAnswerStream = answerStream;
 
 /** Partial answers of a session: what is being written now, then every update, until aborted. */
-export async function* followAnswers(sessionId: string, signal: AbortSignal): AsyncGenerator<PartialAnswer> {
-  const queue: PartialAnswer[] = [];
-  let wake: (() => void) | null = null;
-  const unsubscribe = answerStream.subscribe(sessionId, (partial) => {
-    queue.push(partial);
-    wake?.();
-    wake = null;
-  });
-  const onAbort = () => {
-    wake?.();
-    wake = null;
-  };
-  signal.addEventListener("abort", onAbort, { once: true });
-  try {
-    yield* answerStream.snapshot(sessionId);
-    while (!signal.aborted) {
-      const next = queue.shift();
-      if (next) {
-        yield next;
-        continue;
-      }
-      await new Promise<void>((resolve) => {
-        wake = resolve;
-      });
-    }
-  } finally {
-    unsubscribe();
-    signal.removeEventListener("abort", onAbort);
-  }
+export function followAnswers(sessionId: string, signal: AbortSignal): AsyncGenerator<PartialAnswer> {
+  return followHub(answerStream, sessionId, signal);
 }

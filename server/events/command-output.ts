@@ -1,4 +1,5 @@
 import { EventEmitter } from "node:events";
+import { followHub } from "@/server/events/follow-hub";
 
 /**
  * A running command's output, for live readers only.
@@ -123,36 +124,9 @@ export const commandOutput: CommandOutputHub = globalForHub.arborCommandOutput ?
 globalForHub.arborCommandOutput = commandOutput;
 
 /** A session's live command output: what runs now, then every update, until aborted. */
-export async function* followCommandOutput(
+export function followCommandOutput(
   sessionId: string,
   signal: AbortSignal,
 ): AsyncGenerator<LiveCommandOutput> {
-  const queue: LiveCommandOutput[] = [];
-  let wake: (() => void) | null = null;
-  const unsubscribe = commandOutput.subscribe(sessionId, (output) => {
-    queue.push(output);
-    wake?.();
-    wake = null;
-  });
-  const onAbort = () => {
-    wake?.();
-    wake = null;
-  };
-  signal.addEventListener("abort", onAbort, { once: true });
-  try {
-    yield* commandOutput.snapshot(sessionId);
-    while (!signal.aborted) {
-      const next = queue.shift();
-      if (next) {
-        yield next;
-        continue;
-      }
-      await new Promise<void>((resolve) => {
-        wake = resolve;
-      });
-    }
-  } finally {
-    unsubscribe();
-    signal.removeEventListener("abort", onAbort);
-  }
+  return followHub(commandOutput, sessionId, signal);
 }

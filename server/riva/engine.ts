@@ -11,7 +11,6 @@ import {
   DEFAULT_CHECKPOINTS,
   STRICTEST_CHECKPOINTS,
 } from "@/server/policy/checkpoints";
-import { environmentPreparer } from "@/server/setup/prepare-environment";
 import { ToolDispatch } from "@/server/tools/dispatch";
 import { listWorkspace } from "@/server/tools/workspace-listing";
 import { compressionEvent } from "./act-compression";
@@ -43,7 +42,8 @@ import {
   statusChanged,
 } from "./run-events";
 import { enforcedIntent } from "./run-scope";
-import { SessionWorkspace } from "./session-workspace";
+import { runWorkspace } from "./run-workspace";
+import type { SessionWorkspace } from "./session-workspace";
 import { stoppedBy, withDeadline } from "./stop";
 import { escalatedEvent, modelFor } from "./tier-events";
 import {
@@ -76,22 +76,13 @@ export class RivaEngine {
     private readonly runId: string,
     private readonly waitForApproval: (approvalId: string, signal: AbortSignal) => Promise<void>,
   ) {
-    this.workspace = new SessionWorkspace(
+    // setup.run is decided by its own rule (a person's bound approval); the policy only has to be valid.
+    this.workspace = runWorkspace(
       deps,
-      sessionId,
-      (ready, described) =>
-        this.append([
-          { type: "sandbox-ready", runId, ...ready, image: ready.image ?? deps.sandboxImage },
-          { type: "sandbox-described", runId, ...described },
-        ]),
-      environmentPreparer({
-        runId,
-        sessionId,
-        sandboxes: deps.sandboxes,
-        append: (events) => this.append(events),
-        // setup.run is decided by its own rule (a person's bound approval); the policy only has to be valid.
-        policy: async () => ({ checkpoints: await this.checkpoints() }),
-        timeoutMs: deps.commandTimeoutMs,
+      { sessionId, runId },
+      (events) => this.append(events),
+      async () => ({
+        checkpoints: await this.checkpoints(),
       }),
     );
     const serving = () => this.serving.id || deps.model.id;

@@ -1,7 +1,5 @@
-import type { CriterionResult } from "@/server/contract/criteria";
 import type { TestResults } from "@/server/contract/test-runs/results";
 import type { SandboxResources, ToolchainVersion } from "@/server/events/bodies/sandbox";
-import type { IntentionView } from "@/server/events/fold";
 import { type LedgerExecResult, ledgerExecOf } from "@/server/governance/ledger/collect";
 import { mirrorIntentsFile } from "@/server/intents/mirror";
 import type { EgressSettings } from "@/server/sandbox/egress/policy";
