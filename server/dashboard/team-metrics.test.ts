@@ -234,6 +234,33 @@ describe("teamMetrics", () => {
     });
   });
 
+  it("counts a node a person accepted after it failed for want of evidence as accepted-by-person (issue #15)", () => {
+    const m = metricsOf(
+      session(
+        at([
+          [0, started("r1")],
+          [1, status("r1", "a", "FAILED")],
+          [2, status("r1", "root", "FAILED")],
+          [3, ended("r1", "FAILED")],
+          [
+            4,
+            {
+              type: "intention-status-changed",
+              runId: "r1",
+              intentionId: "a",
+              status: "VERIFIED",
+              reason: "accepted by Ann: checked by hand",
+              evidence: "accepted-by-person",
+              acceptedBy: { userId: "ann", name: "Ann" },
+            },
+          ],
+        ]),
+      ),
+    );
+    expect(m.intentions).toMatchObject({ verified: 1, failed: 1 });
+    expect(m.intentions.byEvidence).toMatchObject({ "accepted-by-person": 1, unrecorded: 0 });
+  });
+
   it("charges a run to who started it, else to the session's creator, including former members", () => {
     const m = metricsOf(
       session(

@@ -5,6 +5,7 @@ import { fitText } from "@/server/events/fit-text";
 import type { CycleView, IntentionView, SessionView } from "@/server/events/fold";
 import type { ToolCalledView } from "@/server/events/fold-approvals";
 import { type ReasoningEntry, reflectionOf, warmupOf } from "@/server/events/fold-reasoning";
+import { AcceptAsVerified } from "./accept-node";
 import { CheckResults, ContractList } from "./contract-list";
 import { IntentSummary } from "./intent-summary";
 import { LiveCycleOutput } from "./live-output";
@@ -82,6 +83,7 @@ function IntentionNode({
       )}
       <ContractList criteria={intention.contract} checks={lastChecks} by={intention.contractBy} />
       <NodeEvidence intention={intention} />
+      <AcceptAsVerified view={view} intention={intention} />
       {intention.depth === 0 && <IntentSummary intent={run?.intent ?? null} />}
       {intention.depth === 0 && run && <WarmupReasoning entry={warmupOf(run)} />}
       {intention.depth === 0 && run && <CorrectionList corrections={run.corrections} />}

@@ -23,6 +23,11 @@ const RestoreAccess = createContext<ContextRestoreAccess | null>(null);
 /** The live session view wraps its tree in this; the replay does not, so it shows no Restore button. */
 export const ContextRestoreProvider = RestoreAccess.Provider;
 
+/** The live view's session and whether the person may approve; null in the replay. */
+export function useSessionAccess(): ContextRestoreAccess | null {
+  return useContext(RestoreAccess);
+}
+
 const KIND_LABELS: Record<CompressedItem["item"], string> = {
   attempt: "attempt",
   finished_subtree: "verified part",

@@ -4,6 +4,7 @@ import { DecisionReason, EditedCommand, TaskText } from "@/server/api/user-text"
 import { CheckpointAnswer } from "@/server/events/checkpoint-schema";
 import { ChildProposal, ToolCallBody } from "@/server/events/schema";
 import { ReasoningSwitch, UserMode } from "@/server/events/vocabulary";
+import { acceptIntention } from "@/server/orchestrator/accept-intention";
 import { grantRunPreApproval } from "@/server/orchestrator/run-grants";
 import { PRE_APPROVABLE_CATEGORIES, PreApprovableCategory } from "@/server/policy/checkpoints";
 import { RunModelOverrides } from "@/server/settings/run-overrides";
@@ -47,6 +48,27 @@ export const runRouter = createRouter({
         sessionId: ctx.session.id,
         runId: input.runId,
         categories: input.categories,
+        actor: { userId: ctx.user.id, name: ctx.user.name },
+      }),
+    ),
+
+  /**
+   * Issue #15: a person who may approve accepts a node that failed for want of evidence (no check,
+   * or a check already green before the work) as verified, with a reason, after its run ended.
+   */
+  acceptAsVerified: sessionProcedure
+    .requires("approve")
+    .input(
+      z.object({
+        intentionId: z.string().min(1),
+        reason: DecisionReason.pipe(z.string().min(1, "Say why you accept it as verified.")),
+      }),
+    )
+    .mutation(({ ctx, input }) =>
+      acceptIntention(ctx.app.store, {
+        sessionId: ctx.session.id,
+        intentionId: input.intentionId,
+        reason: input.reason,
         actor: { userId: ctx.user.id, name: ctx.user.name },
       }),
     ),

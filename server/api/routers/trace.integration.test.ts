@@ -28,8 +28,22 @@ describe("trace router", () => {
     const { user, session } = await seedSession(db, "trace");
     const store = new EventStore(db);
     await store.append(session.id, verifiedRun);
+    const intentionId =
+      Object.keys(foldEvents(await readAllEvents(store, session.id)).intentions).find(
+        (id) => id !== "root",
+      ) ?? "c1";
+    // Issue #15: the intention's kind of evidence reaches its trace records at export.
+    await store.append(session.id, [
+      {
+        type: "intention-status-changed",
+        runId: "run-1",
+        intentionId,
+        status: "VERIFIED",
+        reason: "red before the work, green after",
+        evidence: "red-to-green",
+      },
+    ]);
     const logged = await readAllEvents(store, session.id);
-    const intentionId = Object.keys(foldEvents(logged).intentions).find((id) => id !== "root") ?? "c1";
     const records = ledgerRecords({
       diff: "diff --git a/src/a.ts b/src/a.ts\nnew file mode 100644\n--- /dev/null\n+++ b/src/a.ts\n@@ -0,0 +1,2 @@\n+a\n+b\n",
       revision: "0123456789abcdef0123456789abcdef01234567",
@@ -57,7 +71,17 @@ describe("trace router", () => {
     const caller = traceRouter.createCaller({ db, user });
     const jsonl = await caller.sessionTrace({ sessionId: session.id });
     const parsed = parseJsonl(jsonl);
-    expect(parsed).toEqual({ ok: true, records });
+    const withKind = records.map((record) => ({
+      ...record,
+      metadata: {
+        "dev.arbor": {
+          ...(record.metadata?.["dev.arbor"] as object),
+          evidence: "red-to-green",
+          accepted_by: null,
+        },
+      },
+    }));
+    expect(parsed).toEqual({ ok: true, records: withKind });
     for (const line of jsonl.trim().split("\n")) expect(validateJsonSchema(JSON.parse(line))).toEqual([]);
 
     const map = await caller.intentMap({ sessionId: session.id });

@@ -1,14 +1,16 @@
 import { createRouter, sessionProcedure } from "@/server/api/trpc";
 import { readAllEvents } from "@/server/capture/read";
 import { foldEvents } from "@/server/events/fold";
-import { intentMap, recordsFromEvents, toJsonl } from "@/server/governance/ledger/export";
+import { intentMap, recordsFromEvents, toJsonl, withEvidence } from "@/server/governance/ledger/export";
 
 /** The trace ledger (seed 003) of a session, as the files `agent_trace.jsonl` and `intent_map.md`. */
 export const traceRouter = createRouter({
   /** `agent_trace.jsonl`: every Agent Trace record of the session, one per line. */
-  sessionTrace: sessionProcedure.query(async ({ ctx }) =>
-    toJsonl(recordsFromEvents(await readAllEvents(ctx.app.store, ctx.session.id))),
-  ),
+  /** Each record carries the kind of evidence its intention was verified on (null when it was not). */
+  sessionTrace: sessionProcedure.query(async ({ ctx }) => {
+    const events = await readAllEvents(ctx.app.store, ctx.session.id);
+    return toJsonl(withEvidence(recordsFromEvents(events), foldEvents(events).intentions));
+  }),
 
   /** `intent_map.md`: which intentions touched which files, titled with each intention's goal. */
   intentMap: sessionProcedure.query(async ({ ctx }) => {

@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { intentMap, parseJsonl, recordsFromEvents, toJsonl } from "./export";
+import { intentMap, parseJsonl, recordsFromEvents, toJsonl, withEvidence } from "./export";
 import { validateJsonSchema } from "./json-schema-subset";
 import { type AgentTraceRecord, ledgerRecords } from "./record";
 
@@ -63,6 +63,30 @@ describe("recordsFromEvents", () => {
       { seq: 5, at: "t", body: null },
     ];
     expect(recordsFromEvents(events)).toEqual([first, second, third]);
+  });
+});
+
+describe("withEvidence", () => {
+  it("adds the kind each record's intention was verified on, null when it was not, and stays schema-valid", () => {
+    const foreign: AgentTraceRecord = {
+      ...third,
+      id: "00000000-0000-0000-0000-000000000000",
+      metadata: { "other.tool": { a: 1 } },
+    };
+    const out = withEvidence([first, third, foreign], {
+      i1: { status: "VERIFIED", evidence: "accepted-by-person", acceptedBy: "Ada" },
+      i2: { status: "FAILED" },
+    });
+    expect(out.map((record) => record.metadata?.["dev.arbor"])).toEqual([
+      expect.objectContaining({ intention_id: "i1", evidence: "accepted-by-person", accepted_by: "Ada" }),
+      expect.objectContaining({ intention_id: "i2", evidence: null, accepted_by: null }),
+      undefined,
+    ]);
+    expect(out[2]).toBe(foreign);
+    for (const line of toJsonl(out).trim().split("\n"))
+      expect(validateJsonSchema(JSON.parse(line))).toEqual([]);
+    const red = withEvidence([second], { i1: { status: "VERIFIED", evidence: "red-to-green" } });
+    expect(red[0]?.metadata?.["dev.arbor"]).toMatchObject({ evidence: "red-to-green", accepted_by: null });
   });
 });
 

@@ -1,5 +1,6 @@
 import { z } from "zod";
-import { AgentTraceRecord, arborMetadataOf, TraceRecordedBody } from "./trace-schema";
+import type { IntentionView } from "@/server/events/fold";
+import { AgentTraceRecord, ARBOR_METADATA_KEY, arborMetadataOf, TraceRecordedBody } from "./trace-schema";
 
 export { TraceRecordedBody } from "./trace-schema";
 
@@ -22,6 +23,27 @@ export function recordsFromEvents(events: ReadonlyArray<{ body: unknown }>): Age
     if (parsed.success) records.push(...parsed.data.records);
   }
   return records;
+}
+
+/**
+ * Each Arbor record with the evidence its intention was verified on, as the log stands at export
+ * (issue #15): a record is written when the cycle changes files, before anything is verified, so
+ * the kind is added here. Records of intentions not verified carry `evidence: null`; records another
+ * tool wrote, or without an intention, are left as they are.
+ */
+export function withEvidence(
+  records: readonly AgentTraceRecord[],
+  intentions: Readonly<Record<string, Pick<IntentionView, "status" | "evidence" | "acceptedBy">>>,
+): AgentTraceRecord[] {
+  return records.map((record) => {
+    const meta = arborMetadataOf(record);
+    const intention = meta?.intention_id ? intentions[meta.intention_id] : undefined;
+    if (!meta || !intention) return record;
+    const evidence = intention.status === "VERIFIED" ? (intention.evidence ?? null) : null;
+    const acceptedBy = evidence === "accepted-by-person" ? (intention.acceptedBy ?? null) : null;
+    const arbor = { ...(record.metadata?.[ARBOR_METADATA_KEY] as object), evidence, accepted_by: acceptedBy };
+    return { ...record, metadata: { ...record.metadata, [ARBOR_METADATA_KEY]: arbor } };
+  });
 }
 
 /** `agent_trace.jsonl`: one record per line, newline-terminated; empty for no records. */

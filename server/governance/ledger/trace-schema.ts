@@ -1,4 +1,5 @@
 import { z } from "zod";
+import { EvidenceKind } from "@/server/events/vocabulary";
 
 /**
  * The Agent Trace record (spec v0.1, https://agent-trace.dev/schemas/v1/trace-record.json) as zod
@@ -79,6 +80,13 @@ export const ArborTraceMetadata = z.object({
   author: z.string().nullable(),
   /** Files that gained lines beyond the per-record cap: counted, not listed. */
   omitted_files: z.number().int().nonnegative(),
+  /**
+   * Added at export (issue #15): the kind of evidence the record's intention was verified on, null
+   * when it is not (or not yet) verified; absent in records written before. `accepted_by` names the
+   * person for "accepted-by-person".
+   */
+  evidence: EvidenceKind.nullable().optional(),
+  accepted_by: z.string().nullable().optional(),
 });
 export type ArborTraceMetadata = z.infer<typeof ArborTraceMetadata>;
 

@@ -1,0 +1,62 @@
+import { emptySessionView, foldEvents, type IntentionView, type SessionView } from "@/server/events/fold";
+import type { EventLog } from "@/server/events/log";
+import { leafEvidence } from "@/server/riva/evidence";
+import { UserFacingError } from "./errors";
+
+/**
+ * Issue #15: a person explicitly accepts a node as verified. Only a leaf that ended FAILED because
+ * nothing that happened was evidence (no check ran, or every check was already green before the
+ * work), and only after its run ended, so the engine never races the person. Accepting marks that
+ * node only: its parents and the run's outcome stay as they ended, and the node reads
+ * "accepted by <name>: <reason>". The caller has checked the person may approve.
+ */
+
+/** Why this node cannot be accepted, or null when it can. Pure. */
+export function acceptRefusal(view: SessionView, intention: IntentionView | undefined): string | null {
+  if (!intention) return "That node does not exist in this session.";
+  const run = view.runs[intention.runId];
+  if (!run || run.status === "RUNNING")
+    return "Its run is still running: a node can be accepted once the run has ended.";
+  if (intention.status === "VERIFIED") return "That node is already verified.";
+  const last = intention.cycles.at(-1);
+  const unproven =
+    intention.status === "FAILED" &&
+    intention.childIds.length === 0 &&
+    last?.judgment === "SUCCESS" &&
+    leafEvidence(intention, last).kind === null;
+  if (!unproven)
+    return "Only a node that failed for want of evidence (no check, or a check already green before the work) can be accepted.";
+  return null;
+}
+
+export async function acceptIntention(
+  log: EventLog,
+  input: {
+    sessionId: string;
+    intentionId: string;
+    reason: string;
+    actor: { userId: string; name: string };
+  },
+): Promise<void> {
+  const view = emptySessionView();
+  for (;;) {
+    const events = await log.read(input.sessionId, view.lastSeq);
+    if (events.length === 0) break;
+    foldEvents(events, view);
+  }
+  const intention = view.intentions[input.intentionId];
+  const refusal = acceptRefusal(view, intention);
+  if (refusal !== null || !intention)
+    throw new UserFacingError(refusal ?? "That node does not exist.", intention ? "CONFLICT" : "NOT_FOUND");
+  await log.append(input.sessionId, [
+    {
+      type: "intention-status-changed",
+      runId: intention.runId,
+      intentionId: intention.id,
+      status: "VERIFIED",
+      reason: `accepted by ${input.actor.name}: ${input.reason}`,
+      evidence: "accepted-by-person",
+      acceptedBy: input.actor,
+    },
+  ]);
+}
