@@ -7,8 +7,8 @@ import { orchestratorWorld } from "@/server/testing/orchestrator-world";
 /**
  * Issue #16.1 end to end, every part real (SQLite, Docker, the AI SDK over HTTP to the fake model
  * server's hostile scenario): the model writes `.git/config` with `git log --output=`, planting a
- * `core.fsmonitor` command, then runs `git status`. The write is never auto-approved: a person is
- * asked and told it is a protected path. Even when the person approves it anyway (the worst case),
+ * `core.fsmonitor` command; the next run's `git status` then runs unasked. The write is never
+ * auto-approved: a person is asked and told it is a protected path. Even when the person approves it anyway (the worst case),
  * nothing planted runs: not the auto-approved `git status`, not Arbor's own git after each action,
  * not the person's Save — the fsmonitor command would create the marker file.
  */
@@ -48,6 +48,11 @@ describe("a hostile model plants core.fsmonitor in .git/config", () => {
       await new Promise((resolve) => setTimeout(resolve, 50));
     }
     await orch.idle();
+    // The planting step has no check, so that run ends "not verified" before its `git status` step
+    // (issue #15): the status check is the next run's, on the offline model, in the same sandbox.
+    const next = world.orchestrator();
+    await next.startRun({ sessionId: world.sessionId, task: "run `git status`", mode: "agent", actor });
+    await next.idle();
 
     // The planting command asked a person, and the gate said why; `git status` never did.
     expect(asked.some((approval) => approval.payload.includes("--output=.git/config"))).toBe(true);

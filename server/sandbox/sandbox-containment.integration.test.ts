@@ -120,14 +120,17 @@ describe.each<SandboxRuntime>(["runc", "runsc"])("containment under %s", (runtim
       expect(result).toMatchObject({ exitCode: 137, timedOut: false, oomKilled: true, killedReason: "oom" });
     });
   } else {
-    it("ends the whole gVisor sandbox at the memory limit, and the next use starts it again", async () => {
-      const result = await box.exec(`python3 -c "a=' '*2**31; print('survived')"`, { timeoutMs: 10_000 });
+    it("stops a memory hog at the memory limit (gVisor may end the whole sandbox), and the next use works", async () => {
+      // A generous limit: on a loaded machine the allocation itself is slow under gVisor.
+      const result = await box.exec(`python3 -c "a=' '*2**31; print('survived')"`, { timeoutMs: 60_000 });
       expect(result.exitCode).not.toBe(0);
       expect(result.stdout).not.toContain("survived");
       const state = JSON.parse(
         execFileSync("docker", ["inspect", "-f", "{{json .State}}", box.containerName], { encoding: "utf8" }),
       );
-      expect(state.OOMKilled).toBe(true);
+      // Either gVisor's kernel refused the memory (the command failed, the sandbox lives on) or the host
+      // ended the whole sandbox at its limit: then the engine says it was the memory.
+      if (!state.Running) expect(state.OOMKilled).toBe(true);
       // The neighbour never noticed; the session's sandbox comes back with its workspace.
       expect((await neighbour.exec("echo fine")).stdout).toBe("fine\n");
       const again = await provider.get(box.sessionId);
