@@ -44,7 +44,16 @@ test("kill -9 while an approval waits, and again after the run: nothing is lost"
   await page.getByTestId("approve").click();
   await expectRunStatus(page, "VERIFIED");
   await expect(intentions(page)).toHaveCount(3);
-  const before = await treeSnapshot(page);
+  // The tree as it settles (the run's last events may still be arriving): two equal reads in a row,
+  // with both children in it.
+  let before = "";
+  await expect(async () => {
+    const first = await treeSnapshot(page);
+    await page.waitForTimeout(300);
+    before = await treeSnapshot(page);
+    expect(before).toEqual(first);
+    expect(before).toContain("run `echo beta`");
+  }).toPass({ timeout: 30_000 });
 
   await restart(true);
   await page.reload();
