@@ -21,7 +21,9 @@ test("a new user signs up, gives a task, approves its decomposition and watches 
   const user = newUser("ada");
   await signUp(page, user);
   await expect(page.getByTestId("projects-empty")).toBeVisible();
-  await expect(page.getByTestId("model-label")).toContainText(`at http://127.0.0.1:${FAKE_MODEL_PORT}/v1`);
+  // The model is named with its provider, never the server's address (issue #16.10).
+  await expect(page.getByTestId("model-label")).toContainText("gpt-4o-mini (OpenAI-compatible)");
+  await expect(page.getByTestId("model-label")).not.toContainText(`127.0.0.1:${FAKE_MODEL_PORT}`);
 
   await createProject(page, "Skeleton demo");
   // `/etc/arbor-sandbox` exists only in the sandbox image, and the host runs as root, not `arbor`.
@@ -76,9 +78,10 @@ test("a failing command fails its intention and the run, with the reason shown",
   await startTask(page, "run `echo starting; exit 3` and then run `echo never reached`");
   await page.getByTestId("approve").click();
   await expectRunStatus(page, "FAILED");
-  // Simple mode failed twice and the step cannot be split, so full mode had its turn before giving up.
+  // Simple mode failed twice and the step cannot be split, so full mode had its turn; its first cycle
+  // failed exactly like the two before it, so the stall rule names the repetition and it gives up.
   await expect(page.getByTestId("run-reason")).toContainText(
-    'child 1 "run `echo starting; exit 3`" failed: tier full: 2 failed cycles (last: exit code 3)',
+    'child 1 "run `echo starting; exit 3`" failed: tier full: stalled: `echo starting; exit 3` gave the same FAILURE result 3 times: exit code 3',
   );
   await expect(child(page, 0).getByTestId("intention-escalation").first()).toContainText(
     "tier simple: 2 failed cycles",
