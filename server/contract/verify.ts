@@ -22,6 +22,16 @@ function outputOf(result: ExecResult): string {
   return tail([result.stdout, result.stderr].filter(Boolean).join("\n"));
 }
 
+/** A check that could not run at all: never a pass, and the evidence says why. */
+function notRunResult(criterion: Criterion, notRun: string, seen: string): CriterionResult {
+  return {
+    criterion,
+    passed: false,
+    couldNotRun: notRun,
+    evidence: `could not run: ${notRun}${seen ? `\n${seen}` : ""}`,
+  };
+}
+
 async function byExitCode(
   exec: Exec,
   criterion: Criterion,
@@ -31,13 +41,7 @@ async function byExitCode(
   const result = await exec(command);
   const seen = outputOf(result);
   const notRun = couldNotRunReason(command, result);
-  if (notRun !== null)
-    return {
-      criterion,
-      passed: false,
-      couldNotRun: notRun,
-      evidence: `could not run: ${notRun}${seen ? `\n${seen}` : ""}`,
-    };
+  if (notRun !== null) return notRunResult(criterion, notRun, seen);
   const passed = result.exitCode === 0 && !result.timedOut;
   return { criterion, passed, evidence: `${summarize(passed)}${seen ? `\n${seen}` : ""}` };
 }
@@ -53,13 +57,7 @@ async function byTestRun(exec: Exec, criterion: Criterion, command: string): Pro
   const result = await exec(command);
   const seen = outputOf(result);
   const notRun = couldNotRunReason(command, result);
-  if (notRun !== null)
-    return {
-      criterion,
-      passed: false,
-      couldNotRun: notRun,
-      evidence: `could not run: ${notRun}${seen ? `\n${seen}` : ""}`,
-    };
+  if (notRun !== null) return notRunResult(criterion, notRun, seen);
   const tests = testsOfOutput(command, [result.stdout, result.stderr].filter(Boolean).join("\n"));
   const exitedOk = result.exitCode === 0 && !result.timedOut;
   const veto = tests ? countsVeto(tests) : null;
