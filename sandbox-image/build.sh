@@ -90,7 +90,7 @@ fetch_package corepack "$COREPACK_VERSION" corepack
 # The host's CA bundle, so HTTPS from the sandbox works behind a TLS-intercepting proxy.
 cp /etc/ssl/certs/ca-certificates.crt "$TOOLCHAINS/host-ca-bundle.crt"
 
-HASH="$( (cat "$HERE/Dockerfile"; echo "$BASE_ID"; cat "$TOOLCHAINS"/*.version; sha256sum "$TOOLCHAINS/host-ca-bundle.crt") | sha256sum | cut -c1-16)"
+HASH="$( (cat "$HERE/Dockerfile"; echo "$BASE_ID"; cat "$TOOLCHAINS"/*.version; sha256sum <"$TOOLCHAINS/host-ca-bundle.crt") | sha256sum | cut -c1-16)"
 CURRENT="$(docker image inspect -f "{{index .Config.Labels \"$HASH_LABEL\"}}" "$IMAGE" 2>/dev/null || true)"
 if [ "$CURRENT" = "$HASH" ]; then
   say "$IMAGE is up to date (hash $HASH)."
