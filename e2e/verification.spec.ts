@@ -52,7 +52,10 @@ test("an edited command does not inherit the check: the check runs itself and no
 
   const node = intentions(page).first();
   await expect(node.getByTestId("cycle-judged-by").first()).toContainText("waits for a person's approval");
-  await expect(node.getByText("`cargo` is not installed in this sandbox").first()).toBeVisible();
+  // The reason shows on the node (it may also sit in a collapsed list of corrections: the visible one).
+  await expect(
+    node.getByText("`cargo` is not installed in this sandbox").filter({ visible: true }).first(),
+  ).toBeVisible();
   // The agent asks again (its next attempt): the person ends the run there.
   const next = page.getByTestId("approval-card").first();
   await next.getByTestId("reject").click();
