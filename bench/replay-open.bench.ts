@@ -11,8 +11,8 @@ import path from "node:path";
 import { chromium, type Page } from "@playwright/test";
 import { storeSession } from "./support/store-session";
 
-/** ARBOR_E2E_PORT_OFFSET keeps parallel runs (one per worktree) off each other's ports. */
-const PORT = 3190 + Number(process.env.ARBOR_E2E_PORT_OFFSET ?? 0);
+/** Above the end-to-end ports (3100–3195 with any ARBOR_E2E_PORT_OFFSET); the offset keeps parallel runs apart. */
+const PORT = 3290 + Number(process.env.ARBOR_E2E_PORT_OFFSET ?? 0);
 const DATA_DIR = path.resolve(".e2e/bench-replay");
 const BASE = `http://localhost:${PORT}`;
 const SAMPLES = 5;
