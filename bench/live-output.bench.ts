@@ -14,7 +14,7 @@ import { existsSync } from "node:fs";
 import path from "node:path";
 import { chromium, type Page } from "@playwright/test";
 
-const PORT = 3192 + Number(process.env.ARBOR_E2E_PORT_OFFSET ?? 0);
+const PORT = 3292 + Number(process.env.ARBOR_E2E_PORT_OFFSET ?? 0);
 const DATA_DIR = path.resolve(".e2e/bench-live-output");
 const BASE = `http://localhost:${PORT}`;
 const LINES = 20;
