@@ -9,10 +9,11 @@
  * Baseline, same run: when the same lines reach the page without live output — in the stored result,
  * which arrives when the command ends (how the page worked before).
  */
-import { type ChildProcess, spawn } from "node:child_process";
+import type { ChildProcess } from "node:child_process";
 import { existsSync } from "node:fs";
 import path from "node:path";
 import { chromium, type Page } from "@playwright/test";
+import { startBenchServer } from "./support/arbor-server";
 
 const PORT = 3292 + Number(process.env.ARBOR_E2E_PORT_OFFSET ?? 0);
 const DATA_DIR = path.resolve(".e2e/bench-live-output");
@@ -24,20 +25,8 @@ function percentile(samples: number[], p: number): number {
   return sorted[Math.min(sorted.length - 1, Math.floor(sorted.length * p))] ?? 0;
 }
 
-async function startServer(): Promise<ChildProcess> {
-  const server = spawn("bash", ["scripts/e2e-server.sh", String(PORT), DATA_DIR, ""], {
-    stdio: ["ignore", "ignore", "inherit"],
-    detached: true,
-  });
-  for (let i = 0; i < 240; i++) {
-    try {
-      if ((await fetch(`${BASE}/login`)).ok) return server;
-    } catch {
-      // not up yet
-    }
-    await new Promise((resolve) => setTimeout(resolve, 500));
-  }
-  throw new Error("the Arbor server did not start within 2 minutes");
+function startServer(): Promise<ChildProcess> {
+  return startBenchServer(PORT, DATA_DIR);
 }
 
 async function signUpAndOpenProject(page: Page) {

@@ -5,10 +5,11 @@
  * then opens each replay page and measures, inside the page, the time from navigation start to the
  * first paint of the tree — the log downloaded (preloaded by the page's HTML), folded and rendered.
  */
-import { type ChildProcess, spawn } from "node:child_process";
+import type { ChildProcess } from "node:child_process";
 import { existsSync } from "node:fs";
 import path from "node:path";
 import { chromium, type Page } from "@playwright/test";
+import { startBenchServer } from "./support/arbor-server";
 import { storeSession } from "./support/store-session";
 
 /** Above the end-to-end ports (3100–3195 with any ARBOR_E2E_PORT_OFFSET); the offset keeps parallel runs apart. */
@@ -22,20 +23,8 @@ function median(samples: number[]): number {
   return sorted[Math.floor(sorted.length / 2)] ?? 0;
 }
 
-async function startServer(): Promise<ChildProcess> {
-  const server = spawn("bash", ["scripts/e2e-server.sh", String(PORT), DATA_DIR, ""], {
-    stdio: ["ignore", "ignore", "inherit"],
-    detached: true,
-  });
-  for (let i = 0; i < 240; i++) {
-    try {
-      if ((await fetch(`${BASE}/login`)).ok) return server;
-    } catch {
-      // not up yet
-    }
-    await new Promise((resolve) => setTimeout(resolve, 500));
-  }
-  throw new Error("the Arbor server did not start within 2 minutes");
+function startServer(): Promise<ChildProcess> {
+  return startBenchServer(PORT, DATA_DIR);
 }
 
 async function signUp(page: Page, email: string) {
