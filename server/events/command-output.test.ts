@@ -1,4 +1,5 @@
 import { afterEach, describe, expect, it, vi } from "vitest";
+import { rememberOpenedKey } from "@/server/settings/opened-keys";
 import {
   commandOutput,
   type LiveCommandOutput,
@@ -54,5 +55,25 @@ describe("the live command output hub", () => {
     expect(seen.at(-1)).toMatchObject({ cycleId: "c1", done: true, text: "" });
     expect(commandOutput.snapshot("s1")).toEqual([]);
     stop();
+  });
+});
+
+describe("secrets in live output", () => {
+  it("redacts a key opened from settings, even one split across chunks", () => {
+    rememberOpenedKey("setup-secret-value-42");
+    const heard: LiveCommandOutput[] = [];
+    const stop = commandOutput.subscribe("s-redact", (output) => heard.push(output));
+    try {
+      const cycle = { ...ids, cycleId: "c-redact" };
+      commandOutput.append("s-redact", cycle, "token: setup-secret", 1_000_000);
+      commandOutput.append("s-redact", cycle, "-value-42\n", 1_000_000 + SEND_INTERVAL_MS);
+      // The secret's start alone is held back too: its end may come in the next chunk.
+      expect(heard.map((output) => output.text)).toEqual(["token: [redacted]", "token: [redacted]\n"]);
+      expect(commandOutput.snapshot("s-redact")[0]?.text).toBe("token: [redacted]\n");
+      expect(JSON.stringify(heard)).not.toContain("value-42");
+      commandOutput.finish("c-redact");
+    } finally {
+      stop();
+    }
   });
 });

@@ -1,5 +1,7 @@
 import { EventEmitter } from "node:events";
 import { followHub } from "@/server/events/follow-hub";
+import { openedKeys } from "@/server/settings/opened-keys";
+import { redactSecrets } from "./redact";
 
 /**
  * A running command's output, for live readers only.
@@ -116,7 +118,27 @@ class CommandOutputHub {
 
 function publicPart(entry: Running): LiveCommandOutput {
   const { runId, intentionId, cycleId, text, totalChars, done } = entry;
-  return { runId, intentionId, cycleId, text, totalChars, done };
+  // Keys opened from settings (the setup secrets in the setup's environment among them) are redacted
+  // here as the event store redacts them; the whole tail each time, so a key split across chunks is caught.
+  return { runId, intentionId, cycleId, text: redactLive(text, openedKeys()), totalChars, done };
+}
+
+/**
+ * Redacts whole secrets, and a secret's start at the very end of the text (the rest of it may be in
+ * the next chunk): a live reader never sees a secret's first characters either.
+ */
+export function redactLive(text: string, secrets: readonly string[]): string {
+  let result = redactSecrets(text, secrets);
+  for (const secret of secrets) {
+    if (secret.length < 8) continue;
+    for (let length = secret.length - 1; length >= 4; length--) {
+      if (result.endsWith(secret.slice(0, length))) {
+        result = `${result.slice(0, -length)}[redacted]`;
+        break;
+      }
+    }
+  }
+  return result;
 }
 
 const globalForHub = globalThis as unknown as { arborCommandOutput?: CommandOutputHub };

@@ -8,6 +8,8 @@ export const CONNECTIONS_KEPT = 200;
 export interface EnvironmentView {
   phases: { setup: PhaseView | null; agent: PhaseView | null };
   setup: Omit<Body<"setup-ran">, "type" | "runId"> | null;
+  /** The setup command that started and has no outcome yet (its run may have ended without one: a crash). */
+  setupRunning: Omit<Body<"setup-started">, "type"> | null;
   connections: (Omit<Body<"egress-connection">, "type"> & { seq: number })[];
   allowedCount: number;
   deniedCount: number;
@@ -23,6 +25,7 @@ export function emptyEnvironmentView(): EnvironmentView {
   return {
     phases: { setup: null, agent: null },
     setup: null,
+    setupRunning: null,
     connections: [],
     allowedCount: 0,
     deniedCount: 0,
@@ -31,16 +34,22 @@ export function emptyEnvironmentView(): EnvironmentView {
 
 export function foldEnvironment(
   view: EnvironmentView,
-  body: Body<"egress-phase-set"> | Body<"setup-ran"> | Body<"egress-connection">,
+  body: Body<"egress-phase-set"> | Body<"setup-started"> | Body<"setup-ran"> | Body<"egress-connection">,
   seq = 0,
 ): void {
   switch (body.type) {
     case "egress-phase-set":
       view.phases[body.phase] = { requested: body.requested, applied: body.applied, problem: body.problem };
       return;
+    case "setup-started": {
+      const { type: _type, ...rest } = body;
+      view.setupRunning = rest;
+      return;
+    }
     case "setup-ran": {
       const { type: _type, runId: _runId, ...rest } = body;
       view.setup = rest;
+      view.setupRunning = null;
       return;
     }
     case "egress-connection": {
@@ -52,4 +61,9 @@ export function foldEnvironment(
       else view.deniedCount++;
     }
   }
+}
+
+/** The live output stream's key for a run's setup command (server/events/command-output.ts). */
+export function setupOutputId(runId: string): string {
+  return `setup-${runId}`;
 }

@@ -400,6 +400,7 @@ export function applyEvent(view: SessionView, event: StoredEvent): SessionView {
       view.work = foldWork(view.work, body);
       break;
     case "egress-phase-set":
+    case "setup-started":
     case "setup-ran":
     case "egress-connection":
       view.environment ??= emptyEnvironmentView();

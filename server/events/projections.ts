@@ -150,6 +150,7 @@ export async function project(tx: Tx, sessionId: string, event: StoredEvent): Pr
     case "work-merged":
     case "work-discarded":
     case "egress-phase-set":
+    case "setup-started":
     case "setup-ran":
     case "egress-connection":
     case "terminal-opened":

@@ -87,6 +87,7 @@ export const EventBody = z.discriminatedUnion("type", [
   roles.RoleReportedBody,
   /** The sandbox's network per phase, the setup command, connections through the egress proxy (bodies/environment.ts). */
   environment.EgressPhaseSetBody,
+  environment.SetupStartedBody,
   environment.SetupRanBody,
   environment.EgressConnectionBody,
   run.RunEndedBody,

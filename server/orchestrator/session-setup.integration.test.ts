@@ -1,5 +1,8 @@
 import Docker from "dockerode";
 import { afterAll, describe, expect, it } from "vitest";
+import { commandOutput, type LiveCommandOutput } from "@/server/events/command-output";
+import { setupOutputId } from "@/server/events/fold-environment";
+import { EventStore } from "@/server/events/store";
 import { removeCacheVolume } from "@/server/sandbox/dep-cache";
 import { DEFAULT_EGRESS } from "@/server/sandbox/egress/policy";
 import { setupCommandHash } from "@/server/setup/detect";
@@ -57,5 +60,109 @@ describe("the session's setup", () => {
     const events = await new EventStore(world.db).read(world.sessionId);
     expect(events.filter((event) => event.body.type === "setup-ran")).toHaveLength(1);
     expect(events.filter((event) => event.body.type === "egress-phase-set").length).toBeGreaterThanOrEqual(2);
+  });
+});
+
+describe("the session's setup, streamed and under gVisor", () => {
+  afterAll(async () => {
+    await removeCacheVolume(new Docker(), "default", "live-setup-project");
+    await removeCacheVolume(new Docker(), "default", "gvisor-setup-project");
+  });
+
+  it("streams the setup command's output to the session's readers while it runs", async () => {
+    const command = "echo first line; sleep 1.5; echo second line";
+    const environment: SessionEnvironment = {
+      projectId: "live-setup-project",
+      egress: { ...DEFAULT_EGRESS, setup: { mode: "off", getHeadOnly: false } },
+      setup: { command, binding: setupCommandHash(command), approvedBy: "Ada" },
+      openSecrets: async () => ({ env: {}, unreadable: [] }),
+    };
+    const heard: (LiveCommandOutput & { at: number })[] = [];
+    const stop = commandOutput.subscribe(world.sessionId, (output) => {
+      heard.push({ ...output, at: Date.now() });
+    });
+    try {
+      const orch = world.orchestrator({ environmentOf: async () => environment });
+      const { runId } = await orch.startRun({
+        sessionId: world.sessionId,
+        task: "run `ls`",
+        mode: "agent",
+        actor: world.actor,
+      });
+      await world.approveUntilEnded(orch, runId);
+      const events = await new EventStore(world.db).read(world.sessionId);
+      const started = events.find((event) => event.body.type === "setup-started");
+      const ran = events.find((event) => event.body.type === "setup-ran");
+      expect(started?.body).toMatchObject({ command, runner: "sandbox" });
+      expect(ran?.body).toMatchObject({ status: "ok", output: "first line\nsecond line\n" });
+
+      const setupUpdates = heard.filter((output) => output.cycleId === setupOutputId(runId));
+      // The first line reached the readers alone, while the command still slept; later the whole
+      // output; then `done` once the outcome was stored.
+      const early = setupUpdates.find((output) => output.text === "first line\n" && !output.done);
+      const late = setupUpdates.find((output) => output.text === "first line\nsecond line\n");
+      const done = setupUpdates.at(-1);
+      expect(early).toBeDefined();
+      expect(late).toBeDefined();
+      expect(done?.done).toBe(true);
+      expect((late?.at ?? 0) - (early?.at ?? 0)).toBeGreaterThan(1_000);
+      expect(setupUpdates.every((output) => output.intentionId === "project-setup")).toBe(true);
+      // Only the two setup events are in the log: the chunks are not.
+      expect(events.filter((event) => event.body.type.startsWith("setup-"))).toHaveLength(2);
+    } finally {
+      stop();
+    }
+  });
+
+  it("runs a gVisor session's setup in a runc container that fills the cache the gVisor sandbox mounts", async () => {
+    const command = 'echo "filled under $(uname -r)" > /cache/probe; echo filled';
+    const environment: SessionEnvironment = {
+      projectId: "gvisor-setup-project",
+      egress: {
+        ...DEFAULT_EGRESS,
+        setup: { mode: "off", getHeadOnly: false },
+        agent: { mode: "registries", getHeadOnly: false },
+      },
+      setup: { command, binding: setupCommandHash(command), approvedBy: "Ada" },
+      openSecrets: async () => ({ env: {}, unreadable: [] }),
+    };
+    const session = world.sessionId;
+    const orch = world.orchestrator({
+      environmentOf: async () => environment,
+      workspaceOf: async () => ({
+        repoPath: world.repoPath,
+        branch: `arbor/session-${session}`,
+        sandboxChoice: async () => ({ runtime: "runsc" }),
+      }),
+    });
+    const { runId } = await orch.startRun({
+      sessionId: session,
+      task: "run `cat /cache/probe`",
+      mode: "agent",
+      actor: world.actor,
+    });
+    await world.approveUntilEnded(orch, runId);
+    const view = await world.view();
+    expect(view.environment?.setup).toMatchObject({
+      command,
+      status: "ok",
+      output: "filled\n",
+      runner: "runc-for-gvisor",
+    });
+    // The agent phase asked for registries; gVisor has no network, and the page says so.
+    expect(view.environment?.phases.agent).toMatchObject({ requested: "registries", applied: "off" });
+    expect(view.environment?.phases.agent?.problem).toMatch(/gVisor/);
+
+    const box = await world.sandboxes.get(session);
+    expect(box?.runtime).toBe("runsc");
+    // gVisor's kernel in the session; the cache written under runc's (the host's) kernel.
+    expect((await box?.exec("uname -r"))?.stdout).toBe("4.4.0\n");
+    const probe = (await box?.exec("cat /cache/probe"))?.stdout ?? "";
+    expect(probe).toMatch(/^filled under /);
+    expect(probe).not.toBe("filled under 4.4.0\n");
+    const cycle = Object.values(view.intentions).flatMap((intention) => intention.cycles)[0];
+    expect(cycle?.output).toBe(probe);
+    // The setup container is gone.
+    expect(await world.sandboxes.get(`${session}.setup`)).toBeNull();
   });
 });

@@ -61,6 +61,7 @@ export class SessionWorkspace {
       environment: SessionEnvironment,
       fresh: boolean,
       sandbox: Sandbox,
+      gvisorSetup?: { sandboxSessionId: string },
     ) => Promise<void>,
   ) {}
 
@@ -123,8 +124,13 @@ export class SessionWorkspace {
         branch,
         ...(resources ? { limits: limitsOf(resources) } : {}),
         ...choice,
-        // A gVisor sandbox has no network (its runtime refuses one): its environment gives it none.
-        ...(environment && choice.runtime !== "runsc" ? sandboxNeeds(environment) : {}),
+        // A gVisor sandbox has no network (its runtime refuses one): its environment gives it none,
+        // only the cache volume its runc setup container fills.
+        ...(environment
+          ? choice.runtime === "runsc"
+            ? gvisorNeeds(environment)
+            : sandboxNeeds(environment)
+          : {}),
       }));
     // Each run starts from the project's intents as they are now (a reused sandbox included).
     if (intentsFile != null)
@@ -135,9 +141,16 @@ export class SessionWorkspace {
         ),
       );
     this.sandbox = sandbox;
-    if (environment && this.prepare && sandbox.runtime !== "runsc") {
+    if (environment && this.prepare) {
       try {
-        await this.prepare(environment, existing === null, sandbox);
+        if (sandbox.runtime !== "runsc") await this.prepare(environment, existing === null, sandbox);
+        else if (existing === null)
+          await this.setupUnderRunc(environment, sandbox, {
+            repoPath,
+            branch,
+            ...(resources ? { limits: limitsOf(resources) } : {}),
+            ...(choice.image ? { image: choice.image } : {}),
+          });
       } catch (error) {
         this.sandbox = null;
         throw error;
@@ -158,6 +171,63 @@ export class SessionWorkspace {
     });
     return sandbox;
   }
+
+  /**
+   * A new gVisor sandbox's setup phase. runsc refuses networked containers on these engines, so the
+   * approved setup command runs in a hardened runc container of its own (same image, limits and
+   * hardening, the setup phase's network through the proxy) mounting the project's cache volume,
+   * which the gVisor sandbox mounts too; then that container is removed. Its proxy rule is cleared
+   * first: an address the rule named may be handed to another container later.
+   */
+  private async setupUnderRunc(
+    environment: SessionEnvironment,
+    gvisor: Sandbox,
+    made: { repoPath: string; branch?: string; limits?: ReturnType<typeof limitsOf>; image?: string },
+  ): Promise<void> {
+    const prepare = this.prepare;
+    if (!prepare) return;
+    if (!environment.setup?.binding) {
+      // Nothing runs: only the skipped setup and the agent phase (Off) are recorded.
+      await prepare(environment, true, gvisor, { sandboxSessionId: this.sessionId });
+      return;
+    }
+    const setupId = `${this.sessionId}.setup`;
+    const box = await this.deps.sandboxes.create({
+      sessionId: setupId,
+      repoPath: made.repoPath,
+      ...(made.branch ? { branch: made.branch } : {}),
+      ...(made.limits ? { limits: made.limits } : {}),
+      ...(made.image ? { image: made.image } : {}),
+      runtime: "runc",
+      ...sandboxNeeds(environment),
+    });
+    try {
+      await prepare(environment, true, box, { sandboxSessionId: setupId });
+    } finally {
+      const off: EgressSettings = { ...environment.egress, agent: { mode: "off", getHeadOnly: false } };
+      await this.deps.sandboxes
+        .setEgressPhase?.(setupId, "agent", off, this.sessionId)
+        .catch((error: unknown) =>
+          this.deps.logger.warn(
+            { err: error, sessionId: this.sessionId },
+            "could not cut the setup container off",
+          ),
+        );
+      await box
+        .dispose()
+        .catch((error: unknown) =>
+          this.deps.logger.warn(
+            { err: error, sessionId: this.sessionId },
+            "could not remove the setup container",
+          ),
+        );
+    }
+  }
+}
+
+/** A gVisor sandbox gets only the cache volume, and only when an approved setup will fill it. */
+function gvisorNeeds(environment: SessionEnvironment): { cacheProjectId?: string } {
+  return environment.setup?.binding != null ? { cacheProjectId: environment.projectId } : {};
 }
 
 /**

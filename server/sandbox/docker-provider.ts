@@ -97,10 +97,11 @@ export class DockerSandboxProvider implements SandboxProvider {
     sessionId: string,
     phase: EgressPhase,
     settings: EgressSettings,
+    recordAs?: string,
   ): Promise<EgressApplied> {
     const sandbox = await this.get(sessionId);
     if (!sandbox) throw new SandboxError("not_found", "This session has no sandbox.");
-    return this.egress.apply(sandbox.id, sessionId, phase, settings);
+    return this.egress.apply(sandbox.id, recordAs ?? sessionId, phase, settings);
   }
 
   private refillSoon(): void {

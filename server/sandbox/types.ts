@@ -129,8 +129,17 @@ export interface SandboxProvider {
   runtimes?(): Promise<string[]>;
   /** A person's interactive shell in the session's sandbox (see terminal.ts); absent: no terminals. */
   openTerminal?(sessionId: string, size: TerminalSize): Promise<SandboxTerminal>;
-  /** Puts the session's container in a phase's network (off, through the proxy, or open). */
-  setEgressPhase?(sessionId: string, phase: EgressPhase, settings: EgressSettings): Promise<EgressApplied>;
+  /**
+   * Puts the session's container in a phase's network (off, through the proxy, or open). `recordAs`:
+   * the session its connections are recorded for (a gVisor session's runc setup container records
+   * for that session; default: `sessionId`).
+   */
+  setEgressPhase?(
+    sessionId: string,
+    phase: EgressPhase,
+    settings: EgressSettings,
+    recordAs?: string,
+  ): Promise<EgressApplied>;
 }
 
 export type SandboxErrorCode =

@@ -1,3 +1,5 @@
+import { commandOutput } from "@/server/events/command-output";
+import { setupOutputId } from "@/server/events/fold-environment";
 import type { EventBody } from "@/server/events/schema";
 import type { EgressSettings } from "@/server/sandbox/egress/policy";
 import type { EgressApplied, Sandbox, SandboxProvider } from "@/server/sandbox/types";
@@ -44,8 +46,16 @@ export async function prepareEnvironment(ctx: {
     approver: string | null,
     env: Record<string, string>,
   ): Promise<SetupOutcome>;
+  /**
+   * A gVisor session's setup runs in a runc container of its own (`sandboxSessionId`, whose network
+   * the setup phase sets, its connections recorded for this session); the gVisor sandbox itself has
+   * no network, so its agent phase is Off whatever is asked.
+   */
+  gvisorSetup?: { sandboxSessionId: string };
 }): Promise<void> {
   const { environment, runId } = ctx;
+  const runner = ctx.gvisorSetup ? "runc-for-gvisor" : "sandbox";
+  const setupBox = ctx.gvisorSetup?.sandboxSessionId ?? ctx.sessionId;
   const phaseEvent = (applied: EgressApplied): EventBody => ({ type: "egress-phase-set", runId, ...applied });
   const setup = environment.setup;
   if (ctx.fresh && setup) {
@@ -62,13 +72,17 @@ export async function prepareEnvironment(ctx: {
           output: "",
           durationMs: 0,
           unreadableSecrets: [],
+          runner,
         },
       ]);
     } else {
       if (ctx.sandboxes.setEgressPhase)
         await ctx.append([
-          phaseEvent(await ctx.sandboxes.setEgressPhase(ctx.sessionId, "setup", environment.egress)),
+          phaseEvent(
+            await ctx.sandboxes.setEgressPhase(setupBox, "setup", environment.egress, ctx.sessionId),
+          ),
         ]);
+      await ctx.append([{ type: "setup-started", runId, command: setup.command, runner }]);
       const secrets = await environment.openSecrets();
       const outcome = await ctx.runSetup(setup.command, setup.binding, setup.approvedBy, secrets.env);
       await ctx.append([
@@ -86,9 +100,25 @@ export async function prepareEnvironment(ctx: {
             outcome.output.length > OUTPUT_TAIL ? `…${outcome.output.slice(-OUTPUT_TAIL)}` : outcome.output,
           durationMs: outcome.durationMs,
           unreadableSecrets: secrets.unreadable,
+          runner,
         },
       ]);
     }
+  }
+  if (ctx.gvisorSetup) {
+    const requested = environment.egress.agent.mode;
+    await ctx.append([
+      phaseEvent({
+        phase: "agent",
+        requested,
+        applied: "off",
+        problem:
+          requested === "off"
+            ? null
+            : "A gVisor sandbox has no network on this server (runsc refuses networked containers): the agent phase runs Off.",
+      }),
+    ]);
+    return;
   }
   if (!ctx.sandboxes.setEgressPhase) return;
   let applied: EgressApplied;
@@ -121,27 +151,41 @@ export function environmentPreparer(ctx: {
   append(events: EventBody[]): Promise<unknown>;
   policy: DispatchDeps["policy"];
   timeoutMs: number;
-}): (environment: SessionEnvironment, fresh: boolean, sandbox: Sandbox) => Promise<void> {
-  return (environment, fresh, sandbox) => {
+}): (
+  environment: SessionEnvironment,
+  fresh: boolean,
+  sandbox: Sandbox,
+  gvisorSetup?: { sandboxSessionId: string },
+) => Promise<void> {
+  return async (environment, fresh, sandbox, gvisorSetup) => {
     const dispatch = new ToolDispatch({
       sandbox: async () => sandbox,
       policy: ctx.policy,
       timeoutMs: ctx.timeoutMs,
     });
-    return prepareEnvironment({
-      runId: ctx.runId,
-      sessionId: ctx.sessionId,
-      fresh,
-      environment,
-      sandboxes: ctx.sandboxes,
-      append: async (events) => {
-        await ctx.append(events);
-      },
-      runSetup: (command, binding, approver, env) =>
-        dispatch.run(
-          { tool: "setup.run", input: { command } },
-          { activeIntent: SETUP_INTENT, approval: { binding, approver }, env },
-        ),
-    });
+    // The setup's output goes to the session's live readers like a cycle's (ephemeral; the stored
+    // tail is in `setup-ran`), under a key of its own.
+    const ids = { runId: ctx.runId, intentionId: SETUP_INTENT.id, cycleId: setupOutputId(ctx.runId) };
+    const onOutput = (chunk: string) => commandOutput.append(ctx.sessionId, ids, chunk);
+    try {
+      await prepareEnvironment({
+        runId: ctx.runId,
+        sessionId: ctx.sessionId,
+        fresh,
+        environment,
+        sandboxes: ctx.sandboxes,
+        append: async (events) => {
+          await ctx.append(events);
+        },
+        runSetup: (command, binding, approver, env) =>
+          dispatch.run(
+            { tool: "setup.run", input: { command } },
+            { activeIntent: SETUP_INTENT, approval: { binding, approver }, env, onOutput },
+          ),
+        ...(gvisorSetup ? { gvisorSetup } : {}),
+      });
+    } finally {
+      commandOutput.finish(ids.cycleId);
+    }
   };
 }

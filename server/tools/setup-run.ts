@@ -28,6 +28,8 @@ export const setupRun = defineTool({
   async execute(input, runtime) {
     const result = await execIn(runtime, input.command, {
       timeoutMs: Math.max(runtime.timeoutMs, SETUP_TIMEOUT_MS),
+      // Its output streams to the session's page while it runs, like a command's.
+      ...(runtime.onOutput ? { onOutput: runtime.onOutput } : {}),
     });
     if (isFailure(result)) return result.failure;
     if (result.exitCode !== 0 || result.timedOut || result.aborted)

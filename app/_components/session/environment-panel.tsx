@@ -1,15 +1,30 @@
 "use client";
 
-import type { EnvironmentView } from "@/server/events/fold-environment";
+import { type EnvironmentView, setupOutputId } from "@/server/events/fold-environment";
 import { EGRESS_MODE_LABELS, type EgressMode } from "@/server/sandbox/egress/policy";
+import { LiveCycleOutput } from "./live-output";
 
 const label = (mode: string) => EGRESS_MODE_LABELS[mode as EgressMode] ?? mode;
 
-/** The sandbox's network per phase, the setup command's outcome and every connection through the proxy. */
-export function EnvironmentPanel({ environment }: { environment: EnvironmentView | undefined }) {
+const GVISOR_NOTE =
+  "Setup ran under runc (a hardened container of its own, with the setup phase's network) and filled the project's dependency cache; the agent runs under gVisor, offline. The setup's install scripts ran under runc.";
+
+/**
+ * The sandbox's network per phase, the setup command (its live output while it runs, then its
+ * outcome) and every connection through the proxy. `setupRunning`: the started setup's run is still
+ * going (a setup whose run ended without an outcome is not shown as running).
+ */
+export function EnvironmentPanel({
+  environment,
+  setupRunning = false,
+}: {
+  environment: EnvironmentView | undefined;
+  setupRunning?: boolean;
+}) {
   if (!environment) return null;
   const { phases, setup, connections } = environment;
-  if (!phases.setup && !phases.agent && !setup && connections.length === 0) return null;
+  const running = setupRunning ? environment.setupRunning : null;
+  if (!phases.setup && !phases.agent && !setup && !running && connections.length === 0) return null;
   return (
     <section className="card" aria-label="Network and setup" data-testid="environment-panel">
       <h2>Network and setup</h2>
@@ -26,6 +41,15 @@ export function EnvironmentPanel({ environment }: { environment: EnvironmentView
           );
         })}
       </ul>
+      {running && (
+        <div data-testid="environment-setup-running">
+          <p>
+            Setup <code>{running.command}</code>: running…
+          </p>
+          {running.runner === "runc-for-gvisor" && <p className="muted">{GVISOR_NOTE}</p>}
+          <LiveCycleOutput cycleId={setupOutputId(running.runId)} />
+        </div>
+      )}
       {setup && (
         <details open={setup.status === "failed"} data-testid="environment-setup">
           <summary>
@@ -36,6 +60,11 @@ export function EnvironmentPanel({ environment }: { environment: EnvironmentView
                 ? "skipped"
                 : `failed (exit ${setup.exitCode ?? "?"}); the session goes on`}
           </summary>
+          {setup.runner === "runc-for-gvisor" && setup.status !== "skipped" && (
+            <p className="muted" data-testid="environment-setup-runner">
+              {GVISOR_NOTE}
+            </p>
+          )}
           {setup.reason && <p className="muted">{setup.reason}</p>}
           {setup.unreadableSecrets.length > 0 && (
             <p className="error">Secrets that could not be opened: {setup.unreadableSecrets.join(", ")}</p>

@@ -36,8 +36,10 @@ export function useCommandOutput(sessionId: string, active: boolean): Record<str
   return outputs;
 }
 
-/** True while some cycle of the session has started and has no result yet. */
+/** True while some cycle of the session (or its setup command) has started and has no result yet. */
 export function hasRunningCycle(view: SessionView): boolean {
+  const setup = view.environment?.setupRunning;
+  if (setup && view.runs[setup.runId]?.status === "RUNNING") return true;
   return Object.values(view.intentions).some((intention) =>
     intention.cycles.some((cycle) => cycle.durationMs === null && cycle.error === null),
   );

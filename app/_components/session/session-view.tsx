@@ -116,7 +116,16 @@ export function SessionView({ sessionId }: { sessionId: string }) {
             running={currentRun?.status === "RUNNING"}
           />
           <WorkPanel sessionId={sessionId} work={view.work} running={currentRun?.status === "RUNNING"} />
-          <EnvironmentPanel environment={view.environment} />
+          <LiveOutputProvider value={liveOutputs}>
+            <EnvironmentPanel
+              environment={view.environment}
+              setupRunning={
+                view.environment?.setupRunning
+                  ? view.runs[view.environment.setupRunning.runId]?.status === "RUNNING"
+                  : false
+              }
+            />
+          </LiveOutputProvider>
         </div>
         <div className="stack">
           {pendingApprovals.map((approval, index) => (

@@ -18,6 +18,18 @@ export const EgressPhaseSetBody = z.object({
   problem: z.string().nullable(),
 });
 
+/**
+ * The project's setup command starts (its output streams to live readers until `setup-ran`). `runner`
+ * says where: in the session's own sandbox, or — for a gVisor session, which has no network — in a
+ * hardened runc container of its own that fills the project's cache volume the gVisor sandbox mounts.
+ */
+export const SetupStartedBody = z.object({
+  type: z.literal("setup-started"),
+  runId: z.string(),
+  command: z.string(),
+  runner: z.enum(["sandbox", "runc-for-gvisor"]).default("sandbox"),
+});
+
 /** The project's setup command ran once in the new workspace (or was skipped, with the reason). */
 export const SetupRanBody = z.object({
   type: z.literal("setup-ran"),
@@ -32,6 +44,8 @@ export const SetupRanBody = z.object({
   durationMs: z.number().nonnegative(),
   /** Names of setup secrets that could not be opened (a changed ARBOR_SECRET_KEY). */
   unreadableSecrets: z.array(z.string()).default([]),
+  /** Where it ran (see SetupStartedBody); absent in logs written before gVisor setups. */
+  runner: z.enum(["sandbox", "runc-for-gvisor"]).default("sandbox"),
 });
 
 /** One connection through the egress proxy, from its access log. */
