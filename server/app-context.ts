@@ -13,7 +13,7 @@ import { loadTierConfig } from "@/server/model/tiers/load";
 import { Orchestrator } from "@/server/orchestrator/orchestrator";
 import { readCheckpointPolicy } from "@/server/policy/checkpoints";
 import { RivaLimits } from "@/server/riva/limits";
-import { getSandboxProvider, onEgressConnection } from "@/server/sandbox";
+import { getEgressProxy, getSandboxProvider, onEgressConnection } from "@/server/sandbox";
 import { deniedAdvice } from "@/server/sandbox/egress/policy";
 import { ProjectImages } from "@/server/sandbox/project-image/project-images";
 import { serverResourcePolicy } from "@/server/sandbox/resource-policy";
@@ -26,7 +26,7 @@ import { environmentLayer } from "@/server/settings/resolve";
 import { modelForSession } from "@/server/settings/run-model";
 import { createSecretBox } from "@/server/settings/secret-box";
 import { tierModelsForSession } from "@/server/settings/tier-models";
-import { sessionEnvironment } from "@/server/setup/environment";
+import { projectEgress, sessionEnvironment } from "@/server/setup/environment";
 import { createTerminalHub } from "@/server/terminal/create";
 
 /**
@@ -73,6 +73,9 @@ function create() {
     docker: new Docker(),
     baseImage: env.ARBOR_SANDBOX_IMAGE,
     log: logger,
+    // Its build runs under the project's setup-phase network, through the same proxy as sandboxes.
+    egressOf: (projectId) => projectEgress(db, projectId),
+    egressProxy: getEgressProxy(),
   });
   // Prices, budgets and model tiers come from the optional model config; a bad file stops the server,
   // listing every problem.

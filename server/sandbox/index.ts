@@ -25,26 +25,36 @@ export function onEgressConnection(listener: (connection: EgressConnection) => v
   egressListeners.add(listener);
 }
 
+const globalForProxy = globalThis as unknown as { arborEgressProxy?: EgressProxy | null };
+
+/** The process-wide egress proxy (null when ARBOR_EGRESS_PROXY is off): sandboxes and image builds share it. */
+export function getEgressProxy(): EgressProxy | null {
+  if (globalForProxy.arborEgressProxy !== undefined) return globalForProxy.arborEgressProxy;
+  const instance = createHash("sha256").update(env.DATABASE_URL).digest("hex").slice(0, 12);
+  globalForProxy.arborEgressProxy =
+    env.ARBOR_EGRESS_PROXY === "on"
+      ? new EgressProxy({
+          docker: new Docker(),
+          instance,
+          stateDir: path.join(env.dataDir, "egress", instance),
+          port: env.ARBOR_EGRESS_PROXY_PORT,
+          upstream: env.upstreamProxy,
+          log: logger,
+          onConnection: (connection) => {
+            for (const listener of egressListeners) listener(connection);
+          },
+        })
+      : null;
+  return globalForProxy.arborEgressProxy;
+}
+
 export function getSandboxProvider(): SandboxProvider {
   const instance = createHash("sha256").update(env.DATABASE_URL).digest("hex").slice(0, 12);
   const docker = new Docker();
+  const egress = getEgressProxy();
   globalForSandbox.arborSandboxProvider ??= new DockerSandboxProvider({
     docker,
-    ...(env.ARBOR_EGRESS_PROXY === "on"
-      ? {
-          egress: new EgressProxy({
-            docker,
-            instance,
-            stateDir: path.join(env.dataDir, "egress", instance),
-            port: env.ARBOR_EGRESS_PROXY_PORT,
-            upstream: env.upstreamProxy,
-            log: logger,
-            onConnection: (connection) => {
-              for (const listener of egressListeners) listener(connection);
-            },
-          }),
-        }
-      : {}),
+    ...(egress ? { egress } : {}),
     image: env.ARBOR_SANDBOX_IMAGE,
     defaultTimeoutMs: env.ARBOR_COMMAND_TIMEOUT_MS,
     // One owner per database: servers sharing an engine never sweep each other's sandboxes.

@@ -323,6 +323,25 @@ export class EgressProxy {
     if (this.gateway) this.writeRules();
   }
 
+  /**
+   * A rule for requests that present `token` as the proxy password rather than for one address: a
+   * project image build, whose RUN containers get addresses nobody knows in advance. null removes it.
+   */
+  setTokenRule(token: string, rule: ProxyRule | null): void {
+    const key = `token:${token}`;
+    if (rule === null) this.rules.delete(key);
+    else this.rules.set(key, { sessionId: "", phase: "setup", ...rule });
+    if (this.gateway) this.writeRules();
+  }
+
+  /** The proxy's URL with a build token as its credentials (see setTokenRule). */
+  urlWithToken(token: string): string {
+    const url = new URL(this.url);
+    url.username = "arbor-build";
+    url.password = token;
+    return url.toString().replace(/\/$/, "");
+  }
+
   /** Forgets every rule of a session (its container left the network, changed phase or is gone). */
   clearSession(sessionId: string): void {
     let changed = false;

@@ -4,6 +4,7 @@ import { createServer, type Server } from "node:http";
 import type { AddressInfo } from "node:net";
 import { networkInterfaces, tmpdir } from "node:os";
 import path from "node:path";
+import Docker from "dockerode";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { EventBody } from "@/server/events/schema";
 import { CheckpointPolicy } from "@/server/policy/checkpoints";
@@ -18,6 +19,8 @@ import { ToolDispatch } from "@/server/tools/dispatch";
 import { removeCacheVolume } from "../dep-cache";
 import { DockerSandboxProvider } from "../docker-provider";
 import { cleanUp, git, PREFIX, silent, tempDirs, testProvider } from "../docker-testing";
+import { buildImage, ProjectImageBuildError } from "../project-image/build-image";
+import { buildNetworkFor } from "../project-image/build-network";
 import type { Sandbox } from "../types";
 import { type EgressConnection, EgressProxy } from "./egress-proxy";
 import { type EgressSettings, EgressSettings as Settings } from "./policy";
@@ -378,5 +381,77 @@ describe("an upstream proxy", () => {
     expect(fetched.stdout).toBe("200");
     expect(readFileSync(log, "utf8")).toMatch(/CONNECT registry\.npmjs\.org:443/i);
     await box.dispose();
+  });
+});
+
+describe("a project image build under the setup phase's policy", () => {
+  const docker = new Docker();
+  const tags: string[] = [];
+  afterAll(async () => {
+    for (const tag of tags)
+      await docker
+        .getImage(tag)
+        .remove({ force: true })
+        .catch(() => undefined);
+  });
+
+  /** Builds a one-line Dockerfile on the sandbox image with `settings`; the log, and the error if any. */
+  async function build(run: string, settings: EgressSettings) {
+    const dir = mkdtempSync(path.join(tmpdir(), "arbor-build-egress-"));
+    tempDirs.push(dir);
+    writeFileSync(path.join(dir, "Dockerfile"), `ARG ARBOR_BASE\nFROM \${ARBOR_BASE}\nRUN ${run}\n`);
+    const context = execFileSync("tar", ["-C", dir, "-c", "."]);
+    const tag = `${PREFIX.toLowerCase()}-build-egress:${tags.length}`;
+    tags.push(tag);
+    const network = await buildNetworkFor(settings, proxy);
+    let log = `${network.note}\n`;
+    try {
+      await buildImage({
+        docker,
+        context,
+        dockerfile: "Dockerfile",
+        tag,
+        baseImage: provider.image,
+        labels: {},
+        onLog: (text) => {
+          log += text;
+        },
+        networkMode: network.networkMode,
+        buildArgs: network.buildArgs,
+      });
+      return { log, error: null, networkMode: network.networkMode };
+    } catch (error) {
+      return { log, error: error as Error, networkMode: network.networkMode };
+    } finally {
+      network.release();
+    }
+  }
+
+  it("reaches a listed registry through the proxy, and a host not listed fails the build with the proxy's refusal", async () => {
+    const allowed = await build(
+      "curl -fsS -m 30 -o /dev/null -w 'registry answered %{http_code}\\n' https://registry.npmjs.org/is-odd",
+      registries,
+    );
+    expect(allowed.networkMode).toBe(proxy.networkName);
+    expect(allowed.error).toBeNull();
+    expect(allowed.log).toMatch(/registry answered 200/);
+
+    const refused = await build(`curl -fsS -m 10 http://vm:${serverPort}/`, registries);
+    expect(refused.error).toBeInstanceOf(ProjectImageBuildError);
+    // squid's answer reaches the build log: the host is not on the list.
+    expect(refused.log).toMatch(/403/);
+    expect(refused.log).not.toMatch(/reached the host/);
+    // The build's token is gone with it: its rule no longer lets anything through.
+    expect(readFileSync(path.join(proxyState, "rules.json"), "utf8")).not.toMatch(/token:/);
+  });
+
+  it("builds with no network at all when the setup phase is Off", async () => {
+    const off = await build(
+      "curl -fsS -m 10 -o /dev/null https://registry.npmjs.org/is-odd",
+      Settings.parse({ setup: { mode: "off" }, agent: { mode: "off" } }),
+    );
+    expect(off.networkMode).toBe("none");
+    expect(off.error).toBeInstanceOf(ProjectImageBuildError);
+    expect(off.log).toMatch(/Could not resolve host|resolve/i);
   });
 });

@@ -68,7 +68,7 @@ export function squidConfig(input: SquidConfigInput): string {
     "shutdown_lifetime 1 seconds",
     ...(input.effectiveUser ? [`cache_effective_user ${input.effectiveUser}`] : []),
     // ttl=0: never cache a verdict, so a phase change applies to the very next request.
-    `external_acl_type arbor_rules ttl=0 negative_ttl=0 children-max=4 children-startup=1 %SRC %DST %PORT %METHOD ${input.nodePath} ${input.helperPath} ${input.rulesPath}`,
+    `external_acl_type arbor_rules ttl=0 negative_ttl=0 children-max=4 children-startup=1 %SRC %DST %PORT %METHOD %>h{Proxy-Authorization} ${input.nodePath} ${input.helperPath} ${input.rulesPath}`,
     "acl arbor_allowed external arbor_rules",
     `acl arbor_blocked_dst dst ${blocked.join(" ")}`,
     "acl arbor_note_private annotate_transaction arbor_reason=private-address",
@@ -105,9 +105,20 @@ function admits(pattern, host, port) {
   if (name.startsWith(".")) return host === name.slice(1) || host.endsWith(name);
   return host === name;
 }
+function tokenOf(auth) {
+  // A project image build's RUN steps have no fixed address: they present the build's token as the
+  // proxy URL's password (Basic credentials), and the rule is keyed by it.
+  const match = /^Basic +([A-Za-z0-9+/=]+)$/.exec(auth || "");
+  if (!match) return null;
+  const pair = Buffer.from(match[1], "base64").toString("utf8");
+  const colon = pair.indexOf(":");
+  return colon >= 0 ? pair.slice(colon + 1) : null;
+}
 function decide(fields) {
-  const [src, dstRaw, portRaw, method] = fields.map((field) => decodeURIComponent(field || ""));
-  const rule = rules()[src];
+  const [src, dstRaw, portRaw, method, auth] = fields.map((field) => decodeURIComponent(field || ""));
+  const all = rules();
+  const token = tokenOf(auth);
+  const rule = all[src] || (token && /^[a-f0-9]{32,}$/.test(token) ? all["token:" + token] : undefined);
   if (!rule) return "phase-off";
   const host = dstRaw.toLowerCase().replace(/\\.$/, "");
   if (rule.open) return null;

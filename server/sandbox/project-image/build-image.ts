@@ -38,7 +38,8 @@ export function describeBuildFailure(error: string, baseImage: string): string {
 
 /**
  * Builds a tar'd context with the engine's build API (dockerode), handing each line of output to
- * `onLog` as it comes. The engine's default network is used (see the README's sandbox image section).
+ * `onLog` as it comes. Its RUN steps get `networkMode` (build-network.ts: the setup phase's egress
+ * policy; the engine's default bridge when absent) and the proxy's build arguments.
  */
 export async function buildImage(options: {
   docker: Docker;
@@ -48,6 +49,8 @@ export async function buildImage(options: {
   baseImage: string;
   labels: Record<string, string>;
   onLog: (text: string) => void;
+  networkMode?: string;
+  buildArgs?: Record<string, string>;
 }): Promise<void> {
   const { docker, onLog } = options;
   let log = "";
@@ -60,7 +63,8 @@ export async function buildImage(options: {
     stream = await docker.buildImage(Readable.from([options.context]), {
       t: options.tag,
       dockerfile: options.dockerfile,
-      buildargs: { [BASE_BUILD_ARG]: options.baseImage },
+      buildargs: { ...options.buildArgs, [BASE_BUILD_ARG]: options.baseImage },
+      ...(options.networkMode ? { networkmode: options.networkMode } : {}),
       labels: options.labels,
       rm: true,
       forcerm: true,
@@ -83,7 +87,8 @@ export async function buildImage(options: {
         resolve(error ? error.message : failed);
       },
       (event: { stream?: string; status?: string; error?: string; errorDetail?: { message?: string } }) => {
-        if (typeof event.stream === "string") note(event.stream);
+        // The engine colours a RUN step's stderr character by character: the page shows plain text.
+        if (typeof event.stream === "string") note(stripAnsi(event.stream));
         else if (typeof event.status === "string") note(`${event.status}\n`);
         if (event.error || event.errorDetail) {
           failed = event.errorDetail?.message ?? event.error ?? "the build failed";
@@ -94,4 +99,10 @@ export async function buildImage(options: {
   });
   if (failure !== null)
     throw new ProjectImageBuildError(describeBuildFailure(failure, options.baseImage), log);
+}
+
+/** Drops terminal colour codes (ESC [ … m). */
+export function stripAnsi(text: string): string {
+  // biome-ignore lint/suspicious/noControlCharactersInRegex: the escape character is what is removed.
+  return text.replace(/\u001b\[[0-9;]*m/g, "");
 }

@@ -2,7 +2,10 @@ import { createHash } from "node:crypto";
 import type Docker from "dockerode";
 import type { Logger } from "pino";
 import type { PrismaClient } from "@/server/generated/prisma/client";
+import type { EgressProxy } from "../egress/egress-proxy";
+import type { EgressSettings } from "../egress/policy";
 import { appendCapped, buildImage, ProjectImageBuildError } from "./build-image";
+import { buildNetworkFor } from "./build-network";
 import { findProjectDockerfile, ProjectDockerfileError, readContextTar } from "./find-dockerfile";
 
 export const LABEL_PROJECT = "arbor.project";
@@ -24,7 +27,21 @@ export interface ProjectImagesDeps {
   /** The server's sandbox image: what a project's Dockerfile starts from (ARBOR_BASE). */
   baseImage: string;
   log: Logger;
+  /**
+   * The project's egress settings: its build runs under the setup phase's (build-network.ts). Absent:
+   * the build has no network at all.
+   */
+  egressOf?: (projectId: string) => Promise<EgressSettings>;
+  /** Arbor's egress proxy, for a setup phase with an allow-list. */
+  egressProxy?: EgressProxy | null;
 }
+
+/** With no settings to read, a build gets no network. */
+const NO_NETWORK: EgressSettings = {
+  setup: { mode: "off", getHeadOnly: false },
+  agent: { mode: "off", getHeadOnly: false },
+  allowList: [],
+};
 
 /** `arbor-project-<project id>:<hash>`: a valid Docker reference whatever the id holds. */
 export function projectImageTag(projectId: string, hash: string): string {
@@ -139,9 +156,16 @@ export class ProjectImages {
         );
     };
     flush();
+    const network = await buildNetworkFor(
+      (await this.deps.egressOf?.(projectId)) ?? NO_NETWORK,
+      this.deps.egressProxy ?? null,
+    );
+    log = appendCapped(log, `${network.note}\n`);
     try {
       const context = await readContextTar(project.repoPath, found);
       await buildImage({
+        networkMode: network.networkMode,
+        buildArgs: network.buildArgs,
         docker: this.deps.docker,
         context,
         dockerfile: found.dockerfileInContext,
@@ -168,6 +192,8 @@ export class ProjectImages {
         },
       });
       return this.lastGood(project.sandboxImage);
+    } finally {
+      network.release();
     }
     await writing;
     await db.projectImageBuild.update({
