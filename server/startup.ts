@@ -27,6 +27,13 @@ export async function startServer(): Promise<void> {
       return new Set(live.map((session) => session.id));
     });
     if (removed.length > 0) logger.info({ removed }, "removed orphaned sandbox containers");
+    // Dependency caches of projects that are gone (their volumes would otherwise stay forever).
+    const caches = await sandboxes.sweepCacheVolumes?.(async (ids) => {
+      const live = await db.project.findMany({ where: { id: { in: ids } }, select: { id: true } });
+      return new Set(live.map((project) => project.id));
+    });
+    if (caches && caches.removed.length > 0)
+      logger.info({ removed: caches.removed }, "removed cache volumes of deleted projects");
   } catch (error) {
     // The app still serves pages without Docker; runs report the engine error where it happens.
     logger.warn({ err: errorMessage(error) }, "orphan sweep skipped: Docker engine not reachable");

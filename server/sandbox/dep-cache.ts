@@ -1,6 +1,7 @@
 import { createHash } from "node:crypto";
 import type Docker from "dockerode";
 import { LABEL_INSTANCE, LABEL_MANAGED } from "./container-spec";
+import { LABEL_PROJECT } from "./project-image/project-images";
 
 /**
  * Per-project dependency caches: one Docker volume per project, mounted at /cache in each of its
@@ -73,6 +74,59 @@ export async function ensureCacheVolume(
     await init.remove({ force: true }).catch(() => undefined);
   }
   return name;
+}
+
+/**
+ * Removes this instance's cache volumes whose project no longer exists (`liveProjects` answers which
+ * of the given ids still do), at server start. A volume a container still mounts is kept (the engine
+ * refuses: 409) and named in `kept`.
+ */
+export async function sweepOrphanCacheVolumes(
+  docker: Docker,
+  instance: string,
+  liveProjects: (projectIds: string[]) => Promise<Set<string>>,
+): Promise<{ removed: string[]; kept: string[] }> {
+  const { Volumes } = await docker.listVolumes({
+    filters: { label: [`${LABEL_MANAGED}=true`, `${LABEL_INSTANCE}=${instance}`, LABEL_CACHE_PROJECT] },
+  });
+  const volumes = (Volumes ?? []).filter((volume) => volume.Labels?.[LABEL_CACHE_PROJECT]);
+  const live = await liveProjects([
+    ...new Set(volumes.map((volume) => volume.Labels[LABEL_CACHE_PROJECT] ?? "")),
+  ]);
+  const removed: string[] = [];
+  const kept: string[] = [];
+  for (const volume of volumes) {
+    if (live.has(volume.Labels[LABEL_CACHE_PROJECT] ?? "")) continue;
+    try {
+      await docker.getVolume(volume.Name).remove();
+      removed.push(volume.Name);
+    } catch {
+      kept.push(volume.Name);
+    }
+  }
+  return { removed, kept };
+}
+
+/**
+ * What a deleted project leaves in the engine: its cache volume and its built images (labelled with
+ * its id by project-images.ts; a project id is unique, so no other project's image matches).
+ */
+export async function removeProjectArtifacts(
+  docker: Docker,
+  instance: string,
+  projectId: string,
+): Promise<{ images: string[] }> {
+  await removeCacheVolume(docker, instance, projectId);
+  const images = await docker.listImages({ filters: { label: [`${LABEL_PROJECT}=${projectId}`] } });
+  const removed: string[] = [];
+  for (const image of images) {
+    await docker
+      .getImage(image.Id)
+      .remove({ force: true })
+      .then(() => removed.push(image.Id))
+      .catch(() => undefined);
+  }
+  return { images: removed };
 }
 
 /** Removes a project's cache volume (when the project is deleted). */

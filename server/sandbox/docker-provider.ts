@@ -12,7 +12,13 @@ import {
   poolKeyOf,
   type SandboxLimits,
 } from "./container-spec";
-import { CACHE_DIR, CACHE_ENV, ensureCacheVolume } from "./dep-cache";
+import {
+  CACHE_DIR,
+  CACHE_ENV,
+  ensureCacheVolume,
+  removeProjectArtifacts,
+  sweepOrphanCacheVolumes,
+} from "./dep-cache";
 import { statusOf, toSandboxError } from "./docker-errors";
 import { runInContainer } from "./docker-exec";
 import { DockerSandbox } from "./docker-sandbox";
@@ -436,6 +442,22 @@ export class DockerSandboxProvider implements SandboxProvider {
     });
     void this.fillPool();
     return result;
+  }
+
+  /** Removes the cache volumes of projects that no longer exist (see dep-cache.ts); run at server start. */
+  async sweepCacheVolumes(
+    liveProjects: (projectIds: string[]) => Promise<Set<string>>,
+  ): Promise<{ removed: string[]; kept: string[] }> {
+    try {
+      return await sweepOrphanCacheVolumes(this.docker, this.instance, liveProjects);
+    } catch (error) {
+      throw this.wrap(error, "sweep the dependency cache volumes");
+    }
+  }
+
+  /** A deleted project's cache volume and built images (see dep-cache.ts). */
+  async removeProjectArtifacts(projectId: string): Promise<{ images: string[] }> {
+    return removeProjectArtifacts(this.docker, this.instance, projectId);
   }
 
   private spec(

@@ -123,6 +123,12 @@ export interface SandboxProvider {
   get(sessionId: string): Promise<Sandbox | null>;
   /** Removes every Arbor container whose session is not live; run at server start. */
   sweepOrphans(isLive: LiveSessionsQuery): Promise<{ removed: string[]; kept: string[] }>;
+  /** Removes the dependency cache volumes of projects that no longer exist; run at server start. */
+  sweepCacheVolumes?(
+    liveProjects: (projectIds: string[]) => Promise<Set<string>>,
+  ): Promise<{ removed: string[]; kept: string[] }>;
+  /** Removes a deleted project's cache volume and built images. */
+  removeProjectArtifacts?(projectId: string): Promise<{ images: string[] }>;
   /** Resolves when the engine answers; throws SandboxUnavailableError otherwise. */
   ping(): Promise<void>;
   /** The runtimes the engine offers (e.g. ["runc", "runsc"]); absent: only the default one. */
