@@ -115,7 +115,8 @@ describe("the session's setup, streamed and under gVisor", () => {
   });
 
   it("runs a gVisor session's setup in a runc container that fills the cache the gVisor sandbox mounts", async () => {
-    const command = 'echo "filled under $(uname -r)" > /cache/probe; echo filled';
+    const command =
+      'echo "filled under $(uname -r)" > /cache/probe; mkdir -p node_modules/dep && echo installed > node_modules/dep/index.js; echo filled';
     const environment: SessionEnvironment = {
       projectId: "gvisor-setup-project",
       egress: {
@@ -162,6 +163,11 @@ describe("the session's setup, streamed and under gVisor", () => {
     expect(probe).not.toBe("filled under 4.4.0\n");
     const cycle = Object.values(view.intentions).flatMap((intention) => intention.cycles)[0];
     expect(cycle?.output).toBe(probe);
+    // What the setup installed in its workspace is in the gVisor session's, owned by the sandbox user.
+    expect(
+      (await box?.exec("cat node_modules/dep/index.js; find node_modules/dep -maxdepth 0 -printf '%U\\n'"))
+        ?.stdout,
+    ).toBe("installed\n1000\n");
     // The setup container is gone.
     expect(await world.sandboxes.get(`${session}.setup`)).toBeNull();
   });

@@ -203,6 +203,8 @@ export class SessionWorkspace {
     });
     try {
       await prepare(environment, true, box, { sandboxSessionId: setupId });
+      // What the setup installed in the workspace (node_modules, .venv…) goes to the gVisor sandbox.
+      await this.deps.sandboxes.copyWorkspace?.(setupId, this.sessionId);
     } finally {
       const off: EgressSettings = { ...environment.egress, agent: { mode: "off", getHeadOnly: false } };
       await this.deps.sandboxes

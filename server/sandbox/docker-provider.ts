@@ -455,6 +455,23 @@ export class DockerSandboxProvider implements SandboxProvider {
     }
   }
 
+  /**
+   * Copies one session container's /workspace over another's, through the Engine's archive API (no
+   * exec in either): a gVisor session gets what its runc setup container installed there.
+   */
+  async copyWorkspace(fromSessionId: string, toSessionId: string): Promise<void> {
+    const [from, to] = await Promise.all([this.get(fromSessionId), this.get(toSessionId)]);
+    if (!from || !to)
+      throw new SandboxError("not_found", "The sandbox to copy the workspace between is gone.");
+    try {
+      // "/workspace/." archives the directory's content, so it unpacks into the other /workspace.
+      const archive = await this.docker.getContainer(from.id).getArchive({ path: "/workspace/." });
+      await this.docker.getContainer(to.id).putArchive(archive, { path: "/workspace" });
+    } catch (error) {
+      throw this.wrap(error, "copy the setup's workspace into the sandbox", "exec_failed");
+    }
+  }
+
   /** A deleted project's cache volume and built images (see dep-cache.ts). */
   async removeProjectArtifacts(projectId: string): Promise<{ images: string[] }> {
     return removeProjectArtifacts(this.docker, this.instance, projectId);

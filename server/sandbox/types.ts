@@ -127,6 +127,8 @@ export interface SandboxProvider {
   sweepCacheVolumes?(
     liveProjects: (projectIds: string[]) => Promise<Set<string>>,
   ): Promise<{ removed: string[]; kept: string[] }>;
+  /** Copies one session container's /workspace over another's (a gVisor session's runc setup). */
+  copyWorkspace?(fromSessionId: string, toSessionId: string): Promise<void>;
   /** Removes a deleted project's cache volume and built images. */
   removeProjectArtifacts?(projectId: string): Promise<{ images: string[] }>;
   /** Resolves when the engine answers; throws SandboxUnavailableError otherwise. */

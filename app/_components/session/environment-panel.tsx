@@ -7,7 +7,7 @@ import { LiveCycleOutput } from "./live-output";
 const label = (mode: string) => EGRESS_MODE_LABELS[mode as EgressMode] ?? mode;
 
 const GVISOR_NOTE =
-  "Setup ran under runc (a hardened container of its own, with the setup phase's network) and filled the project's dependency cache; the agent runs under gVisor, offline. The setup's install scripts ran under runc.";
+  "Setup ran under runc (a hardened container of its own, with the setup phase's network); its workspace and the project's dependency cache were handed to this sandbox. The agent runs under gVisor, offline. The setup's install scripts ran under runc, not gVisor.";
 
 /**
  * The sandbox's network per phase, the setup command (its live output while it runs, then its
