@@ -1,0 +1,46 @@
+import { expect, test } from "@playwright/test";
+import { createProject, newUser, signUp, startTask } from "./support/arbor";
+import { SPARE_APP_PORT } from "./support/ports";
+import { type ArborServer, startArborServer } from "./support/server";
+
+/**
+ * The project's setup command, approved once on the project page, runs when a new session's
+ * workspace is made: its output reaches the session page while it still runs (live lines on the
+ * Network and setup card), then the stored output takes their place.
+ */
+let server: ArborServer | null = null;
+test.use({ baseURL: `http://localhost:${SPARE_APP_PORT}` });
+test.afterEach(async () => {
+  await server?.stop();
+  server = null;
+});
+
+test("the setup command's output arrives on the session page while it runs", async ({ page }, testInfo) => {
+  server = await startArborServer({ port: SPARE_APP_PORT, dataDir: ".e2e/setup-live", modelUrl: "" });
+  await signUp(page, newUser("setup"));
+  await createProject(page, "Setup live");
+  await page.getByTestId("setup-command-input").fill("echo setup first; sleep 6; echo setup second");
+  await page.getByTestId("setup-command-save").click();
+  await page.getByTestId("setup-approve").click();
+  await expect(page.getByTestId("setup-approval")).toContainText("Approved");
+
+  await startTask(page, "run `ls`");
+  const running = page.getByTestId("environment-setup-running");
+  const live = running.getByTestId("cycle-live-output");
+  // The first line while the command still sleeps: no outcome is stored yet.
+  await expect(live).toContainText("setup first", { timeout: 60_000 });
+  await expect(live).not.toContainText("setup second");
+  await expect(page.getByTestId("environment-setup")).toHaveCount(0);
+  await page.screenshot({ path: testInfo.outputPath("setup-live.png"), fullPage: true });
+
+  // When it ends, the stored output replaces the live lines.
+  const stored = page.getByTestId("environment-setup");
+  await expect(stored).toContainText("done in", { timeout: 60_000 });
+  await expect(running).toHaveCount(0);
+  await stored.locator("summary").click();
+  await expect(stored.locator("pre")).toHaveText("setup first\nsetup second\n");
+  await page
+    .getByTestId("stop-run")
+    .click({ timeout: 5_000 })
+    .catch(() => undefined);
+});
