@@ -61,7 +61,7 @@ export class SessionWorkspace {
       environment: SessionEnvironment,
       fresh: boolean,
       sandbox: Sandbox,
-      gvisorSetup?: { sandboxSessionId: string },
+      gvisorSetup?: { sandboxSessionId: string; problem?: string },
     ) => Promise<void>,
   ) {}
 
@@ -192,15 +192,23 @@ export class SessionWorkspace {
       return;
     }
     const setupId = `${this.sessionId}.setup`;
-    const box = await this.deps.sandboxes.create({
-      sessionId: setupId,
-      repoPath: made.repoPath,
-      ...(made.branch ? { branch: made.branch } : {}),
-      ...(made.limits ? { limits: made.limits } : {}),
-      ...(made.image ? { image: made.image } : {}),
-      runtime: "runc",
-      ...sandboxNeeds(environment),
-    });
+    let box: Sandbox;
+    try {
+      box = await this.deps.sandboxes.create({
+        sessionId: setupId,
+        repoPath: made.repoPath,
+        ...(made.branch ? { branch: made.branch } : {}),
+        ...(made.limits ? { limits: made.limits } : {}),
+        ...(made.image ? { image: made.image } : {}),
+        runtime: "runc",
+        ...sandboxNeeds(environment),
+      });
+    } catch (error) {
+      // Like a failing setup: recorded with the reason, and the session goes on without it.
+      const problem = `The setup's runc container could not be made: ${error instanceof Error ? error.message : String(error)}`;
+      await prepare(environment, true, gvisor, { sandboxSessionId: this.sessionId, problem });
+      return;
+    }
     try {
       await prepare(environment, true, box, { sandboxSessionId: setupId });
       // What the setup installed in the workspace (node_modules, .venv…) goes to the gVisor sandbox.

@@ -51,15 +51,31 @@ export async function prepareEnvironment(ctx: {
    * the setup phase sets, its connections recorded for this session); the gVisor sandbox itself has
    * no network, so its agent phase is Off whatever is asked.
    */
-  gvisorSetup?: { sandboxSessionId: string };
+  gvisorSetup?: { sandboxSessionId: string; problem?: string };
 }): Promise<void> {
   const { environment, runId } = ctx;
   const runner = ctx.gvisorSetup ? "runc-for-gvisor" : "sandbox";
   const setupBox = ctx.gvisorSetup?.sandboxSessionId ?? ctx.sessionId;
   const phaseEvent = (applied: EgressApplied): EventBody => ({ type: "egress-phase-set", runId, ...applied });
   const setup = environment.setup;
+  const problem = ctx.gvisorSetup?.problem;
   if (ctx.fresh && setup) {
-    if (!setup.binding) {
+    if (setup.binding && problem) {
+      await ctx.append([
+        {
+          type: "setup-ran",
+          runId,
+          command: setup.command,
+          status: "failed",
+          reason: problem,
+          exitCode: null,
+          output: "",
+          durationMs: 0,
+          unreadableSecrets: [],
+          runner,
+        },
+      ]);
+    } else if (!setup.binding) {
       await ctx.append([
         {
           type: "setup-ran",
@@ -155,7 +171,7 @@ export function environmentPreparer(ctx: {
   environment: SessionEnvironment,
   fresh: boolean,
   sandbox: Sandbox,
-  gvisorSetup?: { sandboxSessionId: string },
+  gvisorSetup?: { sandboxSessionId: string; problem?: string },
 ) => Promise<void> {
   return async (environment, fresh, sandbox, gvisorSetup) => {
     const dispatch = new ToolDispatch({

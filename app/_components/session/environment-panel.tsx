@@ -60,7 +60,7 @@ export function EnvironmentPanel({
                 ? "skipped"
                 : `failed (exit ${setup.exitCode ?? "?"}); the session goes on`}
           </summary>
-          {setup.runner === "runc-for-gvisor" && setup.status !== "skipped" && (
+          {setup.runner === "runc-for-gvisor" && setup.status !== "skipped" && setup.durationMs > 0 && (
             <p className="muted" data-testid="environment-setup-runner">
               {GVISOR_NOTE}
             </p>
