@@ -9,8 +9,10 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { EventBody } from "@/server/events/schema";
 import { CheckpointPolicy } from "@/server/policy/checkpoints";
 import { rootFiles } from "@/server/projects/git-repository";
+import { SessionWorkspace } from "@/server/riva/session-workspace";
 import { detectSetupCommand, setupCommandHash } from "@/server/setup/detect";
 import {
+  environmentPreparer,
   prepareEnvironment,
   SETUP_INTENT,
   type SessionEnvironment,
@@ -323,6 +325,74 @@ describe("setup with cached dependencies", () => {
     // The session goes on.
     expect((await failed.box.exec("echo usable")).stdout).toBe("usable\n");
     await Promise.all([skipped.box.dispose(), failed.box.dispose()]);
+  });
+});
+
+describe("a gVisor session's setup", () => {
+  const projectId = `${PREFIX}-gvisor-project`;
+  afterAll(async () => removeCacheVolume(new Docker(), `${PREFIX}-egress`, projectId));
+
+  it("installs through the proxy in a runc container, records its connections on the session, and hands the gVisor sandbox the result", async () => {
+    const repo = nodeProject();
+    const sessionId = `${PREFIX}-gvisor-setup`;
+    const command = "npm ci --no-audit --no-fund && echo installed";
+    const environment: SessionEnvironment = {
+      projectId,
+      egress: Settings.parse({ setup: { mode: "registries" }, agent: { mode: "off" } }),
+      setup: { command, binding: setupCommandHash(command), approvedBy: "Ada" },
+      openSecrets: async () => ({ env: {}, unreadable: [] }),
+    };
+    const events: EventBody[] = [];
+    const workspace = new SessionWorkspace(
+      {
+        sandboxes: provider,
+        commandTimeoutMs: 120_000,
+        logger: silent,
+        environmentOf: async () => environment,
+        workspaceOf: async () => ({
+          repoPath: repo,
+          branch: "arbor/gvisor-setup",
+          sandboxChoice: async () => ({ runtime: "runsc" }),
+        }),
+      },
+      sessionId,
+      async () => undefined,
+      environmentPreparer({
+        runId: "run-gvisor",
+        sessionId,
+        sandboxes: provider,
+        append: async (bodies) => {
+          events.push(...bodies);
+        },
+        policy: async () => ({ checkpoints: CheckpointPolicy.parse({ commands: "never-ask" }) }),
+        timeoutMs: 120_000,
+      }),
+    );
+    const box = await workspace.box();
+    try {
+      expect(box.runtime).toBe("runsc");
+      expect(events.find((event) => event.type === "setup-ran")).toMatchObject({
+        status: "ok",
+        runner: "runc-for-gvisor",
+      });
+      expect(events.filter((event) => event.type === "egress-phase-set")).toMatchObject([
+        { phase: "setup", applied: "registries" },
+        { phase: "agent", applied: "off" },
+      ]);
+      // The runc container's connections are this session's.
+      expect(await connectionTo(sessionId, "registry.npmjs.org")).toMatchObject({
+        phase: "setup",
+        allowed: true,
+      });
+      // The installed packages are in the gVisor sandbox's workspace, and it has no network.
+      expect((await box.exec("node -e \"console.log(require('is-odd')(7))\"")).stdout.trim()).toBe("true");
+      expect((await box.exec("cat /proc/net/dev | grep -c eth")).stdout.trim()).toBe("0");
+      // The setup container is gone, and so is its rule in the proxy.
+      expect(await provider.get(`${sessionId}.setup`)).toBeNull();
+      expect(readFileSync(path.join(proxyState, "rules.json"), "utf8")).not.toContain(sessionId);
+    } finally {
+      await box.dispose();
+    }
   });
 });
 
