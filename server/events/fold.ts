@@ -20,7 +20,7 @@ import { foldReasoningEvent, noRunReasoning, type RunReasoningFields } from "./f
 import { foldRoleEvent, type IntentionRoleFields, noIntentionRoles } from "./fold-roles";
 import { foldTierEvent, type IntentionTierFields, NO_INTENTION_TIER, type RunTierFields } from "./fold-tiers";
 import { foldModelCall } from "./roll-up";
-import type { Action, ChildProposal, StoredEvent, ToolCallBody } from "./schema";
+import type { Action, ChildProposal, EventOf, StoredEvent, ToolCallBody } from "./schema";
 import type {
   ApprovalStatus,
   EvidenceKind,
@@ -139,6 +139,8 @@ export interface ApprovalView {
   editedCall: ToolCallBody | null;
   /** kind "tool": the file before the change, the staged diff of a commit, … */
   preview: string | null;
+  /** A command cut off by a crash: how long it ran and what it printed before (issue #15.7). */
+  interruption?: EventOf<"approval-requested">["interruption"] | null;
 }
 
 /**
