@@ -161,6 +161,8 @@ export interface RunView extends AnswerFields, RunTierFields, RunReasoningFields
   reason: string | null;
   startedAt: string;
   endedAt: string | null;
+  /** Time the server was down while the run was working (`run-resumed`), part of its wall clock. */
+  downtimeMs?: number;
   rootId: string | null;
   sandbox: {
     containerName: string;
@@ -387,6 +389,11 @@ export function applyEvent(view: SessionView, event: StoredEvent): SessionView {
     case "answer-tool-called":
       foldAnswer(view.runs[body.runId], body);
       break;
+    case "run-resumed": {
+      const run = view.runs[body.runId];
+      if (run && body.counted) run.downtimeMs = (run.downtimeMs ?? 0) + body.downMs;
+      break;
+    }
     case "run-ended": {
       const run = view.runs[body.runId];
       if (run) {
