@@ -81,3 +81,28 @@ test("a run killed in the middle of a command continues after the restart", asyn
   await expect(first.getByTestId("cycle-judgment").first()).toHaveAttribute("data-status", "UNCLEAR");
   await expect(first.getByTestId("cycle-judgment").nth(1)).toHaveAttribute("data-status", "SUCCESS");
 });
+
+test("kill -9 during a command that writes: the card asks to run it again, with its run time and output so far", async ({
+  page,
+}) => {
+  await restart(false);
+  await signUp(page, newUser("cutoff"));
+  await createProject(page, "Cut off");
+  await startTask(page, "run `echo tick 1 && echo tick 2 && sleep 8 && echo once >> marker.txt`");
+  await page.getByTestId("approve").click();
+  // Its first lines are on the page (live output): the server has them too.
+  await expect(page.getByTestId("cycle-live-output")).toContainText("tick 2", { timeout: 30_000 });
+  await page.waitForTimeout(1_000);
+
+  await restart(true);
+  await page.reload();
+  const card = page.getByTestId("approval-card");
+  await expect(card).toBeVisible({ timeout: 60_000 });
+  await expect(card.locator("h2")).toHaveText("Run this command again?");
+  await expect(card.getByTestId("interrupted-ran")).toContainText(/ran for (at least )?\d+\.\d s/);
+  const output = card.getByTestId("interrupted-output");
+  await expect(output).toContainText("tick 1");
+  await expect(output).toContainText("tick 2");
+  await card.getByTestId("approve").click();
+  await expectRunStatus(page, "VERIFIED");
+});

@@ -1,4 +1,5 @@
 import { readFileSync } from "node:fs";
+import path from "node:path";
 import Docker from "dockerode";
 import { projectMemories } from "@/server/capture/memory";
 import { projectSessionViews } from "@/server/capture/read";
@@ -11,6 +12,7 @@ import { createAgentModel } from "@/server/model";
 import { createPricer } from "@/server/model/pricing";
 import { loadTierConfig } from "@/server/model/tiers/load";
 import { Orchestrator } from "@/server/orchestrator/orchestrator";
+import { OutputSoFarFiles } from "@/server/orchestrator/output-so-far-files";
 import { readCheckpointPolicy } from "@/server/policy/checkpoints";
 import { RivaLimits } from "@/server/riva/limits";
 import { getEgressProxy, getSandboxProvider, onEgressConnection } from "@/server/sandbox";
@@ -109,6 +111,10 @@ function create() {
     workspaceMaxBytes: env.ARBOR_WORKSPACE_MAX_MB * 1024 * 1024,
     sandboxImage: env.ARBOR_SANDBOX_IMAGE,
     logger,
+    // A running command's output tail, kept across a crash for the "interrupted" card (issue #15.7).
+    outputSoFar: new OutputSoFarFiles(path.join(env.dataDir, "output-so-far"), (err) =>
+      logger.warn({ err }, "could not keep a running command's output"),
+    ),
     async workspaceOf(sessionId) {
       const session = await db.session.findUniqueOrThrow({
         where: { id: sessionId },

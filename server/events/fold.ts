@@ -20,7 +20,7 @@ import { foldReasoningEvent, noRunReasoning, type RunReasoningFields } from "./f
 import { foldRoleEvent, type IntentionRoleFields, noIntentionRoles } from "./fold-roles";
 import { foldTierEvent, type IntentionTierFields, NO_INTENTION_TIER, type RunTierFields } from "./fold-tiers";
 import { foldModelCall } from "./roll-up";
-import type { Action, ChildProposal, StoredEvent, ToolCallBody } from "./schema";
+import type { Action, ChildProposal, EventOf, StoredEvent, ToolCallBody } from "./schema";
 import type {
   ApprovalStatus,
   EvidenceKind,
@@ -139,6 +139,8 @@ export interface ApprovalView {
   editedCall: ToolCallBody | null;
   /** kind "tool": the file before the change, the staged diff of a commit, … */
   preview: string | null;
+  /** A command cut off by a crash: how long it ran and what it printed before (issue #15.7). */
+  interruption?: EventOf<"approval-requested">["interruption"] | null;
 }
 
 /**
@@ -159,6 +161,8 @@ export interface RunView extends AnswerFields, RunTierFields, RunReasoningFields
   reason: string | null;
   startedAt: string;
   endedAt: string | null;
+  /** Time the server was down while the run was working (`run-resumed`), part of its wall clock. */
+  downtimeMs?: number;
   rootId: string | null;
   sandbox: {
     containerName: string;
@@ -385,6 +389,11 @@ export function applyEvent(view: SessionView, event: StoredEvent): SessionView {
     case "answer-tool-called":
       foldAnswer(view.runs[body.runId], body);
       break;
+    case "run-resumed": {
+      const run = view.runs[body.runId];
+      if (run && body.counted) run.downtimeMs = (run.downtimeMs ?? 0) + body.downMs;
+      break;
+    }
     case "run-ended": {
       const run = view.runs[body.runId];
       if (run) {

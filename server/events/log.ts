@@ -5,8 +5,29 @@ import { EventBody, type EventInput, type StoredEvent } from "./schema";
  * the pure engine use `MemoryEventLog`. Both number events 1, 2, 3… per session with no gap.
  */
 export interface EventLog {
-  append(sessionId: string, bodies: readonly EventInput[]): Promise<StoredEvent[]>;
+  /**
+   * `expectLastSeq`: append only if the session's last event is still that one, else throw
+   * `StaleLogError` and append nothing (a decision made on a view of the log that is no longer current,
+   * e.g. two people accepting the same node at once, re-reads and decides again).
+   */
+  append(
+    sessionId: string,
+    bodies: readonly EventInput[],
+    options?: { expectLastSeq?: number },
+  ): Promise<StoredEvent[]>;
   read(sessionId: string, afterSeq?: number, limit?: number): Promise<StoredEvent[]>;
+}
+
+/** The log moved on since the caller read it (see `expectLastSeq`): nothing was appended. */
+export class StaleLogError extends Error {
+  constructor(
+    readonly sessionId: string,
+    readonly expected: number,
+    readonly actual: number,
+  ) {
+    super(`the session's log is at event ${actual}, not ${expected}: read it again`);
+    this.name = "StaleLogError";
+  }
 }
 
 export class MemoryEventLog implements EventLog {
@@ -14,8 +35,14 @@ export class MemoryEventLog implements EventLog {
 
   constructor(private readonly clock: () => number = Date.now) {}
 
-  async append(sessionId: string, bodies: readonly EventInput[]): Promise<StoredEvent[]> {
+  async append(
+    sessionId: string,
+    bodies: readonly EventInput[],
+    options: { expectLastSeq?: number } = {},
+  ): Promise<StoredEvent[]> {
     const events = this.sessions.get(sessionId) ?? [];
+    if (options.expectLastSeq !== undefined && options.expectLastSeq !== events.length)
+      throw new StaleLogError(sessionId, options.expectLastSeq, events.length);
     const at = new Date(this.clock()).toISOString();
     const stored = bodies.map((body, index) => ({
       seq: events.length + index + 1,

@@ -138,6 +138,7 @@ export async function project(tx: Tx, sessionId: string, event: StoredEvent): Pr
     case "criteria-checked":
     case "llm-called":
     case "run-routed":
+    case "run-resumed":
     case "answer-tool-called":
     case "trace-recorded":
     case "workspace-changed":

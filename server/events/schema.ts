@@ -39,6 +39,8 @@ export const EventBody = z.discriminatedUnion("type", [
   run.MessagePostedBody,
   run.RunStartedBody,
   run.RunRoutedBody,
+  /** The server resumed the run after being down (bodies/run.ts). */
+  run.RunResumedBody,
   run.AnswerToolCalledBody,
   run.IntentDiscoveredBody,
   run.SandboxReadyBody,

@@ -1,5 +1,6 @@
 import type { PrismaClient } from "@/server/generated/prisma/client";
 import { eventBus } from "./bus";
+import { StaleLogError } from "./log";
 import { project } from "./projections";
 import { redactSecrets } from "./redact";
 import { type EventInput, runIdOf, StoredEvent } from "./schema";
@@ -18,9 +19,13 @@ export class EventStore {
     private readonly secrets: () => readonly string[] = () => [],
   ) {}
 
-  append(sessionId: string, bodies: readonly EventInput[]): Promise<StoredEvent[]> {
+  append(
+    sessionId: string,
+    bodies: readonly EventInput[],
+    options: { expectLastSeq?: number } = {},
+  ): Promise<StoredEvent[]> {
     const previous = this.tails.get(sessionId) ?? Promise.resolve();
-    const next = previous.catch(() => undefined).then(() => this.write(sessionId, bodies));
+    const next = previous.catch(() => undefined).then(() => this.write(sessionId, bodies, options));
     this.tails.set(sessionId, next);
     const forget = () => {
       if (this.tails.get(sessionId) === next) this.tails.delete(sessionId);
@@ -29,13 +34,20 @@ export class EventStore {
     return next;
   }
 
-  private async write(sessionId: string, bodies: readonly EventInput[]): Promise<StoredEvent[]> {
+  private async write(
+    sessionId: string,
+    bodies: readonly EventInput[],
+    options: { expectLastSeq?: number },
+  ): Promise<StoredEvent[]> {
     const secrets = this.secrets();
     const stored = await this.db.$transaction(async (tx) => {
       const session = await tx.session.findUniqueOrThrow({
         where: { id: sessionId },
         select: { lastSeq: true },
       });
+      // Inside the transaction, so even a second server on the same database cannot slip in between.
+      if (options.expectLastSeq !== undefined && options.expectLastSeq !== session.lastSeq)
+        throw new StaleLogError(sessionId, options.expectLastSeq, session.lastSeq);
       const events: StoredEvent[] = [];
       let seq = session.lastSeq;
       const at = new Date().toISOString();

@@ -82,6 +82,8 @@ describe("acceptRefusal", () => {
       acceptedBy: "Ada",
       reason: "accepted by Ada: checked by hand",
     });
-    expect(acceptRefusal(view, view.intentions.c1)).toBe("That node is already verified.");
+    expect(acceptRefusal(view, view.intentions.c1)).toBe(
+      "Ada already accepted it as verified; nothing was changed.",
+    );
   });
 });

@@ -1,5 +1,5 @@
 import { emptySessionView, foldEvents, type IntentionView, type SessionView } from "@/server/events/fold";
-import type { EventLog } from "@/server/events/log";
+import { type EventLog, StaleLogError } from "@/server/events/log";
 import { leafEvidence } from "@/server/riva/evidence";
 import { UserFacingError } from "./errors";
 
@@ -17,7 +17,10 @@ export function acceptRefusal(view: SessionView, intention: IntentionView | unde
   const run = view.runs[intention.runId];
   if (!run || run.status === "RUNNING")
     return "Its run is still running: a node can be accepted once the run has ended.";
-  if (intention.status === "VERIFIED") return "That node is already verified.";
+  if (intention.status === "VERIFIED")
+    return intention.evidence === "accepted-by-person"
+      ? `${intention.acceptedBy ?? "Someone"} already accepted it as verified; nothing was changed.`
+      : "That node is already verified.";
   const last = intention.cycles.at(-1);
   const unproven =
     intention.status === "FAILED" &&
@@ -29,6 +32,15 @@ export function acceptRefusal(view: SessionView, intention: IntentionView | unde
   return null;
 }
 
+/** Re-reads after a write that slipped in between (another acceptance, the engine of a newer run). */
+const MAX_ATTEMPTS = 10;
+
+/**
+ * Exactly one acceptance per node, however many people click at once: the decision is appended only
+ * if the log is still exactly as it was read (`expectLastSeq`); when anything was appended in between,
+ * the log is read again and the decision made again, so the second of two people gets
+ * "<first> already accepted it as verified", and a node whose state changed meanwhile is judged anew.
+ */
 export async function acceptIntention(
   log: EventLog,
   input: {
@@ -39,24 +51,36 @@ export async function acceptIntention(
   },
 ): Promise<void> {
   const view = emptySessionView();
-  for (;;) {
-    const events = await log.read(input.sessionId, view.lastSeq);
-    if (events.length === 0) break;
-    foldEvents(events, view);
+  for (let attempt = 0; attempt < MAX_ATTEMPTS; attempt++) {
+    for (;;) {
+      const events = await log.read(input.sessionId, view.lastSeq);
+      if (events.length === 0) break;
+      foldEvents(events, view);
+    }
+    const intention = view.intentions[input.intentionId];
+    const refusal = acceptRefusal(view, intention);
+    if (refusal !== null || !intention)
+      throw new UserFacingError(refusal ?? "That node does not exist.", intention ? "CONFLICT" : "NOT_FOUND");
+    try {
+      await log.append(
+        input.sessionId,
+        [
+          {
+            type: "intention-status-changed",
+            runId: intention.runId,
+            intentionId: intention.id,
+            status: "VERIFIED",
+            reason: `accepted by ${input.actor.name}: ${input.reason}`,
+            evidence: "accepted-by-person",
+            acceptedBy: input.actor,
+          },
+        ],
+        { expectLastSeq: view.lastSeq },
+      );
+      return;
+    } catch (error) {
+      if (!(error instanceof StaleLogError)) throw error;
+    }
   }
-  const intention = view.intentions[input.intentionId];
-  const refusal = acceptRefusal(view, intention);
-  if (refusal !== null || !intention)
-    throw new UserFacingError(refusal ?? "That node does not exist.", intention ? "CONFLICT" : "NOT_FOUND");
-  await log.append(input.sessionId, [
-    {
-      type: "intention-status-changed",
-      runId: intention.runId,
-      intentionId: intention.id,
-      status: "VERIFIED",
-      reason: `accepted by ${input.actor.name}: ${input.reason}`,
-      evidence: "accepted-by-person",
-      acceptedBy: input.actor,
-    },
-  ]);
+  throw new UserFacingError("The session is busy right now: try accepting it again.", "CONFLICT");
 }

@@ -249,8 +249,30 @@ export class Orchestrator {
   /** Picks up every run that was going when the server stopped. Pending approvals stay pending. */
   async resumeInterrupted(): Promise<number> {
     const runs = await this.deps.runningRuns();
-    for (const run of runs) this.ensureDriving(run.sessionId, run.runId);
+    for (const run of runs) {
+      if (!this.active.has(run.runId))
+        await this.recordResumed(run.sessionId, run.runId).catch((error: unknown) =>
+          this.deps.logger.warn({ err: error, runId: run.runId }, "could not record the resume"),
+        );
+      this.ensureDriving(run.sessionId, run.runId);
+    }
     return runs.length;
+  }
+
+  /**
+   * How long the server was down since the run's last event, recorded before it resumes: it counts
+   * against the run's wall clock, unless a person's answer was pending (that time is waiting).
+   */
+  private async recordResumed(sessionId: string, runId: string): Promise<void> {
+    const view = await this.viewOf(sessionId);
+    if (view.runs[runId]?.status !== "RUNNING") return;
+    const last = (await this.deps.log.read(sessionId, Math.max(0, view.lastSeq - 1))).at(-1);
+    if (!last) return;
+    const downMs = Math.max(0, this.deps.clock() - Date.parse(last.at));
+    const waiting = Object.values(view.approvals).some(
+      (approval) => approval.runId === runId && approval.status === "PENDING",
+    );
+    await this.deps.log.append(sessionId, [{ type: "run-resumed", runId, downMs, counted: !waiting }]);
   }
 
   /** Resolves when every engine has finished (used by tests and graceful shutdown). */

@@ -173,3 +173,28 @@ describe("evidence is what actually ran", () => {
     expect(view.runs[runId]?.status).not.toBe("VERIFIED");
   }, 120_000);
 });
+
+describe("test results, stored", () => {
+  it("a pytest run's counts are stored in the log (SQLite) with the check that ran it", async () => {
+    const store = new EventStore(world.db);
+    const orch = world.orchestrator({ log: store, runningRuns: async () => [] });
+    const { runId } = await orch.startRun({
+      sessionId: world.sessionId,
+      task: "create `test_calc.py` containing `def test_add(): assert 1 + 1 == 2` and then run `python3 -m pytest -q -p no:cacheprovider test_calc.py`",
+      mode: "agent",
+      actor,
+    });
+    await world.approveUntilEnded(orch, runId);
+    // Read back from the database, as a restarted server or the replay would.
+    const events = await new EventStore(world.db).read(world.sessionId);
+    const counted = events.flatMap((event) => {
+      if (event.body.type === "cycle-result") return event.body.tests ? [event.body.tests] : [];
+      if (event.body.type === "criteria-checked")
+        return event.body.results.flatMap((result) => (result.tests ? [result.tests] : []));
+      return [];
+    });
+    expect(counted.length).toBeGreaterThan(0);
+    expect(counted.at(-1)).toMatchObject({ runner: "pytest", passed: 1, failed: 0, failingTests: [] });
+    expect((await world.view()).runs[runId]?.status).toBe("VERIFIED");
+  }, 120_000);
+});

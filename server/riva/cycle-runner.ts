@@ -49,6 +49,8 @@ export interface CycleHost {
    * server/events/command-output.ts); `finish` once its result is stored. Absent: nothing streams.
    */
   readonly liveOutput?: {
+    /** The cycle's action starts now (absent: only output is streamed). */
+    start?(ids: { runId: string; intentionId: string; cycleId: string }): void;
     append(ids: { runId: string; intentionId: string; cycleId: string }, chunk: string): void;
     finish(cycleId: string): void;
   };
@@ -193,6 +195,7 @@ export class CycleRunner {
   ): Promise<void> {
     await this.host.append([...before, this.started(ids, cycle, gate)]);
     const started = Date.now();
+    this.host.liveOutput?.start?.(ids);
     // The dispatch gates the call again (a person's approval counts only for its exact binding), runs
     // it and collects what it wrote for the ledger right after it, before any contract check runs.
     const result = await this.host.tools.run(cycle.call, {

@@ -14,7 +14,8 @@ import { DEFAULT_LIMITS } from "./limits";
  * Randomly scripted worlds: a model that answers with anything (malformed or empty plans, 0–9
  * children, exceptions, endless retries) and a sandbox that exits with anything or throws, and a
  * person who approves, edits or rejects at random, and answers the judgment questions and intention
- * budgets with any verdict or choice. Whatever happens, the run must end within its
+ * budgets with any verdict or choice, and a server that dies (`kill -9`) at random moments and is
+ * restarted over the same log. Whatever happens, the run must end within its
  * limits, leave no intention ACTIVE, keep the tree's invariants, and replay from its log to the same state.
  */
 
@@ -126,6 +127,8 @@ const world = fc.record({
       maxTokens: fc.constantFrom(null, 40, 100),
     }),
   ),
+  // Restarts (issue #15): the server dies after this many appends of each life; a new one resumes.
+  crashes: fc.array(fc.integer({ min: 1, max: 40 }), { maxLength: 3 }),
   limits: fc.record({
     maxDepth: fc.integer({ min: 0, max: 4 }),
     maxCyclesPerIntention: fc.integer({ min: 1, max: 5 }),
@@ -138,10 +141,13 @@ function checkInvariants(view: SessionView, runId: string, limits: typeof DEFAUL
   expect(run?.status).not.toBe("RUNNING");
   const all = Object.values(view.intentions);
   expect(all.filter((intention) => intention.status === "ACTIVE")).toEqual([]);
-  const cycles = all.reduce((sum, intention) => sum + intention.cycles.length, 0);
+  // A cycle cut off by a restart is not an attempt: it counts for no limit (fold.ts, `interrupted`).
+  const attempts = (intention: IntentionView) =>
+    intention.cycles.filter((cycle) => !cycle.interrupted).length;
+  const cycles = all.reduce((sum, intention) => sum + attempts(intention), 0);
   expect(cycles).toBeLessThanOrEqual(limits.maxIterations);
   for (const intention of all) {
-    expect(intention.cycles.length).toBeLessThanOrEqual(limits.maxCyclesPerIntention);
+    expect(attempts(intention)).toBeLessThanOrEqual(limits.maxCyclesPerIntention);
     expect(intention.depth).toBeLessThanOrEqual(limits.maxDepth + 1);
     expect(intention.childIds.length).toBeLessThanOrEqual(5);
     const children = intention.childIds.map((id) => view.intentions[id]);
@@ -208,7 +214,9 @@ function expectEvidenceHappened(view: SessionView, intention: IntentionView) {
 }
 
 describe("RivaEngine under random scripts", () => {
-  it("always terminates within its limits with the tree's invariants intact, and replays to the same state", async () => {
+  it("always terminates within its limits with the tree's invariants intact, and replays to the same state, across restarts", async () => {
+    let restartsSeen = 0;
+    let interruptedSeen = 0;
     await fc.assert(
       fc.asyncProperty(world, async (w) => {
         const limits = { ...DEFAULT_LIMITS, ...w.limits };
@@ -221,13 +229,14 @@ describe("RivaEngine under random scripts", () => {
         const sandboxes = new FakeSandboxProvider((_, count) => at(w.execs, count));
         let asked = 0;
         let judged = 0;
-        const { view, events, runId } = await runTask({
+        const { view, events, runId, restarts } = await runTask({
           task: w.task,
           model,
           sandboxes,
           limits,
           checkpoints: w.checkpoints,
           budget: w.budget ?? undefined,
+          crashAfterAppends: w.crashes,
           answer: (approval, view) =>
             checkpointAnswer(approval, view, at(w.verdicts, judged++)) ?? at(w.answers, asked++),
         });
@@ -248,10 +257,17 @@ describe("RivaEngine under random scripts", () => {
         if ("denyCommands" in w.checkpoints)
           expect(sandboxes.actions.filter((command) => /\brm\b/.test(command))).toEqual([]);
         checkInvariants(view, runId, limits);
+        restartsSeen += restarts;
+        interruptedSeen += Object.values(view.intentions)
+          .flatMap((i) => i.cycles)
+          .filter((c) => c.interrupted).length;
         expect(foldEvents(structuredClone(events))).toEqual(view);
         expect(events.map((event) => event.seq)).toEqual(events.map((_, index) => index + 1));
       }),
       { numRuns: 200 },
     );
+    // The restarts happened, and some cut an action off (not only between steps).
+    expect(restartsSeen).toBeGreaterThan(0);
+    expect(interruptedSeen).toBeGreaterThan(0);
   }, 120_000);
 });

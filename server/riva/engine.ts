@@ -126,8 +126,16 @@ export class RivaEngine {
       append: (bodies) => this.append(bodies),
       ...(ledger ? { ledger } : {}),
       liveOutput: {
-        append: (ids, chunk) => commandOutput.append(sessionId, ids, chunk),
-        finish: (cycleId) => commandOutput.finish(cycleId),
+        // Kept across a crash too (output-so-far.ts), for the card that asks whether it runs again.
+        start: (ids) => deps.outputSoFar?.start(ids.cycleId),
+        append: (ids, chunk) => {
+          commandOutput.append(sessionId, ids, chunk);
+          deps.outputSoFar?.append(ids.cycleId, chunk);
+        },
+        finish: (cycleId) => {
+          commandOutput.finish(cycleId);
+          deps.outputSoFar?.finish(cycleId);
+        },
       },
       checkApproval: (intention, command) => personApprovalForCheck(this.view, intention, command),
       roomForCycle: (intention) => roomForCycle(this.view, this.runId, intention.id, deps.limits),
@@ -242,8 +250,10 @@ export class RivaEngine {
       this.deps.logger.warn({ err: error, runId: this.runId }, "could not end leftover commands");
       return null;
     });
-    const recovery = recoveryOf(this.runId, intention, cycle, leftovers, await this.checkpoints());
+    const soFar = await (this.deps.outputSoFar?.read(cycleId) ?? Promise.resolve(null));
+    const recovery = recoveryOf(this.runId, intention, cycle, leftovers, await this.checkpoints(), soFar);
     await this.append(recovery.events);
+    await this.deps.outputSoFar?.forget(cycleId);
     if (recovery.kind !== "rerun") return;
     const rerun = {
       intention: this.view.intentions[intention.id] ?? intention,

@@ -57,6 +57,51 @@ describe("a cycle cut off by a crash", () => {
     });
   });
 
+  it("the card and the interrupted result show how long it ran and what it printed before the crash", () => {
+    const soFar = { startedAt: 1_000, seenAt: 7_500, text: "line 2\nline 3\n", totalChars: 9_000 };
+    // Nothing was still running: the heartbeat says how long it ran at least.
+    const asked = recoveryOf(
+      "r1",
+      { id: "i1" },
+      cycle("make install"),
+      { ended: 0, ranMs: null },
+      policy,
+      soFar,
+    );
+    const request = asked.events.find((event) => event.type === "approval-requested");
+    expect(request).toMatchObject({
+      interruption: { ranMs: 6_500, ranKind: "at-least", output: "line 2\nline 3\n", outputChars: 9_000 },
+      reason: expect.stringContaining("at least 6.5 s"),
+    });
+    const result = asked.events.find((event) => event.type === "cycle-result");
+    expect(result).toMatchObject({
+      durationMs: 6_500,
+      output: expect.stringContaining(
+        "last 14 of 9000 characters printed before the restart:\nline 2\nline 3",
+      ),
+    });
+    // Still running when the server came back: the sandbox's own running time wins.
+    const ended = recoveryOf(
+      "r1",
+      { id: "i1" },
+      cycle("make install"),
+      { ended: 1, ranMs: 30_000 },
+      policy,
+      soFar,
+    );
+    expect(ended.events.find((event) => event.type === "approval-requested")).toMatchObject({
+      interruption: { ranMs: 30_000, ranKind: "ended" },
+    });
+    // Nothing kept (no store, an older server): the card says so rather than showing nothing.
+    const unknown = recoveryOf("r1", { id: "i1" }, cycle("make install"), null, policy, null);
+    expect(unknown.events.find((event) => event.type === "approval-requested")).toMatchObject({
+      interruption: { ranMs: null, ranKind: null, output: null, outputChars: 0 },
+    });
+    expect(unknown.events.find((event) => event.type === "cycle-result")).toMatchObject({
+      output: expect.stringContaining("What it printed before the restart was not kept."),
+    });
+  });
+
   it("the project's allow-list does not make a writer read-only: a test runner asks too", () => {
     expect(recoveryOf("r1", { id: "i1" }, cycle("npm test"), null, policy).kind).toBe("ask");
   });

@@ -4,12 +4,14 @@ import type { EventInput, ToolCallBody } from "@/server/events/schema";
 import { approvalBinding } from "@/server/policy/approval/binding";
 import { type CheckpointPolicy, READ_ONLY_COMMANDS } from "@/server/policy/checkpoints";
 import { gateCommand } from "./command-gate";
+import { describeOutput, describeRan, interruptionOf, type OutputSoFar } from "./output-so-far";
 
 /**
  * A cycle whose action was cut off by a crash (`kill -9`, a power cut): its result was never
  * recorded. Running it again blindly could do twice what should happen once (append a line, send a
  * mail, push), so: the process it left in the container is ended first (the engine asks the sandbox),
- * then a read-only command runs again, and any other command asks a person, showing how long it ran.
+ * then a read-only command runs again, and any other command asks a person, showing how long it ran
+ * and what it printed before the crash (as far as the server kept it, output-so-far.ts).
  * Pure: the engine performs what `recoveryOf` decides.
  */
 
@@ -58,12 +60,15 @@ export function recoveryOf(
   cycle: Pick<CycleView, "id" | "action" | "output">,
   leftovers: Leftovers | null,
   policy: CheckpointPolicy,
+  soFar: OutputSoFar | null = null,
 ): Recovery {
   const ids = { runId, intentionId: intention.id, cycleId: cycle.id };
   const call = cycleCall(cycle);
   const command =
     call.tool === "shell.exec" && typeof call.input.command === "string" ? call.input.command : null;
   const state = describeLeftovers(leftovers);
+  const interruption = interruptionOf(leftovers, soFar);
+  const printed = describeOutput(interruption);
   const judged = (reason: string): EventInput => ({
     type: "cycle-judged",
     ...ids,
@@ -75,10 +80,11 @@ export function recoveryOf(
     type: "cycle-result",
     ...ids,
     exitCode: null,
-    output: `(interrupted: the server stopped while this action ran; ${state}. ${next})`,
+    // A command's result says what it printed before the crash; a file tool printed nothing.
+    output: `(interrupted: the server stopped while this action ran; ${state}. ${next})${command === null ? "" : `\n${printed}`}`,
     timedOut: false,
     error: null,
-    durationMs: leftovers?.ranMs ?? 0,
+    durationMs: interruption.ranMs ?? 0,
     interrupted: true,
   });
   if (command === null)
@@ -110,11 +116,12 @@ export function recoveryOf(
         command,
         binding: approvalBinding("shell.exec", { command }),
         confirm: true,
-        reason: `interrupted by a server restart: ${state}`,
+        reason: `interrupted by a server restart: ${describeRan(interruption)}; ${state}`,
         thought:
-          `This command was cut off when the server stopped; ${state}. ` +
-          "It may have done part of its work already (what it printed before the restart was not kept). " +
+          `This command was cut off when the server stopped; ${describeRan(interruption)}. ` +
+          "It may have done part of its work already. " +
           "Approve to run it again from the start, or reject to let the agent go on without it.",
+        interruption,
       },
     ],
   };

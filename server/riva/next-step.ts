@@ -127,10 +127,14 @@ export function nextStep(view: SessionView, runId: string, context: StepContext)
 
   const { wallClockMs } = context.limits;
   if (workingMs(view, run, context.now) >= wallClockMs) {
+    // Time the server was down counts (a crash does not extend a run's limit): the reason says how much.
+    const down = run.downtimeMs
+      ? `, ${Math.round(run.downtimeMs / 1000)} s of it while the server was down`
+      : "";
     return {
       kind: "end",
       status: "FAILED",
-      reason: `limit reached: wall clock (${wallClockMs / 1000} s of working time)`,
+      reason: `limit reached: wall clock (${wallClockMs / 1000} s of working time${down})`,
     };
   }
 
@@ -309,7 +313,10 @@ function isOpen(intention: IntentionView): boolean {
   return intention.status === "PENDING" || intention.status === "ACTIVE";
 }
 
-/** Time the run has been working: since it started, minus the time it waited for a person. */
+/**
+ * Time the run has been working: since it started, minus the time it waited for a person. Time the
+ * server was down is not subtracted: it counts (see `run-resumed`), except while an answer was pending.
+ */
 export function workingMs(view: SessionView, run: RunView, now: number): number {
   let waiting = 0;
   for (const approval of Object.values(view.approvals)) {

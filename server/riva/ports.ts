@@ -9,6 +9,7 @@ import type { SandboxRuntime } from "@/server/sandbox/runtime";
 import type { SandboxProvider } from "@/server/sandbox/types";
 import type { SessionEnvironment } from "@/server/setup/prepare-environment";
 import type { RivaLimits, RunBudget } from "./limits";
+import type { OutputSoFarStore } from "./output-so-far";
 
 /**
  * Everything the RIVA engine needs from the world. The engine itself is pure decision-making over
@@ -67,6 +68,11 @@ export interface RivaDeps {
    * sandbox has no network and no setup runs.
    */
   environmentOf?(sessionId: string): Promise<SessionEnvironment>;
+  /**
+   * Where a running command's output tail and heartbeat are kept across a crash, for the card that asks
+   * whether a cut-off command runs again (output-so-far.ts); absent: nothing is kept, the card says so.
+   */
+  outputSoFar?: OutputSoFarStore;
 }
 
 /** Model tiers resolved for one run (see server/settings/tier-models.ts). */

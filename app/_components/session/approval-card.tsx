@@ -7,6 +7,7 @@ import type { ToolCallBody } from "@/server/events/schema";
 import { type PreApprovableCategory, preApprovableCategoryOf } from "@/server/policy/checkpoints";
 import { describeError, useTRPC } from "../../_trpc/client";
 import { ChildrenEditor } from "./children-editor";
+import { InterruptedCommand } from "./interrupted-command";
 import { QUESTION_KINDS, QuestionCard } from "./question-card";
 import { contentAfter, ToolCallView } from "./tool-call-view";
 import { useApprovalShortcuts } from "./use-approval-shortcuts";
@@ -107,7 +108,9 @@ export function ApprovalCard({
         {isBudget
           ? "Budget reached"
           : isCommand
-            ? "Run this command?"
+            ? approval.interruption
+              ? "Run this command again?"
+              : "Run this command?"
             : isTool
               ? toolQuestion(call?.tool ?? "")
               : "Approve this decomposition?"}
@@ -133,6 +136,7 @@ export function ApprovalCard({
       ) : isCommand ? (
         <>
           <p className="muted small">{approval.thought}</p>
+          {approval.interruption && <InterruptedCommand interruption={approval.interruption} />}
           <label>
             Command (edit it before approving if needed)
             <textarea

@@ -2,9 +2,11 @@ import { afterEach, beforeEach, describe, expect, it, vi } from "vitest";
 import { runRouter } from "@/server/api/routers/run";
 import { readAllEvents } from "@/server/capture/read";
 import { foldEvents } from "@/server/events/fold";
+import type { EventLog } from "@/server/events/log";
 import type { EventInput } from "@/server/events/schema";
 import { EventStore } from "@/server/events/store";
 import type { PrismaClient } from "@/server/generated/prisma/client";
+import { acceptIntention } from "@/server/orchestrator/accept-intention";
 import { cycle, decomposedRun, requestedCycle } from "@/server/testing/events";
 import { createTestDb, seedSession } from "@/server/testing/test-db";
 
@@ -131,5 +133,123 @@ describe("accept as verified", () => {
     ).rejects.toMatchObject({ code: "NOT_FOUND" });
 
     expect(await readAllEvents(store, session.id)).toHaveLength(before);
+  });
+
+  it("two people accepting the same node at once: exactly one acceptance, the other is told who accepted it", async () => {
+    const { session, team } = await seedSession(db, "race");
+    const people = await Promise.all(
+      ["Grace", "Linus", "Barbara", "Edsger"].map(async (name) => {
+        const user = await db.user.create({ data: { email: `${name}@example.com`, name } });
+        await db.membership.create({ data: { userId: user.id, teamId: team.id, role: "member" } });
+        return user;
+      }),
+    );
+    await store.append(session.id, runWithUncheckedNode(true));
+
+    const results = await Promise.allSettled(
+      people.map((user) =>
+        runRouter
+          .createCaller({ db, user })
+          .acceptAsVerified({ sessionId: session.id, intentionId: "c1", reason: `checked by ${user.name}` }),
+      ),
+    );
+    const events = await readAllEvents(store, session.id);
+    const acceptances = events.filter(
+      (event) =>
+        event.body.type === "intention-status-changed" && event.body.evidence === "accepted-by-person",
+    );
+    expect(acceptances).toHaveLength(1);
+    const winner = foldEvents(events).intentions.c1?.acceptedBy;
+    expect(people.map((user) => user.name)).toContain(winner);
+    expect(results.filter((result) => result.status === "fulfilled")).toHaveLength(1);
+    for (const result of results.filter((entry) => entry.status === "rejected"))
+      expect((result as PromiseRejectedResult).reason).toMatchObject({
+        code: "CONFLICT",
+        message: `${winner} already accepted it as verified; nothing was changed.`,
+      });
+  });
+
+  it("decides again on what the log says when it changed between the read and the write", async () => {
+    const { session, user } = await seedSession(db, "meanwhile");
+    // The run is still running when the person reads the log; it ends just before their write lands.
+    const running = runWithUncheckedNode(false);
+    await store.append(session.id, running);
+    let interleave: (() => Promise<unknown>) | null = null;
+    const racing: EventLog = {
+      read: (sessionId, afterSeq, limit) => store.read(sessionId, afterSeq, limit),
+      async append(sessionId, bodies, options) {
+        const before = interleave;
+        interleave = null;
+        await before?.();
+        return store.append(sessionId, bodies, options);
+      },
+    };
+    const accept = (reason: string, name = user.name) =>
+      acceptIntention(racing, {
+        sessionId: session.id,
+        intentionId: "c1",
+        reason,
+        actor: { userId: user.id, name },
+      });
+
+    // Still running at the read: refused before any write is tried.
+    await expect(accept("too early")).rejects.toMatchObject({
+      message: expect.stringContaining("still running"),
+    });
+    await store.append(session.id, runWithUncheckedNode(true).slice(running.length));
+
+    // Someone else's acceptance lands between this person's read and write: theirs is refused, by name.
+    interleave = () =>
+      acceptIntention(store, {
+        sessionId: session.id,
+        intentionId: "c1",
+        reason: "first",
+        actor: { userId: "other", name: "Margaret" },
+      });
+    await expect(accept("second")).rejects.toMatchObject({
+      code: "CONFLICT",
+      message: "Margaret already accepted it as verified; nothing was changed.",
+    });
+    const events = await readAllEvents(store, session.id);
+    expect(foldEvents(events).intentions.c1).toMatchObject({ status: "VERIFIED", acceptedBy: "Margaret" });
+    expect(
+      events.filter(
+        (event) =>
+          event.body.type === "intention-status-changed" && event.body.evidence === "accepted-by-person",
+      ),
+    ).toHaveLength(1);
+  });
+
+  it("an unrelated event in between does not lose the acceptance: it is decided again and recorded once", async () => {
+    const { session, user } = await seedSession(db, "unrelated");
+    await store.append(session.id, runWithUncheckedNode(true));
+    let interleave = true;
+    const racing: EventLog = {
+      read: (sessionId, afterSeq, limit) => store.read(sessionId, afterSeq, limit),
+      async append(sessionId, bodies, options) {
+        if (interleave) {
+          interleave = false;
+          await store.append(sessionId, [
+            {
+              type: "message-posted",
+              messageId: "m-between",
+              runId: "run-1",
+              role: "user",
+              text: "meanwhile",
+            },
+          ]);
+        }
+        return store.append(sessionId, bodies, options);
+      },
+    };
+    await acceptIntention(racing, {
+      sessionId: session.id,
+      intentionId: "c1",
+      reason: "checked",
+      actor: { userId: user.id, name: user.name },
+    });
+    const events = await readAllEvents(store, session.id);
+    expect(events.at(-2)?.body.type).toBe("message-posted");
+    expect(events.at(-1)?.body).toMatchObject({ intentionId: "c1", evidence: "accepted-by-person" });
   });
 });

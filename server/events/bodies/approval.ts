@@ -30,6 +30,21 @@ export const ApprovalRequestedBody = z.object({
    * an edit (null: the file does not exist yet), the staged diff of a commit, the file to delete.
    */
   preview: z.string().max(200_000).nullable().default(null),
+  /**
+   * A command cut off by a server crash (issue #15.7): how long it ran and the last of what it printed
+   * before the crash, as far as the server kept it (absent: not such a question, or an older log).
+   */
+  interruption: z
+    .object({
+      ranMs: z.number().nonnegative().nullable(),
+      /** "ended": still running when the server came back, and ended then; "at-least": ran at least ranMs. */
+      ranKind: z.enum(["ended", "at-least"]).nullable(),
+      /** The last lines it printed (null: nothing was kept). */
+      output: z.string().max(20_000).nullable(),
+      /** Everything it printed before the crash, in characters, as far as the server saw. */
+      outputChars: z.number().int().nonnegative(),
+    })
+    .optional(),
 });
 
 export const ApprovalDecidedBody = z.object({

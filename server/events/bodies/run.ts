@@ -46,6 +46,19 @@ export const RunStartedBody = z.object({
 });
 
 /**
+ * Issue #15: the server came back (after a crash or a restart) and resumes this run. The time it was
+ * down, since the run's last event, counts against the run's wall clock like any other time (a
+ * limit on how long a run takes must not grow because the server was off), unless a person's answer
+ * was pending then: that time was waiting for them, which never counts (`counted` false).
+ */
+export const RunResumedBody = z.object({
+  type: z.literal("run-resumed"),
+  runId: z.string(),
+  downMs: z.number().nonnegative(),
+  counted: z.boolean(),
+});
+
+/**
  * How the run's message is handled and why (the router's classification). Never changes the run's
  * mode: an Agent-mode question answered read-only is still recorded and requested as Agent mode.
  */

@@ -4,6 +4,7 @@ import { EventStore } from "@/server/events/store";
 import { logger } from "@/server/logger";
 import { createOfflineModel } from "@/server/model";
 import { Orchestrator } from "@/server/orchestrator/orchestrator";
+import { OutputSoFarFiles } from "@/server/orchestrator/output-so-far-files";
 import { CheckpointPolicy } from "@/server/policy/checkpoints";
 import { DEFAULT_LIMITS } from "@/server/riva/limits";
 import { DockerSandboxProvider } from "@/server/sandbox";
@@ -35,6 +36,8 @@ const orchestrator = new Orchestrator({
   commandTimeoutMs: 30_000,
   sandboxImage: "arbor-sandbox:latest",
   logger,
+  // As the server keeps it in its data directory: next to the database.
+  outputSoFar: new OutputSoFarFiles(`${dbFile}.output-so-far`),
   workspaceOf: async () => ({ repoPath, branch: `arbor/session-${sessionId}` }),
   runningRuns: async () =>
     (await db.run.findMany({ where: { sessionId, status: "RUNNING" } })).map((run) => ({
