@@ -50,8 +50,7 @@ interface Span {
   start: number;
   end: number;
 }
-interface Append {
-  end: number;
+interface Append extends Span {
   types: string[];
 }
 
@@ -98,15 +97,23 @@ async function bareModelRoundTrip(baseUrl: string): Promise<number> {
   return performance.now() - start;
 }
 
-/** The log as the Orchestrator sees it, noting when each append returned and what it held. */
-function watchedLog(store: EventStore, appends: Append[]): EventLog {
+/** The log as the Orchestrator sees it, noting each append (when, what it held) and each read. */
+function watchedLog(store: EventStore, appends: Append[], reads: Span[]): EventLog {
   return {
     async append(sessionId: string, bodies: readonly EventInput[]) {
+      const start = performance.now();
       const stored = await store.append(sessionId, bodies);
-      appends.push({ end: performance.now(), types: bodies.map((body) => body.type) });
+      appends.push({ start, end: performance.now(), types: bodies.map((body) => body.type) });
       return stored;
     },
-    read: (sessionId, afterSeq, limit) => store.read(sessionId, afterSeq, limit),
+    async read(sessionId, afterSeq, limit) {
+      const start = performance.now();
+      try {
+        return await store.read(sessionId, afterSeq, limit);
+      } finally {
+        reads.push({ start, end: performance.now() });
+      }
+    },
   };
 }
 
@@ -191,10 +198,11 @@ async function main(): Promise<void> {
     await createEmptyRepository(repoPath, "Cycle bench");
     const { session } = await seedSession(test.db);
     const appends: Append[] = [];
+    const reads: Span[] = [];
     const sandboxCalls: Span[] = [];
     const modelCalls: Span[] = [];
     const orchestrator = new Orchestrator({
-      log: watchedLog(new EventStore(test.db), appends),
+      log: watchedLog(new EventStore(test.db), appends, reads),
       model: watchedModel(
         new AiSdkModel({ baseUrl: fake.url, modelName: "fake-model", timeoutMs: 10_000 }),
         modelCalls,
@@ -214,11 +222,13 @@ async function main(): Promise<void> {
     const sandboxInCycleMs: number[] = [];
     const sandboxCallsPerCycle: number[] = [];
     const modelInCycleMs: number[] = [];
+    const storeInCycleMs: number[] = [];
     const bareMs: number[] = [];
     const bareModelMs: number[] = [];
     for (let i = 0; i < WARMUP + CYCLES; i++) {
       appends.length = 0;
       sandboxCalls.length = 0;
+      reads.length = 0;
       modelCalls.length = 0;
       const { runId } = await orchestrator.startRun({
         sessionId: session.id,
@@ -251,6 +261,8 @@ async function main(): Promise<void> {
       sandboxInCycleMs.push(total(inCycle));
       sandboxCallsPerCycle.push(inCycle.length);
       modelInCycleMs.push(total(within(span, modelCalls)));
+      // The append that opens the window ended at its start, so only appends and reads inside it count.
+      storeInCycleMs.push(total(within(span, [...appends, ...reads])));
     }
     await (await provider.get(session.id))?.dispose();
 
@@ -264,6 +276,7 @@ async function main(): Promise<void> {
       ["baseline: bare sandbox round trip, exec('true')", bareMs],
       ["Arbor's own overhead (cycle − bare round trip p50)", overhead],
       ["  of which the model call (fake server over HTTP)", modelInCycleMs],
+      ["  of which the event log's appends and reads (SQLite)", storeInCycleMs],
       ["  all sandbox calls inside the cycle", sandboxInCycleMs],
       ["Arbor's overhead net of every sandbox call in it", overheadNet],
       ["baseline: bare model round trip (plain chat request)", bareModelMs],
