@@ -1,0 +1,89 @@
+/**
+ * Arbor's layer rules (issue #18), for dependency-cruiser. Report mode for now: `npm run deps:report`
+ * prints every violation with its rule's name; it is not in the test command yet, because today's tree
+ * breaks most rules (docs/domain-layer-plan.md is the plan that makes them pass).
+ *
+ * Layers, bottom to top: a module may import its own layer and the layers below, never one above.
+ * Tests and test support are not checked by the layer rules (they may reach any layer they test), but
+ * production code may never import test support.
+ *
+ * Two graphs: this file checks every import, type-only ones included (a type from a higher layer is
+ * still a wrong direction); `.dependency-cruiser.runtime.cjs` checks what reaches the browser bundle,
+ * where type-only imports are erased.
+ */
+const { CLIENT, LAYERS, SERVER_ONLY, TESTS, under } = require("./scripts/layers/layers.cjs");
+
+/** One rule per layer: nothing in it imports a layer above it. */
+const layerRules = LAYERS.slice(0, -1).map((layer, index) => ({
+  name: `layer-${layer.name}`,
+  comment: `${layer.name} imports only ${LAYERS.slice(0, index + 1)
+    .map((l) => l.name)
+    .join(", ")} (order: ${LAYERS.map((l) => l.name).join(" → ")})`,
+  severity: "error",
+  from: { path: under(layer.paths), pathNot: TESTS },
+  to: { path: under(LAYERS.slice(index + 1).flatMap((l) => l.paths)) },
+}));
+
+module.exports = {
+  forbidden: [
+    ...layerRules,
+    {
+      name: "no-circular",
+      comment: "No import cycles (type-only ones included: they tie the layers as much).",
+      severity: "error",
+      from: { pathNot: TESTS },
+      to: { circular: true },
+    },
+    {
+      name: "browser-runtime-imports-server",
+      comment: "Client files import from server/ only the domain layer at run time.",
+      severity: "error",
+      from: { path: CLIENT },
+      to: { path: "^server/", pathNot: "^server/domain/", dependencyTypesNot: ["type-only"] },
+    },
+    {
+      name: "browser-types-from-server",
+      comment: "Client files take types only from the domain layer and the tRPC router's type (server/api/).",
+      severity: "error",
+      from: { path: CLIENT },
+      to: { path: "^server/", pathNot: "^server/(domain|api)/", dependencyTypes: ["type-only"] },
+    },
+    {
+      name: "domain-imports-only-zod",
+      comment: "The domain layer imports zod and the standard library, nothing else.",
+      severity: "error",
+      from: { path: "^server/domain/", pathNot: TESTS },
+      to: { dependencyTypesNot: ["core", "local"], pathNot: "(^|/)node_modules/zod/" },
+    },
+    {
+      name: "production-imports-test-support",
+      comment: "Production code never imports tests or test support.",
+      severity: "error",
+      from: { path: "^(server|app)/", pathNot: TESTS },
+      to: { path: TESTS },
+    },
+  ],
+  required: [
+    {
+      name: "server-only-marker",
+      comment:
+        'Modules that must never reach the browser import "server-only" (Next.js then fails the build).',
+      severity: "error",
+      module: { path: under(SERVER_ONLY), pathNot: `${TESTS}|^server/generated/|\\.d\\.ts$` },
+      to: { path: "^server-only$|node_modules/server-only/" },
+    },
+  ],
+  options: {
+    tsConfig: { fileName: "tsconfig.json" },
+    tsPreCompilationDeps: true,
+    doNotFollow: { path: "node_modules" },
+    exclude: { path: "^\\.next/" },
+
+    enhancedResolveOptions: {
+      exportsFields: ["exports"],
+      conditionNames: ["import", "require", "node", "default", "types"],
+      extensions: [".ts", ".tsx", ".js", ".mjs", ".cjs", ".json"],
+    },
+    reporterOptions: { text: { highlightFocused: true } },
+  },
+};
