@@ -12,8 +12,8 @@ import { tmpdir } from "node:os";
 import path from "node:path";
 import { pathToFileURL } from "node:url";
 import pino from "pino";
+import type { SandboxRuntime } from "@/server/domain/vocabulary/sandbox-runtime";
 import { DockerSandboxProvider } from "@/server/sandbox/docker-provider";
-import type { SandboxRuntime } from "@/server/sandbox/runtime";
 
 const CREATE_RUNS = 5;
 const EXEC_RUNS = 30;

@@ -2,7 +2,7 @@ import { randomBytes } from "node:crypto";
 import { chmodSync, existsSync, mkdirSync, readFileSync, writeFileSync } from "node:fs";
 import path from "node:path";
 import { z } from "zod";
-import { PROVIDER_IDS } from "./model/provider-vocabulary";
+import { PROVIDER_IDS } from "@/server/domain/vocabulary/providers";
 import { EscalationPolicy } from "./model/tiers/schema";
 import { FULL_MODE_CHOICES, TWO_PHASE_DEFAULTS } from "./model/tiers/two-phase";
 import { parseSecretKey } from "./settings/secret-key";

@@ -1,11 +1,11 @@
 import { appContext } from "@/server/app-context";
 import { secureDataDir } from "@/server/data-dir/private-files";
 import { db, dbReady } from "@/server/db";
+import { errorMessage } from "@/server/domain/errors";
 import { env } from "@/server/env";
 import { stampPeerAddresses } from "@/server/http/client-address";
 import { logger } from "@/server/logger";
 import { checkPromptFiles } from "@/server/model/prompt-catalog";
-import { errorMessage } from "@/server/orchestrator/errors";
 
 export async function startServer(): Promise<void> {
   // A prompt file that is missing or names an unknown variable stops the server here, not mid-run.

@@ -7,7 +7,7 @@ import {
   EGRESS_MODES,
   type EgressMode,
   type EgressSettings,
-} from "@/server/sandbox/egress/policy";
+} from "@/server/domain/vocabulary/egress";
 import { describeError, useTRPC } from "../_trpc/client";
 
 /**

@@ -4,7 +4,7 @@ import { useMutation, useQuery, useQueryClient } from "@tanstack/react-query";
 import Link from "next/link";
 import { useRouter } from "next/navigation";
 import { type FormEvent, useState } from "react";
-import { can, type Role, refusal } from "@/server/auth/roles";
+import { can, type Role, refusal } from "@/server/domain/vocabulary/team-roles";
 import { describeError, useTRPC } from "../_trpc/client";
 
 /** The chosen team's projects, and a form to add one when the caller's role may. */

@@ -1,7 +1,11 @@
 "use client";
 
 import { useMutation, useQuery, useQueryClient } from "@tanstack/react-query";
-import { RUNTIME_LABELS, SANDBOX_RUNTIMES, type SandboxRuntime } from "@/server/sandbox/runtime";
+import {
+  RUNTIME_LABELS,
+  SANDBOX_RUNTIMES,
+  type SandboxRuntime,
+} from "@/server/domain/vocabulary/sandbox-runtime";
 import { describeError, useTRPC } from "../_trpc/client";
 
 /** The build log as text: the engine's colour codes removed. */

@@ -15,7 +15,7 @@ const under = (folders) => `^(${folders.join("|")})`;
 const LAYERS = [
   // What everything may share: vocabularies, the event union and view types, the tool catalogue,
   // error types, text helpers. Imports zod and the standard library only.
-  { name: "domain", paths: ["server/domain/", "server/text/"] },
+  { name: "domain", paths: ["server/domain/"] },
   // The process's own plumbing: environment, logger, database client, data directory, HTTP helpers.
   {
     name: "platform",

@@ -1,4 +1,4 @@
-import type { RunRoute, UserMode } from "@/server/events/vocabulary";
+import type { RunRoute, UserMode } from "@/server/domain/vocabulary/session";
 import { analyzePrompt } from "@/server/riva/discovery/prompt-intent";
 
 /**

@@ -4,6 +4,8 @@ import superjson from "superjson";
 import { z } from "zod";
 import { appContext } from "@/server/app-context";
 import { authOptions } from "@/server/auth/options";
+import { db } from "@/server/db";
+import { UserFacingError } from "@/server/domain/errors";
 import {
   type Action,
   atLeast,
@@ -12,10 +14,8 @@ import {
   parseRole,
   type Role,
   refusal,
-} from "@/server/auth/roles";
-import { db } from "@/server/db";
+} from "@/server/domain/vocabulary/team-roles";
 import { logger } from "@/server/logger";
-import { UserFacingError } from "@/server/orchestrator/errors";
 
 /* 1. Context: who is asking. Resources are loaded by the procedures below, never trusted from input. */
 

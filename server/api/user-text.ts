@@ -1,5 +1,5 @@
 import { z } from "zod";
-import { MAX_TASK_CHARS, MAX_TASK_MESSAGE } from "@/server/events/fit-text";
+import { MAX_TASK_CHARS, MAX_TASK_MESSAGE } from "@/server/domain/text/fit-text";
 
 /**
  * Text a person types, with its caps and the message they see at cap + 1 (never a bare "Too big").

@@ -1,6 +1,6 @@
 import bcrypt from "bcryptjs";
 import { db } from "@/server/db";
-import { UserFacingError } from "@/server/orchestrator/errors";
+import { UserFacingError } from "@/server/domain/errors";
 
 const BCRYPT_ROUNDS = 10;
 

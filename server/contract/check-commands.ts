@@ -1,4 +1,4 @@
-import { shellQuote } from "@/server/sandbox/quote";
+import { shellQuote } from "@/server/domain/text/shell-quote";
 import type { Criterion } from "./criteria";
 import { parseAcceptance } from "./parse-acceptance";
 

@@ -1,5 +1,5 @@
 import picomatch from "picomatch";
-import { errorMessage } from "@/server/orchestrator/errors";
+import { errorMessage } from "@/server/domain/errors";
 import type { ExecResult } from "@/server/sandbox/types";
 import { CHANGED_FILES_COMMAND, containsCommand, existsCommand, functionCommand } from "./check-commands";
 import { couldNotRunReason } from "./could-not-run";

@@ -1,5 +1,5 @@
+import { EVIDENCE_KINDS, type EvidenceKind, type RunStatus } from "@/server/domain/vocabulary/session";
 import type { EventBody, StoredEvent } from "@/server/events/schema";
-import { EVIDENCE_KINDS, type EvidenceKind, type RunStatus } from "@/server/events/vocabulary";
 import { aiLinesOf, passedCheck } from "./trace-lines";
 
 /**

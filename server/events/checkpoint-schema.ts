@@ -1,5 +1,5 @@
 import { z } from "zod";
-import { Judgment } from "./vocabulary";
+import { Judgment } from "@/server/domain/vocabulary/session";
 
 /**
  * What the auto checkpoint proposes when a project sends one of seed 000's judgment questions to a

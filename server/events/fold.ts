@@ -1,5 +1,15 @@
 import type { Criterion, CriterionResult } from "@/server/contract/criteria";
 import type { TestResults } from "@/server/contract/test-runs/results";
+import type {
+  ApprovalStatus,
+  EvidenceKind,
+  IntentionStatus,
+  Judgment,
+  MessageRole,
+  ReasoningSwitch,
+  RunStatus,
+  UserMode,
+} from "@/server/domain/vocabulary/session";
 import type { DiscoveredIntent } from "@/server/riva/discovery/discovered-intent";
 import { type AnswerFields, foldAnswer } from "./answer-view";
 import type { SandboxResources, ToolchainVersion } from "./bodies/sandbox";
@@ -21,16 +31,6 @@ import { foldRoleEvent, type IntentionRoleFields, noIntentionRoles } from "./fol
 import { foldTierEvent, type IntentionTierFields, NO_INTENTION_TIER, type RunTierFields } from "./fold-tiers";
 import { foldModelCall } from "./roll-up";
 import type { Action, ChildProposal, EventOf, StoredEvent, ToolCallBody } from "./schema";
-import type {
-  ApprovalStatus,
-  EvidenceKind,
-  IntentionStatus,
-  Judgment,
-  MessageRole,
-  ReasoningSwitch,
-  RunStatus,
-  UserMode,
-} from "./vocabulary";
 import { foldWork, type WorkView } from "./work-view";
 
 /**

@@ -1,5 +1,5 @@
 import { z } from "zod";
-import { COMPRESSION_TRIGGERS, CONTEXT_ITEM_KINDS, DROP_KINDS } from "@/server/model/context/vocabulary";
+import { COMPRESSION_TRIGGERS, CONTEXT_ITEM_KINDS, DROP_KINDS } from "@/server/domain/vocabulary/context";
 
 /**
  * Events of N-tier model escalation (seed 002) and of context compression (seed 001 §7), kept apart

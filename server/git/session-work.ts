@@ -2,7 +2,7 @@ import { randomUUID } from "node:crypto";
 import { mkdtemp, rm, writeFile } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import path from "node:path";
-import { UserFacingError } from "@/server/orchestrator/errors";
+import { UserFacingError } from "@/server/domain/errors";
 import { changedFiles, defaultBranch, fetchBundle } from "@/server/projects/git-repository";
 import type { Sandbox } from "@/server/sandbox/types";
 import { refusalFor, repositoryPrograms } from "./repository-programs";

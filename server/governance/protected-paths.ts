@@ -1,5 +1,5 @@
 import picomatch from "picomatch";
-import { resolveWorkspacePath } from "./workspace-path";
+import { resolveWorkspacePath } from "@/server/domain/text/workspace-path";
 
 /**
  * Paths that always need a person's approval, even inside an intent's owned scope and even before they

@@ -1,6 +1,6 @@
 import picomatch from "picomatch";
+import { resolveWorkspacePath, WORKSPACE_ROOT } from "@/server/domain/text/workspace-path";
 import { protectionOf } from "./protected-paths";
-import { resolveWorkspacePath, WORKSPACE_ROOT } from "./workspace-path";
 
 /**
  * The scope guard's path logic (seed 003): a write is allowed only where the active intent's
@@ -45,8 +45,8 @@ export function isInScope(path: string, ownedScope: readonly string[]): boolean 
   return matchScope(path, ownedScope) === "in";
 }
 
+export { type ResolvedPath, resolveWorkspacePath, WORKSPACE_ROOT } from "@/server/domain/text/workspace-path";
 export { isProtectedPath, protectionOf } from "./protected-paths";
-export { type ResolvedPath, resolveWorkspacePath, WORKSPACE_ROOT } from "./workspace-path";
 
 /**
  * Resolves symlinks the way `realpath -m` does: every existing component is followed, missing trailing

@@ -1,7 +1,7 @@
 import picomatch from "picomatch";
 import { z } from "zod";
+import { displayName } from "@/server/domain/text/display-name";
 import { normaliseScopePattern } from "@/server/governance/scope";
-import { displayName } from "@/server/text/display-name";
 
 /**
  * A project's intents as people edit them on the project page (seed 003's `active_intents.yaml`

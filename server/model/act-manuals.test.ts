@@ -1,8 +1,8 @@
 import { describe, expect, it } from "vitest";
-import { TOOL_NAMES, type ToolName } from "@/server/policy/stages/vocabulary";
+import { functionNameOf } from "@/server/domain/tools/wire-names";
+import { TOOL_NAMES, type ToolName } from "@/server/domain/vocabulary/stages";
 import { toolManuals } from "@/server/tools/registry";
 import { actToolNames } from "./act-turn";
-import { functionNameOf } from "./tool-names";
 
 /**
  * The act step's tool manuals may only send the model to tools it can call there: a manual that names

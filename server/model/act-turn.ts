@@ -1,12 +1,12 @@
 import { jsonSchema, type ModelMessage, type ToolSet, tool } from "ai";
+import { functionNameOf } from "@/server/domain/tools/wire-names";
+import type { ToolName } from "@/server/domain/vocabulary/stages";
 import { stagePolicy } from "@/server/policy/stages/policy";
-import type { ToolName } from "@/server/policy/stages/vocabulary";
 import { isInTurnCall } from "@/server/riva/tool-action";
 import { toolManuals } from "@/server/tools/registry";
 import type { CorrectionNote, RenderedCorrection } from "./corrections";
 import type { ToolCallOutcome } from "./request-tool-call";
 import { type Interpretation, interpretAction } from "./tool-inputs";
-import { functionNameOf } from "./tool-names";
 import type { NextAction, ReadPort } from "./types";
 
 /**

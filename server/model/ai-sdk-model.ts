@@ -1,7 +1,8 @@
 import { type LanguageModel, type ModelMessage, type ToolSet, tool } from "ai";
+import { PROVIDER_SHORT_LABELS, type ProviderId } from "@/server/domain/vocabulary/providers";
+import type { ToolName } from "@/server/domain/vocabulary/stages";
 import { composeSystemPrompt } from "@/server/policy/stages/compose";
 import { REASONING_MICRO_PROMPT, stagePolicy } from "@/server/policy/stages/policy";
-import type { ToolName } from "@/server/policy/stages/vocabulary";
 import { actInstructions } from "./act-prompt";
 import { actToolNames, actToolSet, runActTurn } from "./act-turn";
 import { type AnswerStepRequest, streamAnswerStep } from "./answer-step";
@@ -12,7 +13,6 @@ import { ModelOutputError } from "./errors";
 import { MAX_CHILDREN, MIN_CHILDREN } from "./heuristics/split-task";
 import { estimateTokens } from "./offline-model";
 import { loadPrompt, renderPrompt } from "./prompts";
-import { PROVIDER_SHORT_LABELS, type ProviderId } from "./provider-vocabulary";
 import { createLanguageModel, effectiveBaseUrl } from "./providers";
 import { qaToolSet, qaUserMessage, runQaTurn } from "./qa-turn";
 import { withOutcome } from "./reasoning/outcome-prompt";

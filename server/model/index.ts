@@ -1,6 +1,6 @@
+import type { ProviderId } from "@/server/domain/vocabulary/providers";
 import { AiSdkModel } from "./ai-sdk-model";
 import { createOfflineModel } from "./offline-model";
-import type { ProviderId } from "./provider-vocabulary";
 import { effectiveBaseUrl } from "./providers";
 import type { AgentModel } from "./types";
 

@@ -2,7 +2,7 @@ import { createAnthropic } from "@ai-sdk/anthropic";
 import { createOpenAI } from "@ai-sdk/openai";
 import { createOpenAICompatible } from "@ai-sdk/openai-compatible";
 import type { LanguageModel } from "ai";
-import { DEFAULT_BASE_URLS, type ProviderId } from "./provider-vocabulary";
+import { DEFAULT_BASE_URLS, type ProviderId } from "@/server/domain/vocabulary/providers";
 
 export interface ProviderConfig {
   provider: ProviderId;

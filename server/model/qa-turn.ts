@@ -1,10 +1,10 @@
 import { jsonSchema, type ModelMessage, type ToolSet, tool } from "ai";
+import { functionNameOf, toolNameOf } from "@/server/domain/tools/wire-names";
+import type { ToolName } from "@/server/domain/vocabulary/stages";
 import { QaReport } from "@/server/events/bodies/qa";
-import type { ToolName } from "@/server/policy/stages/vocabulary";
 import { toolManuals } from "@/server/tools/registry";
 import { readToolSet } from "./read-tools";
 import type { ToolCallOutcome } from "./request-tool-call";
-import { functionNameOf, toolNameOf } from "./tool-names";
 import type { QaInput, ReadPort } from "./types";
 
 /**

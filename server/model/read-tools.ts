@@ -1,7 +1,7 @@
 import { jsonSchema, type ToolSet, tool } from "ai";
-import type { ToolName } from "@/server/policy/stages/vocabulary";
+import { functionNameOf } from "@/server/domain/tools/wire-names";
+import type { ToolName } from "@/server/domain/vocabulary/stages";
 import { toolManuals } from "@/server/tools/registry";
-import { functionNameOf } from "./tool-names";
 
 /** Offered tools with their operating manuals and JSON Schemas, as the reviewer and the warmup read. */
 export function readToolSet(offered: readonly ToolName[]): ToolSet {

@@ -1,3 +1,4 @@
+import type { ReasoningSwitch, UserMode } from "@/server/domain/vocabulary/stages";
 import { env } from "@/server/env";
 import { logger as defaultLogger } from "@/server/logger";
 import {
@@ -8,7 +9,6 @@ import {
   requestLogFields,
   stagePolicy,
 } from "@/server/policy/stages";
-import type { ReasoningSwitch, UserMode } from "@/server/policy/stages/vocabulary";
 
 /**
  * The user's choices a model request is built for (seed 001 §9.1). Carried from the run (its

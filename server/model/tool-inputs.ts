@@ -1,9 +1,9 @@
 import { z } from "zod";
+import { functionNameOf, toolNameOf } from "@/server/domain/tools/wire-names";
+import type { ToolName } from "@/server/domain/vocabulary/stages";
 import { ScopeGlob } from "@/server/intents/project-intent";
-import type { ToolName } from "@/server/policy/stages/vocabulary";
 import { toolNamed } from "@/server/tools/registry";
 import { MAX_CHILDREN, MIN_CHILDREN } from "./heuristics/split-task";
-import { functionNameOf, toolNameOf } from "./tool-names";
 import type { NextAction, Plan } from "./types";
 
 /**

@@ -1,5 +1,5 @@
+import type { Stage } from "@/server/domain/vocabulary/stages";
 import type { QaReport } from "@/server/events/bodies/qa";
-import type { Stage } from "@/server/policy/stages/vocabulary";
 import type { PromptIntent } from "@/server/riva/discovery/prompt-intent";
 import type { AnswerStepOutcome, AnswerStepRequest } from "./answer-step";
 import type { CorrectionNote } from "./corrections";

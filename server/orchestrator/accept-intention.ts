@@ -1,7 +1,7 @@
+import { UserFacingError } from "@/server/domain/errors";
 import { emptySessionView, foldEvents, type IntentionView, type SessionView } from "@/server/events/fold";
 import { type EventLog, StaleLogError } from "@/server/events/log";
 import { leafEvidence } from "@/server/riva/evidence";
-import { UserFacingError } from "./errors";
 
 /**
  * Issue #15: a person explicitly accepts a node as verified. Only a leaf that ended FAILED because

@@ -1,6 +1,6 @@
+import { UserFacingError } from "@/server/domain/errors";
 import { emptySessionView, foldEvents } from "@/server/events/fold";
 import type { EventLog } from "@/server/events/log";
-import { UserFacingError } from "./errors";
 
 /**
  * A person restores an item the intention's latest compression left out (the Restore button): the

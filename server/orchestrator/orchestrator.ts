@@ -1,6 +1,8 @@
 import { randomUUID } from "node:crypto";
 import { AnswerRunner } from "@/server/answer/answer-runner";
 import { routeRun } from "@/server/answer/route";
+import { errorMessage, UserFacingError } from "@/server/domain/errors";
+import type { ReasoningSwitch, UserMode } from "@/server/domain/vocabulary/session";
 import type { CheckpointAnswerInput } from "@/server/events/checkpoint-schema";
 import { emptySessionView, foldEvents, type SessionView } from "@/server/events/fold";
 import {
@@ -9,7 +11,6 @@ import {
   type EventInput,
   type ToolCallBody,
 } from "@/server/events/schema";
-import type { ReasoningSwitch, UserMode } from "@/server/events/vocabulary";
 import { scopeGlobProblem } from "@/server/intents/project-intent";
 import { type TwoPhaseOptions, twoPhaseConfig } from "@/server/model/tiers/two-phase";
 import type { AgentModel } from "@/server/model/types";
@@ -24,7 +25,6 @@ import { checkEditedCall } from "@/server/riva/tool-approval";
 import type { ModelSettingValues } from "@/server/settings/layers";
 import type { RunModelChoice } from "@/server/settings/run-model";
 import { resolveCheckpointAnswer } from "./checkpoint-answers";
-import { errorMessage, UserFacingError } from "./errors";
 import { RestoreError, restoreFailure, restoreRunModel } from "./run-restore";
 
 interface Actor {

@@ -1,10 +1,10 @@
 import Docker from "dockerode";
 import { afterAll, describe, expect, it } from "vitest";
+import { DEFAULT_EGRESS } from "@/server/domain/vocabulary/egress";
 import { commandOutput, type LiveCommandOutput } from "@/server/events/command-output";
 import { setupOutputId } from "@/server/events/fold-environment";
 import { EventStore } from "@/server/events/store";
 import { removeCacheVolume } from "@/server/sandbox/dep-cache";
-import { DEFAULT_EGRESS } from "@/server/sandbox/egress/policy";
 import { setupCommandHash } from "@/server/setup/detect";
 import type { SessionEnvironment } from "@/server/setup/prepare-environment";
 import { orchestratorWorld } from "@/server/testing/orchestrator-world";

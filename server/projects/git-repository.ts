@@ -3,7 +3,7 @@ import { mkdir, mkdtemp, rm, writeFile } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import path from "node:path";
 import { promisify } from "node:util";
-import { UserFacingError } from "@/server/orchestrator/errors";
+import { UserFacingError } from "@/server/domain/errors";
 import { type ImportSource, LOCAL_SOURCE_REFUSED } from "@/server/projects/import-source";
 
 const run = promisify(execFile);

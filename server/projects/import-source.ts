@@ -1,7 +1,7 @@
 import { realpath } from "node:fs/promises";
 import path from "node:path";
 import { fileURLToPath } from "node:url";
-import { UserFacingError } from "@/server/orchestrator/errors";
+import { UserFacingError } from "@/server/domain/errors";
 
 /**
  * Where a project may be imported from. Network git URLs (https, ssh, git, scp-like — loopback included,

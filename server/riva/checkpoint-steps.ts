@@ -1,5 +1,5 @@
+import type { Judgment } from "@/server/domain/vocabulary/session";
 import type { CycleView, IntentionView, SessionView } from "@/server/events/fold";
-import type { Judgment } from "@/server/events/vocabulary";
 import type { CheckpointPolicy } from "@/server/policy/checkpoints";
 import {
   budgetOf,

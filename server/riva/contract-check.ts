@@ -1,7 +1,7 @@
 import { type Criterion, type CriterionResult, describeCriterion } from "@/server/contract/criteria";
 import { type Exec, verifyCriterion } from "@/server/contract/verify";
+import type { Judgment } from "@/server/domain/vocabulary/session";
 import type { IntentionView } from "@/server/events/fold";
-import type { Judgment } from "@/server/events/vocabulary";
 import { approvalBinding } from "@/server/policy/approval/binding";
 
 /** The binding hash of a shell command, as the approval gate binds it: equal only for identical bytes. */

@@ -1,3 +1,4 @@
+import { errorMessage } from "@/server/domain/errors";
 import type { IntentionView, SessionView } from "@/server/events/fold";
 import type { EventInput } from "@/server/events/schema";
 import { deliveryHeuristic } from "@/server/model/delivery/heuristic";
@@ -5,7 +6,6 @@ import type { DeliveryAnswer } from "@/server/model/delivery/types";
 import { checkDeliveryOffline, OFFLINE_MODEL_ID } from "@/server/model/offline-model";
 import type { RequestContext } from "@/server/model/request-check";
 import type { AgentModel } from "@/server/model/types";
-import { errorMessage } from "@/server/orchestrator/errors";
 import { deliveryInputFor, deliveryVerdict } from "./delivery-steps";
 import { callWithRetries } from "./model-calls";
 import type { RivaDeps } from "./ports";

@@ -1,9 +1,9 @@
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
 import { requestedCommand } from "@/server/contract/requested-command";
+import { JUDGMENTS } from "@/server/domain/vocabulary/session";
 import type { CheckpointAnswerInput } from "@/server/events/checkpoint-schema";
 import { type ApprovalView, foldEvents, type IntentionView, type SessionView } from "@/server/events/fold";
-import { JUDGMENTS } from "@/server/events/vocabulary";
 import type { NextAction, Plan } from "@/server/model/types";
 import type { CheckpointPolicyInput } from "@/server/policy/checkpoints";
 import { FakeSandboxProvider, scriptedModel } from "@/server/testing/fakes";

@@ -1,8 +1,8 @@
 import { isTestCommand } from "@/server/capture/memory";
 import { type Criterion, describeCriterion } from "@/server/contract/criteria";
 import { requestedCommand } from "@/server/contract/requested-command";
+import { EVIDENCE_STRENGTH, type EvidenceKind } from "@/server/domain/vocabulary/session";
 import type { CycleView, IntentionView } from "@/server/events/fold";
-import { EVIDENCE_STRENGTH, type EvidenceKind } from "@/server/events/vocabulary";
 import { CheckpointPolicy } from "@/server/policy/checkpoints";
 import { gateCommand } from "./command-gate";
 

@@ -1,6 +1,6 @@
 import { missingProgram } from "@/server/contract/could-not-run";
 import { countsVeto, describeCounts, type TestResults } from "@/server/contract/test-runs/results";
-import type { Judgment } from "@/server/events/vocabulary";
+import type { Judgment } from "@/server/domain/vocabulary/session";
 
 export interface CommandOutcome {
   exitCode: number | null;

@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { MAX_STEP_CHARS } from "@/server/events/fit-text";
+import { MAX_STEP_CHARS } from "@/server/domain/text/fit-text";
 import { createOfflineModel } from "@/server/model";
 import { intentions, ok } from "@/server/testing/engine-scripts";
 import { ofType } from "@/server/testing/events";

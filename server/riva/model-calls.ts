@@ -1,12 +1,12 @@
+import { errorMessage } from "@/server/domain/errors";
+import type { ReasoningSwitch, UserMode } from "@/server/domain/vocabulary/session";
+import type { Stage } from "@/server/domain/vocabulary/stages";
 import type { IntentionView } from "@/server/events/fold";
 import type { EventInput } from "@/server/events/schema";
-import type { ReasoningSwitch, UserMode } from "@/server/events/vocabulary";
 import { ModelOutputError } from "@/server/model/errors";
 import type { RequestContext } from "@/server/model/request-check";
 import { type AttemptReport, classifyModelError, sleep as realSleep, withRetry } from "@/server/model/retry";
 import type { AgentModel } from "@/server/model/types";
-import { errorMessage } from "@/server/orchestrator/errors";
-import type { Stage } from "@/server/policy/stages/vocabulary";
 import type { RivaDeps } from "./ports";
 import { correctionEvents } from "./reasoning-step";
 import { failedCallEvent, statusChanged } from "./run-events";

@@ -1,7 +1,7 @@
+import type { EvidenceKind, FinalRunStatus, Judgment } from "@/server/domain/vocabulary/session";
 import type { BudgetShare, CheckpointProposal } from "@/server/events/checkpoint-schema";
 import type { ApprovalView, IntentionView, RunView, SessionView } from "@/server/events/fold";
 import { warmupOf } from "@/server/events/fold-reasoning";
-import type { EvidenceKind, FinalRunStatus, Judgment } from "@/server/events/vocabulary";
 import type { TierConfig } from "@/server/model/tiers/schema";
 import { rootBudget } from "./budgets";
 import {

@@ -1,12 +1,12 @@
 import { randomUUID } from "node:crypto";
+import { errorMessage } from "@/server/domain/errors";
+import { isReadOnlyTool } from "@/server/domain/vocabulary/stages";
 import type { IntentionView, SessionView } from "@/server/events/fold";
 import type { EventInput } from "@/server/events/schema";
 import { createOfflineModel, reviewWithHeuristics } from "@/server/model/offline-model";
 import type { RequestContext } from "@/server/model/request-check";
 import type { AgentModel, ReadPort } from "@/server/model/types";
-import { errorMessage } from "@/server/orchestrator/errors";
 import { stagePolicy } from "@/server/policy/stages/policy";
-import { isReadOnlyTool } from "@/server/policy/stages/vocabulary";
 import { resultText, type ToolDispatch } from "@/server/tools/dispatch";
 import { callWithRetries } from "./model-calls";
 import type { RivaDeps } from "./ports";

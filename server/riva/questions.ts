@@ -1,11 +1,11 @@
 import { type CriterionResult, describeCriterion } from "@/server/contract/criteria";
+import type { Judgment } from "@/server/domain/vocabulary/session";
 import type {
   CheckpointAnswer,
   CheckpointProposal,
   IntegrationStatus,
 } from "@/server/events/checkpoint-schema";
 import type { ApprovalView, CycleView, IntentionView, SessionView } from "@/server/events/fold";
-import type { Judgment } from "@/server/events/vocabulary";
 import { describeGap, gapOf, gapReflection, judgeWithContract } from "./contract-check";
 import { judgeCommand, reflectOnFailure } from "./judge";
 

@@ -1,4 +1,5 @@
 import { randomUUID } from "node:crypto";
+import { errorMessage } from "@/server/domain/errors";
 import { MAX_REASONING_CHARS, type ReasoningKind } from "@/server/events/bodies/reasoning";
 import type { IntentionView, SessionView } from "@/server/events/fold";
 import { latestOutcome } from "@/server/events/fold-reasoning";
@@ -7,7 +8,6 @@ import type { CorrectionNote } from "@/server/model/corrections";
 import { offlineWarmup } from "@/server/model/offline-model";
 import type { RequestContext } from "@/server/model/request-check";
 import type { ActInput, AgentModel, ModelCallRecord, ReadPort } from "@/server/model/types";
-import { errorMessage } from "@/server/orchestrator/errors";
 import { compactReasoning, type ReasoningOutcome } from "@/server/policy/stages/reasoning-outcome";
 import { summarizeIntent } from "./discovery/discovered-intent";
 import { callWithRetries } from "./model-calls";

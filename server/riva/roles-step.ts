@@ -1,4 +1,5 @@
 import { createTwoFilesPatch } from "diff";
+import { errorMessage } from "@/server/domain/errors";
 import type { IntentionView } from "@/server/events/fold";
 import { tierIndexOf } from "@/server/events/fold-tiers";
 import type { EventInput, ToolCallBody } from "@/server/events/schema";
@@ -6,7 +7,6 @@ import { critiqueOffline, rankFilesOffline } from "@/server/model/roles/offline-
 import type { AdversarialTest, CriticInput, Ranking, Review } from "@/server/model/roles/types";
 import type { Role } from "@/server/model/tiers/schema";
 import type { AgentModel, ModelCallRecord, ReadPort } from "@/server/model/types";
-import { errorMessage } from "@/server/orchestrator/errors";
 import type { CheckpointPolicy } from "@/server/policy/checkpoints";
 import type { ToolDispatch } from "@/server/tools/dispatch";
 import { listWorkspace } from "@/server/tools/workspace-listing";

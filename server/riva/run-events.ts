@@ -1,5 +1,5 @@
 import { randomUUID } from "node:crypto";
-import { fitText, MAX_STEP_CHARS } from "@/server/events/fit-text";
+import { fitText, MAX_STEP_CHARS } from "@/server/domain/text/fit-text";
 import type { IntentionView, SessionView } from "@/server/events/fold";
 import type { EventInput } from "@/server/events/schema";
 import type { Pricer } from "@/server/model/pricing";

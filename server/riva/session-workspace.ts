@@ -1,10 +1,10 @@
 import type { TestResults } from "@/server/contract/test-runs/results";
+import type { EgressSettings } from "@/server/domain/vocabulary/egress";
+import type { SandboxRuntime } from "@/server/domain/vocabulary/sandbox-runtime";
 import type { SandboxResources, ToolchainVersion } from "@/server/events/bodies/sandbox";
 import { type LedgerExecResult, ledgerExecOf } from "@/server/governance/ledger/collect";
 import { mirrorIntentsFile } from "@/server/intents/mirror";
-import type { EgressSettings } from "@/server/sandbox/egress/policy";
 import { limitsOf, resourcesOfLimits } from "@/server/sandbox/resources";
-import type { SandboxRuntime } from "@/server/sandbox/runtime";
 import type { Sandbox } from "@/server/sandbox/types";
 import type { SessionEnvironment } from "@/server/setup/prepare-environment";
 import type { RivaDeps } from "./ports";

@@ -1,12 +1,12 @@
 import type { Criterion } from "@/server/contract/criteria";
 import { parseAcceptance } from "@/server/contract/parse-acceptance";
 import { requestedCommand } from "@/server/contract/requested-command";
+import { errorMessage } from "@/server/domain/errors";
 import type { IntentionView } from "@/server/events/fold";
 import type { EventInput } from "@/server/events/schema";
 import { deriveAcceptance, splitTask } from "@/server/model/heuristics/split-task";
 import type { RequestContext } from "@/server/model/request-check";
 import type { AgentModel, ModelCallRecord, NextAction } from "@/server/model/types";
-import { errorMessage } from "@/server/orchestrator/errors";
 import type { CheckpointPolicy } from "@/server/policy/checkpoints";
 import { gateCommand } from "./command-gate";
 import type { CodebaseIntent } from "./discovery/codebase-intent";

@@ -1,5 +1,5 @@
 import type Docker from "dockerode";
-import type { SandboxRuntime } from "./runtime";
+import type { SandboxRuntime } from "@/server/domain/vocabulary/sandbox-runtime";
 import { safeGitEnvLines } from "./safe-git";
 
 /**

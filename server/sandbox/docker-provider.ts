@@ -1,6 +1,8 @@
 import { randomBytes } from "node:crypto";
 import Docker from "dockerode";
 import type { Logger } from "pino";
+import type { EgressPhase, EgressSettings } from "@/server/domain/vocabulary/egress";
+import type { SandboxRuntime } from "@/server/domain/vocabulary/sandbox-runtime";
 import { logger as rootLogger } from "@/server/logger";
 import {
   containerSpec,
@@ -23,11 +25,9 @@ import { statusOf, toSandboxError } from "./docker-errors";
 import { runInContainer } from "./docker-exec";
 import { DockerSandbox } from "./docker-sandbox";
 import type { EgressProxy } from "./egress/egress-proxy";
-import type { EgressPhase, EgressSettings } from "./egress/policy";
 import { SandboxEgress } from "./egress/sandbox-egress";
 import { type PoolEntry, sweepOrphanContainers } from "./orphan-sweep";
 import { assertBareRepo, copyRepoInto } from "./repo-copy";
-import type { SandboxRuntime } from "./runtime";
 import { containerNameFor } from "./shell";
 import { ShellAgents } from "./shell-agents";
 import { openContainerTerminal, type SandboxTerminal, type TerminalSize } from "./terminal";

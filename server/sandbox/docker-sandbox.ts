@@ -1,10 +1,10 @@
 import { randomBytes } from "node:crypto";
 import type Docker from "dockerode";
 import type { Logger } from "pino";
+import type { SandboxRuntime } from "@/server/domain/vocabulary/sandbox-runtime";
 import type { ToolchainVersion } from "@/server/events/bodies/sandbox";
 import type { SandboxLimits } from "./container-spec";
 import { ABORTED_EXIT_CODE, type RunOptions, type RunResult, runInContainer } from "./docker-exec";
-import type { SandboxRuntime } from "./runtime";
 import { SAFE_GIT_ENV } from "./safe-git";
 import {
   buildEndLeftoversArgv,

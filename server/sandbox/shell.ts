@@ -10,7 +10,7 @@ export const WORKSPACE_DIR = "/workspace";
 /** Grace between `timeout`'s TERM and its KILL, for commands that ignore TERM. */
 export const KILL_AFTER_MS = 2_000;
 
-export { shellQuote } from "./quote";
+export { shellQuote } from "@/server/domain/text/shell-quote";
 
 /** Relative paths resolve against /workspace; the result is normalised (no `..` left in it). */
 export function resolveWorkspacePath(target: string): string {

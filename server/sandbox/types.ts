@@ -1,7 +1,7 @@
+import type { EgressMode, EgressPhase, EgressSettings } from "@/server/domain/vocabulary/egress";
+import type { SandboxRuntime } from "@/server/domain/vocabulary/sandbox-runtime";
 import type { ToolchainVersion } from "@/server/events/bodies/sandbox";
 import type { SandboxLimits } from "./container-spec";
-import type { EgressMode, EgressPhase, EgressSettings } from "./egress/policy";
-import type { SandboxRuntime } from "./runtime";
 import type { SandboxTerminal, TerminalSize } from "./terminal";
 
 /**

@@ -1,4 +1,4 @@
-import { DEFAULT_BASE_URLS, type ProviderId } from "@/server/model/provider-vocabulary";
+import { DEFAULT_BASE_URLS, type ProviderId } from "@/server/domain/vocabulary/providers";
 
 /**
  * Layered model configuration: run overrides > environment > project > team > defaults. Pure, so

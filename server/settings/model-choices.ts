@@ -1,4 +1,4 @@
-import type { ProviderId } from "@/server/model/provider-vocabulary";
+import type { ProviderId } from "@/server/domain/vocabulary/providers";
 import type { ResolvedModelSettings } from "./layers";
 import type { RunModelOverrides } from "./run-overrides";
 

@@ -1,6 +1,6 @@
 import { z } from "zod";
+import { ProviderId } from "@/server/domain/vocabulary/providers";
 import type { PrismaClient } from "@/server/generated/prisma/client";
-import { ProviderId } from "@/server/model/provider-vocabulary";
 import type { ModelSettingValues } from "./layers";
 import { rememberOpenedKey } from "./opened-keys";
 import { type SecretBox, SecretBoxError } from "./secret-box";

@@ -1,7 +1,7 @@
+import { UserFacingError } from "@/server/domain/errors";
 import { createAgentModel, createOfflineModel } from "@/server/model";
 import type { AiSdkModel } from "@/server/model/ai-sdk-model";
 import type { AgentModel } from "@/server/model/types";
-import { UserFacingError } from "@/server/orchestrator/errors";
 import type { ModelSettingValues } from "./layers";
 import { type ResolveDeps, resolveProjectSettings } from "./resolve";
 

@@ -1,5 +1,5 @@
 import { z } from "zod";
-import { ProviderId } from "@/server/model/provider-vocabulary";
+import { ProviderId } from "@/server/domain/vocabulary/providers";
 
 /**
  * What a person may override for one run (the highest configuration layer): provider, model and

@@ -1,8 +1,8 @@
+import { UserFacingError } from "@/server/domain/errors";
 import { createAgentModel } from "@/server/model";
 import { createOfflineModel } from "@/server/model/offline-model";
 import type { Tier, TierConfig } from "@/server/model/tiers/schema";
 import type { AgentModel } from "@/server/model/types";
-import { UserFacingError } from "@/server/orchestrator/errors";
 import type { RunTiers } from "@/server/riva/ports";
 import type { ModelSettingValues, ResolvedModelSettings } from "./layers";
 import { type ResolveDeps, resolveProjectSettings } from "./resolve";

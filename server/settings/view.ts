@@ -1,4 +1,4 @@
-import { PROVIDER_LABELS } from "@/server/model/provider-vocabulary";
+import { PROVIDER_LABELS } from "@/server/domain/vocabulary/providers";
 import { displayUrl } from "@/server/model/to-model-error";
 import type { LayerName, ResolvedModelSettings, SettingField } from "./layers";
 import type { PublicModelSettings } from "./model-settings";

@@ -1,7 +1,7 @@
 import { z } from "zod";
+import { DEFAULT_EGRESS, EgressSettings } from "@/server/domain/vocabulary/egress";
 import type { PrismaClient } from "@/server/generated/prisma/client";
 import { rootFiles } from "@/server/projects/git-repository";
-import { DEFAULT_EGRESS, EgressSettings } from "@/server/sandbox/egress/policy";
 import { rememberOpenedKey } from "@/server/settings/opened-keys";
 import type { SecretBox } from "@/server/settings/secret-box";
 import { detectSetupCommand, setupCommandHash } from "./detect";

@@ -1,7 +1,7 @@
-import { atLeast, can, parseRole, type Role } from "@/server/auth/roles";
+import { UserFacingError } from "@/server/domain/errors";
+import { atLeast, can, parseRole, type Role } from "@/server/domain/vocabulary/team-roles";
 import type { EventLog } from "@/server/events/log";
 import type { PrismaClient } from "@/server/generated/prisma/client";
-import { UserFacingError } from "@/server/orchestrator/errors";
 
 /**
  * Delegating an approval to a named member. The assignment is an event (`approval-assigned`), so the

@@ -1,6 +1,6 @@
-import { grantableRoles, parseRole, type Role } from "@/server/auth/roles";
+import { UserFacingError } from "@/server/domain/errors";
+import { grantableRoles, parseRole, type Role } from "@/server/domain/vocabulary/team-roles";
 import type { PrismaClient } from "@/server/generated/prisma/client";
-import { UserFacingError } from "@/server/orchestrator/errors";
 import { hashInviteToken, inviteProblem, inviteState, newInviteToken, UNKNOWN_INVITE } from "./invite-state";
 
 const DAY_MS = 24 * 60 * 60 * 1000;

@@ -1,6 +1,12 @@
-import { checkRemoval, checkRoleChange, parseRole, type Role, type Verdict } from "@/server/auth/roles";
+import { UserFacingError } from "@/server/domain/errors";
+import {
+  checkRemoval,
+  checkRoleChange,
+  parseRole,
+  type Role,
+  type Verdict,
+} from "@/server/domain/vocabulary/team-roles";
 import type { Prisma, PrismaClient } from "@/server/generated/prisma/client";
-import { UserFacingError } from "@/server/orchestrator/errors";
 
 type Tx = Prisma.TransactionClient;
 

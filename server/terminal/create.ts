@@ -1,6 +1,6 @@
 import type { Logger } from "pino";
+import { UserFacingError } from "@/server/domain/errors";
 import type { EventLog } from "@/server/events/log";
-import { UserFacingError } from "@/server/orchestrator/errors";
 import type { SandboxProvider } from "@/server/sandbox/types";
 import { TerminalHub } from "./hub";
 

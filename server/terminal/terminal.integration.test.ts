@@ -1,8 +1,8 @@
 import { execFileSync } from "node:child_process";
 import Docker from "dockerode";
 import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
+import { UserFacingError } from "@/server/domain/errors";
 import { MemoryEventLog } from "@/server/events/log";
-import { UserFacingError } from "@/server/orchestrator/errors";
 import type { DockerSandboxProvider } from "@/server/sandbox/docker-provider";
 import { cleanUp, makeBareRepo, PREFIX, silent, testProvider } from "@/server/sandbox/docker-testing";
 import type { Sandbox } from "@/server/sandbox/types";

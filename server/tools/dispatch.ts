@@ -1,9 +1,9 @@
 import type { z } from "zod";
+import { errorMessage } from "@/server/domain/errors";
 import { type ActiveIntent, INTENT_REQUIRED_ERROR } from "@/server/governance/intent-gate";
 import type { CycleIds, LedgerMark } from "@/server/governance/ledger/cycle-ledger";
 import type { AgentTraceRecord } from "@/server/governance/ledger/record";
 import { entryRealpath, sandboxRealpath } from "@/server/governance/sandbox-realpath";
-import { errorMessage } from "@/server/orchestrator/errors";
 import { approvalBinding, verifyBinding } from "@/server/policy/approval/binding";
 import type { ApprovalDecision } from "@/server/policy/approval/decision";
 import type { Sandbox } from "@/server/sandbox/types";

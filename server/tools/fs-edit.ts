@@ -1,7 +1,7 @@
 import { z } from "zod";
+import { errorMessage } from "@/server/domain/errors";
+import { applyEdit } from "@/server/domain/text/edit-text";
 import { detectSecrets } from "@/server/governance/secrets";
-import { errorMessage } from "@/server/orchestrator/errors";
-import { applyEdit } from "./edit-text";
 import { quotedPath, relativePath, WorkspacePathInput } from "./paths";
 import { execIn, isFailure } from "./sandbox-calls";
 import { defineTool } from "./types";

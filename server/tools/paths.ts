@@ -1,5 +1,5 @@
 import { z } from "zod";
-import { resolveWorkspacePath } from "@/server/governance/workspace-path";
+import { resolveWorkspacePath } from "@/server/domain/text/workspace-path";
 import { shellQuote } from "@/server/sandbox/shell";
 
 /** A path as the model writes it: relative to /workspace, or absolute inside it. */

@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { TOOL_NAMES, TOOL_PROFILES } from "@/server/policy/approval/risk";
+import { TOOL_NAMES, TOOL_PROFILES } from "@/server/domain/tools/risk";
 import { TOOLS, toolManuals, toolNamed } from "./registry";
 
 /** A valid input for every tool, used to show that one extra key is enough to be refused. */

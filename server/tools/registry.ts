@@ -1,6 +1,6 @@
 import { z } from "zod";
-import type { RiskClass } from "@/server/policy/approval/risk";
-import { isToolName, type ToolName } from "@/server/policy/stages/vocabulary";
+import type { RiskClass } from "@/server/domain/tools/risk";
+import { isToolName, type ToolName } from "@/server/domain/vocabulary/stages";
 import { fsDelete } from "./fs-delete";
 import { fsEdit } from "./fs-edit";
 import { fsList } from "./fs-list";

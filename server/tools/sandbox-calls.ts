@@ -1,4 +1,4 @@
-import { errorMessage } from "@/server/orchestrator/errors";
+import { errorMessage } from "@/server/domain/errors";
 import type { ExecResult } from "@/server/sandbox/types";
 import type { ToolOutput, ToolRuntime } from "./types";
 

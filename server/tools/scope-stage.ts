@@ -1,6 +1,6 @@
+import { resolveWorkspacePath, WORKSPACE_ROOT } from "@/server/domain/text/workspace-path";
 import { type ActiveIntent, scopeViolationError } from "@/server/governance/intent-gate";
 import { checkPathAccess, type RealpathPort } from "@/server/governance/scope";
-import { resolveWorkspacePath, WORKSPACE_ROOT } from "@/server/governance/workspace-path";
 
 /**
  * The dispatch's scope guard: each path is resolved lexically and then inside the sandbox (symlinks),

@@ -1,7 +1,7 @@
 import type { z } from "zod";
+import type { RiskClass } from "@/server/domain/tools/risk";
+import type { ToolName } from "@/server/domain/vocabulary/stages";
 import type { SecretFinding } from "@/server/governance/secrets";
-import type { RiskClass } from "@/server/policy/approval/risk";
-import type { ToolName } from "@/server/policy/stages/vocabulary";
 import type { Sandbox } from "@/server/sandbox/types";
 
 /**

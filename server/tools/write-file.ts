@@ -1,4 +1,4 @@
-import { errorMessage } from "@/server/orchestrator/errors";
+import { errorMessage } from "@/server/domain/errors";
 import { relativePath } from "./paths";
 import type { ToolOutput, ToolRuntime } from "./types";
 import { refuseIfOverCap } from "./workspace-size";

@@ -1,8 +1,8 @@
 import { randomUUID } from "node:crypto";
+import { UserFacingError } from "@/server/domain/errors";
 import type { EventInput } from "@/server/events/schema";
 import type { CycleIds } from "@/server/governance/ledger/cycle-ledger";
 import { protectionOf } from "@/server/governance/protected-paths";
-import { UserFacingError } from "@/server/orchestrator/errors";
 import { approvalBinding } from "@/server/policy/approval/binding";
 import type { ToolCall, ToolResult } from "@/server/tools/dispatch";
 import { relativePath } from "@/server/tools/paths";

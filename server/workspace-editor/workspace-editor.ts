@@ -1,4 +1,5 @@
 import { randomUUID } from "node:crypto";
+import { UserFacingError } from "@/server/domain/errors";
 import type { EventInput } from "@/server/events/schema";
 import type { ActiveIntent } from "@/server/governance/intent-gate";
 import { ledgerExecOf } from "@/server/governance/ledger/collect";
@@ -8,7 +9,6 @@ import {
   ARBOR_METADATA_KEY,
   arborMetadataOf,
 } from "@/server/governance/ledger/record";
-import { UserFacingError } from "@/server/orchestrator/errors";
 import type { Sandbox } from "@/server/sandbox/types";
 import { type ToolCall, ToolDispatch, type ToolResult } from "@/server/tools/dispatch";
 import { relativePath } from "@/server/tools/paths";

@@ -3,7 +3,7 @@
 import { useQuery } from "@tanstack/react-query";
 import Link from "next/link";
 import { useRouter } from "next/navigation";
-import { EVIDENCE_KINDS, EVIDENCE_LABELS } from "@/server/events/vocabulary";
+import { EVIDENCE_KINDS, EVIDENCE_LABELS } from "@/server/domain/vocabulary/session";
 import { describeError, useTRPC } from "../../_trpc/client";
 import { CostByMemberChart, RunsOverTimeChart } from "./charts";
 import { decimal, duration, percent, usd } from "./format";

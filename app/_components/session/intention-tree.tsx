@@ -1,7 +1,7 @@
 "use client";
 
 import { useState } from "react";
-import { fitText } from "@/server/events/fit-text";
+import { fitText } from "@/server/domain/text/fit-text";
 import type { CycleView, IntentionView, SessionView } from "@/server/events/fold";
 import type { ToolCalledView } from "@/server/events/fold-approvals";
 import { type ReasoningEntry, reflectionOf, warmupOf } from "@/server/events/fold-reasoning";

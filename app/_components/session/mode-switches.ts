@@ -1,4 +1,4 @@
-import { ReasoningSwitch, UserMode } from "@/server/events/vocabulary";
+import { ReasoningSwitch, UserMode } from "@/server/domain/vocabulary/session";
 
 /**
  * The person's Chat/Agent mode and reasoning switch, remembered per project in the browser (seed 001

@@ -1,6 +1,6 @@
 import { describeCriterion } from "@/server/contract/criteria";
+import { EVIDENCE_LABELS } from "@/server/domain/vocabulary/session";
 import type { IntentionView } from "@/server/events/fold";
-import { EVIDENCE_LABELS } from "@/server/events/vocabulary";
 
 /**
  * What a node's verification rests on (issue #15), the same on the live node and in the replay: its

@@ -1,7 +1,7 @@
 "use client";
 
 import { useState } from "react";
-import { firstLineSummary } from "@/server/events/fit-text";
+import { firstLineSummary } from "@/server/domain/text/fit-text";
 
 /** Longer than this, or more lines than SUMMARY_LINES, a node's text is summarised in its head. */
 const SUMMARY_CHARS = 300;

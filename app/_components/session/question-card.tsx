@@ -2,9 +2,9 @@
 
 import { useMutation } from "@tanstack/react-query";
 import { useRef, useState } from "react";
+import { JUDGMENTS } from "@/server/domain/vocabulary/session";
 import type { CheckpointAnswerInput } from "@/server/events/checkpoint-schema";
 import type { ApprovalView, SessionView } from "@/server/events/fold";
-import { JUDGMENTS } from "@/server/events/vocabulary";
 import { defaultGrant, describeAllowance } from "@/server/riva/budgets";
 import { describeError, useTRPC } from "../../_trpc/client";
 import { useApprovalShortcuts } from "./use-approval-shortcuts";

@@ -1,4 +1,4 @@
-import type { IntentionStatus, Judgment, RunStatus } from "@/server/events/vocabulary";
+import type { IntentionStatus, Judgment, RunStatus } from "@/server/domain/vocabulary/session";
 
 const tone: Record<string, string> = {
   PENDING: "neutral",

@@ -1,6 +1,6 @@
 "use client";
 
-import { USER_MODES } from "@/server/events/vocabulary";
+import { USER_MODES } from "@/server/domain/vocabulary/session";
 import type { ModelChoices } from "@/server/settings/model-choices";
 import { DEFAULT_MODEL_CHOICE, type ModeSwitches } from "./mode-switches";
 

@@ -1,8 +1,8 @@
 "use client";
 
+import { applyEdit } from "@/server/domain/text/edit-text";
 import type { ApprovalView } from "@/server/events/fold";
 import type { ToolCallBody } from "@/server/events/schema";
-import { applyEdit } from "@/server/tools/edit-text";
 import { MergeDiff } from "./merge-diff";
 
 /**

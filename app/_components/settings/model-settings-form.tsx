@@ -1,13 +1,13 @@
 "use client";
 
 import { useState } from "react";
-import type { ConnectionResult } from "@/server/model/connection-test";
 import {
   COMPATIBLE_PRESETS,
   PROVIDER_IDS,
   PROVIDER_LABELS,
   type ProviderId,
-} from "@/server/model/provider-vocabulary";
+} from "@/server/domain/vocabulary/providers";
+import type { ConnectionResult } from "@/server/model/connection-test";
 import type { ModelSettingsInput, PublicModelSettings } from "@/server/settings/model-settings";
 
 /**

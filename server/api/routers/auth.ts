@@ -1,7 +1,7 @@
 import { z } from "zod";
 import { createRouter, publicProcedure } from "@/server/api/trpc";
 import { signUp } from "@/server/auth/users";
-import { displayName } from "@/server/text/display-name";
+import { displayName } from "@/server/domain/text/display-name";
 
 export const SignUpInput = z.object({
   name: displayName({ what: "name", empty: "Tell us your name.", max: 100 }),

@@ -1,7 +1,7 @@
 import { TRPCError } from "@trpc/server";
 import { z } from "zod";
 import { createRouter, projectProcedure } from "@/server/api/trpc";
-import { EgressSettings, REGISTRY_HOSTS } from "@/server/sandbox/egress/policy";
+import { EgressSettings, REGISTRY_HOSTS } from "@/server/domain/vocabulary/egress";
 import {
   approveSetup,
   readEnvironment,

@@ -1,7 +1,7 @@
 import { TRPCError } from "@trpc/server";
 import { z } from "zod";
 import { createRouter, projectProcedure } from "@/server/api/trpc";
-import { can } from "@/server/auth/roles";
+import { can } from "@/server/domain/vocabulary/team-roles";
 import { IntentFields, IntentId, nextIntentId, ProjectIntent } from "@/server/intents/project-intent";
 import { pushIntentsToRunningSessions } from "@/server/intents/push";
 import { createIntent, listIntents, type SaveOutcome, updateIntent } from "@/server/intents/store";

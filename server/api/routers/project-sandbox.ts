@@ -1,9 +1,9 @@
 import { z } from "zod";
 import { createRouter, projectProcedure } from "@/server/api/trpc";
+import { UserFacingError } from "@/server/domain/errors";
+import { readSandboxRuntime, SandboxRuntime } from "@/server/domain/vocabulary/sandbox-runtime";
 import { env } from "@/server/env";
 import { logger } from "@/server/logger";
-import { UserFacingError } from "@/server/orchestrator/errors";
-import { readSandboxRuntime, SandboxRuntime } from "@/server/sandbox/runtime";
 
 /** How many recent builds the project page lists (the newest one with its whole log). */
 const BUILDS_LISTED = 5;

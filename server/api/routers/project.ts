@@ -2,7 +2,8 @@ import { randomUUID } from "node:crypto";
 import { TRPCError } from "@trpc/server";
 import { z } from "zod";
 import { createRouter, projectProcedure, teamProcedure } from "@/server/api/trpc";
-import { permissionsOf } from "@/server/auth/roles";
+import { displayName } from "@/server/domain/text/display-name";
+import { permissionsOf } from "@/server/domain/vocabulary/team-roles";
 import { env } from "@/server/env";
 import { CheckpointPolicy, readCheckpointPolicy } from "@/server/policy/checkpoints";
 import {
@@ -19,7 +20,6 @@ import {
   readProjectResources,
   resourceProblems,
 } from "@/server/sandbox/resources";
-import { displayName } from "@/server/text/display-name";
 
 export const CreateProjectInput = z.object({
   name: displayName({ what: "project name", empty: "Give the project a name.", max: 100 }),

@@ -1,9 +1,9 @@
 import { z } from "zod";
 import { createRouter, sessionProcedure } from "@/server/api/trpc";
 import { DecisionReason, EditedCommand, TaskText } from "@/server/api/user-text";
+import { ReasoningSwitch, UserMode } from "@/server/domain/vocabulary/session";
 import { CheckpointAnswer } from "@/server/events/checkpoint-schema";
 import { ChildProposal, ToolCallBody } from "@/server/events/schema";
-import { ReasoningSwitch, UserMode } from "@/server/events/vocabulary";
 import { acceptIntention } from "@/server/orchestrator/accept-intention";
 import { grantRunPreApproval } from "@/server/orchestrator/run-grants";
 import { PRE_APPROVABLE_CATEGORIES, PreApprovableCategory } from "@/server/policy/checkpoints";

@@ -3,13 +3,13 @@ import { z } from "zod";
 import { followAnswers } from "@/server/answer/answer-stream";
 import { createRouter, projectProcedure, sessionProcedure } from "@/server/api/trpc";
 import { TaskText } from "@/server/api/user-text";
-import { permissionsOf } from "@/server/auth/roles";
+import { titleFrom } from "@/server/domain/text/display-name";
+import { firstLineSummary } from "@/server/domain/text/fit-text";
+import { ReasoningSwitch, UserMode } from "@/server/domain/vocabulary/session";
+import { permissionsOf } from "@/server/domain/vocabulary/team-roles";
 import { followCommandOutput } from "@/server/events/command-output";
-import { firstLineSummary } from "@/server/events/fit-text";
 import { followEvents } from "@/server/events/follow";
-import { ReasoningSwitch, UserMode } from "@/server/events/vocabulary";
 import { RunModelOverrides } from "@/server/settings/run-overrides";
-import { titleFrom } from "@/server/text/display-name";
 
 const MAX_REPLAY_EVENTS = 50_000;
 

@@ -2,7 +2,7 @@ import { TRPCError } from "@trpc/server";
 import { z } from "zod";
 import type { Context } from "@/server/api/trpc";
 import { createRouter, projectProcedure, teamProcedure } from "@/server/api/trpc";
-import { can } from "@/server/auth/roles";
+import { can } from "@/server/domain/vocabulary/team-roles";
 import { type ConnectionResult, testConnection } from "@/server/model/connection-test";
 import { type ModelSettingValues, resolveModelSettings } from "@/server/settings/layers";
 import { modelChoices } from "@/server/settings/model-choices";

@@ -1,5 +1,5 @@
 import { createRouter, protectedProcedure } from "@/server/api/trpc";
-import { errorMessage } from "@/server/orchestrator/errors";
+import { errorMessage } from "@/server/domain/errors";
 
 export const systemRouter = createRouter({
   /** What the UI shows in its status bar: which model answers and whether the Docker engine answers. */

@@ -1,7 +1,8 @@
 import { z } from "zod";
 import { createRouter, protectedProcedure, teamProcedure } from "@/server/api/trpc";
-import { can, grantableRoles, parseRole, permissionsOf, Role } from "@/server/auth/roles";
-import { UserFacingError } from "@/server/orchestrator/errors";
+import { UserFacingError } from "@/server/domain/errors";
+import { displayName } from "@/server/domain/text/display-name";
+import { can, grantableRoles, parseRole, permissionsOf, Role } from "@/server/domain/vocabulary/team-roles";
 import { DEFAULT_INVITE_EXPIRY_DAYS, INVITE_EXPIRY_DAYS } from "@/server/teams/invite-state";
 import {
   acceptInvite,
@@ -11,7 +12,6 @@ import {
   revokeInvite,
 } from "@/server/teams/invites";
 import { changeRole, createTeam, membersOf, removeMember, teamsOf } from "@/server/teams/members";
-import { displayName } from "@/server/text/display-name";
 
 const InviteToken = z.string().trim().min(1, "The invite link has no token.").max(200);
 export const TeamName = displayName({ what: "team name", empty: "Give the team a name.", max: 100 });

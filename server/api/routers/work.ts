@@ -2,8 +2,8 @@ import { z } from "zod";
 import type { Context } from "@/server/api/trpc";
 import { createRouter, sessionProcedure } from "@/server/api/trpc";
 import { CommitMessage } from "@/server/api/user-text";
+import { UserFacingError } from "@/server/domain/errors";
 import { saveSessionWork } from "@/server/git/session-work";
-import { UserFacingError } from "@/server/orchestrator/errors";
 import { defaultBranch, deleteBranch, mergeBranch } from "@/server/projects/git-repository";
 
 /**

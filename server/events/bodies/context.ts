@@ -1,5 +1,5 @@
 import { z } from "zod";
-import { CONTEXT_ITEM_KINDS } from "@/server/model/context/vocabulary";
+import { CONTEXT_ITEM_KINDS } from "@/server/domain/vocabulary/context";
 
 /**
  * A person asked for an item a compression left out to be sent again (the Restore button on an

@@ -1,6 +1,6 @@
 import { z } from "zod";
 import { TestResults } from "@/server/contract/test-runs/results";
-import { Judgment, ReasoningSwitch, UserMode } from "../vocabulary";
+import { Judgment, ReasoningSwitch, UserMode } from "@/server/domain/vocabulary/session";
 import { RoleName } from "./roles";
 import { Action, GateRecord, text } from "./shared";
 

@@ -1,7 +1,7 @@
 import { z } from "zod";
 import { Criterion, CriterionResult } from "@/server/contract/criteria";
+import { EvidenceKind, IntentionStatus } from "@/server/domain/vocabulary/session";
 import { BudgetShare } from "../checkpoint-schema";
-import { EvidenceKind, IntentionStatus } from "../vocabulary";
 import { text } from "./shared";
 
 export const IntentionCreatedBody = z.object({

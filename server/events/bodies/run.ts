@@ -1,7 +1,13 @@
 import { z } from "zod";
+import { SandboxRuntime } from "@/server/domain/vocabulary/sandbox-runtime";
+import {
+  FinalRunStatus,
+  MessageRole,
+  ReasoningSwitch,
+  RunRoute,
+  UserMode,
+} from "@/server/domain/vocabulary/session";
 import { DiscoveredIntent } from "@/server/riva/discovery/discovered-intent";
-import { SandboxRuntime } from "@/server/sandbox/runtime";
-import { FinalRunStatus, MessageRole, ReasoningSwitch, RunRoute, UserMode } from "../vocabulary";
 import { text } from "./shared";
 
 /** A chat message from the user, the agent or the system (errors, notices). */

@@ -1,6 +1,6 @@
 import { z } from "zod";
-import { MAX_STEP_CHARS } from "../fit-text";
-import { ActionType } from "../vocabulary";
+import { MAX_STEP_CHARS } from "@/server/domain/text/fit-text";
+import { ActionType } from "@/server/domain/vocabulary/session";
 
 /** Pieces several event bodies share. */
 

@@ -1,5 +1,5 @@
 import { z } from "zod";
-import { EvidenceKind } from "@/server/events/vocabulary";
+import { EvidenceKind } from "@/server/domain/vocabulary/session";
 
 /**
  * The Agent Trace record (spec v0.1, https://agent-trace.dev/schemas/v1/trace-record.json) as zod

@@ -1,6 +1,6 @@
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
-import { JUDGMENTS } from "@/server/events/vocabulary";
+import { JUDGMENTS } from "@/server/domain/vocabulary/session";
 import { type BuildContextInput, buildContext, CONTEXT_LIMITS, type IntentionView } from "./build-context";
 import type { AttemptView } from "./failure-summary";
 import { sha256Of } from "./text";

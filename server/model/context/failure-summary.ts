@@ -1,4 +1,4 @@
-import type { Judgment } from "@/server/events/vocabulary";
+import type { Judgment } from "@/server/domain/vocabulary/session";
 import { type DroppedItem, droppedItem } from "./record";
 import { capText, flatten, squeeze } from "./text";
 

@@ -1,5 +1,5 @@
+import type { ContextItemKind, DropKind } from "@/server/domain/vocabulary/context";
 import { canonicalJson, sha256Of } from "./text";
-import type { ContextItemKind, DropKind } from "./vocabulary";
 
 export {
   COMPRESSION_TRIGGERS,
@@ -8,9 +8,9 @@ export {
   type ContextItemKind,
   DROP_KINDS,
   type DropKind,
-} from "./vocabulary";
+} from "@/server/domain/vocabulary/context";
 
-import type { CompressionTrigger } from "./vocabulary";
+import type { CompressionTrigger } from "@/server/domain/vocabulary/context";
 
 /**
  * What a compression left out of a model request, so the UI can show it and restore it: every item

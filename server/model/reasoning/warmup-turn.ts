@@ -1,9 +1,9 @@
 import { generateText, jsonSchema, type LanguageModel, type ModelMessage, type ToolSet, tool } from "ai";
-import type { ToolName } from "@/server/policy/stages/vocabulary";
+import { functionNameOf, toolNameOf } from "@/server/domain/tools/wire-names";
+import type { ToolName } from "@/server/domain/vocabulary/stages";
 import { toolManuals } from "@/server/tools/registry";
 import { estimateTokens } from "../offline-model";
 import { readToolSet } from "../read-tools";
-import { functionNameOf, toolNameOf } from "../tool-names";
 import type { ModelCallRecord, ReadPort } from "../types";
 import type { WarmupInput, WarmupResult } from "./types";
 import { warmupInstructions, warmupTools, warmupUserMessage } from "./warmup-request";

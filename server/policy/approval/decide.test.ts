@@ -1,9 +1,15 @@
 import { describe, expect, it } from "vitest";
+import {
+  RISK_CLASSES,
+  type RiskClass,
+  TOOL_NAMES,
+  TOOL_PROFILES,
+  type ToolName,
+} from "@/server/domain/tools/risk";
 import { INTENT_REQUIRED_ERROR } from "@/server/governance/intent-gate";
 import { detectSecrets } from "@/server/governance/secrets";
 import { type ApprovalRequest, decideApproval } from "./decide";
 import type { ApprovalPolicyInput } from "./policy";
-import { RISK_CLASSES, type RiskClass, TOOL_NAMES, TOOL_PROFILES, type ToolName } from "./risk";
 
 const INTENT = { id: "INT-001", ownedScope: ["src/auth/**", "src/middleware/jwt.ts"] };
 const EMPTY_POLICY: ApprovalPolicyInput = {};

@@ -1,3 +1,4 @@
+import { isToolName, RiskClass, stricterRisk, TOOL_PROFILES } from "@/server/domain/tools/risk";
 import {
   type ActiveIntent,
   INTENT_REQUIRED_ERROR,
@@ -7,7 +8,6 @@ import { matchScope, protectionOf, resolveWorkspacePath } from "@/server/governa
 import type { SecretFinding } from "@/server/governance/secrets";
 import { type ApprovalDecision, approve, ask, deny } from "./decision";
 import { ApprovalPolicy, type ApprovedScope, PreApprovals } from "./policy";
-import { isToolName, RiskClass, stricterRisk, TOOL_PROFILES } from "./risk";
 import { decideShellCommand } from "./shell-gate";
 import { subjectOf } from "./subject";
 

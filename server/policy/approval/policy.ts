@@ -1,5 +1,5 @@
 import { z } from "zod";
-import { ToolCategory } from "./risk";
+import { ToolCategory } from "@/server/domain/tools/risk";
 import type { ExecutedProgram } from "./shell-programs";
 import type { CommandPart, ShellWord } from "./shell-split";
 

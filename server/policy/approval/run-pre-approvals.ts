@@ -1,7 +1,7 @@
+import type { ToolCategory } from "@/server/domain/tools/risk";
 import type { ApprovalView, SessionView } from "@/server/events/fold";
 import { type PreApprovableCategory, preApprovableCategoryOf } from "@/server/policy/checkpoints";
 import { scopeGrantsFor } from "./approved-scopes";
-import type { ToolCategory } from "./risk";
 
 /**
  * Seed 004's batch pre-approval for one run: a person answering a tool card may approve "all file

@@ -1,10 +1,10 @@
 import { readdirSync, readFileSync } from "node:fs";
 import path from "node:path";
 import { describe, expect, it } from "vitest";
+import { REASONING_SWITCHES, STAGES, USER_MODES } from "@/server/domain/vocabulary/stages";
 import { placeholdersOf } from "@/server/model/prompts";
 import { composeSystemPrompt, PROMPT_VARIABLES, REASONING_MARKER } from "./compose";
 import { stagePolicy } from "./policy";
-import { REASONING_SWITCHES, STAGES, USER_MODES } from "./vocabulary";
 
 const dir = path.resolve(import.meta.dirname, "../../../prompts");
 const vars = {

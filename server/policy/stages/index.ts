@@ -1,3 +1,4 @@
+export * from "@/server/domain/vocabulary/stages";
 export {
   type ComposeOptions,
   composeSystemPrompt,
@@ -35,4 +36,3 @@ export {
   stagesFor,
 } from "./policy";
 export { compactReasoning, DELIVERY_STATES, DeliveryState, ReasoningOutcome } from "./reasoning-outcome";
-export * from "./vocabulary";

@@ -1,6 +1,5 @@
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
-import { type StagePolicy, stagePolicy, stagesFor } from "./policy";
 import {
   isReadOnlyTool,
   READ_ONLY_TOOLS,
@@ -11,7 +10,8 @@ import {
   TOOL_NAMES,
   type ToolName,
   USER_MODES,
-} from "./vocabulary";
+} from "@/server/domain/vocabulary/stages";
+import { type StagePolicy, stagePolicy, stagesFor } from "./policy";
 
 const R = READ_ONLY_TOOLS;
 /** Every tool a model may get: setup.run is the server's own (never offered in any stage). */

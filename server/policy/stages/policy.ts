@@ -8,7 +8,7 @@ import {
   TOOL_NAMES,
   type ToolName,
   type UserMode,
-} from "./vocabulary";
+} from "@/server/domain/vocabulary/stages";
 
 /**
  * The stage policy (seed 001 §2.4, §5.2, §6): one pure table that decides, for a stage, the user's mode

@@ -1,4 +1,4 @@
-import { errorMessage } from "@/server/orchestrator/errors";
+import { errorMessage } from "@/server/domain/errors";
 import { analyzeCodebase, type CodebaseIntent } from "./codebase-intent";
 import { type DiscoveredIntent, summarizeIntent } from "./discovered-intent";
 import { analyzePrompt, type PromptIntent } from "./prompt-intent";

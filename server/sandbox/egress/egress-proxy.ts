@@ -18,9 +18,9 @@ import path from "node:path";
 import { promisify } from "node:util";
 import type Docker from "dockerode";
 import type { Logger } from "pino";
+import type { EgressPhase, ProxyRule } from "@/server/domain/vocabulary/egress";
 import { LABEL_INSTANCE, LABEL_MANAGED } from "../container-spec";
 import { parseAccessLogLine } from "./access-log";
-import type { EgressPhase, ProxyRule } from "./policy";
 import { HELPER_SOURCE, squidConfig } from "./squid-config";
 
 const run = promisify(execFile);

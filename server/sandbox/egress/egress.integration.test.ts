@@ -6,6 +6,7 @@ import { networkInterfaces, tmpdir } from "node:os";
 import path from "node:path";
 import Docker from "dockerode";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { type EgressSettings, EgressSettings as Settings } from "@/server/domain/vocabulary/egress";
 import type { EventBody } from "@/server/events/schema";
 import { CheckpointPolicy } from "@/server/policy/checkpoints";
 import { rootFiles } from "@/server/projects/git-repository";
@@ -25,7 +26,6 @@ import { buildImage, ProjectImageBuildError } from "../project-image/build-image
 import { buildNetworkFor } from "../project-image/build-network";
 import type { Sandbox } from "../types";
 import { type EgressConnection, EgressProxy } from "./egress-proxy";
-import { type EgressSettings, EgressSettings as Settings } from "./policy";
 
 /**
  * Egress through a real squid on a real internal Docker network. One proxy for the whole file.

@@ -1,9 +1,14 @@
 import type Docker from "dockerode";
 import type { Logger } from "pino";
+import {
+  type EgressMode,
+  type EgressPhase,
+  type EgressSettings,
+  proxyRuleFor,
+} from "@/server/domain/vocabulary/egress";
 import type { EgressNetwork } from "../container-spec";
 import type { EgressApplied } from "../types";
 import type { EgressProxy } from "./egress-proxy";
-import { type EgressMode, type EgressPhase, type EgressSettings, proxyRuleFor } from "./policy";
 
 const BRIDGE = "bridge";
 

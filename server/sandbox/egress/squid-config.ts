@@ -1,4 +1,4 @@
-import { RAW_IP_PATTERN } from "./policy";
+import { RAW_IP_PATTERN } from "@/server/domain/vocabulary/egress";
 
 /**
  * squid.conf for Arbor's egress proxy (pure). The order of the `http_access` lines is the policy:

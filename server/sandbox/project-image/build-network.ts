@@ -1,6 +1,6 @@
 import { randomBytes } from "node:crypto";
+import { type EgressSettings, proxyRuleFor } from "@/server/domain/vocabulary/egress";
 import type { EgressProxy } from "../egress/egress-proxy";
-import { type EgressSettings, proxyRuleFor } from "../egress/policy";
 
 /** How a project image's build reaches the network: the engine's `networkmode` and proxy build args. */
 export interface BuildNetwork {

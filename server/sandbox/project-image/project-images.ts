@@ -1,9 +1,9 @@
 import { createHash } from "node:crypto";
 import type Docker from "dockerode";
 import type { Logger } from "pino";
+import type { EgressSettings } from "@/server/domain/vocabulary/egress";
 import type { PrismaClient } from "@/server/generated/prisma/client";
 import type { EgressProxy } from "../egress/egress-proxy";
-import type { EgressSettings } from "../egress/policy";
 import { appendCapped, buildImage, ProjectImageBuildError } from "./build-image";
 import { buildNetworkFor } from "./build-network";
 import { findProjectDockerfile, ProjectDockerfileError, readContextTar } from "./find-dockerfile";

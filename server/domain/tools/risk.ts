@@ -1,5 +1,5 @@
 import { z } from "zod";
-import { isToolName, TOOL_NAMES, ToolName } from "@/server/policy/stages/vocabulary";
+import { isToolName, TOOL_NAMES, ToolName } from "@/server/domain/vocabulary/stages";
 
 /**
  * How dangerous each tool is and which category a pre-approval names. The tool vocabulary itself is

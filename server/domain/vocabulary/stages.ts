@@ -1,5 +1,5 @@
 import { z } from "zod";
-import { REASONING_SWITCHES, ReasoningSwitch, USER_MODES, UserMode } from "@/server/events/vocabulary";
+import { REASONING_SWITCHES, ReasoningSwitch, USER_MODES, UserMode } from "./session";
 
 /**
  * The words the stage policy speaks. Each vocabulary is defined once (const list → zod enum → type) so

@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
-import { TOOL_NAMES } from "@/server/policy/stages/vocabulary";
-import { functionNameOf, toolNameOf } from "./tool-names";
+import { TOOL_NAMES } from "@/server/domain/vocabulary/stages";
+import { functionNameOf, toolNameOf } from "./wire-names";
 
 describe("tool names for providers", () => {
   it("maps every registry tool to a valid, unique function name and back", () => {

@@ -11,7 +11,7 @@ import {
   ROLES,
   type Role,
   refusal,
-} from "./roles";
+} from "./team-roles";
 
 /** The whole policy written out by hand, so a change to the table is a visible change here. */
 const EXPECTED: Record<Role, Record<Action, boolean>> = {

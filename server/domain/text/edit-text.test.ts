@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
+import { intentContext, parseIntentsFile } from "@/server/tools/intents-file";
 import { applyEdit } from "./edit-text";
-import { intentContext, parseIntentsFile } from "./intents-file";
 
 describe("fs.edit's search/replace", () => {
   const file = "one\ntwo\nthree\ntwo\n";
@@ -74,7 +74,7 @@ describe("active_intents.yaml and <intent_context>", () => {
 
 describe("discovery's package.json through fs.read", () => {
   it("gets the file's text back from numbered lines", async () => {
-    const { withoutLineNumbers } = await import("./workspace-listing");
+    const { withoutLineNumbers } = await import("@/server/tools/workspace-listing");
     expect(withoutLineNumbers('     1\t{\n     2\t  "a": "\t1"\n     3\t}\n')).toBe('{\n  "a": "\t1"\n}\n');
   });
 });

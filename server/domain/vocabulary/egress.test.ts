@@ -3,7 +3,8 @@ import { mkdtempSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import path from "node:path";
 import { describe, expect, it } from "vitest";
-import { parseAccessLogLine } from "./access-log";
+import { parseAccessLogLine } from "@/server/sandbox/egress/access-log";
+import { HELPER_SOURCE, squidConfig } from "@/server/sandbox/egress/squid-config";
 import {
   AllowEntry,
   DEFAULT_EGRESS,
@@ -11,8 +12,7 @@ import {
   deniedAdvice,
   proxyRuleFor,
   REGISTRY_HOSTS,
-} from "./policy";
-import { HELPER_SOURCE, squidConfig } from "./squid-config";
+} from "./egress";
 
 describe("egress policy", () => {
   it("defaults to registries for setup and Off for the agent", () => {

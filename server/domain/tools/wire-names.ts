@@ -1,4 +1,4 @@
-import { TOOL_NAMES, type ToolName } from "@/server/policy/stages/vocabulary";
+import { TOOL_NAMES, type ToolName } from "@/server/domain/vocabulary/stages";
 
 /**
  * Registry names contain dots (`fs.read`), which providers refuse in function names (OpenAI and
