@@ -2,10 +2,13 @@ import { randomBytes } from "node:crypto";
 import { chmodSync, existsSync, mkdirSync, readFileSync, writeFileSync } from "node:fs";
 import path from "node:path";
 import { z } from "zod";
+import { parseSecretKey } from "@/server/data-dir/secret-key";
 import { PROVIDER_IDS } from "@/server/domain/vocabulary/providers";
-import { EscalationPolicy } from "./model/tiers/schema";
-import { FULL_MODE_CHOICES, TWO_PHASE_DEFAULTS } from "./model/tiers/two-phase";
-import { parseSecretKey } from "./settings/secret-key";
+import {
+  EscalationPolicy,
+  FULL_MODE_CHOICES,
+  TWO_PHASE_DEFAULTS,
+} from "@/server/domain/vocabulary/two-phase";
 
 /**
  * The one place that reads `process.env`. Every other module imports `env` from here, so a bad value

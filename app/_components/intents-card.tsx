@@ -2,7 +2,7 @@
 
 import { useMutation, useQuery, useQueryClient } from "@tanstack/react-query";
 import { useState } from "react";
-import type { IntentStatus } from "@/server/intents/project-intent";
+import type { IntentStatus } from "@/server/domain/vocabulary/project-intents";
 import { describeError, useTRPC } from "../_trpc/client";
 
 /** The statuses a person picks from (the server's IntentStatus; RETIRED through the Retire button too). */

@@ -1,4 +1,5 @@
 import { EventEmitter } from "node:events";
+import type { LiveCommandOutput } from "@/server/domain/session/live-output";
 import { followHub } from "@/server/events/follow-hub";
 import { openedKeys } from "@/server/settings/opened-keys";
 import { redactSecrets } from "./redact";
@@ -15,16 +16,6 @@ import { redactSecrets } from "./redact";
  * shows. A reader that arrives mid-command gets the tail so far first. Nothing here is a record: a
  * crash loses only what the page was showing, never what the log says.
  */
-export interface LiveCommandOutput {
-  runId: string;
-  intentionId: string;
-  cycleId: string;
-  /** The last MAX_LINES lines (at most MAX_CHARS), stdout and stderr as they interleaved. */
-  text: string;
-  /** Everything the command printed so far, in characters (the page says how much it is not showing). */
-  totalChars: number;
-  done: boolean;
-}
 
 /** A terminal's frame rate is not needed: ten updates a second reads as live. */
 export const SEND_INTERVAL_MS = 100;

@@ -1,29 +1,19 @@
 import picomatch from "picomatch";
 import { z } from "zod";
 import { displayName } from "@/server/domain/text/display-name";
+import { IntentId, IntentStatus } from "@/server/domain/vocabulary/project-intents";
 import { normaliseScopePattern } from "@/server/governance/scope";
 
 /**
  * A project's intents as people edit them on the project page (seed 003's `active_intents.yaml`
- * entries). Pure: the vocabulary, the zod schemas the router validates with, and the checks that
+ * entries). Pure: the zod schemas the router validates with, and the checks that
  * give a clear error for a glob that would not mean what it says or an id used twice.
  */
-
-export const INTENT_STATUSES = ["PLANNED", "IN_PROGRESS", "BLOCKED", "DONE", "RETIRED"] as const;
-export const IntentStatus = z.enum(INTENT_STATUSES);
-export type IntentStatus = z.infer<typeof IntentStatus>;
 
 /** Statuses that are written to the workspace's file: a retired intent can no longer be selected. */
 export function isMirrored(status: IntentStatus): boolean {
   return status !== "RETIRED";
 }
-
-export const INTENT_ID_PATTERN = /^[A-Z][A-Z0-9]*-[0-9]{1,6}$/;
-
-export const IntentId = z
-  .string()
-  .trim()
-  .regex(INTENT_ID_PATTERN, "An intent id is capital letters, a dash and a number, like INT-001.");
 
 /**
  * Why an owned_scope glob is refused, or null when it is fine. The scope guard already ignores such

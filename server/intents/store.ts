@@ -1,6 +1,7 @@
+import { IntentStatus } from "@/server/domain/vocabulary/project-intents";
 import type { PrismaClient } from "@/server/generated/prisma/client";
 import { type IntentRecord, renderIntentsFile } from "@/server/tools/intents-file";
-import { type IntentFields, IntentStatus, isMirrored, type ProjectIntent, readList } from "./project-intent";
+import { type IntentFields, isMirrored, type ProjectIntent, readList } from "./project-intent";
 
 /**
  * A project's intents in the database (the ProjectIntent table), and the file they become in a

@@ -1,5 +1,6 @@
 import { describe, expect, it } from "vitest";
-import { commandOutput, type LiveCommandOutput } from "@/server/events/command-output";
+import type { LiveCommandOutput } from "@/server/domain/session/live-output";
+import { commandOutput } from "@/server/events/command-output";
 import { CheckpointPolicy } from "@/server/policy/checkpoints";
 import { orchestratorWorld } from "@/server/testing/orchestrator-world";
 

@@ -3,6 +3,7 @@ import { AnswerRunner } from "@/server/answer/answer-runner";
 import { routeRun } from "@/server/answer/route";
 import { errorMessage, UserFacingError } from "@/server/domain/errors";
 import type { ReasoningSwitch, UserMode } from "@/server/domain/vocabulary/session";
+import type { TwoPhaseOptions } from "@/server/domain/vocabulary/two-phase";
 import type { CheckpointAnswerInput } from "@/server/events/checkpoint-schema";
 import { emptySessionView, foldEvents, type SessionView } from "@/server/events/fold";
 import {
@@ -12,7 +13,7 @@ import {
   type ToolCallBody,
 } from "@/server/events/schema";
 import { scopeGlobProblem } from "@/server/intents/project-intent";
-import { type TwoPhaseOptions, twoPhaseConfig } from "@/server/model/tiers/two-phase";
+import { twoPhaseConfig } from "@/server/model/tiers/two-phase";
 import type { AgentModel } from "@/server/model/types";
 import { checkRunPreApproval } from "@/server/policy/approval/run-pre-approvals";
 import type { PreApprovableCategory } from "@/server/policy/checkpoints";

@@ -1,7 +1,8 @@
 import Docker from "dockerode";
 import { afterAll, describe, expect, it } from "vitest";
+import type { LiveCommandOutput } from "@/server/domain/session/live-output";
 import { DEFAULT_EGRESS } from "@/server/domain/vocabulary/egress";
-import { commandOutput, type LiveCommandOutput } from "@/server/events/command-output";
+import { commandOutput } from "@/server/events/command-output";
 import { setupOutputId } from "@/server/events/fold-environment";
 import { EventStore } from "@/server/events/store";
 import { removeCacheVolume } from "@/server/sandbox/dep-cache";

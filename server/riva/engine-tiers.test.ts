@@ -1,8 +1,9 @@
 import { describe, expect, it } from "vitest";
+import type { EscalationPolicy } from "@/server/domain/vocabulary/two-phase";
 import { foldEvents } from "@/server/events/fold";
 import { MemoryEventLog } from "@/server/events/log";
 import type { EventInput } from "@/server/events/schema";
-import { type EscalationPolicy, SIMPLE_TIER_DEFAULTS, type TierConfig } from "@/server/model/tiers/schema";
+import { SIMPLE_TIER_DEFAULTS, type TierConfig } from "@/server/model/tiers/schema";
 import { type AgentModel, commandAction, type Plan } from "@/server/model/types";
 import { Orchestrator } from "@/server/orchestrator/orchestrator";
 import { CheckpointPolicy } from "@/server/policy/checkpoints";

@@ -1,11 +1,6 @@
 import { describe, expect, it } from "vitest";
-import {
-  applyTestRule,
-  existingTestFor,
-  isTestFile,
-  scopedTestCommand,
-  testSubject,
-} from "./generated-test-rule";
+import { isTestFile, testSubject } from "@/server/domain/contract/test-files";
+import { applyTestRule, existingTestFor, scopedTestCommand } from "./generated-test-rule";
 
 const test = (path: string, command: string) => ({ path, content: "x", command });
 

@@ -1,3 +1,4 @@
+import { isTestFile, testSubject } from "@/server/domain/contract/test-files";
 import { shellQuote } from "@/server/model/heuristics/shell-quote";
 
 /**
@@ -22,24 +23,6 @@ export interface TestRuleContext {
 }
 
 export type TestRuleOutcome = { kept: ProposedTest } | { dropped: string };
-
-/** A file name that says "I am a test", in the conventions of the frameworks discovery knows. */
-const TEST_FILE =
-  /(^|\/)(test_[^/]+\.py|[^/]+_test\.(py|go)|[^/]+\.(test|spec)\.[cm]?[jt]sx?|[^/]+_spec\.rb|[^/]+\.check\.sh)$/;
-
-export function isTestFile(path: string): boolean {
-  return TEST_FILE.test(path) || /(^|\/)(tests?|__tests__|spec)\/[^/]+\.[a-z]+$/.test(path);
-}
-
-/** What a test file tests, by its name: `src/parser.test.ts`, `tests/test_parser.py` → `parser`. */
-export function testSubject(path: string): string {
-  const name = (path.split("/").pop() ?? path).toLowerCase();
-  return name
-    .replace(/^test_/, "")
-    .replace(/\.(test|spec|check)\.[a-z]+$/, "")
-    .replace(/_(test|spec)\.[a-z]+$/, "")
-    .replace(/\.[a-z]+$/, "");
-}
 
 function normalize(path: string): string {
   return path.replace(/^\.\//, "").replace(/^\/workspace\//, "");

@@ -1,7 +1,8 @@
 import { describe, expect, it } from "vitest";
+import type { EscalationPolicy } from "@/server/domain/vocabulary/two-phase";
 import { foldEvents } from "@/server/events/fold";
 import type { EventInput } from "@/server/events/schema";
-import { type EscalationPolicy, SIMPLE_TIER_DEFAULTS, type TierConfig } from "@/server/model/tiers/schema";
+import { SIMPLE_TIER_DEFAULTS, type TierConfig } from "@/server/model/tiers/schema";
 import { discovered, model, sequence } from "@/server/testing/events";
 import { DEFAULT_LIMITS, type RivaLimits } from "./limits";
 import { nextStep } from "./next-step";

@@ -1,9 +1,9 @@
 import { describe, expect, it } from "vitest";
+import { ProjectResources } from "@/server/domain/vocabulary/sandbox-resources";
 import { hostPidsLimit } from "./container-spec";
 import {
   effectiveResources,
   limitsOf,
-  ProjectResources,
   type ResourcePolicy,
   readProjectResources,
   resourceProblems,

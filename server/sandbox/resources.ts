@@ -1,19 +1,13 @@
-import { z } from "zod";
+import { ProjectResources } from "@/server/domain/vocabulary/sandbox-resources";
 import type { SandboxResources } from "@/server/events/bodies/sandbox";
 import type { SandboxLimits } from "./container-spec";
 
 /**
  * A project's sandbox resources: CPU, memory, pids and the /workspace size, each within the server's
  * caps (ARBOR_SANDBOX_MAX_* in server/env.ts). Stored on the project as JSON; a field left out takes
- * the server's default. Pure: the caps are passed in.
+ * the server's default. Pure: the caps are passed in. The schema people write is the domain's
+ * `ProjectResources`.
  */
-export const ProjectResources = z.strictObject({
-  cpus: z.number().positive().max(64).multipleOf(0.25, "CPUs go in steps of 0.25.").optional(),
-  memoryMb: z.number().int().min(64, "At least 64 MB of memory.").optional(),
-  pids: z.number().int().min(32, "At least 32 processes.").optional(),
-  workspaceMb: z.number().int().min(16, "At least 16 MB of workspace.").optional(),
-});
-export type ProjectResources = z.infer<typeof ProjectResources>;
 
 /** The server's defaults and caps (one of each per field). */
 export interface ResourcePolicy {

@@ -1,7 +1,7 @@
 "use client";
 
 import { createContext, useContext, useEffect, useRef, useState } from "react";
-import type { LiveCommandOutput } from "@/server/events/command-output";
+import type { LiveCommandOutput } from "@/server/domain/session/live-output";
 import type { SessionView } from "@/server/events/fold";
 import { useTRPCClient } from "../../_trpc/client";
 

@@ -1,8 +1,9 @@
 import { TRPCError } from "@trpc/server";
 import { z } from "zod";
 import { createRouter, projectProcedure } from "@/server/api/trpc";
+import { IntentId } from "@/server/domain/vocabulary/project-intents";
 import { can } from "@/server/domain/vocabulary/team-roles";
-import { IntentFields, IntentId, nextIntentId, ProjectIntent } from "@/server/intents/project-intent";
+import { IntentFields, nextIntentId, ProjectIntent } from "@/server/intents/project-intent";
 import { pushIntentsToRunningSessions } from "@/server/intents/push";
 import { createIntent, listIntents, type SaveOutcome, updateIntent } from "@/server/intents/store";
 import { logger } from "@/server/logger";

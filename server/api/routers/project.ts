@@ -3,6 +3,7 @@ import { TRPCError } from "@trpc/server";
 import { z } from "zod";
 import { createRouter, projectProcedure, teamProcedure } from "@/server/api/trpc";
 import { displayName } from "@/server/domain/text/display-name";
+import { ProjectResources } from "@/server/domain/vocabulary/sandbox-resources";
 import { permissionsOf } from "@/server/domain/vocabulary/team-roles";
 import { env } from "@/server/env";
 import { CheckpointPolicy, readCheckpointPolicy } from "@/server/policy/checkpoints";
@@ -14,12 +15,7 @@ import {
 } from "@/server/projects/git-repository";
 import { resolveImportSource } from "@/server/projects/import-source";
 import { serverResourcePolicy } from "@/server/sandbox/resource-policy";
-import {
-  effectiveResources,
-  ProjectResources,
-  readProjectResources,
-  resourceProblems,
-} from "@/server/sandbox/resources";
+import { effectiveResources, readProjectResources, resourceProblems } from "@/server/sandbox/resources";
 
 export const CreateProjectInput = z.object({
   name: displayName({ what: "project name", empty: "Give the project a name.", max: 100 }),

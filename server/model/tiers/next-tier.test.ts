@@ -1,6 +1,7 @@
 import { describe, expect, it } from "vitest";
+import { EscalationPolicy } from "@/server/domain/vocabulary/two-phase";
 import { applyDecision, initialTierState, nextTier, recordIteration, type TierState } from "./next-tier";
-import { EscalationPolicy, SIMPLE_TIER_DEFAULTS, type TierConfig } from "./schema";
+import { SIMPLE_TIER_DEFAULTS, type TierConfig } from "./schema";
 
 function config(escalation: EscalationPolicy): TierConfig {
   return {

@@ -1,4 +1,5 @@
 import { z } from "zod";
+import { EscalationPolicy } from "@/server/domain/vocabulary/two-phase";
 
 /**
  * N-tier model escalation config (seed 002): tiers from cheap to strong, each with its own iteration,
@@ -6,15 +7,6 @@ import { z } from "zod";
  * and what each model costs. Objects are strict so a typo (`maxCost` for `maxCostUsd`) is reported
  * instead of silently falling back to no limit.
  */
-
-export const ESCALATION_POLICIES = [
-  "escalate-then-decompose",
-  "decompose-then-escalate",
-  "escalate-only",
-  "decompose-only",
-] as const;
-export const EscalationPolicy = z.enum(ESCALATION_POLICIES);
-export type EscalationPolicy = z.infer<typeof EscalationPolicy>;
 
 export const PROVIDERS = ["openai", "anthropic", "openai-compatible", "offline"] as const;
 export const Provider = z.enum(PROVIDERS);

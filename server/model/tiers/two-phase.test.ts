@@ -1,6 +1,7 @@
 import { describe, expect, it } from "vitest";
+import { TWO_PHASE_DEFAULTS } from "@/server/domain/vocabulary/two-phase";
 import { TierConfig } from "./schema";
-import { providerAndModel, TWO_PHASE_DEFAULTS, twoPhaseConfig } from "./two-phase";
+import { providerAndModel, twoPhaseConfig } from "./two-phase";
 
 const model = { id: "openai-compatible:qwen2.5-coder", offline: false };
 

@@ -1,6 +1,6 @@
+import type { ApprovedScope, CheckStatus } from "@/server/domain/policy/approval-policy";
 import type { IntentionView, SessionView } from "@/server/events/fold";
 import { approvalBinding, verifyBinding } from "./binding";
-import type { ApprovedScope, CheckStatus } from "./policy";
 
 /**
  * "Approve the check, not every diff" (issue #5): when a person approves a decomposition, each

@@ -1,7 +1,7 @@
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
+import type { ApprovalPolicyInput } from "@/server/domain/policy/approval-policy";
 import { decideApproval } from "./decide";
-import type { ApprovalPolicyInput } from "./policy";
 
 /**
  * The promise the gate makes about shell commands, tested over generated command lines rather than

@@ -1,4 +1,5 @@
 import { describe, expect, it } from "vitest";
+import type { ApprovalPolicyInput } from "@/server/domain/policy/approval-policy";
 import {
   RISK_CLASSES,
   type RiskClass,
@@ -9,7 +10,6 @@ import {
 import { INTENT_REQUIRED_ERROR } from "@/server/governance/intent-gate";
 import { detectSecrets } from "@/server/governance/secrets";
 import { type ApprovalRequest, decideApproval } from "./decide";
-import type { ApprovalPolicyInput } from "./policy";
 
 const INTENT = { id: "INT-001", ownedScope: ["src/auth/**", "src/middleware/jwt.ts"] };
 const EMPTY_POLICY: ApprovalPolicyInput = {};

@@ -1,3 +1,4 @@
+import { ApprovalPolicy, type ApprovedScope } from "@/server/domain/policy/approval-policy";
 import { isToolName, RiskClass, stricterRisk, TOOL_PROFILES } from "@/server/domain/tools/risk";
 import {
   type ActiveIntent,
@@ -7,7 +8,7 @@ import {
 import { matchScope, protectionOf, resolveWorkspacePath } from "@/server/governance/scope";
 import type { SecretFinding } from "@/server/governance/secrets";
 import { type ApprovalDecision, approve, ask, deny } from "./decision";
-import { ApprovalPolicy, type ApprovedScope, PreApprovals } from "./policy";
+import { PreApprovals } from "./policy";
 import { decideShellCommand } from "./shell-gate";
 import { subjectOf } from "./subject";
 

@@ -1,13 +1,6 @@
 import { describe, expect, it } from "vitest";
-import {
-  ApprovalPolicy,
-  type CommandPattern,
-  isPreApproved,
-  matchAllowList,
-  matchDenyList,
-  NO_PRE_APPROVALS,
-  PreApprovals,
-} from "./policy";
+import { ApprovalPolicy, type CommandPattern } from "@/server/domain/policy/approval-policy";
+import { isPreApproved, matchAllowList, matchDenyList, NO_PRE_APPROVALS, PreApprovals } from "./policy";
 import { type CommandPart, splitShellCommand } from "./shell-split";
 
 function parts(command: string): CommandPart[] {

@@ -1,7 +1,8 @@
 import { describe, expect, it } from "vitest";
+import type { ApprovalPolicyInput } from "@/server/domain/policy/approval-policy";
 import { INTENT_REQUIRED_ERROR } from "@/server/governance/intent-gate";
 import { decideApproval } from "./decide";
-import type { ApprovalPolicyInput, PreApprovals } from "./policy";
+import type { PreApprovals } from "./policy";
 
 const INTENT = { id: "INT-001", ownedScope: ["src/**", "dist/**"] };
 const POLICY: ApprovalPolicyInput = {

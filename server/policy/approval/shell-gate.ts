@@ -1,9 +1,9 @@
+import type { ApprovalPolicy } from "@/server/domain/policy/approval-policy";
 import type { ActiveIntent } from "@/server/governance/intent-gate";
 import { imageFolderNamedBy } from "@/server/governance/protected-paths";
 import { isInScope, protectionOf, resolveWorkspacePath } from "@/server/governance/scope";
 import { type ApprovalDecision, approve, ask, deny } from "./decision";
 import {
-  type ApprovalPolicy,
   describePattern,
   isPreApproved,
   matchAllowList,

@@ -1,5 +1,5 @@
 import { z } from "zod";
-import { isTestFile } from "../generated-test-rule";
+import { isTestFile } from "@/server/domain/contract/test-files";
 
 const MAX_TEST_FILES = 50;
 
