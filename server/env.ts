@@ -88,7 +88,7 @@ const schema = z.object({
   ARBOR_SANDBOX_MAX_CPUS: z.coerce.number().positive().max(64).default(2),
   ARBOR_SANDBOX_MAX_MEMORY_MB: z.coerce.number().int().min(64).default(4_096),
   ARBOR_SANDBOX_MAX_PIDS: z.coerce.number().int().min(32).default(1_024),
-  /** Seed 000's safety limits (see server/riva/limits.ts). */
+  /** Seed 000's safety limits (see server/domain/session/limits.ts). */
   ARBOR_MAX_DEPTH: z.coerce.number().int().min(0).max(50).default(10),
   ARBOR_MAX_CYCLES: positiveInt(5),
   /** Action cycles per run; unset: the model config's `budgets.maxIterations`, else 10. */

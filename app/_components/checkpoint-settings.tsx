@@ -2,7 +2,7 @@
 
 import { useMutation, useQueryClient } from "@tanstack/react-query";
 import { useState } from "react";
-import type { CheckpointPolicy, PreApprovableCategory } from "@/server/policy/checkpoints";
+import type { CheckpointPolicy, PreApprovableCategory } from "@/server/domain/policy/checkpoints";
 import { describeError, useTRPC } from "../_trpc/client";
 
 const COMMAND_LABELS = {

@@ -2,8 +2,8 @@
 
 import { useMutation, useQueryClient } from "@tanstack/react-query";
 import { useState } from "react";
+import type { SandboxResources } from "@/server/domain/events/bodies/sandbox";
 import type { ProjectResources } from "@/server/domain/vocabulary/sandbox-resources";
-import type { SandboxResources } from "@/server/events/bodies/sandbox";
 import { describeError, useTRPC } from "../_trpc/client";
 
 type Key = keyof ProjectResources;

@@ -1,4 +1,4 @@
-import { EventBody, type EventInput, type StoredEvent } from "@/server/events/schema";
+import { EventBody, type EventInput, type StoredEvent } from "@/server/domain/events/schema";
 
 /**
  * A long session for the replay benchmarks: one run whose root has many children, each verified on

@@ -1,5 +1,5 @@
+import type { EventInput } from "@/server/domain/events/schema";
 import { foldEvents, type IntentionView, type SessionView } from "@/server/events/fold";
-import type { EventInput } from "@/server/events/schema";
 import { sequence } from "@/server/testing/events";
 
 /**

@@ -1,11 +1,11 @@
 import { randomUUID } from "node:crypto";
 import type { ModelMessage } from "ai";
 import { errorMessage } from "@/server/domain/errors";
+import type { EventInput, EventOf } from "@/server/domain/events/schema";
+import { DEFAULT_CHECKPOINTS, STRICTEST_CHECKPOINTS } from "@/server/domain/policy/checkpoints";
 import { foldEvents, type RunView, type SessionView } from "@/server/events/fold";
-import type { EventInput, EventOf } from "@/server/events/schema";
 import { checkModelRequest } from "@/server/model/request-check";
 import type { AgentModel } from "@/server/model/types";
-import { DEFAULT_CHECKPOINTS, STRICTEST_CHECKPOINTS } from "@/server/policy/checkpoints";
 import { composeSystemPrompt, type StagePolicy, stagePolicy } from "@/server/policy/stages";
 import type { RivaDeps } from "@/server/riva/ports";
 import { llmCalledEvent } from "@/server/riva/run-events";

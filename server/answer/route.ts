@@ -1,5 +1,5 @@
+import { analyzePrompt } from "@/server/domain/intent/prompt-intent";
 import type { RunRoute, UserMode } from "@/server/domain/vocabulary/session";
-import { analyzePrompt } from "@/server/riva/discovery/prompt-intent";
 
 /**
  * The router (issue #3): how a message is handled. It reads the request; it never changes the

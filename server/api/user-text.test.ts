@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
 import type { z } from "zod";
-import { ChildProposal } from "@/server/events/schema";
+import { ChildProposal } from "@/server/domain/events/schema";
 import { IntentFields, ScopeGlob } from "@/server/intents/project-intent";
 import { SignUpInput } from "./routers/auth";
 import { CreateProjectInput } from "./routers/project";

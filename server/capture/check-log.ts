@@ -1,4 +1,4 @@
-import type { StoredEvent } from "@/server/events/schema";
+import type { StoredEvent } from "@/server/domain/events/schema";
 
 /** One thing wrong with an uploaded document, at a path a person can find in the file. */
 export interface Problem {

@@ -1,7 +1,7 @@
 import { z } from "zod";
+import { Action, StoredEvent } from "@/server/domain/events/schema";
 import { IntentionStatus, Judgment, RunStatus } from "@/server/domain/vocabulary/session";
 import { foldEvents, type IntentionView, type SessionView } from "@/server/events/fold";
-import { Action, StoredEvent } from "@/server/events/schema";
 import { checkEventLog, type Problem } from "./check-log";
 
 /**

@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
+import { EventBody, type StoredEvent } from "@/server/domain/events/schema";
 import { foldEvents, type SessionView } from "@/server/events/fold";
-import { EventBody, type StoredEvent } from "@/server/events/schema";
 import { verifiedRun as verified, waitingRun as waiting } from "@/server/testing/capture-events";
 import { sequence } from "@/server/testing/events";
 import { ID_FIELDS, IMPORTED_UNFINISHED_REASON, type ImportPlan, planImport } from "./import";

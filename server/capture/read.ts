@@ -1,5 +1,5 @@
+import type { StoredEvent } from "@/server/domain/events/schema";
 import { foldEvents, type SessionView } from "@/server/events/fold";
-import type { StoredEvent } from "@/server/events/schema";
 import type { EventStore } from "@/server/events/store";
 import type { PrismaClient } from "@/server/generated/prisma/client";
 

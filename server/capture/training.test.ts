@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import type { EventInput } from "@/server/events/schema";
+import type { EventInput } from "@/server/domain/events/schema";
 import { cycle, decomposedRun, sequence } from "@/server/testing/events";
 import {
   capText,

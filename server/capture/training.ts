@@ -1,6 +1,6 @@
+import type { StoredEvent } from "@/server/domain/events/schema";
 import type { ActionType, Judgment } from "@/server/domain/vocabulary/session";
 import { type CycleView, foldEvents, type IntentionView, type SessionView } from "@/server/events/fold";
-import type { StoredEvent } from "@/server/events/schema";
 
 /**
  * Training data from a session (seed 000: "export sessions in a format suitable for fine-tuning"):

@@ -1,9 +1,9 @@
 import { randomUUID } from "node:crypto";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import type { Criterion } from "@/server/domain/contract/criteria";
 import { DockerSandboxProvider } from "@/server/sandbox";
 import type { Sandbox } from "@/server/sandbox/types";
 import { silentLogger } from "@/server/testing/fakes";
-import type { Criterion } from "./criteria";
 import { verifyContract, verifyCriterion } from "./verify";
 
 /** Every criterion kind checked inside a real sandbox container, passing and failing. */

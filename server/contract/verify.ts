@@ -1,11 +1,16 @@
 import picomatch from "picomatch";
+import {
+  CHANGED_FILES_COMMAND,
+  containsCommand,
+  existsCommand,
+  functionCommand,
+} from "@/server/domain/contract/check-commands";
+import type { Criterion, CriterionResult } from "@/server/domain/contract/criteria";
+import { countsVeto, describeCounts } from "@/server/domain/contract/test-results";
 import { errorMessage } from "@/server/domain/errors";
 import type { ExecResult } from "@/server/sandbox/types";
-import { CHANGED_FILES_COMMAND, containsCommand, existsCommand, functionCommand } from "./check-commands";
 import { couldNotRunReason } from "./could-not-run";
-import type { Criterion, CriterionResult } from "./criteria";
 import { testsOfOutput } from "./test-runs/parse-run";
-import { countsVeto, describeCounts } from "./test-runs/results";
 import { planTestCheck } from "./test-runs/test-check";
 
 /** The one thing verifiers need from a sandbox: run a command in /workspace and see what happened. */

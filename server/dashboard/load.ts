@@ -1,4 +1,4 @@
-import { type EventType, StoredEvent } from "@/server/events/schema";
+import { type EventType, StoredEvent } from "@/server/domain/events/schema";
 import type { PrismaClient } from "@/server/generated/prisma/client";
 import { type SessionLog, type TeamMember, type TeamMetrics, teamMetrics } from "./team-metrics";
 

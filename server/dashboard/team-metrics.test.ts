@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
+import type { EventInput, StoredEvent } from "@/server/domain/events/schema";
 import type { EvidenceKind } from "@/server/domain/vocabulary/session";
-import type { EventInput, StoredEvent } from "@/server/events/schema";
 import { ledgerRecords } from "@/server/governance/ledger/record";
 import { model, sequence } from "@/server/testing/events";
 import { type SessionLog, teamMetrics } from "./team-metrics";

@@ -1,5 +1,5 @@
+import type { EventBody, StoredEvent } from "@/server/domain/events/schema";
 import { EVIDENCE_KINDS, type EvidenceKind, type RunStatus } from "@/server/domain/vocabulary/session";
-import type { EventBody, StoredEvent } from "@/server/events/schema";
 import { aiLinesOf, passedCheck } from "./trace-lines";
 
 /**

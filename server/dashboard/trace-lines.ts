@@ -1,4 +1,4 @@
-import { type AgentTraceRecord, arborMetadataOf } from "@/server/governance/ledger/trace-schema";
+import { type AgentTraceRecord, arborMetadataOf } from "@/server/domain/events/trace-schema";
 
 /**
  * Line counts from trace ledger records, for the dashboard's "AI-written lines merged without a

@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
+import { EventBody, type EventInput, type StoredEvent } from "@/server/domain/events/schema";
 import { foldEvents } from "./fold";
-import { EventBody, type EventInput, type StoredEvent } from "./schema";
 
 const model = { id: "m", label: "M", offline: false };
 

@@ -1,5 +1,5 @@
+import type { EventOf } from "@/server/domain/events/schema";
 import type { RunRoute } from "@/server/domain/vocabulary/session";
-import type { EventOf } from "./schema";
 
 /**
  * The answer path as a reader sees it: how the router sent the run, and the read-only tool calls made

@@ -1,5 +1,5 @@
 import { EventEmitter } from "node:events";
-import type { StoredEvent } from "./schema";
+import type { StoredEvent } from "@/server/domain/events/schema";
 
 /**
  * In-process fan-out of appended events to live readers. It only signals; a reader that falls

@@ -1,6 +1,6 @@
-import type { PreApprovableCategory } from "@/server/policy/checkpoints";
+import type { EventOf, StoredEvent } from "@/server/domain/events/schema";
+import type { PreApprovableCategory } from "@/server/domain/policy/checkpoints";
 import type { ApprovalView, IntentionView, SessionView } from "./fold";
-import type { EventOf, StoredEvent } from "./schema";
 
 /**
  * The approval and tool-call part of the fold (kept apart so `fold.ts` stays readable). Pure, like

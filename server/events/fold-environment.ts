@@ -1,4 +1,4 @@
-import type { EventBody } from "./schema";
+import type { EventBody } from "@/server/domain/events/schema";
 
 type Body<T extends EventBody["type"]> = Extract<EventBody, { type: T }>;
 

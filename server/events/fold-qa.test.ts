@@ -1,8 +1,8 @@
 import { describe, expect, it } from "vitest";
+import type { QaReportInput } from "@/server/domain/events/bodies/qa";
+import type { EventInput } from "@/server/domain/events/schema";
 import { decomposedRun, sequence } from "@/server/testing/events";
-import type { QaReportInput } from "./bodies/qa";
 import { foldEvents } from "./fold";
-import type { EventInput } from "./schema";
 
 type QaBody = Extract<EventInput, { type: "qa-reported" }>;
 type DeliveryBody = Extract<EventInput, { type: "delivery-reported" }>;

@@ -1,11 +1,11 @@
 import type { z } from "zod";
+import type { DeliveryReportedBody, QaReport, QaReportedBody } from "@/server/domain/events/bodies/qa";
 import {
   type DeliveryGate,
   type DeliveryReport,
   INITIAL_DELIVERY_GATE,
   reduceDeliveryGate,
-} from "@/server/policy/stages/delivery-gate";
-import type { DeliveryReportedBody, QaReport, QaReportedBody } from "./bodies/qa";
+} from "@/server/domain/policy/delivery-gate";
 import type { SessionView } from "./fold";
 
 /**

@@ -1,7 +1,7 @@
-import type { ReasoningOutcome } from "@/server/policy/stages/reasoning-outcome";
-import type { CorrectionKind, ReasoningKind } from "./bodies/reasoning";
+import type { CorrectionKind, ReasoningKind } from "@/server/domain/events/bodies/reasoning";
+import type { EventOf } from "@/server/domain/events/schema";
+import type { ReasoningOutcome } from "@/server/domain/policy/reasoning-outcome";
 import type { SessionView } from "./fold";
-import type { EventOf } from "./schema";
 
 /**
  * The fold of the reasoning switch's events (kept out of fold.ts, which folds everything else): the

@@ -1,4 +1,4 @@
-import type { RoleReportedBody } from "./bodies/roles";
+import type { RoleReportedBody } from "@/server/domain/events/bodies/roles";
 import type { SessionView } from "./fold";
 
 /**

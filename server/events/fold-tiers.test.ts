@@ -1,8 +1,8 @@
 import { describe, expect, it } from "vitest";
+import type { EventInput } from "@/server/domain/events/schema";
 import { decomposedRun, sequence } from "@/server/testing/events";
 import { foldEvents } from "./fold";
 import { tierIndexOf, tierNameOfCycle } from "./fold-tiers";
-import type { EventInput } from "./schema";
 
 const ref = (index: number, name: string) => ({
   index,

@@ -1,13 +1,13 @@
 import type { z } from "zod";
-import type { ContextRestoredBody } from "./bodies/context";
-import type { SessionView } from "./fold";
+import type { ContextRestoredBody } from "@/server/domain/events/bodies/context";
 import type {
   CompressedItem,
   ContextCompressedBody,
   TierEscalatedBody,
   TierRef,
   TiersConfiguredBody,
-} from "./tier-schema";
+} from "@/server/domain/events/tier-schema";
+import type { SessionView } from "./fold";
 
 /**
  * The fold of tier and compression events (kept out of fold.ts, which folds everything else). The

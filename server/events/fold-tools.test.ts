@@ -1,7 +1,7 @@
 import { describe, expect, it } from "vitest";
+import { EventBody } from "@/server/domain/events/schema";
 import { decomposedRun, sequence } from "@/server/testing/events";
 import { foldEvents } from "./fold";
-import { EventBody } from "./schema";
 
 const call = { tool: "fs.write", input: { path: "notes.txt", content: "hello\n" } };
 

@@ -1,5 +1,19 @@
-import type { Criterion, CriterionResult } from "@/server/contract/criteria";
-import type { TestResults } from "@/server/contract/test-runs/results";
+import type { Criterion, CriterionResult } from "@/server/domain/contract/criteria";
+import type { TestResults } from "@/server/domain/contract/test-results";
+import type { SandboxResources, ToolchainVersion } from "@/server/domain/events/bodies/sandbox";
+import type {
+  Allowance,
+  CheckpointAnswer,
+  CheckpointProposal,
+} from "@/server/domain/events/checkpoint-schema";
+import type {
+  Action,
+  ChildProposal,
+  EventOf,
+  StoredEvent,
+  ToolCallBody,
+} from "@/server/domain/events/schema";
+import type { DiscoveredIntent } from "@/server/domain/intent/discovered-intent";
 import type {
   ApprovalStatus,
   EvidenceKind,
@@ -10,10 +24,7 @@ import type {
   RunStatus,
   UserMode,
 } from "@/server/domain/vocabulary/session";
-import type { DiscoveredIntent } from "@/server/riva/discovery/discovered-intent";
 import { type AnswerFields, foldAnswer } from "./answer-view";
-import type { SandboxResources, ToolchainVersion } from "./bodies/sandbox";
-import type { Allowance, CheckpointAnswer, CheckpointProposal } from "./checkpoint-schema";
 import {
   grantRun,
   grantRunPreApprovals,
@@ -30,7 +41,6 @@ import { foldReasoningEvent, noRunReasoning, type RunReasoningFields } from "./f
 import { foldRoleEvent, type IntentionRoleFields, noIntentionRoles } from "./fold-roles";
 import { foldTierEvent, type IntentionTierFields, NO_INTENTION_TIER, type RunTierFields } from "./fold-tiers";
 import { foldModelCall } from "./roll-up";
-import type { Action, ChildProposal, EventOf, StoredEvent, ToolCallBody } from "./schema";
 import { foldWork, type WorkView } from "./work-view";
 
 /**

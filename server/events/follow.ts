@@ -1,5 +1,5 @@
+import type { StoredEvent } from "@/server/domain/events/schema";
 import { eventBus } from "./bus";
-import type { StoredEvent } from "./schema";
 import type { EventStore } from "./store";
 
 /**

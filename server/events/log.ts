@@ -1,4 +1,4 @@
-import { EventBody, type EventInput, type StoredEvent } from "./schema";
+import { EventBody, type EventInput, type StoredEvent } from "@/server/domain/events/schema";
 
 /**
  * The append-only log as the engine sees it. `EventStore` (SQLite/Prisma) is the product's; tests of

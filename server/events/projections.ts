@@ -1,5 +1,5 @@
+import type { StoredEvent } from "@/server/domain/events/schema";
 import type { Prisma } from "@/server/generated/prisma/client";
-import type { StoredEvent } from "./schema";
 
 type Tx = Prisma.TransactionClient;
 

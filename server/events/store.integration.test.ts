@@ -1,10 +1,10 @@
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
+import type { EventInput, StoredEvent } from "@/server/domain/events/schema";
 import type { PrismaClient } from "@/server/generated/prisma/client";
 import { cycle, decomposedRun } from "@/server/testing/events";
 import { createTestDb, seedSession } from "@/server/testing/test-db";
 import { foldEvents } from "./fold";
 import { followEvents } from "./follow";
-import type { EventInput, StoredEvent } from "./schema";
 import { EventStore } from "./store";
 
 let db: PrismaClient;

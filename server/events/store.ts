@@ -1,9 +1,9 @@
+import { type EventInput, runIdOf, StoredEvent } from "@/server/domain/events/schema";
 import type { PrismaClient } from "@/server/generated/prisma/client";
 import { eventBus } from "./bus";
 import { StaleLogError } from "./log";
 import { project } from "./projections";
 import { redactSecrets } from "./redact";
-import { type EventInput, runIdOf, StoredEvent } from "./schema";
 import { VERBATIM_TYPES } from "./verbatim";
 
 /**

@@ -1,5 +1,5 @@
 import type { z } from "zod";
-import { EventBody } from "./schema";
+import { EventBody } from "@/server/domain/events/schema";
 
 /**
  * Which event types a stored payload can be sent as it is, without parsing it again. The store

@@ -1,4 +1,4 @@
-import type { EventOf } from "./schema";
+import type { EventOf } from "@/server/domain/events/schema";
 
 /** What became of the session's work in the project's repository. */
 export interface WorkView {

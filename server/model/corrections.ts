@@ -1,4 +1,4 @@
-import type { CorrectionKind } from "@/server/events/bodies/reasoning";
+import type { CorrectionKind } from "@/server/domain/events/bodies/reasoning";
 import { fillTemplate, loadPrompt, type PromptOptions } from "./prompts";
 import { ROLE_PROMPTS } from "./roles/role-prompts";
 

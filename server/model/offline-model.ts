@@ -1,4 +1,4 @@
-import type { QaReport } from "@/server/events/bodies/qa";
+import type { QaReport } from "@/server/domain/events/bodies/qa";
 import { deliveryHeuristic } from "./delivery/heuristic";
 import type { DeliveryAnswer, DeliveryCheckInput } from "./delivery/types";
 import { deriveCommand } from "./heuristics/derive-command";

@@ -1,7 +1,7 @@
 import { jsonSchema, type ModelMessage, type ToolSet, tool } from "ai";
+import { QaReport } from "@/server/domain/events/bodies/qa";
 import { functionNameOf, toolNameOf } from "@/server/domain/tools/wire-names";
 import type { ToolName } from "@/server/domain/vocabulary/stages";
-import { QaReport } from "@/server/events/bodies/qa";
 import { toolManuals } from "@/server/tools/registry";
 import { readToolSet } from "./read-tools";
 import type { ToolCallOutcome } from "./request-tool-call";

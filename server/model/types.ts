@@ -1,6 +1,6 @@
+import type { QaReport } from "@/server/domain/events/bodies/qa";
+import type { PromptIntent } from "@/server/domain/intent/prompt-intent";
 import type { Stage } from "@/server/domain/vocabulary/stages";
-import type { QaReport } from "@/server/events/bodies/qa";
-import type { PromptIntent } from "@/server/riva/discovery/prompt-intent";
 import type { AnswerStepOutcome, AnswerStepRequest } from "./answer-step";
 import type { CorrectionNote } from "./corrections";
 import type { DeliveryAnswer, DeliveryCheckInput } from "./delivery/types";

@@ -1,5 +1,5 @@
 import { tool } from "ai";
-import type { PromptIntent } from "@/server/riva/discovery/prompt-intent";
+import type { PromptIntent } from "@/server/domain/intent/prompt-intent";
 import type { Ask } from "./ai-sdk-model";
 import { renderPrompt } from "./prompts";
 import type { ContractInput, DiscoverInput } from "./types";

@@ -1,6 +1,6 @@
 import { z } from "zod";
-import { type Criterion, Criterion as CriterionSchema } from "@/server/contract/criteria";
-import { type PromptIntent, RequestKind } from "@/server/riva/discovery/prompt-intent";
+import { type Criterion, Criterion as CriterionSchema } from "@/server/domain/contract/criteria";
+import { type PromptIntent, RequestKind } from "@/server/domain/intent/prompt-intent";
 import type { Interpretation, ToolCallLike } from "./tool-inputs";
 
 /**

@@ -1,5 +1,5 @@
 import { UserFacingError } from "@/server/domain/errors";
-import { CheckpointAnswer, type CheckpointAnswerInput } from "@/server/events/checkpoint-schema";
+import { CheckpointAnswer, type CheckpointAnswerInput } from "@/server/domain/events/checkpoint-schema";
 import type { ApprovalView, SessionView } from "@/server/events/fold";
 import { defaultGrant, spentBy } from "@/server/riva/budgets";
 

@@ -1,7 +1,7 @@
 import { describe, expect, it } from "vitest";
+import { CheckpointPolicy } from "@/server/domain/policy/checkpoints";
 import { EventStore } from "@/server/events/store";
 import { textOf } from "@/server/model/fake-openai/scenarios";
-import { CheckpointPolicy } from "@/server/policy/checkpoints";
 import { orchestratorWorld } from "@/server/testing/orchestrator-world";
 import { restoreContextItem } from "./context-restore";
 

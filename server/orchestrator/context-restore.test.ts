@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
+import type { EventInput } from "@/server/domain/events/schema";
 import { MemoryEventLog } from "@/server/events/log";
-import type { EventInput } from "@/server/events/schema";
 import { decomposedRun } from "@/server/testing/events";
 import { restoreContextItem } from "./context-restore";
 

@@ -1,8 +1,8 @@
 import { describe, expect, it } from "vitest";
+import { CheckpointPolicy } from "@/server/domain/policy/checkpoints";
 import { foldEvents } from "@/server/events/fold";
 import { EventStore } from "@/server/events/store";
 import { DELIVERY_MISSING_ITEM, DELIVERY_NEEDS_WORK_MARK } from "@/server/model/fake-openai/delivery-replies";
-import { CheckpointPolicy } from "@/server/policy/checkpoints";
 import { ofType } from "@/server/testing/events";
 import { orchestratorWorld } from "@/server/testing/orchestrator-world";
 

@@ -1,9 +1,9 @@
 import { describe, expect, it } from "vitest";
+import { CheckpointPolicy } from "@/server/domain/policy/checkpoints";
+import { DEFAULT_LIMITS } from "@/server/domain/session/limits";
 import { foldEvents } from "@/server/events/fold";
 import { MemoryEventLog } from "@/server/events/log";
 import type { AgentModel } from "@/server/model/types";
-import { CheckpointPolicy } from "@/server/policy/checkpoints";
-import { DEFAULT_LIMITS } from "@/server/riva/limits";
 import { ofType } from "@/server/testing/events";
 import { FakeSandboxProvider, scriptedModel, silentLogger } from "@/server/testing/fakes";
 import { Orchestrator } from "./orchestrator";

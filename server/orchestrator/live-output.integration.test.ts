@@ -1,7 +1,7 @@
 import { describe, expect, it } from "vitest";
+import { CheckpointPolicy } from "@/server/domain/policy/checkpoints";
 import type { LiveCommandOutput } from "@/server/domain/session/live-output";
 import { commandOutput } from "@/server/events/command-output";
-import { CheckpointPolicy } from "@/server/policy/checkpoints";
 import { orchestratorWorld } from "@/server/testing/orchestrator-world";
 
 /**

@@ -2,21 +2,21 @@ import { randomUUID } from "node:crypto";
 import { AnswerRunner } from "@/server/answer/answer-runner";
 import { routeRun } from "@/server/answer/route";
 import { errorMessage, UserFacingError } from "@/server/domain/errors";
-import type { ReasoningSwitch, UserMode } from "@/server/domain/vocabulary/session";
-import type { TwoPhaseOptions } from "@/server/domain/vocabulary/two-phase";
-import type { CheckpointAnswerInput } from "@/server/events/checkpoint-schema";
-import { emptySessionView, foldEvents, type SessionView } from "@/server/events/fold";
+import type { CheckpointAnswerInput } from "@/server/domain/events/checkpoint-schema";
 import {
   ChildProposal,
   type ChildProposalInput,
   type EventInput,
   type ToolCallBody,
-} from "@/server/events/schema";
+} from "@/server/domain/events/schema";
+import type { PreApprovableCategory } from "@/server/domain/policy/checkpoints";
+import type { ReasoningSwitch, UserMode } from "@/server/domain/vocabulary/session";
+import type { TwoPhaseOptions } from "@/server/domain/vocabulary/two-phase";
+import { emptySessionView, foldEvents, type SessionView } from "@/server/events/fold";
 import { scopeGlobProblem } from "@/server/intents/project-intent";
 import { twoPhaseConfig } from "@/server/model/tiers/two-phase";
 import type { AgentModel } from "@/server/model/types";
 import { checkRunPreApproval } from "@/server/policy/approval/run-pre-approvals";
-import type { PreApprovableCategory } from "@/server/policy/checkpoints";
 import { childIntentions } from "@/server/riva/children";
 import { RivaEngine } from "@/server/riva/engine";
 import type { RivaDeps, RunTiers } from "@/server/riva/ports";

@@ -1,8 +1,8 @@
 import { describe, expect, it } from "vitest";
+import { CheckpointPolicy } from "@/server/domain/policy/checkpoints";
 import { READ_ONLY_TOOLS } from "@/server/domain/vocabulary/stages";
 import { foldEvents } from "@/server/events/fold";
 import { EventStore } from "@/server/events/store";
-import { CheckpointPolicy } from "@/server/policy/checkpoints";
 import { ofType } from "@/server/testing/events";
 import { orchestratorWorld } from "@/server/testing/orchestrator-world";
 

@@ -1,7 +1,7 @@
 import { describe, expect, it } from "vitest";
+import { CheckpointPolicy } from "@/server/domain/policy/checkpoints";
+import { DEFAULT_LIMITS } from "@/server/domain/session/limits";
 import { AiSdkModel } from "@/server/model/ai-sdk-model";
-import { CheckpointPolicy } from "@/server/policy/checkpoints";
-import { DEFAULT_LIMITS } from "@/server/riva/limits";
 import { orchestratorWorld } from "@/server/testing/orchestrator-world";
 
 /**

@@ -1,7 +1,7 @@
 import { UserFacingError } from "@/server/domain/errors";
+import type { PreApprovableCategory } from "@/server/domain/policy/checkpoints";
 import { emptySessionView, foldEvents } from "@/server/events/fold";
 import type { EventLog } from "@/server/events/log";
-import type { PreApprovableCategory } from "@/server/policy/checkpoints";
 
 /**
  * Seed 004's batch pre-approval for one run, granted from the session bar (a tool card grants it

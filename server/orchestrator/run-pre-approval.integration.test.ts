@@ -1,7 +1,7 @@
 import { describe, expect, it } from "vitest";
+import { CheckpointPolicy } from "@/server/domain/policy/checkpoints";
 import type { IntentionView } from "@/server/events/fold";
 import { EventStore } from "@/server/events/store";
-import { CheckpointPolicy } from "@/server/policy/checkpoints";
 import { orchestratorWorld } from "@/server/testing/orchestrator-world";
 import { grantRunPreApproval } from "./run-grants";
 

@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
+import { CheckpointPolicy, type CheckpointPolicyInput } from "@/server/domain/policy/checkpoints";
 import { EventStore } from "@/server/events/store";
-import { CheckpointPolicy, type CheckpointPolicyInput } from "@/server/policy/checkpoints";
 import { ofType } from "@/server/testing/events";
 import { orchestratorWorld } from "@/server/testing/orchestrator-world";
 import { renderIntentsFile } from "@/server/tools/intents-file";

@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
+import { DEFAULT_CHECKPOINTS, READ_ONLY_COMMANDS } from "@/server/domain/policy/checkpoints";
 import { EventStore } from "@/server/events/store";
-import { DEFAULT_CHECKPOINTS, READ_ONLY_COMMANDS } from "@/server/policy/checkpoints";
 import { orchestratorWorld } from "@/server/testing/orchestrator-world";
 
 /**

@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
+import { CheckpointPolicy } from "@/server/domain/policy/checkpoints";
 import { EventStore } from "@/server/events/store";
-import { CheckpointPolicy } from "@/server/policy/checkpoints";
 import { orchestratorWorld } from "@/server/testing/orchestrator-world";
 import type { Orchestrator } from "./orchestrator";
 

@@ -1,6 +1,6 @@
+import type { EventInput } from "@/server/domain/events/schema";
+import type { CompressedItem } from "@/server/domain/events/tier-schema";
 import type { IntentionView } from "@/server/events/fold";
-import type { EventInput } from "@/server/events/schema";
-import type { CompressedItem } from "@/server/events/tier-schema";
 import type { CompressionRecord, DroppedItem } from "@/server/model/context/record";
 
 /**

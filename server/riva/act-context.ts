@@ -1,4 +1,4 @@
-import { describeCriterion } from "@/server/contract/criteria";
+import { describeCriterion } from "@/server/domain/contract/criteria";
 import type { IntentionView, SessionView } from "@/server/events/fold";
 import { tierNameOfCycle } from "@/server/events/fold-tiers";
 import {

@@ -1,7 +1,7 @@
-import { cardCheckCommands } from "@/server/contract/check-commands";
+import { cardCheckCommands } from "@/server/domain/contract/check-commands";
+import type { RivaLimits } from "@/server/domain/session/limits";
 import type { ApprovalView, IntentionView, SessionView } from "@/server/events/fold";
 import { commandBinding } from "./contract-check";
-import type { RivaLimits } from "./limits";
 import { approvedCall } from "./tool-approval";
 
 /** The id the auto checkpoint answers with: its approvals are never a person's. */

@@ -1,5 +1,5 @@
 import { CheckNotRun, type Exec } from "@/server/contract/verify";
-import type { EventInput } from "@/server/events/schema";
+import type { EventInput } from "@/server/domain/events/schema";
 import type { ExecResult } from "@/server/sandbox/types";
 import type { DispatchContext, ToolDispatch } from "@/server/tools/dispatch";
 

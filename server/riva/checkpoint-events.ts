@@ -1,5 +1,5 @@
 import { randomUUID } from "node:crypto";
-import type { EventInput } from "@/server/events/schema";
+import type { EventInput } from "@/server/domain/events/schema";
 import type { Step } from "./next-step";
 
 type CheckpointStep = Extract<Step, { kind: "ask" | "judge" | "reflect" | "split-budget" }>;

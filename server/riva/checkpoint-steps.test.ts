@@ -1,10 +1,10 @@
 import { describe, expect, it } from "vitest";
-import type { CheckpointAnswerInput, CheckpointProposal } from "@/server/events/checkpoint-schema";
+import type { CheckpointAnswerInput, CheckpointProposal } from "@/server/domain/events/checkpoint-schema";
+import type { EventInput } from "@/server/domain/events/schema";
+import { DEFAULT_LIMITS } from "@/server/domain/session/limits";
 import { foldEvents } from "@/server/events/fold";
-import type { EventInput } from "@/server/events/schema";
 import { cycle, decomposedRun, sequence } from "@/server/testing/events";
 import { AUTO_QUESTIONS, type Questions } from "./checkpoint-steps";
-import { DEFAULT_LIMITS } from "./limits";
 import { nextStep } from "./next-step";
 
 /** The three judgment questions in the pure transition, under "auto" and under "ask". */

@@ -1,6 +1,7 @@
+import type { CheckpointPolicy } from "@/server/domain/policy/checkpoints";
+import type { RivaLimits, RunBudget } from "@/server/domain/session/limits";
 import type { Judgment } from "@/server/domain/vocabulary/session";
 import type { CycleView, IntentionView, SessionView } from "@/server/events/fold";
-import type { CheckpointPolicy } from "@/server/policy/checkpoints";
 import {
   budgetOf,
   describeAllowance,
@@ -11,7 +12,6 @@ import {
   splitBudget,
 } from "./budgets";
 import { failureSummary } from "./heuristics";
-import type { RivaLimits, RunBudget } from "./limits";
 import type { Step } from "./next-step";
 import {
   answeredQuestion,

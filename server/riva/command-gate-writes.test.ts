@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { CheckpointPolicy } from "@/server/policy/checkpoints";
+import { CheckpointPolicy } from "@/server/domain/policy/checkpoints";
 import { gateCommand } from "./command-gate";
 
 /**

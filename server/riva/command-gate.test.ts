@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { CheckpointPolicy, readCheckpointPolicy } from "@/server/policy/checkpoints";
+import { CheckpointPolicy, readCheckpointPolicy } from "@/server/domain/policy/checkpoints";
 import { gateCommand } from "./command-gate";
 
 const policy = (input: object) => CheckpointPolicy.parse(input);

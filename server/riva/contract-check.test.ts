@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
-import type { Criterion } from "@/server/contract/criteria";
 import { CheckNotRun, type Exec } from "@/server/contract/verify";
+import type { Criterion } from "@/server/domain/contract/criteria";
 import type { ExecResult } from "@/server/sandbox/types";
 import { checkContract, commandBinding, judgeWithContract } from "./contract-check";
 

@@ -1,5 +1,5 @@
-import { type Criterion, type CriterionResult, describeCriterion } from "@/server/contract/criteria";
 import { type Exec, verifyCriterion } from "@/server/contract/verify";
+import { type Criterion, type CriterionResult, describeCriterion } from "@/server/domain/contract/criteria";
 import type { Judgment } from "@/server/domain/vocabulary/session";
 import type { IntentionView } from "@/server/events/fold";
 import { approvalBinding } from "@/server/policy/approval/binding";

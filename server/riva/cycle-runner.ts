@@ -1,13 +1,13 @@
 import { randomUUID } from "node:crypto";
-import type { CriterionResult } from "@/server/contract/criteria";
 import { testsOfOutput } from "@/server/contract/test-runs/parse-run";
 import { verifyCriterion } from "@/server/contract/verify";
+import type { CriterionResult } from "@/server/domain/contract/criteria";
 import { errorMessage } from "@/server/domain/errors";
+import type { Action, EventInput, GateRecord, ToolCallBody } from "@/server/domain/events/schema";
+import type { CheckpointPolicy } from "@/server/domain/policy/checkpoints";
 import type { ApprovalView, IntentionView } from "@/server/events/fold";
-import type { Action, EventInput, GateRecord, ToolCallBody } from "@/server/events/schema";
 import type { CycleLedger } from "@/server/governance/ledger/cycle-ledger";
 import { approvalBinding } from "@/server/policy/approval/binding";
-import type { CheckpointPolicy } from "@/server/policy/checkpoints";
 import type { ToolDispatch, ToolResult } from "@/server/tools/dispatch";
 import { type CheckRecord, type CheckSite, checkExec } from "./check-exec";
 import { checkContract, gapOf, gapReflection, judgeWithContract } from "./contract-check";

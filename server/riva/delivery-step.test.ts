@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import type { StoredEvent } from "@/server/events/schema";
+import type { StoredEvent } from "@/server/domain/events/schema";
 import type { DeliveryCheckInput } from "@/server/model/delivery/types";
 import { ModelUnavailableError } from "@/server/model/errors";
 import type { AgentModel } from "@/server/model/types";

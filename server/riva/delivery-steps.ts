@@ -1,6 +1,6 @@
+import type { DeliveryState } from "@/server/domain/policy/reasoning-outcome";
 import type { IntentionView, SessionView } from "@/server/events/fold";
 import type { DeliveryAnswer, DeliveryCheckInput } from "@/server/model/delivery/types";
-import type { DeliveryState } from "@/server/policy/stages/reasoning-outcome";
 
 /**
  * The pure half of the delivery check (seed 001 §2.5, stage `delivery_check`): what the model is

@@ -1,12 +1,12 @@
 import { describe, expect, it } from "vitest";
+import { CheckpointPolicy } from "@/server/domain/policy/checkpoints";
+import { DEFAULT_LIMITS } from "@/server/domain/session/limits";
 import { type emptySessionView, foldEvents } from "@/server/events/fold";
 import { MemoryEventLog } from "@/server/events/log";
 import { Orchestrator } from "@/server/orchestrator/orchestrator";
-import { CheckpointPolicy } from "@/server/policy/checkpoints";
 import { intentions, ok, splitOnAnd } from "@/server/testing/engine-scripts";
 import { scriptedModel, silentLogger } from "@/server/testing/fakes";
 import { runTask } from "@/server/testing/riva-harness";
-import { DEFAULT_LIMITS } from "./limits";
 
 /** The judgment questions end to end through the orchestrator and engine, answered like a person would. */
 

@@ -1,10 +1,10 @@
 import { describe, expect, it } from "vitest";
+import type { EventOf, StoredEvent } from "@/server/domain/events/schema";
+import { CheckpointPolicy } from "@/server/domain/policy/checkpoints";
+import { DEFAULT_LIMITS } from "@/server/domain/session/limits";
 import { emptySessionView, foldEvents } from "@/server/events/fold";
 import { MemoryEventLog } from "@/server/events/log";
-import type { EventOf, StoredEvent } from "@/server/events/schema";
 import { Orchestrator } from "@/server/orchestrator/orchestrator";
-import { CheckpointPolicy } from "@/server/policy/checkpoints";
-import { DEFAULT_LIMITS } from "@/server/riva/limits";
 import type { ExecOptions, ExecResult, Sandbox, SandboxProvider } from "@/server/sandbox/types";
 import { backticked, splitPlan } from "@/server/testing/engine-scripts";
 import { scriptedModel, silentLogger } from "@/server/testing/fakes";

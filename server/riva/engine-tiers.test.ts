@@ -1,16 +1,16 @@
 import { describe, expect, it } from "vitest";
+import type { EventInput } from "@/server/domain/events/schema";
+import { CheckpointPolicy } from "@/server/domain/policy/checkpoints";
+import { DEFAULT_LIMITS } from "@/server/domain/session/limits";
 import type { EscalationPolicy } from "@/server/domain/vocabulary/two-phase";
 import { foldEvents } from "@/server/events/fold";
 import { MemoryEventLog } from "@/server/events/log";
-import type { EventInput } from "@/server/events/schema";
 import { SIMPLE_TIER_DEFAULTS, type TierConfig } from "@/server/model/tiers/schema";
 import { type AgentModel, commandAction, type Plan } from "@/server/model/types";
 import { Orchestrator } from "@/server/orchestrator/orchestrator";
-import { CheckpointPolicy } from "@/server/policy/checkpoints";
 import { discovered, ofType } from "@/server/testing/events";
 import { FakeSandboxProvider, scriptedModel, silentLogger } from "@/server/testing/fakes";
 import { runTask } from "@/server/testing/riva-harness";
-import { DEFAULT_LIMITS } from "./limits";
 import { escalatedEvent } from "./tier-events";
 
 /**

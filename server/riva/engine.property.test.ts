@@ -1,14 +1,14 @@
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
 import { requestedCommand } from "@/server/contract/requested-command";
+import type { CheckpointAnswerInput } from "@/server/domain/events/checkpoint-schema";
+import type { CheckpointPolicyInput } from "@/server/domain/policy/checkpoints";
+import { DEFAULT_LIMITS } from "@/server/domain/session/limits";
 import { JUDGMENTS } from "@/server/domain/vocabulary/session";
-import type { CheckpointAnswerInput } from "@/server/events/checkpoint-schema";
 import { type ApprovalView, foldEvents, type IntentionView, type SessionView } from "@/server/events/fold";
 import type { NextAction, Plan } from "@/server/model/types";
-import type { CheckpointPolicyInput } from "@/server/policy/checkpoints";
 import { FakeSandboxProvider, scriptedModel } from "@/server/testing/fakes";
 import { type Answer, runTask } from "@/server/testing/riva-harness";
-import { DEFAULT_LIMITS } from "./limits";
 
 /**
  * Randomly scripted worlds: a model that answers with anything (malformed or empty plans, 0–9

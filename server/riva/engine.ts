@@ -1,16 +1,17 @@
 import { randomUUID } from "node:crypto";
-import { commandOutput } from "@/server/events/command-output";
-import { applyEvent, emptySessionView, type IntentionView, type SessionView } from "@/server/events/fold";
-import type { EventInput } from "@/server/events/schema";
-import { CycleLedger } from "@/server/governance/ledger/cycle-ledger";
-import type { RequestContext } from "@/server/model/request-check";
-import type { ModelCallRecord, Plan } from "@/server/model/types";
-import { runGrantsFor } from "@/server/policy/approval/run-pre-approvals";
+import type { EventInput } from "@/server/domain/events/schema";
+import { summarizeIntent } from "@/server/domain/intent/discovered-intent";
 import {
   type CheckpointPolicy,
   DEFAULT_CHECKPOINTS,
   STRICTEST_CHECKPOINTS,
-} from "@/server/policy/checkpoints";
+} from "@/server/domain/policy/checkpoints";
+import { commandOutput } from "@/server/events/command-output";
+import { applyEvent, emptySessionView, type IntentionView, type SessionView } from "@/server/events/fold";
+import { CycleLedger } from "@/server/governance/ledger/cycle-ledger";
+import type { RequestContext } from "@/server/model/request-check";
+import type { ModelCallRecord, Plan } from "@/server/model/types";
+import { runGrantsFor } from "@/server/policy/approval/run-pre-approvals";
 import { ToolDispatch } from "@/server/tools/dispatch";
 import { listWorkspace } from "@/server/tools/workspace-listing";
 import { compressionEvent } from "./act-compression";
@@ -20,7 +21,6 @@ import { personApprovalForCheck, roomForCycle } from "./check-approvals";
 import { checkpointEvents } from "./checkpoint-events";
 import { CycleRunner } from "./cycle-runner";
 import { discoverIntent } from "./discovery/discover";
-import { summarizeIntent } from "./discovery/discovered-intent";
 import type { Verdict } from "./heuristics";
 import { recoveryOf } from "./interrupted-cycle";
 import { callWithRetries, modelFailedEvents } from "./model-calls";

@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import type { Criterion, CriterionResult } from "@/server/contract/criteria";
+import type { Criterion, CriterionResult } from "@/server/domain/contract/criteria";
 import { baselinePlan, leafEvidence, weakestEvidence } from "./evidence";
 
 const exists: Criterion = { kind: "FILE_EXISTS", path: "a.txt" };

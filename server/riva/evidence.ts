@@ -1,9 +1,9 @@
 import { isTestCommand } from "@/server/capture/memory";
-import { type Criterion, describeCriterion } from "@/server/contract/criteria";
 import { requestedCommand } from "@/server/contract/requested-command";
+import { type Criterion, describeCriterion } from "@/server/domain/contract/criteria";
+import { CheckpointPolicy } from "@/server/domain/policy/checkpoints";
 import { EVIDENCE_STRENGTH, type EvidenceKind } from "@/server/domain/vocabulary/session";
 import type { CycleView, IntentionView } from "@/server/events/fold";
-import { CheckpointPolicy } from "@/server/policy/checkpoints";
 import { gateCommand } from "./command-gate";
 
 /**

@@ -1,7 +1,7 @@
 import { describe, expect, it } from "vitest";
+import { DEFAULT_LIMITS } from "@/server/domain/session/limits";
 import type { CycleView } from "@/server/events/fold";
 import { canVerifyDirectly, failureSummary, isStalled, shouldDecompose } from "./heuristics";
-import { DEFAULT_LIMITS } from "./limits";
 
 const cycle = (over: Partial<CycleView>): CycleView => ({
   id: "c",

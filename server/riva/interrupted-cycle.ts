@@ -1,8 +1,8 @@
 import { randomUUID } from "node:crypto";
+import type { EventInput, ToolCallBody } from "@/server/domain/events/schema";
+import { type CheckpointPolicy, READ_ONLY_COMMANDS } from "@/server/domain/policy/checkpoints";
 import type { CycleView, IntentionView } from "@/server/events/fold";
-import type { EventInput, ToolCallBody } from "@/server/events/schema";
 import { approvalBinding } from "@/server/policy/approval/binding";
-import { type CheckpointPolicy, READ_ONLY_COMMANDS } from "@/server/policy/checkpoints";
 import { gateCommand } from "./command-gate";
 import { describeOutput, describeRan, interruptionOf, type OutputSoFar } from "./output-so-far";
 

@@ -1,5 +1,5 @@
 import { missingProgram } from "@/server/contract/could-not-run";
-import { countsVeto, describeCounts, type TestResults } from "@/server/contract/test-runs/results";
+import { countsVeto, describeCounts, type TestResults } from "@/server/domain/contract/test-results";
 import type { Judgment } from "@/server/domain/vocabulary/session";
 
 export interface CommandOutcome {

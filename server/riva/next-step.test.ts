@@ -1,8 +1,8 @@
 import { describe, expect, it } from "vitest";
+import type { EventInput } from "@/server/domain/events/schema";
+import { DEFAULT_LIMITS, type RivaLimits } from "@/server/domain/session/limits";
 import { foldEvents } from "@/server/events/fold";
-import type { EventInput } from "@/server/events/schema";
 import { cycle, decomposedRun, discovered, model, requestedCycle, sequence } from "@/server/testing/events";
-import { DEFAULT_LIMITS, type RivaLimits } from "./limits";
 import { nextStep } from "./next-step";
 
 const START = Date.UTC(2026, 10, 22);

@@ -1,5 +1,6 @@
+import type { BudgetShare, CheckpointProposal } from "@/server/domain/events/checkpoint-schema";
+import type { RivaLimits, RunBudget } from "@/server/domain/session/limits";
 import type { EvidenceKind, FinalRunStatus, Judgment } from "@/server/domain/vocabulary/session";
-import type { BudgetShare, CheckpointProposal } from "@/server/events/checkpoint-schema";
 import type { ApprovalView, IntentionView, RunView, SessionView } from "@/server/events/fold";
 import { warmupOf } from "@/server/events/fold-reasoning";
 import type { TierConfig } from "@/server/model/tiers/schema";
@@ -15,7 +16,6 @@ import {
 } from "./checkpoint-steps";
 import { leafEvidence, weakestEvidence } from "./evidence";
 import { canVerifyDirectly, failureSummary, shouldDecompose, type Verdict } from "./heuristics";
-import type { RivaLimits, RunBudget } from "./limits";
 import { beforeRunEnds, QA_OFF, type QaSettings, type QaStep, qaReviewDue } from "./qa-steps";
 import { afterMissWithTiers, type EscalateStep, tierAttempts, tierGone } from "./tier-step";
 import { attemptedAction } from "./tool-action";

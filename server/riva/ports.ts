@@ -1,14 +1,14 @@
 import type { Logger } from "pino";
+import type { SandboxResources } from "@/server/domain/events/bodies/sandbox";
+import type { CheckpointPolicy } from "@/server/domain/policy/checkpoints";
+import type { RivaLimits, RunBudget } from "@/server/domain/session/limits";
 import type { SandboxRuntime } from "@/server/domain/vocabulary/sandbox-runtime";
-import type { SandboxResources } from "@/server/events/bodies/sandbox";
 import type { EventLog } from "@/server/events/log";
 import type { Pricer } from "@/server/model/pricing";
 import type { Role, TierConfig } from "@/server/model/tiers/schema";
 import type { AgentModel } from "@/server/model/types";
-import type { CheckpointPolicy } from "@/server/policy/checkpoints";
 import type { SandboxProvider } from "@/server/sandbox/types";
 import type { SessionEnvironment } from "@/server/setup/prepare-environment";
-import type { RivaLimits, RunBudget } from "./limits";
 import type { OutputSoFarStore } from "./output-so-far";
 
 /**

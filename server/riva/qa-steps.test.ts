@@ -1,8 +1,8 @@
 import { describe, expect, it } from "vitest";
+import type { EventInput } from "@/server/domain/events/schema";
+import { DEFAULT_LIMITS } from "@/server/domain/session/limits";
 import { foldEvents } from "@/server/events/fold";
-import type { EventInput } from "@/server/events/schema";
 import { cycle, decomposedRun, sequence } from "@/server/testing/events";
-import { DEFAULT_LIMITS } from "./limits";
 import { nextStep } from "./next-step";
 import { QA_NOTES_CAP, type QaSettings, qaInputFor, qaNotesFor } from "./qa-steps";
 

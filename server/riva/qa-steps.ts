@@ -1,10 +1,10 @@
-import { describeCriterion } from "@/server/contract/criteria";
+import { describeCriterion } from "@/server/domain/contract/criteria";
+import type { CheckpointPolicy } from "@/server/domain/policy/checkpoints";
+import type { DeliveryState } from "@/server/domain/policy/reasoning-outcome";
 import type { IntentionView, RunView, SessionView } from "@/server/events/fold";
 import type { QaReportView } from "@/server/events/fold-qa";
 import { deliveryChecked, verificationReported } from "@/server/events/fold-qa";
 import type { QaInput } from "@/server/model/types";
-import type { CheckpointPolicy } from "@/server/policy/checkpoints";
-import type { DeliveryState } from "@/server/policy/stages/reasoning-outcome";
 import { attemptedAction } from "./tool-action";
 
 /**

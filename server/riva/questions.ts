@@ -1,10 +1,10 @@
-import { type CriterionResult, describeCriterion } from "@/server/contract/criteria";
-import type { Judgment } from "@/server/domain/vocabulary/session";
+import { type CriterionResult, describeCriterion } from "@/server/domain/contract/criteria";
 import type {
   CheckpointAnswer,
   CheckpointProposal,
   IntegrationStatus,
-} from "@/server/events/checkpoint-schema";
+} from "@/server/domain/events/checkpoint-schema";
+import type { Judgment } from "@/server/domain/vocabulary/session";
 import type { ApprovalView, CycleView, IntentionView, SessionView } from "@/server/events/fold";
 import { describeGap, gapOf, gapReflection, judgeWithContract } from "./contract-check";
 import { judgeCommand, reflectOnFailure } from "./judge";

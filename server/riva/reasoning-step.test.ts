@@ -1,9 +1,9 @@
 import { describe, expect, it } from "vitest";
+import type { EventInput } from "@/server/domain/events/schema";
+import { DEFAULT_LIMITS } from "@/server/domain/session/limits";
 import { foldEvents } from "@/server/events/fold";
 import { latestOutcome, reflectionOf, warmupOf } from "@/server/events/fold-reasoning";
-import type { EventInput } from "@/server/events/schema";
 import { discovered, model, sequence } from "@/server/testing/events";
-import { DEFAULT_LIMITS } from "./limits";
 import { nextStep } from "./next-step";
 import { actCarry, afterActEvents, cappedReads, MAX_WARMUP_READS, reasoningEvent } from "./reasoning-step";
 

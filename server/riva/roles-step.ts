@@ -1,13 +1,13 @@
 import { createTwoFilesPatch } from "diff";
 import { errorMessage } from "@/server/domain/errors";
+import type { EventInput, ToolCallBody } from "@/server/domain/events/schema";
+import type { CheckpointPolicy } from "@/server/domain/policy/checkpoints";
 import type { IntentionView } from "@/server/events/fold";
 import { tierIndexOf } from "@/server/events/fold-tiers";
-import type { EventInput, ToolCallBody } from "@/server/events/schema";
 import { critiqueOffline, rankFilesOffline } from "@/server/model/roles/offline-roles";
 import type { AdversarialTest, CriticInput, Ranking, Review } from "@/server/model/roles/types";
 import type { Role } from "@/server/model/tiers/schema";
 import type { AgentModel, ModelCallRecord, ReadPort } from "@/server/model/types";
-import type { CheckpointPolicy } from "@/server/policy/checkpoints";
 import type { ToolDispatch } from "@/server/tools/dispatch";
 import { listWorkspace } from "@/server/tools/workspace-listing";
 import { gateCommand } from "./command-gate";

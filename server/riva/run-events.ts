@@ -1,11 +1,11 @@
 import { randomUUID } from "node:crypto";
+import type { EventInput } from "@/server/domain/events/schema";
+import type { CheckpointPolicy } from "@/server/domain/policy/checkpoints";
 import { fitText, MAX_STEP_CHARS } from "@/server/domain/text/fit-text";
 import type { IntentionView, SessionView } from "@/server/events/fold";
-import type { EventInput } from "@/server/events/schema";
 import type { Pricer } from "@/server/model/pricing";
 import type { RequestContext } from "@/server/model/request-check";
 import type { ModelCallRecord, Plan } from "@/server/model/types";
-import type { CheckpointPolicy } from "@/server/policy/checkpoints";
 import { AUTO_DECIDER_ID } from "./check-approvals";
 import { childIntentions } from "./children";
 

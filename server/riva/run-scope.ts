@@ -1,7 +1,7 @@
+import type { CheckpointPolicy } from "@/server/domain/policy/checkpoints";
 import type { SessionView } from "@/server/events/fold";
 import type { ActiveIntent } from "@/server/governance/intent-gate";
 import { personApprovedScope } from "@/server/policy/approval/approved-scopes";
-import type { CheckpointPolicy } from "@/server/policy/checkpoints";
 import type { EnforcedIntent } from "@/server/tools/dispatch";
 
 /**

@@ -1,4 +1,4 @@
-import type { EventBody } from "@/server/events/schema";
+import type { EventBody } from "@/server/domain/events/schema";
 import { environmentPreparer } from "@/server/setup/prepare-environment";
 import type { DispatchDeps } from "@/server/tools/dispatch";
 import type { RivaDeps } from "./ports";

@@ -1,7 +1,7 @@
-import type { TestResults } from "@/server/contract/test-runs/results";
+import type { TestResults } from "@/server/domain/contract/test-results";
+import type { SandboxResources, ToolchainVersion } from "@/server/domain/events/bodies/sandbox";
 import type { EgressSettings } from "@/server/domain/vocabulary/egress";
 import type { SandboxRuntime } from "@/server/domain/vocabulary/sandbox-runtime";
-import type { SandboxResources, ToolchainVersion } from "@/server/events/bodies/sandbox";
 import { type LedgerExecResult, ledgerExecOf } from "@/server/governance/ledger/collect";
 import { mirrorIntentsFile } from "@/server/intents/mirror";
 import { limitsOf, resourcesOfLimits } from "@/server/sandbox/resources";

@@ -1,6 +1,6 @@
+import type { EventInput } from "@/server/domain/events/schema";
 import type { IntentionView } from "@/server/events/fold";
 import { tierIndexOf } from "@/server/events/fold-tiers";
-import type { EventInput } from "@/server/events/schema";
 import type { AgentModel } from "@/server/model/types";
 import type { RivaDeps } from "./ports";
 import type { EscalateStep } from "./tier-step";

@@ -1,10 +1,10 @@
 import { describe, expect, it } from "vitest";
+import type { EventInput } from "@/server/domain/events/schema";
+import { DEFAULT_LIMITS, type RivaLimits } from "@/server/domain/session/limits";
 import type { EscalationPolicy } from "@/server/domain/vocabulary/two-phase";
 import { foldEvents } from "@/server/events/fold";
-import type { EventInput } from "@/server/events/schema";
 import { SIMPLE_TIER_DEFAULTS, type TierConfig } from "@/server/model/tiers/schema";
 import { discovered, model, sequence } from "@/server/testing/events";
-import { DEFAULT_LIMITS, type RivaLimits } from "./limits";
 import { nextStep } from "./next-step";
 import { escalatedEvent } from "./tier-events";
 import { type EscalateStep, tierAttempts } from "./tier-step";

@@ -1,11 +1,11 @@
+import type { TierRef } from "@/server/domain/events/tier-schema";
+import type { RivaLimits } from "@/server/domain/session/limits";
 import type { IntentionView } from "@/server/events/fold";
 import { tierIndexOf, tierNameOfCycle } from "@/server/events/fold-tiers";
-import type { TierRef } from "@/server/events/tier-schema";
 import { type AttemptView, summarizeFailures } from "@/server/model/context/failure-summary";
 import { overCap, type TierState, tierDecision } from "@/server/model/tiers/next-tier";
 import type { TierConfig } from "@/server/model/tiers/schema";
 import { failureSummary, shouldDecompose } from "./heuristics";
-import type { RivaLimits } from "./limits";
 import { attemptedAction } from "./tool-action";
 
 /**

@@ -1,6 +1,6 @@
+import type { Action, ToolCallBody } from "@/server/domain/events/schema";
 import type { ActionType, Judgment } from "@/server/domain/vocabulary/session";
 import { isReadOnlyTool } from "@/server/domain/vocabulary/stages";
-import type { Action, ToolCallBody } from "@/server/events/schema";
 import type { ToolResult } from "@/server/tools/dispatch";
 import { judgeCommand } from "./judge";
 

@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import type { ToolCallBody } from "@/server/events/schema";
+import type { ToolCallBody } from "@/server/domain/events/schema";
 import { approvalBinding } from "@/server/policy/approval/binding";
 import {
   approvalRequestFor,

@@ -1,5 +1,5 @@
+import type { EventInput, GateRecord, ToolCallBody } from "@/server/domain/events/schema";
 import type { ApprovalView } from "@/server/events/fold";
-import type { EventInput, GateRecord, ToolCallBody } from "@/server/events/schema";
 import { canonicalJson } from "@/server/policy/approval/binding";
 
 /**

@@ -1,11 +1,11 @@
 import pino from "pino";
 import { describe, expect, it } from "vitest";
+import type { EventInput } from "@/server/domain/events/schema";
+import type { CodebaseIntent } from "@/server/domain/intent/codebase-intent";
+import { DEFAULT_CHECKPOINTS } from "@/server/domain/policy/checkpoints";
 import type { IntentionView } from "@/server/events/fold";
-import type { EventInput } from "@/server/events/schema";
 import type { AgentModel, ContractInput } from "@/server/model/types";
 import { ModelOutputError } from "@/server/model/types";
-import { DEFAULT_CHECKPOINTS } from "@/server/policy/checkpoints";
-import type { CodebaseIntent } from "./discovery/codebase-intent";
 import { buildContract, contractEvents, testFirstAction, type UnderstandingHost } from "./understanding-step";
 
 const CALL = {

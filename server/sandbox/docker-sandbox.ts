@@ -1,8 +1,8 @@
 import { randomBytes } from "node:crypto";
 import type Docker from "dockerode";
 import type { Logger } from "pino";
+import type { ToolchainVersion } from "@/server/domain/events/bodies/sandbox";
 import type { SandboxRuntime } from "@/server/domain/vocabulary/sandbox-runtime";
-import type { ToolchainVersion } from "@/server/events/bodies/sandbox";
 import type { SandboxLimits } from "./container-spec";
 import { ABORTED_EXIT_CODE, type RunOptions, type RunResult, runInContainer } from "./docker-exec";
 import { SAFE_GIT_ENV } from "./safe-git";

@@ -1,5 +1,5 @@
+import type { SandboxResources } from "@/server/domain/events/bodies/sandbox";
 import { ProjectResources } from "@/server/domain/vocabulary/sandbox-resources";
-import type { SandboxResources } from "@/server/events/bodies/sandbox";
 import type { SandboxLimits } from "./container-spec";
 
 /**

@@ -1,4 +1,4 @@
-import type { ToolchainVersion } from "@/server/events/bodies/sandbox";
+import type { ToolchainVersion } from "@/server/domain/events/bodies/sandbox";
 import type { Sandbox } from "./types";
 
 /**

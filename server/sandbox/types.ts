@@ -1,6 +1,6 @@
+import type { ToolchainVersion } from "@/server/domain/events/bodies/sandbox";
 import type { EgressMode, EgressPhase, EgressSettings } from "@/server/domain/vocabulary/egress";
 import type { SandboxRuntime } from "@/server/domain/vocabulary/sandbox-runtime";
-import type { ToolchainVersion } from "@/server/events/bodies/sandbox";
 import type { SandboxLimits } from "./container-spec";
 import type { SandboxTerminal, TerminalSize } from "./terminal";
 

@@ -1,4 +1,4 @@
-import type { EventInput } from "@/server/events/schema";
+import type { EventInput } from "@/server/domain/events/schema";
 import { cycle, decomposedRun, model } from "./events";
 
 /** Logs for the session-capture tests: one finished run and one still waiting for an approval. */

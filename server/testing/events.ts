@@ -1,4 +1,4 @@
-import { EventBody, type EventInput, type StoredEvent } from "@/server/events/schema";
+import { EventBody, type EventInput, type StoredEvent } from "@/server/domain/events/schema";
 
 /** Numbers bodies into stored events, as the store would, for pure tests of folds and steps. */
 export function sequence(bodies: EventInput[], from = 1): StoredEvent[] {

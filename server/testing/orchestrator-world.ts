@@ -2,6 +2,7 @@ import { mkdtemp, rm } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import path from "node:path";
 import { afterAll, beforeAll, beforeEach } from "vitest";
+import { DEFAULT_LIMITS } from "@/server/domain/session/limits";
 import { foldEvents, type SessionView } from "@/server/events/fold";
 import { EventStore } from "@/server/events/store";
 import type { PrismaClient } from "@/server/generated/prisma/client";
@@ -10,7 +11,6 @@ import { type AgentModel, AiSdkModel, createOfflineModel } from "@/server/model"
 import { type FakeModelServer, startFakeModelServer } from "@/server/model/fake-openai/server";
 import { Orchestrator, type OrchestratorDeps } from "@/server/orchestrator/orchestrator";
 import { createEmptyRepository } from "@/server/projects/git-repository";
-import { DEFAULT_LIMITS } from "@/server/riva/limits";
 import { DockerSandboxProvider } from "@/server/sandbox";
 import { createTestDb, seedSession } from "./test-db";
 

@@ -1,11 +1,11 @@
-import type { CheckpointAnswerInput } from "@/server/events/checkpoint-schema";
+import type { CheckpointAnswerInput } from "@/server/domain/events/checkpoint-schema";
+import type { ChildProposalInput, StoredEvent } from "@/server/domain/events/schema";
+import { CheckpointPolicy, type CheckpointPolicyInput } from "@/server/domain/policy/checkpoints";
+import { DEFAULT_LIMITS, type RivaLimits, type RunBudget } from "@/server/domain/session/limits";
 import { type ApprovalView, emptySessionView, foldEvents, type SessionView } from "@/server/events/fold";
 import { MemoryEventLog } from "@/server/events/log";
-import type { ChildProposalInput, StoredEvent } from "@/server/events/schema";
 import type { AgentModel } from "@/server/model/types";
 import { Orchestrator } from "@/server/orchestrator/orchestrator";
-import { CheckpointPolicy, type CheckpointPolicyInput } from "@/server/policy/checkpoints";
-import { DEFAULT_LIMITS, type RivaLimits, type RunBudget } from "@/server/riva/limits";
 import type { RunTiers } from "@/server/riva/ports";
 import type { SandboxProvider } from "@/server/sandbox/types";
 import { silentLogger } from "./fakes";

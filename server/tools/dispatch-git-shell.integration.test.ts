@@ -1,7 +1,7 @@
 import { describe, expect, it } from "vitest";
+import { CheckpointPolicy } from "@/server/domain/policy/checkpoints";
 import { ledgerExecOf } from "@/server/governance/ledger/collect";
 import { CycleLedger } from "@/server/governance/ledger/cycle-ledger";
-import { CheckpointPolicy } from "@/server/policy/checkpoints";
 import { PREFIX } from "@/server/sandbox/docker-testing";
 import { SCOPED, toolSandboxSuite, WIDE } from "./dispatch-testing";
 import { listWorkspace } from "./workspace-listing";

@@ -1,5 +1,5 @@
 import { afterAll, beforeAll } from "vitest";
-import { CheckpointPolicy } from "@/server/policy/checkpoints";
+import { CheckpointPolicy } from "@/server/domain/policy/checkpoints";
 import type { DockerSandboxProvider } from "@/server/sandbox/docker-provider";
 import { cleanUp, makeBareRepo, PREFIX, testProvider } from "@/server/sandbox/docker-testing";
 import type { Sandbox } from "@/server/sandbox/types";

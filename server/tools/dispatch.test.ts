@@ -1,7 +1,7 @@
 import { describe, expect, it } from "vitest";
+import { DEFAULT_CHECKPOINTS } from "@/server/domain/policy/checkpoints";
 import { INTENT_REQUIRED_ERROR } from "@/server/governance/intent-gate";
 import { approvalBinding } from "@/server/policy/approval/binding";
-import { DEFAULT_CHECKPOINTS } from "@/server/policy/checkpoints";
 import type { ExecOptions, ExecResult, Sandbox } from "@/server/sandbox/types";
 import { type DispatchDeps, resultText, ToolDispatch } from "./dispatch";
 

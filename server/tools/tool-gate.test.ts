@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
+import { CheckpointPolicy } from "@/server/domain/policy/checkpoints";
 import { detectSecrets } from "@/server/governance/secrets";
-import { CheckpointPolicy } from "@/server/policy/checkpoints";
 import { TOOLS } from "./registry";
 import { type GatePolicy, gateToolCall } from "./tool-gate";
 

@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { FOLDER_MAX_FILES } from "@/server/events/bodies/editor-files";
+import { FOLDER_MAX_FILES } from "@/server/domain/events/bodies/editor-files";
 import { insideOf, planFolder } from "./folder-contents";
 
 describe("planFolder", () => {

@@ -1,5 +1,5 @@
 import { UserFacingError } from "@/server/domain/errors";
-import { FOLDER_MAX_FILES } from "@/server/events/bodies/editor-files";
+import { FOLDER_MAX_FILES } from "@/server/domain/events/bodies/editor-files";
 import type { ToolDispatch } from "@/server/tools/dispatch";
 import { relativePath } from "@/server/tools/paths";
 import { fileHash } from "./file-content";

@@ -1,6 +1,6 @@
 import { randomUUID } from "node:crypto";
 import { UserFacingError } from "@/server/domain/errors";
-import type { EventInput } from "@/server/events/schema";
+import type { EventInput } from "@/server/domain/events/schema";
 import type { CycleIds } from "@/server/governance/ledger/cycle-ledger";
 import { protectionOf } from "@/server/governance/protected-paths";
 import { approvalBinding } from "@/server/policy/approval/binding";

@@ -1,6 +1,6 @@
 import { randomUUID } from "node:crypto";
 import { UserFacingError } from "@/server/domain/errors";
-import type { EventInput } from "@/server/events/schema";
+import type { EventInput } from "@/server/domain/events/schema";
 import type { ActiveIntent } from "@/server/governance/intent-gate";
 import { ledgerExecOf } from "@/server/governance/ledger/collect";
 import { CycleLedger } from "@/server/governance/ledger/cycle-ledger";

@@ -1,4 +1,4 @@
-import type { EventOf, StoredEvent } from "@/server/events/schema";
+import type { EventOf, StoredEvent } from "@/server/domain/events/schema";
 
 export type WorkspaceChange = EventOf<"workspace-changed">;
 

@@ -1,4 +1,4 @@
-import type { StoredEvent } from "@/server/events/schema";
+import type { StoredEvent } from "@/server/domain/events/schema";
 
 export interface Marker {
   /** Position to jump to: the number of events folded, so the marked event is the last one shown. */

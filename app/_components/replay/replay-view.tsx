@@ -3,8 +3,8 @@
 import { useQuery } from "@tanstack/react-query";
 import Link from "next/link";
 import { useDeferredValue, useEffect, useMemo, useState } from "react";
+import type { StoredEvent } from "@/server/domain/events/schema";
 import { foldEvents } from "@/server/events/fold";
-import type { StoredEvent } from "@/server/events/schema";
 import { NotFound } from "../not-found";
 import { IntentionTree } from "../session/intention-tree";
 import { RunDelivery } from "../session/qa-reports";

@@ -2,9 +2,9 @@
 
 import { useMutation } from "@tanstack/react-query";
 import { useState } from "react";
+import type { ToolCallBody } from "@/server/domain/events/schema";
+import { type PreApprovableCategory, preApprovableCategoryOf } from "@/server/domain/policy/checkpoints";
 import type { ApprovalView, SessionView } from "@/server/events/fold";
-import type { ToolCallBody } from "@/server/events/schema";
-import { type PreApprovableCategory, preApprovableCategoryOf } from "@/server/policy/checkpoints";
 import { describeError, useTRPC } from "../../_trpc/client";
 import { ChildrenEditor } from "./children-editor";
 import { InterruptedCommand } from "./interrupted-command";

@@ -1,7 +1,7 @@
 "use client";
 
-import { cardCheckCommands } from "@/server/contract/check-commands";
-import type { ChildProposal } from "@/server/events/schema";
+import { cardCheckCommands } from "@/server/domain/contract/check-commands";
+import type { ChildProposal } from "@/server/domain/events/schema";
 
 const MAX_CHILDREN = 5;
 

@@ -1,4 +1,4 @@
-import { type Criterion, type CriterionResult, describeCriterion } from "@/server/contract/criteria";
+import { type Criterion, type CriterionResult, describeCriterion } from "@/server/domain/contract/criteria";
 import type { IntentionView } from "@/server/events/fold";
 import { TestCounts } from "./test-counts";
 

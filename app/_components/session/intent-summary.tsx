@@ -1,5 +1,5 @@
-import type { DiscoveredIntent } from "@/server/riva/discovery/discovered-intent";
-import { summarizeIntent } from "@/server/riva/discovery/discovered-intent";
+import type { DiscoveredIntent } from "@/server/domain/intent/discovered-intent";
+import { summarizeIntent } from "@/server/domain/intent/discovered-intent";
 
 /** What discovery found, as the planner was told it. */
 export function IntentSummary({ intent }: { intent: DiscoveredIntent | null }) {

@@ -2,8 +2,8 @@
 
 import { useMutation } from "@tanstack/react-query";
 import { createContext, useContext } from "react";
+import type { CompressedItem } from "@/server/domain/events/tier-schema";
 import type { IntentionView, SessionView } from "@/server/events/fold";
-import type { CompressedItem } from "@/server/events/tier-schema";
 import { describeError, useTRPC } from "../../_trpc/client";
 
 /**

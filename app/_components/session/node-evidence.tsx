@@ -1,4 +1,4 @@
-import { describeCriterion } from "@/server/contract/criteria";
+import { describeCriterion } from "@/server/domain/contract/criteria";
 import { EVIDENCE_LABELS } from "@/server/domain/vocabulary/session";
 import type { IntentionView } from "@/server/events/fold";
 

@@ -2,8 +2,8 @@
 
 import { useMutation } from "@tanstack/react-query";
 import { useRef, useState } from "react";
+import type { CheckpointAnswerInput } from "@/server/domain/events/checkpoint-schema";
 import { JUDGMENTS } from "@/server/domain/vocabulary/session";
-import type { CheckpointAnswerInput } from "@/server/events/checkpoint-schema";
 import type { ApprovalView, SessionView } from "@/server/events/fold";
 import { defaultGrant, describeAllowance } from "@/server/riva/budgets";
 import { describeError, useTRPC } from "../../_trpc/client";

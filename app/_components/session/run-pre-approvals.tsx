@@ -1,8 +1,8 @@
 "use client";
 
 import { useMutation } from "@tanstack/react-query";
+import { PRE_APPROVABLE_CATEGORIES } from "@/server/domain/policy/checkpoints";
 import type { RunView } from "@/server/events/fold";
-import { PRE_APPROVABLE_CATEGORIES } from "@/server/policy/checkpoints";
 import { describeError, useTRPC } from "../../_trpc/client";
 
 const LABELS = { write: "file changes", "git-write": "git changes" } as const;

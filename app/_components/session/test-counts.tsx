@@ -1,4 +1,4 @@
-import type { TestResults } from "@/server/contract/test-runs/results";
+import type { TestResults } from "@/server/domain/contract/test-results";
 
 /**
  * A test run's counts ("3 passed, 1 failed, 0 skipped") and its failing tests, read from the runner's

@@ -2,11 +2,11 @@ import { randomUUID } from "node:crypto";
 import { TRPCError } from "@trpc/server";
 import { z } from "zod";
 import { createRouter, projectProcedure, teamProcedure } from "@/server/api/trpc";
+import { CheckpointPolicy, readCheckpointPolicy } from "@/server/domain/policy/checkpoints";
 import { displayName } from "@/server/domain/text/display-name";
 import { ProjectResources } from "@/server/domain/vocabulary/sandbox-resources";
 import { permissionsOf } from "@/server/domain/vocabulary/team-roles";
 import { env } from "@/server/env";
-import { CheckpointPolicy, readCheckpointPolicy } from "@/server/policy/checkpoints";
 import {
   createEmptyRepository,
   importRepository,

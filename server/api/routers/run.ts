@@ -1,12 +1,12 @@
 import { z } from "zod";
 import { createRouter, sessionProcedure } from "@/server/api/trpc";
 import { DecisionReason, EditedCommand, TaskText } from "@/server/api/user-text";
+import { CheckpointAnswer } from "@/server/domain/events/checkpoint-schema";
+import { ChildProposal, ToolCallBody } from "@/server/domain/events/schema";
+import { PRE_APPROVABLE_CATEGORIES, PreApprovableCategory } from "@/server/domain/policy/checkpoints";
 import { ReasoningSwitch, UserMode } from "@/server/domain/vocabulary/session";
-import { CheckpointAnswer } from "@/server/events/checkpoint-schema";
-import { ChildProposal, ToolCallBody } from "@/server/events/schema";
 import { acceptIntention } from "@/server/orchestrator/accept-intention";
 import { grantRunPreApproval } from "@/server/orchestrator/run-grants";
-import { PRE_APPROVABLE_CATEGORIES, PreApprovableCategory } from "@/server/policy/checkpoints";
 import { RunModelOverrides } from "@/server/settings/run-overrides";
 import { assertMayAnswerApproval, assignApproval, assignableMembers } from "@/server/teams/delegation";
 

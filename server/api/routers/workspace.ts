@@ -1,9 +1,9 @@
 import { z } from "zod";
 import { createRouter, sessionProcedure } from "@/server/api/trpc";
 import type { AppContext } from "@/server/app-context";
+import { readCheckpointPolicy } from "@/server/domain/policy/checkpoints";
 import { env } from "@/server/env";
 import { logger } from "@/server/logger";
-import { readCheckpointPolicy } from "@/server/policy/checkpoints";
 import { WorkspacePathInput } from "@/server/tools/paths";
 import { deleteFile, renameFile } from "@/server/workspace-editor/file-operations";
 import { deleteFolder, renameFolder } from "@/server/workspace-editor/folder-operations";

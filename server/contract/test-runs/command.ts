@@ -1,7 +1,7 @@
 import { createHash } from "node:crypto";
+import type { TestRunner } from "@/server/domain/contract/test-results";
 import { type CommandPart, splitShellCommand } from "@/server/policy/approval/shell-split";
 import { shellQuote } from "@/server/sandbox/shell";
-import type { TestRunner } from "./results";
 
 /**
  * Which test runner a command runs, and the same command with a machine-readable reporter added where

@@ -1,5 +1,5 @@
 import { z } from "zod";
-import { type TestResults, testResults } from "./results";
+import { type TestResults, testResults } from "@/server/domain/contract/test-results";
 
 /**
  * `go test -json`: one JSON event per line (test2json). A test's last pass/fail/skip event is its

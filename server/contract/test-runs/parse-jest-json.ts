@@ -1,5 +1,5 @@
 import { z } from "zod";
-import { type TestResults, testResults } from "./results";
+import { type TestResults, testResults } from "@/server/domain/contract/test-results";
 
 /**
  * Jest's `--json` report, which Vitest's `json` reporter writes in the same shape. Only the fields

@@ -1,5 +1,5 @@
 import { XMLParser } from "fast-xml-parser";
-import { type TestResults, testResults } from "./results";
+import { type TestResults, testResults } from "@/server/domain/contract/test-results";
 
 /**
  * A JUnit XML report (pytest's `--junitxml`; node:test's `junit` reporter writes the same shape).

@@ -1,5 +1,5 @@
 import { z } from "zod";
-import { type TestResults, testResults } from "./results";
+import { type TestResults, testResults } from "@/server/domain/contract/test-results";
 
 /**
  * RSpec's `--format json` report: one entry per example with its status (passed, failed, pending).

@@ -1,10 +1,10 @@
+import type { TestResults, TestRunner } from "@/server/domain/contract/test-results";
 import { detectTestRunners, type ReportFormat } from "./command";
 import { parseGoJson } from "./parse-go-json";
 import { parseJestJson } from "./parse-jest-json";
 import { parseJunitXml } from "./parse-junit";
 import { parseRspecJson } from "./parse-rspec-json";
 import { parseTap } from "./parse-tap";
-import type { TestResults, TestRunner } from "./results";
 import { parseSummaryLines } from "./summary-lines";
 
 /** A report the runner wrote, in its format. */

@@ -1,5 +1,5 @@
 import { Parser, type Result } from "tap-parser";
-import { type TestResults, testResults } from "./results";
+import { type TestResults, testResults } from "@/server/domain/contract/test-results";
 
 /**
  * node:test's TAP report. Suites are TAP subtests whose own line summarises their children (node

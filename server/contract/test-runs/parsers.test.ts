@@ -1,8 +1,8 @@
 import { readFileSync } from "node:fs";
 import path from "node:path";
 import { describe, expect, it } from "vitest";
+import { countsVeto, type TestResults } from "@/server/domain/contract/test-results";
 import { parseReport } from "./parse-run";
-import { countsVeto, type TestResults } from "./results";
 import { parseSummaryLines } from "./summary-lines";
 
 /**

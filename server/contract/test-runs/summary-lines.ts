@@ -1,6 +1,6 @@
+import { type TestResults, type TestRunner, testResults } from "@/server/domain/contract/test-results";
 import { parseGoJson } from "./parse-go-json";
 import { parseTap } from "./parse-tap";
-import { type TestResults, type TestRunner, testResults } from "./results";
 
 /**
  * The fallback when no report could be added or read: each runner's human closing lines, as the

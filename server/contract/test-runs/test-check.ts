@@ -1,8 +1,8 @@
+import type { TestResults } from "@/server/domain/contract/test-results";
 import { shellQuote } from "@/server/sandbox/shell";
 import type { ExecResult } from "@/server/sandbox/types";
 import { packageScriptName, planTestCommand, type ReportFormat, type TestCommandPlan } from "./command";
 import { parseTestRun } from "./parse-run";
-import type { TestResults } from "./results";
 
 /** Runs a command in the sandbox's /workspace (the verifier's `Exec`). */
 export type RunInSandbox = (command: string) => Promise<ExecResult>;

@@ -1,8 +1,8 @@
+import type { TraceRecordedBody } from "@/server/domain/events/trace-schema";
 import { repositoryPrograms } from "@/server/git/repository-programs";
 import type { Sandbox } from "@/server/sandbox/types";
 import { parseUnifiedDiff } from "./diff-ranges";
 import { type AgentTraceRecord, type LedgerContributor, ledgerRecords } from "./record";
-import type { TraceRecordedBody } from "./trace-schema";
 
 /**
  * The trace ledger's collector: what one cycle changed in the session's workspace, as Agent Trace

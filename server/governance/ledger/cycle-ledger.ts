@@ -1,13 +1,13 @@
-import type { EventOf } from "@/server/events/schema";
-import { type CollectResult, collectCycleTrace, type LedgerExec, snapshotWorkingTree } from "./collect";
-import type { LedgerContributor } from "./record";
-import { type SessionPatch, sessionPatch } from "./session-patch";
+import type { EventOf } from "@/server/domain/events/schema";
 import {
   type AgentTraceRecord,
   ARBOR_METADATA_KEY,
   arborMetadataOf,
   type TraceRecordedBody,
-} from "./trace-schema";
+} from "@/server/domain/events/trace-schema";
+import { type CollectResult, collectCycleTrace, type LedgerExec, snapshotWorkingTree } from "./collect";
+import type { LedgerContributor } from "./record";
+import { type SessionPatch, sessionPatch } from "./session-patch";
 
 /**
  * The trace ledger as the cycle runner uses it, in three calls around one cycle:

@@ -1,8 +1,13 @@
 import { z } from "zod";
+import {
+  AgentTraceRecord,
+  ARBOR_METADATA_KEY,
+  arborMetadataOf,
+  TraceRecordedBody,
+} from "@/server/domain/events/trace-schema";
 import type { IntentionView } from "@/server/events/fold";
-import { AgentTraceRecord, ARBOR_METADATA_KEY, arborMetadataOf, TraceRecordedBody } from "./trace-schema";
 
-export { TraceRecordedBody } from "./trace-schema";
+export { TraceRecordedBody } from "@/server/domain/events/trace-schema";
 
 /**
  * The ledger as files a person or tool can take away: `agent_trace.jsonl` (one Agent Trace record

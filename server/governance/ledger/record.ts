@@ -1,5 +1,4 @@
 import { createHash, randomUUID } from "node:crypto";
-import { type FileDiff, parseUnifiedDiff } from "./diff-ranges";
 import {
   AGENT_TRACE_VERSION,
   type AgentTraceRecord,
@@ -8,9 +7,10 @@ import {
   type ArborTraceMetadata,
   type TraceContributor,
   type TraceFile,
-} from "./trace-schema";
+} from "@/server/domain/events/trace-schema";
+import { type FileDiff, parseUnifiedDiff } from "./diff-ranges";
 
-export * from "./trace-schema";
+export * from "@/server/domain/events/trace-schema";
 
 /**
  * Agent Trace records (spec v0.1, https://agent-trace.dev/schemas/v1/trace-record.json) for the trace

@@ -1,5 +1,5 @@
 import { z } from "zod";
-import type { DeliveryState } from "@/server/policy/stages/reasoning-outcome";
+import type { DeliveryState } from "@/server/domain/policy/reasoning-outcome";
 import type { RequestContext } from "../request-check";
 
 /**

@@ -1,4 +1,4 @@
-import { analyzePrompt } from "@/server/riva/discovery/prompt-intent";
+import { analyzePrompt } from "@/server/domain/intent/prompt-intent";
 import {
   backticked,
   type ChatRequest,

@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { parseAcceptance } from "@/server/contract/parse-acceptance";
+import { parseAcceptance } from "@/server/domain/contract/parse-acceptance";
 import { deriveFileAction } from "./derive-file-action";
 
 describe("deriveFileAction", () => {

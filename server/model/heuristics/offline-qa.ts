@@ -1,5 +1,5 @@
-import type { QaFinding, QaReport, QaVerdict } from "@/server/events/bodies/qa";
-import { QA_MAX_FINDINGS } from "@/server/events/bodies/qa";
+import type { QaFinding, QaReport, QaVerdict } from "@/server/domain/events/bodies/qa";
+import { QA_MAX_FINDINGS } from "@/server/domain/events/bodies/qa";
 import type { QaInput, ReadPort } from "../types";
 
 /**

@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { compactReasoning } from "@/server/policy/stages/reasoning-outcome";
+import { compactReasoning } from "@/server/domain/policy/reasoning-outcome";
 import { createOfflineModel, offlineWarmup } from "../offline-model";
 import { offlineReflectionText } from "./offline-reasoning";
 import { outcomeLines } from "./outcome-prompt";

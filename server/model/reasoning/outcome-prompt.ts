@@ -1,4 +1,4 @@
-import type { ReasoningOutcome } from "@/server/policy/stages/reasoning-outcome";
+import type { ReasoningOutcome } from "@/server/domain/policy/reasoning-outcome";
 import { type PromptOptions, renderPrompt } from "../prompts";
 
 /**

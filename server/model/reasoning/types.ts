@@ -1,4 +1,4 @@
-import type { ReasoningOutcome } from "@/server/policy/stages/reasoning-outcome";
+import type { ReasoningOutcome } from "@/server/domain/policy/reasoning-outcome";
 import type { RequestContext } from "../request-check";
 import type { ModelCallRecord } from "../types";
 

@@ -1,12 +1,12 @@
 import { configureSqlite, createDb } from "@/server/db";
+import { CheckpointPolicy } from "@/server/domain/policy/checkpoints";
+import { DEFAULT_LIMITS } from "@/server/domain/session/limits";
 import { emptySessionView, foldEvents } from "@/server/events/fold";
 import { EventStore } from "@/server/events/store";
 import { logger } from "@/server/logger";
 import { createOfflineModel } from "@/server/model";
 import { Orchestrator } from "@/server/orchestrator/orchestrator";
 import { OutputSoFarFiles } from "@/server/orchestrator/output-so-far-files";
-import { CheckpointPolicy } from "@/server/policy/checkpoints";
-import { DEFAULT_LIMITS } from "@/server/riva/limits";
 import { DockerSandboxProvider } from "@/server/sandbox";
 import { SOAK_PERSON, soakTask } from "./soak-run";
 

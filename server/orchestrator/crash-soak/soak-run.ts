@@ -1,5 +1,5 @@
+import type { StoredEvent } from "@/server/domain/events/schema";
 import { foldEvents, type SessionView } from "@/server/events/fold";
-import type { StoredEvent } from "@/server/events/schema";
 
 /**
  * The crash soak's scripted run and its checks, shared by the driver (the process that is killed)

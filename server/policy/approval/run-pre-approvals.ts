@@ -1,6 +1,6 @@
+import { type PreApprovableCategory, preApprovableCategoryOf } from "@/server/domain/policy/checkpoints";
 import type { ToolCategory } from "@/server/domain/tools/risk";
 import type { ApprovalView, SessionView } from "@/server/events/fold";
-import { type PreApprovableCategory, preApprovableCategoryOf } from "@/server/policy/checkpoints";
 import { scopeGrantsFor } from "./approved-scopes";
 
 /**

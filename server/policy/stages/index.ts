@@ -1,3 +1,18 @@
+export {
+  DELIVERY_SOURCES,
+  type DeliveryGate,
+  type DeliveryReport,
+  DeliverySource,
+  foldDeliveryGate,
+  INITIAL_DELIVERY_GATE,
+  reduceDeliveryGate,
+} from "@/server/domain/policy/delivery-gate";
+export {
+  compactReasoning,
+  DELIVERY_STATES,
+  DeliveryState,
+  ReasoningOutcome,
+} from "@/server/domain/policy/reasoning-outcome";
 export * from "@/server/domain/vocabulary/stages";
 export {
   type ComposeOptions,
@@ -7,15 +22,6 @@ export {
   type PromptVariables,
   REASONING_MARKER,
 } from "./compose";
-export {
-  DELIVERY_SOURCES,
-  type DeliveryGate,
-  type DeliveryReport,
-  DeliverySource,
-  foldDeliveryGate,
-  INITIAL_DELIVERY_GATE,
-  reduceDeliveryGate,
-} from "./delivery-gate";
 export {
   type AssertOptions,
   assertRequestInvariants,
@@ -35,4 +41,3 @@ export {
   stagePolicy,
   stagesFor,
 } from "./policy";
-export { compactReasoning, DELIVERY_STATES, DeliveryState, ReasoningOutcome } from "./reasoning-outcome";

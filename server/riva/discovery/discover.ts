@@ -1,7 +1,7 @@
 import { errorMessage } from "@/server/domain/errors";
-import { analyzeCodebase, type CodebaseIntent } from "./codebase-intent";
-import { type DiscoveredIntent, summarizeIntent } from "./discovered-intent";
-import { analyzePrompt, type PromptIntent } from "./prompt-intent";
+import { analyzeCodebase, type CodebaseIntent } from "@/server/domain/intent/codebase-intent";
+import { type DiscoveredIntent, summarizeIntent } from "@/server/domain/intent/discovered-intent";
+import { analyzePrompt, type PromptIntent } from "@/server/domain/intent/prompt-intent";
 
 /** The model's reading of the request, given what the listing found; null when the model failed. */
 export type ModelReader = (repoSummary: string) => Promise<PromptIntent | null>;

@@ -1,7 +1,7 @@
 import { describe, expect, it } from "vitest";
-import { analyzeCodebase } from "./codebase-intent";
-import { summarizeIntent } from "./discovered-intent";
-import { analyzePrompt } from "./prompt-intent";
+import { analyzeCodebase } from "@/server/domain/intent/codebase-intent";
+import { summarizeIntent } from "@/server/domain/intent/discovered-intent";
+import { analyzePrompt } from "@/server/domain/intent/prompt-intent";
 
 describe("analyzePrompt (router + prompt intent)", () => {
   it.each([

@@ -1,5 +1,5 @@
 import { z } from "zod";
-import { CriterionResult } from "@/server/contract/criteria";
+import { CriterionResult } from "@/server/domain/contract/criteria";
 
 /**
  * A contract check's command went through the tool dispatch (the one door): when (right after an

@@ -1,5 +1,5 @@
 import { z } from "zod";
-import { ReasoningOutcome } from "@/server/policy/stages/reasoning-outcome";
+import { ReasoningOutcome } from "@/server/domain/policy/reasoning-outcome";
 
 /**
  * The person's reasoning switch at work (seed 001 §4) and the model's recoveries (§10). The full

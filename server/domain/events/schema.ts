@@ -1,21 +1,27 @@
 import { z } from "zod";
-import { TraceRecordedBody } from "@/server/governance/ledger/trace-schema";
-import * as approval from "./bodies/approval";
-import { CheckRanBody, ChecksBaselinedBody } from "./bodies/checks";
-import { ContextRestoredBody } from "./bodies/context";
-import * as cycle from "./bodies/cycle";
-import * as editorFiles from "./bodies/editor-files";
-import * as environment from "./bodies/environment";
-import * as intention from "./bodies/intention";
-import * as qa from "./bodies/qa";
-import * as reasoning from "./bodies/reasoning";
-import * as roles from "./bodies/roles";
-import * as run from "./bodies/run";
-import { SandboxDescribedBody } from "./bodies/sandbox";
-import * as workspace from "./bodies/workspace";
+import * as approval from "@/server/domain/events/bodies/approval";
+import { CheckRanBody, ChecksBaselinedBody } from "@/server/domain/events/bodies/checks";
+import { ContextRestoredBody } from "@/server/domain/events/bodies/context";
+import * as cycle from "@/server/domain/events/bodies/cycle";
+import * as editorFiles from "@/server/domain/events/bodies/editor-files";
+import * as environment from "@/server/domain/events/bodies/environment";
+import * as intention from "@/server/domain/events/bodies/intention";
+import * as qa from "@/server/domain/events/bodies/qa";
+import * as reasoning from "@/server/domain/events/bodies/reasoning";
+import * as roles from "@/server/domain/events/bodies/roles";
+import * as run from "@/server/domain/events/bodies/run";
+import { SandboxDescribedBody } from "@/server/domain/events/bodies/sandbox";
+import * as workspace from "@/server/domain/events/bodies/workspace";
 import { ContextCompressedBody, TierEscalatedBody, TiersConfiguredBody } from "./tier-schema";
+import { TraceRecordedBody } from "./trace-schema";
 
-export { Action, ChildProposal, type ChildProposalInput, GateRecord, ToolCallBody } from "./bodies/shared";
+export {
+  Action,
+  ChildProposal,
+  type ChildProposalInput,
+  GateRecord,
+  ToolCallBody,
+} from "@/server/domain/events/bodies/shared";
 
 /**
  * The one event union. Every change to a session is one of these, appended to the session's log

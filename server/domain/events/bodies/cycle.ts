@@ -1,5 +1,5 @@
 import { z } from "zod";
-import { TestResults } from "@/server/contract/test-runs/results";
+import { TestResults } from "@/server/domain/contract/test-results";
 import { Judgment, ReasoningSwitch, UserMode } from "@/server/domain/vocabulary/session";
 import { RoleName } from "./roles";
 import { Action, GateRecord, text } from "./shared";

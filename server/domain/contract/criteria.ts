@@ -1,5 +1,5 @@
 import { z } from "zod";
-import { TestResults } from "./test-runs/results";
+import { TestResults } from "./test-results";
 
 /**
  * Seed 000's acceptance criteria: each a testable condition with a verifier that runs in the sandbox

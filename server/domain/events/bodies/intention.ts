@@ -1,7 +1,7 @@
 import { z } from "zod";
-import { Criterion, CriterionResult } from "@/server/contract/criteria";
+import { Criterion, CriterionResult } from "@/server/domain/contract/criteria";
+import { BudgetShare } from "@/server/domain/events/checkpoint-schema";
 import { EvidenceKind, IntentionStatus } from "@/server/domain/vocabulary/session";
-import { BudgetShare } from "../checkpoint-schema";
 import { text } from "./shared";
 
 export const IntentionCreatedBody = z.object({

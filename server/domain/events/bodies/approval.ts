@@ -1,7 +1,7 @@
 import { z } from "zod";
+import { CheckpointAnswer, CheckpointProposal } from "@/server/domain/events/checkpoint-schema";
+import { PRE_APPROVABLE_CATEGORIES, PreApprovableCategory } from "@/server/domain/policy/checkpoints";
 import { ApprovalKind } from "@/server/domain/vocabulary/session";
-import { PRE_APPROVABLE_CATEGORIES, PreApprovableCategory } from "@/server/policy/checkpoints";
-import { CheckpointAnswer, CheckpointProposal } from "../checkpoint-schema";
 import { ChildProposal, ToolCallBody } from "./shared";
 
 export const ApprovalRequestedBody = z.object({

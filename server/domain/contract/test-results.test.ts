@@ -1,7 +1,7 @@
 import { describe, expect, it } from "vitest";
-import { CycleResultBody } from "@/server/events/bodies/cycle";
-import { CriterionResult } from "../criteria";
-import { testResults } from "./results";
+import { CycleResultBody } from "@/server/domain/events/bodies/cycle";
+import { CriterionResult } from "./criteria";
+import { testResults } from "./test-results";
 
 describe("stored test results", () => {
   const tests = testResults({

@@ -1,4 +1,5 @@
 import { z } from "zod";
+import { DiscoveredIntent } from "@/server/domain/intent/discovered-intent";
 import { SandboxRuntime } from "@/server/domain/vocabulary/sandbox-runtime";
 import {
   FinalRunStatus,
@@ -7,7 +8,6 @@ import {
   RunRoute,
   UserMode,
 } from "@/server/domain/vocabulary/session";
-import { DiscoveredIntent } from "@/server/riva/discovery/discovered-intent";
 import { text } from "./shared";
 
 /** A chat message from the user, the agent or the system (errors, notices). */

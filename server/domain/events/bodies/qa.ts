@@ -1,6 +1,6 @@
 import { z } from "zod";
-import { DeliverySource } from "@/server/policy/stages/delivery-gate";
-import { DeliveryState } from "@/server/policy/stages/reasoning-outcome";
+import { DeliverySource } from "@/server/domain/policy/delivery-gate";
+import { DeliveryState } from "@/server/domain/policy/reasoning-outcome";
 
 /**
  * Advisory QA and the delivery gate (seed 001 §2.3, §2.5). A QA report is advice attached to an
