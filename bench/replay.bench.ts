@@ -4,7 +4,7 @@
  * point (one scrub step), against parsing the same log from JSON in the same run (what any viewer pays).
  */
 import { performance } from "node:perf_hooks";
-import { foldEvents } from "@/server/events/fold";
+import { foldEvents } from "@/server/domain/session/fold";
 import { bigSession } from "./support/big-session";
 
 function median(samples: number[]): number {

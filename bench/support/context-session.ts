@@ -1,5 +1,6 @@
 import type { EventInput } from "@/server/domain/events/schema";
-import { foldEvents, type IntentionView, type SessionView } from "@/server/events/fold";
+import { foldEvents } from "@/server/domain/session/fold";
+import type { IntentionView, SessionView } from "@/server/domain/session/view";
 import { sequence } from "@/server/testing/events";
 
 /**

@@ -1,6 +1,6 @@
 import { afterEach, beforeEach, describe, expect, it, vi } from "vitest";
 import { captureRouter } from "@/server/api/routers/capture";
-import { foldEvents } from "@/server/events/fold";
+import { foldEvents } from "@/server/domain/session/fold";
 import { EventStore } from "@/server/events/store";
 import type { PrismaClient } from "@/server/generated/prisma/client";
 import { verifiedRun, waitingRun } from "@/server/testing/capture-events";

@@ -1,7 +1,8 @@
 import { z } from "zod";
 import { Action, StoredEvent } from "@/server/domain/events/schema";
+import { foldEvents } from "@/server/domain/session/fold";
+import type { IntentionView, SessionView } from "@/server/domain/session/view";
 import { IntentionStatus, Judgment, RunStatus } from "@/server/domain/vocabulary/session";
-import { foldEvents, type IntentionView, type SessionView } from "@/server/events/fold";
 import { checkEventLog, type Problem } from "./check-log";
 
 /**

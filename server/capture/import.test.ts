@@ -1,6 +1,7 @@
 import { describe, expect, it } from "vitest";
 import { EventBody, type StoredEvent } from "@/server/domain/events/schema";
-import { foldEvents, type SessionView } from "@/server/events/fold";
+import { foldEvents } from "@/server/domain/session/fold";
+import type { SessionView } from "@/server/domain/session/view";
 import { verifiedRun as verified, waitingRun as waiting } from "@/server/testing/capture-events";
 import { sequence } from "@/server/testing/events";
 import { ID_FIELDS, IMPORTED_UNFINISHED_REASON, type ImportPlan, planImport } from "./import";

@@ -1,6 +1,6 @@
 import { randomUUID } from "node:crypto";
 import { EventBody, type StoredEvent } from "@/server/domain/events/schema";
-import { foldEvents } from "@/server/events/fold";
+import { foldEvents } from "@/server/domain/session/fold";
 import type { EventStore } from "@/server/events/store";
 import type { PrismaClient } from "@/server/generated/prisma/client";
 import type { SessionExport } from "./export";

@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
 import type { EventInput } from "@/server/domain/events/schema";
-import { foldEvents } from "@/server/events/fold";
+import { foldEvents } from "@/server/domain/session/fold";
 import { cycle, decomposedRun, sequence } from "@/server/testing/events";
 import { isTestCommand, projectMemories } from "./memory";
 

@@ -1,4 +1,4 @@
-import type { IntentionView, SessionView } from "@/server/events/fold";
+import type { IntentionView, SessionView } from "@/server/domain/session/view";
 
 /**
  * Project memory (seed 001's project memory, seed 000's `project_memory.py`): what earlier runs on

@@ -1,5 +1,6 @@
 import type { StoredEvent } from "@/server/domain/events/schema";
-import { foldEvents, type SessionView } from "@/server/events/fold";
+import { foldEvents } from "@/server/domain/session/fold";
+import type { SessionView } from "@/server/domain/session/view";
 import type { EventStore } from "@/server/events/store";
 import type { PrismaClient } from "@/server/generated/prisma/client";
 

@@ -1,6 +1,7 @@
 import type { StoredEvent } from "@/server/domain/events/schema";
+import { foldEvents } from "@/server/domain/session/fold";
+import type { CycleView, IntentionView, SessionView } from "@/server/domain/session/view";
 import type { ActionType, Judgment } from "@/server/domain/vocabulary/session";
-import { type CycleView, foldEvents, type IntentionView, type SessionView } from "@/server/events/fold";
 
 /**
  * Training data from a session (seed 000: "export sessions in a format suitable for fine-tuning"):

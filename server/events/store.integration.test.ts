@@ -1,9 +1,9 @@
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import type { EventInput, StoredEvent } from "@/server/domain/events/schema";
+import { foldEvents } from "@/server/domain/session/fold";
 import type { PrismaClient } from "@/server/generated/prisma/client";
 import { cycle, decomposedRun } from "@/server/testing/events";
 import { createTestDb, seedSession } from "@/server/testing/test-db";
-import { foldEvents } from "./fold";
 import { followEvents } from "./follow";
 import { EventStore } from "./store";
 

@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
 import type { EventInput } from "@/server/domain/events/schema";
-import { emptySessionView, foldEvents } from "@/server/events/fold";
+import { emptySessionView, foldEvents } from "@/server/domain/session/fold";
 import { cycle, decomposedRun, sequence } from "@/server/testing/events";
 import { acceptRefusal } from "./accept-intention";
 

@@ -1,5 +1,6 @@
 import { UserFacingError } from "@/server/domain/errors";
-import { emptySessionView, foldEvents, type IntentionView, type SessionView } from "@/server/events/fold";
+import { emptySessionView, foldEvents } from "@/server/domain/session/fold";
+import type { IntentionView, SessionView } from "@/server/domain/session/view";
 import { type EventLog, StaleLogError } from "@/server/events/log";
 import { leafEvidence } from "@/server/riva/evidence";
 

@@ -1,7 +1,7 @@
 import { describe, expect, it } from "vitest";
 import type { CheckpointProposal } from "@/server/domain/events/checkpoint-schema";
 import type { EventInput } from "@/server/domain/events/schema";
-import { foldEvents } from "@/server/events/fold";
+import { foldEvents } from "@/server/domain/session/fold";
 import { decomposedRun, sequence } from "@/server/testing/events";
 import { resolveCheckpointAnswer } from "./checkpoint-answers";
 

@@ -1,7 +1,7 @@
 import { UserFacingError } from "@/server/domain/errors";
 import { CheckpointAnswer, type CheckpointAnswerInput } from "@/server/domain/events/checkpoint-schema";
-import type { ApprovalView, SessionView } from "@/server/events/fold";
-import { defaultGrant, spentBy } from "@/server/riva/budgets";
+import { defaultGrant, spentBy } from "@/server/domain/session/budgets";
+import type { ApprovalView, SessionView } from "@/server/domain/session/view";
 
 const QUESTION_OF_KIND: Record<string, CheckpointAnswer["question"]> = {
   judgment: "judge_action",

@@ -1,5 +1,5 @@
 import { UserFacingError } from "@/server/domain/errors";
-import { emptySessionView, foldEvents } from "@/server/events/fold";
+import { emptySessionView, foldEvents } from "@/server/domain/session/fold";
 import type { EventLog } from "@/server/events/log";
 
 /**

@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
 import { CheckpointPolicy } from "@/server/domain/policy/checkpoints";
-import { foldEvents } from "@/server/events/fold";
+import { foldEvents } from "@/server/domain/session/fold";
 import { EventStore } from "@/server/events/store";
 import { DELIVERY_MISSING_ITEM, DELIVERY_NEEDS_WORK_MARK } from "@/server/model/fake-openai/delivery-replies";
 import { ofType } from "@/server/testing/events";

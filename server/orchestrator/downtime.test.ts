@@ -1,7 +1,7 @@
 import { describe, expect, it } from "vitest";
 import { CheckpointPolicy } from "@/server/domain/policy/checkpoints";
+import { foldEvents } from "@/server/domain/session/fold";
 import { DEFAULT_LIMITS } from "@/server/domain/session/limits";
-import { foldEvents } from "@/server/events/fold";
 import { MemoryEventLog } from "@/server/events/log";
 import type { AgentModel } from "@/server/model/types";
 import { ofType } from "@/server/testing/events";

@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { foldEvents } from "@/server/events/fold";
+import { foldEvents } from "@/server/domain/session/fold";
 import { EventStore } from "@/server/events/store";
 import { AiSdkModel, createOfflineModel } from "@/server/model";
 import type { AgentModel } from "@/server/model/types";

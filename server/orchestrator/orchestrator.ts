@@ -10,9 +10,10 @@ import {
   type ToolCallBody,
 } from "@/server/domain/events/schema";
 import type { PreApprovableCategory } from "@/server/domain/policy/checkpoints";
+import { emptySessionView, foldEvents } from "@/server/domain/session/fold";
+import type { SessionView } from "@/server/domain/session/view";
 import type { ReasoningSwitch, UserMode } from "@/server/domain/vocabulary/session";
 import type { TwoPhaseOptions } from "@/server/domain/vocabulary/two-phase";
-import { emptySessionView, foldEvents, type SessionView } from "@/server/events/fold";
 import { scopeGlobProblem } from "@/server/intents/project-intent";
 import { twoPhaseConfig } from "@/server/model/tiers/two-phase";
 import type { AgentModel } from "@/server/model/types";

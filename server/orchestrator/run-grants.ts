@@ -1,6 +1,6 @@
 import { UserFacingError } from "@/server/domain/errors";
 import type { PreApprovableCategory } from "@/server/domain/policy/checkpoints";
-import { emptySessionView, foldEvents } from "@/server/events/fold";
+import { emptySessionView, foldEvents } from "@/server/domain/session/fold";
 import type { EventLog } from "@/server/events/log";
 
 /**

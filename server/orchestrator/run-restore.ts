@@ -1,5 +1,5 @@
 import { TierRef } from "@/server/domain/events/tier-schema";
-import type { RunView } from "@/server/events/fold";
+import type { RunView } from "@/server/domain/session/view";
 import type { AgentModel } from "@/server/model/types";
 import type { RunTiers } from "@/server/riva/ports";
 import { tierRef } from "@/server/riva/tier-step";

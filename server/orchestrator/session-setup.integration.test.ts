@@ -1,9 +1,9 @@
 import Docker from "dockerode";
 import { afterAll, describe, expect, it } from "vitest";
+import { setupOutputId } from "@/server/domain/session/fold-environment";
 import type { LiveCommandOutput } from "@/server/domain/session/live-output";
 import { DEFAULT_EGRESS } from "@/server/domain/vocabulary/egress";
 import { commandOutput } from "@/server/events/command-output";
-import { setupOutputId } from "@/server/events/fold-environment";
 import { EventStore } from "@/server/events/store";
 import { removeCacheVolume } from "@/server/sandbox/dep-cache";
 import { setupCommandHash } from "@/server/setup/detect";

@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
 import { CheckpointPolicy } from "@/server/domain/policy/checkpoints";
-import { foldEvents } from "@/server/events/fold";
+import { foldEvents } from "@/server/domain/session/fold";
 import { EventStore } from "@/server/events/store";
 import { orchestratorWorld } from "@/server/testing/orchestrator-world";
 

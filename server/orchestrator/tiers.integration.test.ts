@@ -1,6 +1,6 @@
 import { randomBytes } from "node:crypto";
 import { describe, expect, it } from "vitest";
-import { foldEvents } from "@/server/events/fold";
+import { foldEvents } from "@/server/domain/session/fold";
 import { EventStore } from "@/server/events/store";
 import { createPricer } from "@/server/model/pricing";
 import { loadTierConfig } from "@/server/model/tiers/load";

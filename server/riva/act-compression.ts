@@ -1,6 +1,6 @@
 import type { EventInput } from "@/server/domain/events/schema";
 import type { CompressedItem } from "@/server/domain/events/tier-schema";
-import type { IntentionView } from "@/server/events/fold";
+import type { IntentionView } from "@/server/domain/session/view";
 import type { CompressionRecord, DroppedItem } from "@/server/model/context/record";
 
 /**

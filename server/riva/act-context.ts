@@ -1,6 +1,6 @@
 import { describeCriterion } from "@/server/domain/contract/criteria";
-import type { IntentionView, SessionView } from "@/server/events/fold";
-import { tierNameOfCycle } from "@/server/events/fold-tiers";
+import { tierNameOfCycle } from "@/server/domain/session/fold-tiers";
+import type { IntentionView, SessionView } from "@/server/domain/session/view";
 import {
   type BuildContextInput,
   type BuiltContext,

@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import type { ApprovalView } from "@/server/events/fold";
+import type { ApprovalView } from "@/server/domain/session/view";
 import { personApprovalForCheck } from "./check-approvals";
 import { commandBinding } from "./contract-check";
 

@@ -1,6 +1,6 @@
 import { cardCheckCommands } from "@/server/domain/contract/check-commands";
 import type { RivaLimits } from "@/server/domain/session/limits";
-import type { ApprovalView, IntentionView, SessionView } from "@/server/events/fold";
+import type { ApprovalView, IntentionView, SessionView } from "@/server/domain/session/view";
 import { commandBinding } from "./contract-check";
 import { approvedCall } from "./tool-approval";
 

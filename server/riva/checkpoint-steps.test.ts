@@ -1,8 +1,8 @@
 import { describe, expect, it } from "vitest";
 import type { CheckpointAnswerInput, CheckpointProposal } from "@/server/domain/events/checkpoint-schema";
 import type { EventInput } from "@/server/domain/events/schema";
+import { foldEvents } from "@/server/domain/session/fold";
 import { DEFAULT_LIMITS } from "@/server/domain/session/limits";
-import { foldEvents } from "@/server/events/fold";
 import { cycle, decomposedRun, sequence } from "@/server/testing/events";
 import { AUTO_QUESTIONS, type Questions } from "./checkpoint-steps";
 import { nextStep } from "./next-step";

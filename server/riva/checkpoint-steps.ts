@@ -1,7 +1,4 @@
 import type { CheckpointPolicy } from "@/server/domain/policy/checkpoints";
-import type { RivaLimits, RunBudget } from "@/server/domain/session/limits";
-import type { Judgment } from "@/server/domain/vocabulary/session";
-import type { CycleView, IntentionView, SessionView } from "@/server/events/fold";
 import {
   budgetOf,
   describeAllowance,
@@ -10,7 +7,10 @@ import {
   rootBudget,
   spentBy,
   splitBudget,
-} from "./budgets";
+} from "@/server/domain/session/budgets";
+import type { RivaLimits, RunBudget } from "@/server/domain/session/limits";
+import type { CycleView, IntentionView, SessionView } from "@/server/domain/session/view";
+import type { Judgment } from "@/server/domain/vocabulary/session";
 import { failureSummary } from "./heuristics";
 import type { Step } from "./next-step";
 import {

@@ -1,6 +1,6 @@
 import { randomUUID } from "node:crypto";
 import type { ChildProposalInput, EventInput } from "@/server/domain/events/schema";
-import type { IntentionView } from "@/server/events/fold";
+import type { IntentionView } from "@/server/domain/session/view";
 import { scopeBinding } from "@/server/policy/approval/approved-scopes";
 
 /**

@@ -1,7 +1,7 @@
 import { type Exec, verifyCriterion } from "@/server/contract/verify";
 import { type Criterion, type CriterionResult, describeCriterion } from "@/server/domain/contract/criteria";
+import type { IntentionView } from "@/server/domain/session/view";
 import type { Judgment } from "@/server/domain/vocabulary/session";
-import type { IntentionView } from "@/server/events/fold";
 import { approvalBinding } from "@/server/policy/approval/binding";
 
 /** The binding hash of a shell command, as the approval gate binds it: equal only for identical bytes. */

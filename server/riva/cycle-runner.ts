@@ -5,7 +5,7 @@ import type { CriterionResult } from "@/server/domain/contract/criteria";
 import { errorMessage } from "@/server/domain/errors";
 import type { Action, EventInput, GateRecord, ToolCallBody } from "@/server/domain/events/schema";
 import type { CheckpointPolicy } from "@/server/domain/policy/checkpoints";
-import type { ApprovalView, IntentionView } from "@/server/events/fold";
+import type { ApprovalView, IntentionView } from "@/server/domain/session/view";
 import type { CycleLedger } from "@/server/governance/ledger/cycle-ledger";
 import { approvalBinding } from "@/server/policy/approval/binding";
 import type { ToolDispatch, ToolResult } from "@/server/tools/dispatch";

@@ -1,6 +1,6 @@
 import { errorMessage } from "@/server/domain/errors";
 import type { EventInput } from "@/server/domain/events/schema";
-import type { IntentionView, SessionView } from "@/server/events/fold";
+import type { IntentionView, SessionView } from "@/server/domain/session/view";
 import { deliveryHeuristic } from "@/server/model/delivery/heuristic";
 import type { DeliveryAnswer } from "@/server/model/delivery/types";
 import { checkDeliveryOffline, OFFLINE_MODEL_ID } from "@/server/model/offline-model";

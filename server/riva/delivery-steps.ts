@@ -1,5 +1,5 @@
 import type { DeliveryState } from "@/server/domain/policy/reasoning-outcome";
-import type { IntentionView, SessionView } from "@/server/events/fold";
+import type { IntentionView, SessionView } from "@/server/domain/session/view";
 import type { DeliveryAnswer, DeliveryCheckInput } from "@/server/model/delivery/types";
 
 /**

@@ -1,7 +1,7 @@
 import { describe, expect, it } from "vitest";
 import { CheckpointPolicy } from "@/server/domain/policy/checkpoints";
+import { type emptySessionView, foldEvents } from "@/server/domain/session/fold";
 import { DEFAULT_LIMITS } from "@/server/domain/session/limits";
-import { type emptySessionView, foldEvents } from "@/server/events/fold";
 import { MemoryEventLog } from "@/server/events/log";
 import { Orchestrator } from "@/server/orchestrator/orchestrator";
 import { intentions, ok, splitOnAnd } from "@/server/testing/engine-scripts";

@@ -1,8 +1,8 @@
 import { describe, expect, it } from "vitest";
 import type { EventOf, StoredEvent } from "@/server/domain/events/schema";
 import { CheckpointPolicy } from "@/server/domain/policy/checkpoints";
+import { emptySessionView, foldEvents } from "@/server/domain/session/fold";
 import { DEFAULT_LIMITS } from "@/server/domain/session/limits";
-import { emptySessionView, foldEvents } from "@/server/events/fold";
 import { MemoryEventLog } from "@/server/events/log";
 import { Orchestrator } from "@/server/orchestrator/orchestrator";
 import type { ExecOptions, ExecResult, Sandbox, SandboxProvider } from "@/server/sandbox/types";

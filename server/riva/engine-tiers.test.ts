@@ -1,9 +1,9 @@
 import { describe, expect, it } from "vitest";
 import type { EventInput } from "@/server/domain/events/schema";
 import { CheckpointPolicy } from "@/server/domain/policy/checkpoints";
+import { foldEvents } from "@/server/domain/session/fold";
 import { DEFAULT_LIMITS } from "@/server/domain/session/limits";
 import type { EscalationPolicy } from "@/server/domain/vocabulary/two-phase";
-import { foldEvents } from "@/server/events/fold";
 import { MemoryEventLog } from "@/server/events/log";
 import { SIMPLE_TIER_DEFAULTS, type TierConfig } from "@/server/model/tiers/schema";
 import { type AgentModel, commandAction, type Plan } from "@/server/model/types";

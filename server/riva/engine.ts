@@ -6,8 +6,9 @@ import {
   DEFAULT_CHECKPOINTS,
   STRICTEST_CHECKPOINTS,
 } from "@/server/domain/policy/checkpoints";
+import { applyEvent, emptySessionView } from "@/server/domain/session/fold";
+import type { IntentionView, SessionView } from "@/server/domain/session/view";
 import { commandOutput } from "@/server/events/command-output";
-import { applyEvent, emptySessionView, type IntentionView, type SessionView } from "@/server/events/fold";
 import { CycleLedger } from "@/server/governance/ledger/cycle-ledger";
 import type { RequestContext } from "@/server/model/request-check";
 import type { ModelCallRecord, Plan } from "@/server/model/types";

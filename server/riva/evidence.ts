@@ -2,8 +2,8 @@ import { isTestCommand } from "@/server/capture/memory";
 import { requestedCommand } from "@/server/contract/requested-command";
 import { type Criterion, describeCriterion } from "@/server/domain/contract/criteria";
 import { CheckpointPolicy } from "@/server/domain/policy/checkpoints";
+import type { CycleView, IntentionView } from "@/server/domain/session/view";
 import { EVIDENCE_STRENGTH, type EvidenceKind } from "@/server/domain/vocabulary/session";
-import type { CycleView, IntentionView } from "@/server/events/fold";
 import { gateCommand } from "./command-gate";
 
 /**

@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
 import { DEFAULT_LIMITS } from "@/server/domain/session/limits";
-import type { CycleView } from "@/server/events/fold";
+import type { CycleView } from "@/server/domain/session/view";
 import { canVerifyDirectly, failureSummary, isStalled, shouldDecompose } from "./heuristics";
 
 const cycle = (over: Partial<CycleView>): CycleView => ({

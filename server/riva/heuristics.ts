@@ -1,5 +1,5 @@
 import type { RivaLimits } from "@/server/domain/session/limits";
-import type { CycleView, IntentionView } from "@/server/events/fold";
+import type { CycleView, IntentionView } from "@/server/domain/session/view";
 
 /**
  * Seed 000's decision functions, pure. Each answer carries the rule that produced it, because the

@@ -1,8 +1,8 @@
 import { errorMessage } from "@/server/domain/errors";
 import type { EventInput } from "@/server/domain/events/schema";
+import type { IntentionView } from "@/server/domain/session/view";
 import type { ReasoningSwitch, UserMode } from "@/server/domain/vocabulary/session";
 import type { Stage } from "@/server/domain/vocabulary/stages";
-import type { IntentionView } from "@/server/events/fold";
 import { ModelOutputError } from "@/server/model/errors";
 import type { RequestContext } from "@/server/model/request-check";
 import { type AttemptReport, classifyModelError, sleep as realSleep, withRetry } from "@/server/model/retry";

@@ -1,7 +1,7 @@
 import { describe, expect, it } from "vitest";
 import type { EventInput } from "@/server/domain/events/schema";
+import { foldEvents } from "@/server/domain/session/fold";
 import { DEFAULT_LIMITS, type RivaLimits } from "@/server/domain/session/limits";
-import { foldEvents } from "@/server/events/fold";
 import { cycle, decomposedRun, discovered, model, requestedCycle, sequence } from "@/server/testing/events";
 import { nextStep } from "./next-step";
 

@@ -1,10 +1,10 @@
 import type { BudgetShare, CheckpointProposal } from "@/server/domain/events/checkpoint-schema";
+import { rootBudget } from "@/server/domain/session/budgets";
+import { warmupOf } from "@/server/domain/session/fold-reasoning";
 import type { RivaLimits, RunBudget } from "@/server/domain/session/limits";
+import type { ApprovalView, IntentionView, RunView, SessionView } from "@/server/domain/session/view";
 import type { EvidenceKind, FinalRunStatus, Judgment } from "@/server/domain/vocabulary/session";
-import type { ApprovalView, IntentionView, RunView, SessionView } from "@/server/events/fold";
-import { warmupOf } from "@/server/events/fold-reasoning";
 import type { TierConfig } from "@/server/model/tiers/schema";
-import { rootBudget } from "./budgets";
 import {
   AUTO_QUESTIONS,
   budgetGate,

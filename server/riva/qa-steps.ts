@@ -1,9 +1,8 @@
 import { describeCriterion } from "@/server/domain/contract/criteria";
 import type { CheckpointPolicy } from "@/server/domain/policy/checkpoints";
 import type { DeliveryState } from "@/server/domain/policy/reasoning-outcome";
-import type { IntentionView, RunView, SessionView } from "@/server/events/fold";
-import type { QaReportView } from "@/server/events/fold-qa";
-import { deliveryChecked, verificationReported } from "@/server/events/fold-qa";
+import { deliveryChecked, verificationReported } from "@/server/domain/session/fold-qa";
+import type { IntentionView, QaReportView, RunView, SessionView } from "@/server/domain/session/view";
 import type { QaInput } from "@/server/model/types";
 import { attemptedAction } from "./tool-action";
 

@@ -4,8 +4,8 @@ import type {
   CheckpointProposal,
   IntegrationStatus,
 } from "@/server/domain/events/checkpoint-schema";
+import type { ApprovalView, CycleView, IntentionView, SessionView } from "@/server/domain/session/view";
 import type { Judgment } from "@/server/domain/vocabulary/session";
-import type { ApprovalView, CycleView, IntentionView, SessionView } from "@/server/events/fold";
 import { describeGap, gapOf, gapReflection, judgeWithContract } from "./contract-check";
 import { judgeCommand, reflectOnFailure } from "./judge";
 

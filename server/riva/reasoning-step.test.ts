@@ -1,8 +1,8 @@
 import { describe, expect, it } from "vitest";
 import type { EventInput } from "@/server/domain/events/schema";
+import { foldEvents } from "@/server/domain/session/fold";
+import { latestOutcome, reflectionOf, warmupOf } from "@/server/domain/session/fold-reasoning";
 import { DEFAULT_LIMITS } from "@/server/domain/session/limits";
-import { foldEvents } from "@/server/events/fold";
-import { latestOutcome, reflectionOf, warmupOf } from "@/server/events/fold-reasoning";
 import { discovered, model, sequence } from "@/server/testing/events";
 import { nextStep } from "./next-step";
 import { actCarry, afterActEvents, cappedReads, MAX_WARMUP_READS, reasoningEvent } from "./reasoning-step";

@@ -4,8 +4,8 @@ import { MAX_REASONING_CHARS, type ReasoningKind } from "@/server/domain/events/
 import type { EventInput } from "@/server/domain/events/schema";
 import { summarizeIntent } from "@/server/domain/intent/discovered-intent";
 import { compactReasoning, type ReasoningOutcome } from "@/server/domain/policy/reasoning-outcome";
-import type { IntentionView, SessionView } from "@/server/events/fold";
-import { latestOutcome } from "@/server/events/fold-reasoning";
+import { latestOutcome } from "@/server/domain/session/fold-reasoning";
+import type { IntentionView, SessionView } from "@/server/domain/session/view";
 import type { CorrectionNote } from "@/server/model/corrections";
 import { offlineWarmup } from "@/server/model/offline-model";
 import type { RequestContext } from "@/server/model/request-check";

@@ -1,8 +1,8 @@
 import { randomUUID } from "node:crypto";
 import type { EventInput } from "@/server/domain/events/schema";
 import type { CheckpointPolicy } from "@/server/domain/policy/checkpoints";
+import type { IntentionView, SessionView } from "@/server/domain/session/view";
 import { fitText, MAX_STEP_CHARS } from "@/server/domain/text/fit-text";
-import type { IntentionView, SessionView } from "@/server/events/fold";
 import type { Pricer } from "@/server/model/pricing";
 import type { RequestContext } from "@/server/model/request-check";
 import type { ModelCallRecord, Plan } from "@/server/model/types";

@@ -1,5 +1,6 @@
 import { describe, expect, it } from "vitest";
-import { emptySessionView, type SessionView } from "@/server/events/fold";
+import { emptySessionView } from "@/server/domain/session/fold";
+import type { SessionView } from "@/server/domain/session/view";
 import { scopeBinding } from "@/server/policy/approval/approved-scopes";
 import { enforcedIntent } from "./run-scope";
 

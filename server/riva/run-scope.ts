@@ -1,5 +1,5 @@
 import type { CheckpointPolicy } from "@/server/domain/policy/checkpoints";
-import type { SessionView } from "@/server/events/fold";
+import type { SessionView } from "@/server/domain/session/view";
 import type { ActiveIntent } from "@/server/governance/intent-gate";
 import { personApprovedScope } from "@/server/policy/approval/approved-scopes";
 import type { EnforcedIntent } from "@/server/tools/dispatch";

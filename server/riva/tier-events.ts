@@ -1,6 +1,6 @@
 import type { EventInput } from "@/server/domain/events/schema";
-import type { IntentionView } from "@/server/events/fold";
-import { tierIndexOf } from "@/server/events/fold-tiers";
+import { tierIndexOf } from "@/server/domain/session/fold-tiers";
+import type { IntentionView } from "@/server/domain/session/view";
 import type { AgentModel } from "@/server/model/types";
 import type { RivaDeps } from "./ports";
 import type { EscalateStep } from "./tier-step";

@@ -1,8 +1,8 @@
 import { describe, expect, it } from "vitest";
 import type { EventInput } from "@/server/domain/events/schema";
+import { foldEvents } from "@/server/domain/session/fold";
 import { DEFAULT_LIMITS, type RivaLimits } from "@/server/domain/session/limits";
 import type { EscalationPolicy } from "@/server/domain/vocabulary/two-phase";
-import { foldEvents } from "@/server/events/fold";
 import { SIMPLE_TIER_DEFAULTS, type TierConfig } from "@/server/model/tiers/schema";
 import { discovered, model, sequence } from "@/server/testing/events";
 import { nextStep } from "./next-step";

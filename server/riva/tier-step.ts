@@ -1,7 +1,7 @@
 import type { TierRef } from "@/server/domain/events/tier-schema";
+import { tierIndexOf, tierNameOfCycle } from "@/server/domain/session/fold-tiers";
 import type { RivaLimits } from "@/server/domain/session/limits";
-import type { IntentionView } from "@/server/events/fold";
-import { tierIndexOf, tierNameOfCycle } from "@/server/events/fold-tiers";
+import type { IntentionView } from "@/server/domain/session/view";
 import { type AttemptView, summarizeFailures } from "@/server/model/context/failure-summary";
 import { overCap, type TierState, tierDecision } from "@/server/model/tiers/next-tier";
 import type { TierConfig } from "@/server/model/tiers/schema";

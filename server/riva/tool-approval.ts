@@ -1,5 +1,5 @@
 import type { EventInput, GateRecord, ToolCallBody } from "@/server/domain/events/schema";
-import type { ApprovalView } from "@/server/events/fold";
+import type { ApprovalView } from "@/server/domain/session/view";
 import { canonicalJson } from "@/server/policy/approval/binding";
 
 /**

@@ -3,7 +3,7 @@ import { describe, expect, it } from "vitest";
 import type { EventInput } from "@/server/domain/events/schema";
 import type { CodebaseIntent } from "@/server/domain/intent/codebase-intent";
 import { DEFAULT_CHECKPOINTS } from "@/server/domain/policy/checkpoints";
-import type { IntentionView } from "@/server/events/fold";
+import type { IntentionView } from "@/server/domain/session/view";
 import type { AgentModel, ContractInput } from "@/server/model/types";
 import { ModelOutputError } from "@/server/model/types";
 import { buildContract, contractEvents, testFirstAction, type UnderstandingHost } from "./understanding-step";

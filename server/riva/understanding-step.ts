@@ -5,7 +5,7 @@ import { errorMessage } from "@/server/domain/errors";
 import type { EventInput } from "@/server/domain/events/schema";
 import type { CodebaseIntent } from "@/server/domain/intent/codebase-intent";
 import type { CheckpointPolicy } from "@/server/domain/policy/checkpoints";
-import type { IntentionView } from "@/server/events/fold";
+import type { IntentionView } from "@/server/domain/session/view";
 import { deriveAcceptance, splitTask } from "@/server/model/heuristics/split-task";
 import type { RequestContext } from "@/server/model/request-check";
 import type { AgentModel, ModelCallRecord, NextAction } from "@/server/model/types";

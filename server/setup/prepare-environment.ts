@@ -1,7 +1,7 @@
 import type { EventBody } from "@/server/domain/events/schema";
+import { setupOutputId } from "@/server/domain/session/fold-environment";
 import type { EgressSettings } from "@/server/domain/vocabulary/egress";
 import { commandOutput } from "@/server/events/command-output";
-import { setupOutputId } from "@/server/events/fold-environment";
 import type { EgressApplied, Sandbox, SandboxProvider } from "@/server/sandbox/types";
 import { type DispatchDeps, ToolDispatch } from "@/server/tools/dispatch";
 

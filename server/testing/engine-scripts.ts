@@ -1,4 +1,4 @@
-import type { IntentionView, SessionView } from "@/server/events/fold";
+import type { IntentionView, SessionView } from "@/server/domain/session/view";
 import type { Plan, PlanInput } from "@/server/model/types";
 import { FakeSandboxProvider, scriptedModel } from "./fakes";
 

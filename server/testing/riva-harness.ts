@@ -1,8 +1,9 @@
 import type { CheckpointAnswerInput } from "@/server/domain/events/checkpoint-schema";
 import type { ChildProposalInput, StoredEvent } from "@/server/domain/events/schema";
 import { CheckpointPolicy, type CheckpointPolicyInput } from "@/server/domain/policy/checkpoints";
+import { emptySessionView, foldEvents } from "@/server/domain/session/fold";
 import { DEFAULT_LIMITS, type RivaLimits, type RunBudget } from "@/server/domain/session/limits";
-import { type ApprovalView, emptySessionView, foldEvents, type SessionView } from "@/server/events/fold";
+import type { ApprovalView, SessionView } from "@/server/domain/session/view";
 import { MemoryEventLog } from "@/server/events/log";
 import type { AgentModel } from "@/server/model/types";
 import { Orchestrator } from "@/server/orchestrator/orchestrator";

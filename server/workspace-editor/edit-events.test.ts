@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
 import { EventBody } from "@/server/domain/events/schema";
-import { foldEvents } from "@/server/events/fold";
+import { foldEvents } from "@/server/domain/session/fold";
 import { recordsFromEvents } from "@/server/governance/ledger/export";
 import { ledgerRecords } from "@/server/governance/ledger/record";
 import { decomposedRun, sequence } from "@/server/testing/events";

@@ -1,4 +1,4 @@
-import type { AnswerToolView } from "@/server/events/answer-view";
+import type { AnswerToolView } from "@/server/domain/session/answer-view";
 
 /** The read-only tool calls an answer was built from, under the answer: tool, what it looked at, status. */
 export function AnswerTools({ calls }: { calls: readonly AnswerToolView[] }) {

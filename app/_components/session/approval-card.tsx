@@ -4,7 +4,7 @@ import { useMutation } from "@tanstack/react-query";
 import { useState } from "react";
 import type { ToolCallBody } from "@/server/domain/events/schema";
 import { type PreApprovableCategory, preApprovableCategoryOf } from "@/server/domain/policy/checkpoints";
-import type { ApprovalView, SessionView } from "@/server/events/fold";
+import type { ApprovalView, SessionView } from "@/server/domain/session/view";
 import { describeError, useTRPC } from "../../_trpc/client";
 import { ChildrenEditor } from "./children-editor";
 import { InterruptedCommand } from "./interrupted-command";

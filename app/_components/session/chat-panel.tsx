@@ -1,7 +1,7 @@
 "use client";
 
 import { useMutation } from "@tanstack/react-query";
-import type { MessageView, SessionView } from "@/server/events/fold";
+import type { MessageView, SessionView } from "@/server/domain/session/view";
 import { describeError, useTRPC } from "../../_trpc/client";
 import { AnswerTools } from "./answer-tools";
 import { SwitchBar } from "./switch-bar";

@@ -1,5 +1,5 @@
 import { type Criterion, type CriterionResult, describeCriterion } from "@/server/domain/contract/criteria";
-import type { IntentionView } from "@/server/events/fold";
+import type { IntentionView } from "@/server/domain/session/view";
 import { TestCounts } from "./test-counts";
 
 /** An intention's contract: each criterion, with its last check when there is one. */

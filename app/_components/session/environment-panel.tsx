@@ -1,7 +1,7 @@
 "use client";
 
+import { type EnvironmentView, setupOutputId } from "@/server/domain/session/fold-environment";
 import { EGRESS_MODE_LABELS, type EgressMode } from "@/server/domain/vocabulary/egress";
-import { type EnvironmentView, setupOutputId } from "@/server/events/fold-environment";
 import { LiveCycleOutput } from "./live-output";
 
 const label = (mode: string) => EGRESS_MODE_LABELS[mode as EgressMode] ?? mode;

@@ -1,10 +1,15 @@
 "use client";
 
 import { useState } from "react";
+import { reflectionOf, warmupOf } from "@/server/domain/session/fold-reasoning";
+import type {
+  CycleView,
+  IntentionView,
+  ReasoningEntry,
+  SessionView,
+  ToolCalledView,
+} from "@/server/domain/session/view";
 import { fitText } from "@/server/domain/text/fit-text";
-import type { CycleView, IntentionView, SessionView } from "@/server/events/fold";
-import type { ToolCalledView } from "@/server/events/fold-approvals";
-import { type ReasoningEntry, reflectionOf, warmupOf } from "@/server/events/fold-reasoning";
 import { AcceptAsVerified } from "./accept-node";
 import { CheckResults, ContractList } from "./contract-list";
 import { IntentSummary } from "./intent-summary";

@@ -1,4 +1,4 @@
-import type { ApprovalView } from "@/server/events/fold";
+import type { ApprovalView } from "@/server/domain/session/view";
 
 /**
  * Issue #15.7: a command cut off by a server crash asks before it runs again. What the person needs

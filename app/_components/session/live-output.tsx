@@ -2,7 +2,7 @@
 
 import { createContext, useContext, useEffect, useRef, useState } from "react";
 import type { LiveCommandOutput } from "@/server/domain/session/live-output";
-import type { SessionView } from "@/server/events/fold";
+import type { SessionView } from "@/server/domain/session/view";
 import { useTRPCClient } from "../../_trpc/client";
 
 /**

@@ -3,7 +3,7 @@
 import { useMutation } from "@tanstack/react-query";
 import { createContext, useContext } from "react";
 import type { CompressedItem } from "@/server/domain/events/tier-schema";
-import type { IntentionView, SessionView } from "@/server/events/fold";
+import type { IntentionView, SessionView } from "@/server/domain/session/view";
 import { describeError, useTRPC } from "../../_trpc/client";
 
 /**

@@ -1,6 +1,6 @@
 import { describeCriterion } from "@/server/domain/contract/criteria";
+import type { IntentionView } from "@/server/domain/session/view";
 import { EVIDENCE_LABELS } from "@/server/domain/vocabulary/session";
-import type { IntentionView } from "@/server/events/fold";
 
 /**
  * What a node's verification rests on (issue #15), the same on the live node and in the replay: its

@@ -1,5 +1,4 @@
-import type { IntentionView } from "@/server/events/fold";
-import type { RoleReport } from "@/server/events/fold-roles";
+import type { IntentionView, RoleReport } from "@/server/domain/session/view";
 
 /**
  * Full mode's helpers on an intention (seed 002): the files the Librarian ranked for the latest

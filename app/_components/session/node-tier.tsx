@@ -1,5 +1,5 @@
-import type { IntentionView, SessionView } from "@/server/events/fold";
-import { tierIndexOf } from "@/server/events/fold-tiers";
+import { tierIndexOf } from "@/server/domain/session/fold-tiers";
+import type { IntentionView, SessionView } from "@/server/domain/session/view";
 
 /**
  * The model tier an intention works on (when the run has tiers), with the model behind it. It comes

@@ -1,5 +1,5 @@
-import type { SessionView } from "@/server/events/fold";
-import { phaseOf } from "@/server/riva/phase";
+import { phaseOf } from "@/server/domain/session/phase";
+import type { SessionView } from "@/server/domain/session/view";
 
 export function PhaseLabel({ view, runId }: { view: SessionView; runId: string }) {
   const phase = phaseOf(view, runId);

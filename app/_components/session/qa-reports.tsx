@@ -1,7 +1,7 @@
 "use client";
 
-import type { IntentionView, RunView } from "@/server/events/fold";
-import { type DeliveryReportView, deliveryCheckOf, type QaReportView } from "@/server/events/fold-qa";
+import { deliveryCheckOf } from "@/server/domain/session/fold-qa";
+import type { DeliveryReportView, IntentionView, QaReportView, RunView } from "@/server/domain/session/view";
 
 /**
  * Advisory QA (seed 001 §2.3) and the delivery gate (§2.5) as the log tells them: a node's reviews,

@@ -3,9 +3,9 @@
 import { useMutation } from "@tanstack/react-query";
 import { useRef, useState } from "react";
 import type { CheckpointAnswerInput } from "@/server/domain/events/checkpoint-schema";
+import { defaultGrant, describeAllowance } from "@/server/domain/session/budgets";
+import type { ApprovalView, SessionView } from "@/server/domain/session/view";
 import { JUDGMENTS } from "@/server/domain/vocabulary/session";
-import type { ApprovalView, SessionView } from "@/server/events/fold";
-import { defaultGrant, describeAllowance } from "@/server/riva/budgets";
 import { describeError, useTRPC } from "../../_trpc/client";
 import { useApprovalShortcuts } from "./use-approval-shortcuts";
 import { ViewerNote } from "./viewer-note";

@@ -1,4 +1,4 @@
-import type { CorrectionEntry, ReasoningEntry } from "@/server/events/fold-reasoning";
+import type { CorrectionEntry, ReasoningEntry } from "@/server/domain/session/view";
 
 /**
  * The person's reasoning switch made visible (seed 001 §4.3: the UI may show the full text; the model

@@ -2,7 +2,7 @@
 
 import { useMutation } from "@tanstack/react-query";
 import { PRE_APPROVABLE_CATEGORIES } from "@/server/domain/policy/checkpoints";
-import type { RunView } from "@/server/events/fold";
+import type { RunView } from "@/server/domain/session/view";
 import { describeError, useTRPC } from "../../_trpc/client";
 
 const LABELS = { write: "file changes", "git-write": "git changes" } as const;

@@ -1,4 +1,4 @@
-import type { SessionView } from "@/server/events/fold";
+import type { SessionView } from "@/server/domain/session/view";
 
 /**
  * The runtime and image the session's sandbox runs with, from its newest `sandbox-ready` event.

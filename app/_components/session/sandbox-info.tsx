@@ -1,4 +1,4 @@
-import type { RunView } from "@/server/events/fold";
+import type { RunView } from "@/server/domain/session/view";
 
 /**
  * The run's sandbox: its toolchain versions and the limits it runs with (`sandbox-described`).

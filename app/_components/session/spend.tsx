@@ -1,5 +1,6 @@
-import { type RunView, rollUp, type SessionView } from "@/server/events/fold";
-import { budgetOf, describeAllowance } from "@/server/riva/budgets";
+import { budgetOf, describeAllowance } from "@/server/domain/session/budgets";
+import { rollUp } from "@/server/domain/session/fold";
+import type { RunView, SessionView } from "@/server/domain/session/view";
 
 export function formatUsd(usd: number): string {
   return usd === 0 ? "$0" : usd < 0.01 ? `$${usd.toFixed(4)}` : `$${usd.toFixed(2)}`;

@@ -1,8 +1,8 @@
 "use client";
 
 import type { ToolCallBody } from "@/server/domain/events/schema";
+import type { ApprovalView } from "@/server/domain/session/view";
 import { applyEdit } from "@/server/domain/text/edit-text";
-import type { ApprovalView } from "@/server/events/fold";
 import { MergeDiff } from "./merge-diff";
 
 /**

@@ -1,7 +1,8 @@
 "use client";
 
 import { useEffect, useReducer, useRef, useState } from "react";
-import { applyEvent, emptySessionView, type SessionView } from "@/server/events/fold";
+import { applyEvent, emptySessionView } from "@/server/domain/session/fold";
+import type { SessionView } from "@/server/domain/session/view";
 import { describeError, useTRPCClient } from "../../_trpc/client";
 
 export type Connection = "connecting" | "live" | "reconnecting" | "error";

@@ -2,7 +2,7 @@
 
 import { useMutation } from "@tanstack/react-query";
 import { useState } from "react";
-import type { WorkView } from "@/server/events/work-view";
+import type { WorkView } from "@/server/domain/session/work-view";
 import { describeError, useTRPC } from "../../_trpc/client";
 
 /**

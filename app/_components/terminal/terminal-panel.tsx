@@ -1,7 +1,7 @@
 "use client";
 
 import { useEffect, useRef, useState } from "react";
-import type { TerminalView } from "@/server/events/fold";
+import type { TerminalView } from "@/server/domain/session/view";
 import { TerminalScreen } from "./terminal-screen";
 
 /**

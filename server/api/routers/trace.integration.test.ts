@@ -1,7 +1,7 @@
 import { afterEach, beforeEach, describe, expect, it, vi } from "vitest";
 import { traceRouter } from "@/server/api/routers/trace";
 import { readAllEvents } from "@/server/capture/read";
-import { foldEvents } from "@/server/events/fold";
+import { foldEvents } from "@/server/domain/session/fold";
 import { EventStore } from "@/server/events/store";
 import type { PrismaClient } from "@/server/generated/prisma/client";
 import { parseJsonl } from "@/server/governance/ledger/export";

@@ -1,6 +1,6 @@
 import { createRouter, sessionProcedure } from "@/server/api/trpc";
 import { readAllEvents } from "@/server/capture/read";
-import { foldEvents } from "@/server/events/fold";
+import { foldEvents } from "@/server/domain/session/fold";
 import { intentMap, recordsFromEvents, toJsonl, withEvidence } from "@/server/governance/ledger/export";
 
 /** The trace ledger (seed 003) of a session, as the files `agent_trace.jsonl` and `intent_map.md`. */

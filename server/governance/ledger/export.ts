@@ -5,7 +5,7 @@ import {
   arborMetadataOf,
   TraceRecordedBody,
 } from "@/server/domain/events/trace-schema";
-import type { IntentionView } from "@/server/events/fold";
+import type { IntentionView } from "@/server/domain/session/view";
 
 export { TraceRecordedBody } from "@/server/domain/events/trace-schema";
 

@@ -1,7 +1,7 @@
 import { configureSqlite, createDb } from "@/server/db";
 import { CheckpointPolicy } from "@/server/domain/policy/checkpoints";
+import { emptySessionView, foldEvents } from "@/server/domain/session/fold";
 import { DEFAULT_LIMITS } from "@/server/domain/session/limits";
-import { emptySessionView, foldEvents } from "@/server/events/fold";
 import { EventStore } from "@/server/events/store";
 import { logger } from "@/server/logger";
 import { createOfflineModel } from "@/server/model";

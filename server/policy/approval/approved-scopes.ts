@@ -1,5 +1,5 @@
 import type { ApprovedScope, CheckStatus } from "@/server/domain/policy/approval-policy";
-import type { IntentionView, SessionView } from "@/server/events/fold";
+import type { IntentionView, SessionView } from "@/server/domain/session/view";
 import { approvalBinding, verifyBinding } from "./binding";
 
 /**

@@ -1,6 +1,6 @@
 import { type PreApprovableCategory, preApprovableCategoryOf } from "@/server/domain/policy/checkpoints";
+import type { ApprovalView, SessionView } from "@/server/domain/session/view";
 import type { ToolCategory } from "@/server/domain/tools/risk";
-import type { ApprovalView, SessionView } from "@/server/events/fold";
 import { scopeGrantsFor } from "./approved-scopes";
 
 /**

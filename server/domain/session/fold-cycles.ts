@@ -1,5 +1,5 @@
 import type { EventOf } from "@/server/domain/events/schema";
-import type { CycleView, SessionView } from "./fold";
+import type { CycleView, SessionView } from "@/server/domain/session/view";
 
 /**
  * A cycle's events and its intention's contract, folded (see `applyEvent`): the thought and action,

@@ -1,6 +1,7 @@
 import type { Allowance, BudgetShare, CheckpointAnswer } from "@/server/domain/events/checkpoint-schema";
 import type { RunBudget } from "@/server/domain/session/limits";
-import { type ApprovalView, type IntentionView, rollUp, type SessionView } from "@/server/events/fold";
+import type { ApprovalView, IntentionView, SessionView } from "@/server/domain/session/view";
+import { rollUp } from "./fold";
 
 /**
  * Per-intention budgets (issue #3): a parent's remaining budget is split equally among its children

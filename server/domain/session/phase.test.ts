@@ -1,7 +1,7 @@
 import { describe, expect, it } from "vitest";
 import type { EventInput } from "@/server/domain/events/schema";
-import { foldEvents } from "@/server/events/fold";
 import { decomposedRun, sequence } from "@/server/testing/events";
+import { foldEvents } from "./fold";
 import { phaseOf } from "./phase";
 
 const phase = (bodies: EventInput[]) => phaseOf(foldEvents(sequence(bodies)), "run-1");

@@ -1,67 +1,16 @@
 import type { z } from "zod";
 import type { ContextRestoredBody } from "@/server/domain/events/bodies/context";
 import type {
-  CompressedItem,
   ContextCompressedBody,
   TierEscalatedBody,
-  TierRef,
   TiersConfiguredBody,
 } from "@/server/domain/events/tier-schema";
-import type { SessionView } from "./fold";
+import type { IntentionTierFields, RestoredItemView, SessionView } from "@/server/domain/session/view";
 
 /**
  * The fold of tier and compression events (kept out of fold.ts, which folds everything else). The
  * tier an intention is on lives in the log, so a restarted server continues on the same tier.
  */
-
-/** Where an intention's current tier began: its cycles and spend at that moment (zero for tier 0). */
-export interface TierStart {
-  cycles: number;
-  tokens: number;
-  costUsd: number;
-}
-
-export interface IntentionTierFields {
-  /**
-   * The tier it works on after an escalation; null: tier 0 (or the run has no tiers). `earlier`: the
-   * tiers it left, each with the index of its first cycle, so every attempt can be named by its tier.
-   */
-  tier: {
-    index: number;
-    name: string;
-    since: TierStart;
-    earlier: { index: number; name: string; fromCycle: number }[];
-    /** Why it last climbed, with the rule that fired. */
-    reason: string;
-  } | null;
-  /**
-   * How its latest model request was compressed (null: nothing was left out yet): the counts, the
-   * triggers and the items (the first 200), which the UI lists with a Restore button each.
-   */
-  compressed: {
-    omitted: number;
-    shortened: number;
-    collapsed: number;
-    keptChars: number;
-    triggers: string[];
-    dropped: CompressedItem[];
-  } | null;
-  /** Items people restored: its later requests include them in full (build-context.ts). */
-  restored: RestoredItemView[];
-}
-
-export interface RestoredItemView {
-  id: string;
-  item: string;
-  label: string | null;
-  sha256: string;
-  by: string;
-}
-
-export interface RunTierFields {
-  /** The run's model tiers, cheap to strong (null: the run has one model). */
-  tiers: { escalation: string; tiers: TierRef[] } | null;
-}
 
 /** Frozen: every intention starts from it, so the fold replaces `restored`, never pushes into it. */
 export const NO_INTENTION_TIER: Readonly<IntentionTierFields> = Object.freeze({

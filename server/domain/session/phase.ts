@@ -1,4 +1,4 @@
-import type { SessionView } from "@/server/events/fold";
+import type { SessionView } from "@/server/domain/session/view";
 
 /**
  * Seed 000's execution phases, derived from the log rather than stored, so they can never disagree

@@ -1,24 +1,11 @@
 import type { EventOf, StoredEvent } from "@/server/domain/events/schema";
 import type { PreApprovableCategory } from "@/server/domain/policy/checkpoints";
-import type { ApprovalView, IntentionView, SessionView } from "./fold";
+import type { ApprovalView, IntentionView, SessionView } from "@/server/domain/session/view";
 
 /**
  * The approval and tool-call part of the fold (kept apart so `fold.ts` stays readable). Pure, like
  * the rest of the fold: the live view, replay and the engine all read approvals through it.
  */
-
-/** A read the model made inside its act turn, as the log shows it. */
-export interface ToolCalledView {
-  /** The event's sequence number: a stable key. */
-  seq: number;
-  /** The cycle the read led to (its index among the intention's cycles). */
-  cycleIndex: number;
-  tool: string;
-  input: string;
-  status: string;
-  output: string;
-  durationMs: number;
-}
 
 export function requestedApproval(body: EventOf<"approval-requested">, event: StoredEvent): ApprovalView {
   return {
@@ -57,14 +44,6 @@ export function recordDecision(approval: ApprovalView, body: EventOf<"approval-d
   approval.editedCommand = body.command;
   approval.answer = body.answer;
   approval.editedCall = body.call;
-}
-
-/** A category a person pre-approved for the rest of one run, on a tool approval's card or the session bar. */
-export interface RunPreApproval {
-  category: PreApprovableCategory;
-  grantedBy: string;
-  /** The approval whose answer granted it (null: granted from the session bar). */
-  approvalId: string | null;
 }
 
 /**

@@ -2,13 +2,13 @@ import { describe, expect, it } from "vitest";
 import type { CheckpointAnswerInput } from "@/server/domain/events/checkpoint-schema";
 import type { EventInput } from "@/server/domain/events/schema";
 import { DEFAULT_LIMITS } from "@/server/domain/session/limits";
-import { foldEvents } from "@/server/events/fold";
+import { nextStep } from "@/server/riva/next-step";
 import { backticked, intentions, ok } from "@/server/testing/engine-scripts";
 import { decomposedRun, sequence } from "@/server/testing/events";
 import { FakeSandboxProvider, scriptedModel } from "@/server/testing/fakes";
 import { runTask } from "@/server/testing/riva-harness";
 import { budgetOf, defaultGrant, isOverBudget, splitBudget } from "./budgets";
-import { nextStep } from "./next-step";
+import { foldEvents } from "./fold";
 
 /** Per-intention budgets: the equal split, the roll-up, and the three answers to an overspent share. */
 

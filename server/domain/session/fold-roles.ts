@@ -1,16 +1,10 @@
 import type { RoleReportedBody } from "@/server/domain/events/bodies/roles";
-import type { SessionView } from "./fold";
+import type { IntentionRoleFields, SessionView } from "@/server/domain/session/view";
 
 /**
  * The fold of full mode's role reports: what the Librarian ranked, what the Critic said, which test
  * Chaos wrote, on the intention they worked for. The latest few are kept for the node's card.
  */
-
-export type RoleReport = Omit<RoleReportedBody, "type" | "runId" | "intentionId">;
-
-export interface IntentionRoleFields {
-  roles: RoleReport[];
-}
 
 const KEPT_REPORTS = 12;
 

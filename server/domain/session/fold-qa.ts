@@ -1,12 +1,16 @@
 import type { z } from "zod";
-import type { DeliveryReportedBody, QaReport, QaReportedBody } from "@/server/domain/events/bodies/qa";
+import type { DeliveryReportedBody, QaReportedBody } from "@/server/domain/events/bodies/qa";
 import {
-  type DeliveryGate,
   type DeliveryReport,
   INITIAL_DELIVERY_GATE,
   reduceDeliveryGate,
 } from "@/server/domain/policy/delivery-gate";
-import type { SessionView } from "./fold";
+import type {
+  DeliveryReportView,
+  IntentionQaFields,
+  RunDeliveryFields,
+  SessionView,
+} from "@/server/domain/session/view";
 
 /**
  * The fold of advisory QA and the delivery gate (kept out of fold.ts, which folds everything else).
@@ -14,45 +18,6 @@ import type { SessionView } from "./fold";
  * one. Every delivery report goes through the pure `reduceDeliveryGate`, so once an authoritative
  * source said DONE nothing later — a QA "fail", a retried answer, a NEEDS_WORK — can undo it.
  */
-
-export interface QaReportView {
-  reviewId: string;
-  seq: number;
-  at: string;
-  modelId: string;
-  offline: boolean;
-  /** null: the review could not be made (`error`). */
-  report: QaReport | null;
-  error: string | null;
-  tools: string[];
-  /** What the reviewer read on the way (`fs.read src/a.ts`). */
-  reads: string[];
-}
-
-export interface IntentionQaFields {
-  /** Advisory reviews of this intention, oldest first. */
-  qaReports: QaReportView[];
-}
-
-export interface DeliveryReportView {
-  seq: number;
-  state: DeliveryReport["state"];
-  source: DeliveryReport["source"];
-  reason: string;
-  /** False when the gate was already DONE (or the source is advisory): the report changed nothing. */
-  moved: boolean;
-  /** The delivery check's view: the model's answer, what it says is missing, who answered. */
-  modelState: DeliveryReport["state"] | null;
-  missing: string[];
-  modelId: string | null;
-  fallback: string | null;
-}
-
-export interface RunDeliveryFields {
-  /** Seed 001 §2.5: NEEDS_WORK until an authoritative source says DONE; DONE is never undone. */
-  delivery: DeliveryGate;
-  deliveryReports: DeliveryReportView[];
-}
 
 /** The fields' starting values, fresh arrays each time (the fold mutates them in place). */
 export const NO_QA = {

@@ -1,5 +1,5 @@
 import type { EventOf } from "@/server/domain/events/schema";
-import type { SessionView } from "./fold";
+import type { SessionView } from "@/server/domain/session/view";
 
 /** A model call's spend, on the intention that made it and on its run (folded by `applyEvent`). */
 export function foldModelCall(view: SessionView, body: EventOf<"llm-called">): void {

@@ -1,40 +1,12 @@
-import type { CorrectionKind, ReasoningKind } from "@/server/domain/events/bodies/reasoning";
 import type { EventOf } from "@/server/domain/events/schema";
 import type { ReasoningOutcome } from "@/server/domain/policy/reasoning-outcome";
-import type { SessionView } from "./fold";
+import type { ReasoningEntry, RunReasoningFields, SessionView } from "@/server/domain/session/view";
 
 /**
  * The fold of the reasoning switch's events (kept out of fold.ts, which folds everything else): the
  * run's warmup and each cycle's reflection, full text for the UI, and the latest compact outcome — the
  * only part of reasoning a later model request of the run receives.
  */
-
-export interface ReasoningEntry {
-  seq: number;
-  kind: ReasoningKind;
-  intentionId: string | null;
-  cycleIndex: number | null;
-  text: string;
-  outcome: ReasoningOutcome;
-  modelId: string;
-  offline: boolean;
-}
-
-export interface CorrectionEntry {
-  seq: number;
-  intentionId: string | null;
-  stage: string;
-  kind: CorrectionKind;
-  prompt: string;
-  problem: string;
-}
-
-export interface RunReasoningFields {
-  /** Warmups and reflections in log order. */
-  reasoningLog: ReasoningEntry[];
-  /** Correction prompts sent with retries, in log order. */
-  corrections: CorrectionEntry[];
-}
 
 export function noRunReasoning(): RunReasoningFields {
   return { reasoningLog: [], corrections: [] };
