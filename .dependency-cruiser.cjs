@@ -29,9 +29,10 @@ module.exports = {
     ...layerRules,
     {
       name: "no-circular",
-      comment: "No import cycles (type-only ones included: they tie the layers as much).",
+      comment:
+        "No import cycles (type-only ones included: they tie the layers as much). The generated Prisma client is not ours.",
       severity: "error",
-      from: { pathNot: TESTS },
+      from: { pathNot: `${TESTS}|^server/generated/` },
       to: { circular: true },
     },
     {

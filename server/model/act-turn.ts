@@ -4,10 +4,11 @@ import type { ToolName } from "@/server/domain/vocabulary/stages";
 import { stagePolicy } from "@/server/policy/stages/policy";
 import { isInTurnCall } from "@/server/riva/tool-action";
 import { toolManuals } from "@/server/tools/registry";
+import type { NextAction } from "./actions";
 import type { CorrectionNote, RenderedCorrection } from "./corrections";
 import type { ToolCallOutcome } from "./request-tool-call";
 import { type Interpretation, interpretAction } from "./tool-inputs";
-import type { NextAction, ReadPort } from "./types";
+import type { ReadPort } from "./types";
 
 /**
  * The act step as one model turn: the model may read (fs.read, fs.list, fs.search, git.status/diff/log)

@@ -5,7 +5,10 @@ import { composeSystemPrompt } from "@/server/policy/stages/compose";
 import { REASONING_MICRO_PROMPT, stagePolicy } from "@/server/policy/stages/policy";
 import { actInstructions } from "./act-prompt";
 import { actToolNames, actToolSet, runActTurn } from "./act-turn";
+import type { Plan } from "./actions";
 import { type AnswerStepRequest, streamAnswerStep } from "./answer-step";
+import type { Ask, AskStage } from "./ask";
+import type { ModelCallRecord } from "./call-record";
 import { type CorrectionNote, correctAnswer, correctFailedTool } from "./corrections";
 import { deliveryAsk } from "./delivery/delivery-ask";
 import type { DeliveryCheckInput } from "./delivery/types";
@@ -26,12 +29,10 @@ import { toModelError } from "./to-model-error";
 import {
   CannotDecomposeInput,
   FORCED_PLAN_TOOLS,
-  type Interpretation,
   interpretPlan,
   PLAN_TOOLS,
   ProposeDecompositionInput,
   TOOL_DESCRIPTIONS,
-  type ToolCallLike,
   WorkDirectlyInput,
 } from "./tool-inputs";
 import type {
@@ -39,8 +40,6 @@ import type {
   AgentModel,
   ContractInput,
   DiscoverInput,
-  ModelCallRecord,
-  Plan,
   PlanInput,
   QaInput,
   ReadPort,
@@ -96,20 +95,6 @@ interface Checked {
   workspaceTools: readonly ToolName[];
   request: RequestContext | undefined;
   instructions: string;
-}
-
-type AskStage = "decompose" | "act" | "discover" | "contract" | "verify" | "delivery_check";
-
-export interface Ask<T> {
-  stage: AskStage;
-  /** The workspace tools this request stands for (`run_command` is `shell.exec`; plan tools are answers). */
-  workspaceTools: ToolName[];
-  /** The run's mode and switch; absent only for callers from before the invariants (tests). */
-  request: RequestContext | undefined;
-  instructions: string;
-  userMessage: string;
-  tools: ToolSet;
-  interpret(calls: readonly ToolCallLike[], text: string): Interpretation<T>;
 }
 
 /**

@@ -1,4 +1,4 @@
-import type { ModelCallRecord } from "./types";
+import type { ModelCallRecord } from "./call-record";
 
 /**
  * The small catalogue of model failures the orchestrator can tell apart. Their messages are built here

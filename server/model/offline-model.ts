@@ -1,4 +1,6 @@
 import type { QaReport } from "@/server/domain/events/bodies/qa";
+import { commandAction, type NextAction, type Plan } from "./actions";
+import type { ModelCallRecord } from "./call-record";
 import { deliveryHeuristic } from "./delivery/heuristic";
 import type { DeliveryAnswer, DeliveryCheckInput } from "./delivery/types";
 import { deriveCommand } from "./heuristics/derive-command";
@@ -7,15 +9,7 @@ import { deriveOwnedScope } from "./heuristics/derive-scope";
 import { offlineReviewDiff, reviewOffline } from "./heuristics/offline-qa";
 import { deriveAcceptance, splitTask } from "./heuristics/split-task";
 import { offlineReflectionText, offlineWarmupText } from "./reasoning/offline-reasoning";
-import {
-  type AgentModel,
-  commandAction,
-  type ModelCallRecord,
-  type NextAction,
-  type Plan,
-  type QaInput,
-  type ReadPort,
-} from "./types";
+import type { AgentModel, QaInput, ReadPort } from "./types";
 
 export const OFFLINE_MODEL_ID = "offline-heuristics";
 

@@ -1,6 +1,6 @@
+import type { ModelCallRecord } from "./call-record";
 import { costOf, UnknownPriceError } from "./tiers/cost";
 import type { PriceTable } from "./tiers/schema";
-import type { ModelCallRecord } from "./types";
 
 /** The price of one model call in US dollars, or null when its model has no price in the table. */
 export type Pricer = (

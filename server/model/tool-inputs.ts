@@ -3,8 +3,8 @@ import { functionNameOf, toolNameOf } from "@/server/domain/tools/wire-names";
 import type { ToolName } from "@/server/domain/vocabulary/stages";
 import { ScopeGlob } from "@/server/intents/project-intent";
 import { toolNamed } from "@/server/tools/registry";
+import type { NextAction, Plan } from "./actions";
 import { MAX_CHILDREN, MIN_CHILDREN } from "./heuristics/split-task";
-import type { NextAction, Plan } from "./types";
 
 /**
  * The tools the model answers with, and the one place their input is checked. Model output is always

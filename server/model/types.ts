@@ -1,8 +1,8 @@
 import type { QaReport } from "@/server/domain/events/bodies/qa";
 import type { PromptIntent } from "@/server/domain/intent/prompt-intent";
-import type { Stage } from "@/server/domain/vocabulary/stages";
+import type { NextAction, Plan } from "./actions";
 import type { AnswerStepOutcome, AnswerStepRequest } from "./answer-step";
-import type { CorrectionNote } from "./corrections";
+import type { ModelCallRecord } from "./call-record";
 import type { DeliveryAnswer, DeliveryCheckInput } from "./delivery/types";
 import type { ReasoningCarry, WarmupInput, WarmupResult } from "./reasoning/types";
 import type { RequestContext } from "./request-check";
@@ -14,31 +14,12 @@ import type {
   Ranking,
   Review,
 } from "./roles/types";
-import type { Role } from "./tiers/schema";
 import type { ModelContract } from "./understanding-tools";
 
 /**
  * The model port: the only way the orchestrator talks to a language model. Two implementations sit
  * behind it — the built-in offline heuristics and an AI SDK provider — so the loop never knows which.
  */
-
-/** A proposed child intention: a smaller goal plus how we will know it is done. */
-export interface ChildProposal {
-  what: string;
-  acceptance: string;
-  /** owned_scope globs for the child's writes (relative to /workspace); none: its writes ask. */
-  ownedScope?: string[];
-}
-
-/**
- * The answer to "can this intention be verified directly?" (seed 000's `can_verify_directly`): either
- * work it through action cycles, or split it into 2–5 children that are each easier to verify.
- */
-export type Plan =
-  | { kind: "direct"; thought: string }
-  | { kind: "decompose"; thought: string; children: ChildProposal[] }
-  /** Only when decomposition was required: the intention is already as small as it gets. */
-  | { kind: "atomic"; thought: string };
 
 export interface PlanInput {
   /** The intention to plan: its goal in words. */
@@ -55,22 +36,6 @@ export interface PlanInput {
   request?: RequestContext;
   /** Reasoning on: the run's latest compact ReasoningOutcome (never the full text, seed 001 §4.3). */
   reasoning?: ReasoningCarry;
-}
-
-/**
- * The cycle's action: one call of a registry tool (`fs.write`, `fs.edit`, `shell.exec`, …), with the
- * reasoning shown to the user. `input` is the model's raw arguments: the tool dispatch parses them with
- * the tool's zod schema before anything runs, so nothing here is trusted.
- */
-export interface NextAction {
-  thought: string;
-  tool: string;
-  input: Record<string, unknown>;
-}
-
-/** The action of running one shell command (what the act step could only do before tool calls). */
-export function commandAction(thought: string, command: string): NextAction {
-  return { thought, tool: "shell.exec", input: { command } };
 }
 
 /**
@@ -145,22 +110,6 @@ export interface QaInput {
   attempts: { total: number; missed: number };
   criteria: { total: number; passed: number };
   request?: RequestContext;
-}
-
-/** What one model request cost, written to the event log as an "LLM call made" fact. */
-export interface ModelCallRecord {
-  stage: Stage | "discover";
-  modelId: string;
-  offline: boolean;
-  tokensIn: number;
-  tokensOut: number;
-  latencyMs: number;
-  /** The workspace tools the request offered, by vocabulary name (`shell.exec`, `fs.read`). */
-  tools?: string[];
-  /** Correction prompts sent with re-asks or retries of this call (seed 001 §10), in order. */
-  corrections?: CorrectionNote[];
-  /** Full mode's helper role that made the call (absent: the Artisan, or no role). */
-  role?: Role;
 }
 
 export interface AgentModel {

@@ -1,6 +1,6 @@
 import { tool } from "ai";
 import type { PromptIntent } from "@/server/domain/intent/prompt-intent";
-import type { Ask } from "./ai-sdk-model";
+import type { Ask } from "./ask";
 import { renderPrompt } from "./prompts";
 import type { ContractInput, DiscoverInput } from "./types";
 import {

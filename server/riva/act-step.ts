@@ -1,7 +1,8 @@
 import { randomUUID } from "node:crypto";
 import type { EventInput, ToolCallBody } from "@/server/domain/events/schema";
 import type { IntentionView } from "@/server/domain/session/view";
-import type { NextAction, ReadPort } from "@/server/model/types";
+import type { NextAction } from "@/server/model/actions";
+import type { ReadPort } from "@/server/model/types";
 import type { ToolDispatch } from "@/server/tools/dispatch";
 import { resultText } from "@/server/tools/dispatch";
 import { type CycleRunner, intentionIntent } from "./cycle-runner";

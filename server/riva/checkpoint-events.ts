@@ -1,6 +1,6 @@
 import { randomUUID } from "node:crypto";
 import type { EventInput } from "@/server/domain/events/schema";
-import type { Step } from "./next-step";
+import type { Step } from "./step";
 
 type CheckpointStep = Extract<Step, { kind: "ask" | "judge" | "reflect" | "split-budget" }>;
 

@@ -12,7 +12,6 @@ import type { RivaLimits, RunBudget } from "@/server/domain/session/limits";
 import type { CycleView, IntentionView, SessionView } from "@/server/domain/session/view";
 import type { Judgment } from "@/server/domain/vocabulary/session";
 import { failureSummary } from "./heuristics";
-import type { Step } from "./next-step";
 import {
   answeredQuestion,
   autoJudgment,
@@ -21,6 +20,7 @@ import {
   integrationVerdict,
   proposedReflection,
 } from "./questions";
+import type { Step } from "./step";
 
 /**
  * The transition's checkpoint rules, pure like the rest of it: which judgment question to ask (or

@@ -1,7 +1,9 @@
 import { describe, expect, it } from "vitest";
+import type { NextAction } from "@/server/model/actions";
+import type { ModelCallRecord } from "@/server/model/call-record";
 import type { Review } from "@/server/model/roles/types";
 import { twoPhaseConfig } from "@/server/model/tiers/two-phase";
-import type { AgentModel, ModelCallRecord, NextAction } from "@/server/model/types";
+import type { AgentModel } from "@/server/model/types";
 import { ofType } from "@/server/testing/events";
 import { FakeSandboxProvider, scriptedModel } from "@/server/testing/fakes";
 import { runTask } from "@/server/testing/riva-harness";

@@ -7,7 +7,7 @@ import { foldEvents } from "@/server/domain/session/fold";
 import { DEFAULT_LIMITS } from "@/server/domain/session/limits";
 import type { ApprovalView, IntentionView, SessionView } from "@/server/domain/session/view";
 import { JUDGMENTS } from "@/server/domain/vocabulary/session";
-import type { NextAction, Plan } from "@/server/model/types";
+import type { NextAction, Plan } from "@/server/model/actions";
 import { FakeSandboxProvider, scriptedModel } from "@/server/testing/fakes";
 import { type Answer, runTask } from "@/server/testing/riva-harness";
 

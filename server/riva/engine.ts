@@ -10,8 +10,9 @@ import { applyEvent, emptySessionView } from "@/server/domain/session/fold";
 import type { IntentionView, SessionView } from "@/server/domain/session/view";
 import { commandOutput } from "@/server/events/command-output";
 import { CycleLedger } from "@/server/governance/ledger/cycle-ledger";
+import type { Plan } from "@/server/model/actions";
+import type { ModelCallRecord } from "@/server/model/call-record";
 import type { RequestContext } from "@/server/model/request-check";
-import type { ModelCallRecord, Plan } from "@/server/model/types";
 import { runGrantsFor } from "@/server/policy/approval/run-pre-approvals";
 import { ToolDispatch } from "@/server/tools/dispatch";
 import { listWorkspace } from "@/server/tools/workspace-listing";
@@ -20,15 +21,16 @@ import { actContext } from "./act-context";
 import { type ActHost, carryOutAction, type Reviewer, readPortFor } from "./act-step";
 import { personApprovalForCheck, roomForCycle } from "./check-approvals";
 import { checkpointEvents } from "./checkpoint-events";
+import { correctionEvents } from "./correction-events";
 import { CycleRunner } from "./cycle-runner";
 import { discoverIntent } from "./discovery/discover";
 import type { Verdict } from "./heuristics";
 import { recoveryOf } from "./interrupted-cycle";
 import { callWithRetries, modelFailedEvents } from "./model-calls";
-import { nextStep, type Step, workingMs } from "./next-step";
+import { nextStep, workingMs } from "./next-step";
 import type { RivaDeps } from "./ports";
 import { checkDelivery, deliveryReported, type QaHost, qaNotesFor, reviewIntention } from "./qa-step";
-import { actCarry, afterActEvents, correctionEvents, type ReasoningHost, warmUp } from "./reasoning-step";
+import { actCarry, afterActEvents, type ReasoningHost, warmUp } from "./reasoning-step";
 import { readRepoContext } from "./repo-context";
 import { chaosDue, chaosTurn, criticTurn, inFullMode, librarianTurn } from "./roles-step";
 import {
@@ -45,6 +47,7 @@ import {
 import { enforcedIntent } from "./run-scope";
 import { runWorkspace } from "./run-workspace";
 import type { SessionWorkspace } from "./session-workspace";
+import type { Step } from "./step";
 import { stoppedBy, withDeadline } from "./stop";
 import { escalatedEvent, modelFor } from "./tier-events";
 import {

@@ -7,8 +7,8 @@ import { ModelOutputError } from "@/server/model/errors";
 import type { RequestContext } from "@/server/model/request-check";
 import { type AttemptReport, classifyModelError, sleep as realSleep, withRetry } from "@/server/model/retry";
 import type { AgentModel } from "@/server/model/types";
+import { correctionEvents } from "./correction-events";
 import type { RivaDeps } from "./ports";
-import { correctionEvents } from "./reasoning-step";
 import { failedCallEvent, statusChanged } from "./run-events";
 
 /**

@@ -6,10 +6,11 @@ import { summarizeIntent } from "@/server/domain/intent/discovered-intent";
 import { compactReasoning, type ReasoningOutcome } from "@/server/domain/policy/reasoning-outcome";
 import { latestOutcome } from "@/server/domain/session/fold-reasoning";
 import type { IntentionView, SessionView } from "@/server/domain/session/view";
-import type { CorrectionNote } from "@/server/model/corrections";
+import type { ModelCallRecord } from "@/server/model/call-record";
 import { offlineWarmup } from "@/server/model/offline-model";
 import type { RequestContext } from "@/server/model/request-check";
-import type { ActInput, AgentModel, ModelCallRecord, ReadPort } from "@/server/model/types";
+import type { ActInput, AgentModel, ReadPort } from "@/server/model/types";
+import { correctionEvents } from "./correction-events";
 import { callWithRetries } from "./model-calls";
 import type { RivaDeps } from "./ports";
 import { failedCallEvent, llmCalledEvent } from "./run-events";
@@ -53,22 +54,6 @@ export function reasoningEvent(
     modelId: model.id,
     offline: model.offline,
   };
-}
-
-export function correctionEvents(
-  runId: string,
-  intentionId: string | null,
-  call: Pick<ModelCallRecord, "stage" | "corrections">,
-): EventInput[] {
-  return (call.corrections ?? []).map((note: CorrectionNote) => ({
-    type: "correction-applied",
-    runId,
-    intentionId,
-    stage: call.stage,
-    kind: note.kind,
-    prompt: note.prompt,
-    problem: note.problem,
-  }));
 }
 
 /** Seed 001 §4.1's research looks, it does not explore: a few reads, then the plan. */

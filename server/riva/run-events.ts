@@ -3,9 +3,10 @@ import type { EventInput } from "@/server/domain/events/schema";
 import type { CheckpointPolicy } from "@/server/domain/policy/checkpoints";
 import type { IntentionView, SessionView } from "@/server/domain/session/view";
 import { fitText, MAX_STEP_CHARS } from "@/server/domain/text/fit-text";
+import type { Plan } from "@/server/model/actions";
+import type { ModelCallRecord } from "@/server/model/call-record";
 import type { Pricer } from "@/server/model/pricing";
 import type { RequestContext } from "@/server/model/request-check";
-import type { ModelCallRecord, Plan } from "@/server/model/types";
 import { AUTO_DECIDER_ID } from "./check-approvals";
 import { childIntentions } from "./children";
 

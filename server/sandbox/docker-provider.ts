@@ -30,7 +30,7 @@ import { type PoolEntry, sweepOrphanContainers } from "./orphan-sweep";
 import { assertBareRepo, copyRepoInto } from "./repo-copy";
 import { containerNameFor } from "./shell";
 import { ShellAgents } from "./shell-agents";
-import { openContainerTerminal, type SandboxTerminal, type TerminalSize } from "./terminal";
+import { openContainerTerminal } from "./terminal";
 import type {
   CreateSandboxOptions,
   EgressApplied,
@@ -39,7 +39,7 @@ import type {
   SandboxErrorCode,
   SandboxProvider,
 } from "./types";
-import { SandboxError, SandboxImageMissingError } from "./types";
+import { SandboxError, SandboxImageMissingError, type SandboxTerminal, type TerminalSize } from "./types";
 
 export interface DockerSandboxProviderOptions {
   /** A ready client; otherwise one is made from `dockerOptions` (default: DOCKER_HOST or the local socket). */

@@ -4,6 +4,7 @@ import type Docker from "dockerode";
 import { runInContainer } from "./docker-exec";
 import { safeGitEnvLines } from "./safe-git";
 import { WORKSPACE_DIR } from "./shell";
+import type { SandboxTerminal, TerminalSize } from "./types";
 
 /**
  * A person's interactive shell in the session's container: a Docker exec with a TTY running bash in
@@ -20,26 +21,6 @@ import { WORKSPACE_DIR } from "./shell";
 /** The rc and readline files the terminal reads: the image's, on the read-only root filesystem. */
 export const TERMINAL_RCFILE = "/etc/bash.bashrc";
 export const TERMINAL_INPUTRC = "/etc/inputrc";
-
-export interface TerminalSize {
-  cols: number;
-  rows: number;
-}
-
-export interface SandboxTerminal {
-  /** The Docker exec id. */
-  readonly id: string;
-  /** Raw bytes as the pty produced them (UTF-8, escape sequences and all). */
-  onData(listener: (chunk: Buffer) => void): void;
-  /** Once, when the shell is gone: it exited, was closed, or the container went away. */
-  onExit(listener: (exitCode: number | null) => void): void;
-  /** Keystrokes or pasted text, exactly as typed. Ignored once the shell is gone. */
-  write(data: string): void;
-  resize(size: TerminalSize): Promise<void>;
-  /** Hangs the shell up (HUP, then KILL), so no process of it stays behind. Safe to call twice. */
-  close(): Promise<void>;
-  readonly exited: boolean;
-}
 
 const TAG_PREFIX = "arbor-term-";
 

@@ -2,7 +2,6 @@ import type { ToolchainVersion } from "@/server/domain/events/bodies/sandbox";
 import type { EgressMode, EgressPhase, EgressSettings } from "@/server/domain/vocabulary/egress";
 import type { SandboxRuntime } from "@/server/domain/vocabulary/sandbox-runtime";
 import type { SandboxLimits } from "./container-spec";
-import type { SandboxTerminal, TerminalSize } from "./terminal";
 
 /**
  * The sandbox port: one isolated container per session where every tool runs. The orchestrator and
@@ -193,4 +192,25 @@ export class SandboxFileError extends SandboxError {
     super("file_error", message);
     this.name = "SandboxFileError";
   }
+}
+
+/** A terminal's size in characters. */
+export interface TerminalSize {
+  cols: number;
+  rows: number;
+}
+
+export interface SandboxTerminal {
+  /** The Docker exec id. */
+  readonly id: string;
+  /** Raw bytes as the pty produced them (UTF-8, escape sequences and all). */
+  onData(listener: (chunk: Buffer) => void): void;
+  /** Once, when the shell is gone: it exited, was closed, or the container went away. */
+  onExit(listener: (exitCode: number | null) => void): void;
+  /** Keystrokes or pasted text, exactly as typed. Ignored once the shell is gone. */
+  write(data: string): void;
+  resize(size: TerminalSize): Promise<void>;
+  /** Hangs the shell up (HUP, then KILL), so no process of it stays behind. Safe to call twice. */
+  close(): Promise<void>;
+  readonly exited: boolean;
 }

@@ -2,7 +2,7 @@ import pino from "pino";
 import { describe, expect, it, vi } from "vitest";
 import { UserFacingError } from "@/server/domain/errors";
 import type { EventInput } from "@/server/domain/events/schema";
-import type { SandboxTerminal, TerminalSize } from "@/server/sandbox/terminal";
+import type { SandboxTerminal, TerminalSize } from "@/server/sandbox/types";
 import { SandboxUnavailableError } from "@/server/sandbox/types";
 import { parseFrameId, type TerminalFrame, TerminalHub, type TrackedFrame } from "./hub";
 

@@ -2,7 +2,7 @@ import { StringDecoder } from "node:string_decoder";
 import type { Logger } from "pino";
 import { errorMessage, UserFacingError } from "@/server/domain/errors";
 import type { EventInput } from "@/server/domain/events/schema";
-import type { SandboxTerminal, TerminalSize } from "@/server/sandbox/terminal";
+import type { SandboxTerminal, TerminalSize } from "@/server/sandbox/types";
 import { SandboxError } from "@/server/sandbox/types";
 import { DEFAULT_SCROLLBACK_CHARS, Scrollback } from "./scrollback";
 

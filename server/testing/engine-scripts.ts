@@ -1,5 +1,6 @@
 import type { IntentionView, SessionView } from "@/server/domain/session/view";
-import type { Plan, PlanInput } from "@/server/model/types";
+import type { Plan } from "@/server/model/actions";
+import type { PlanInput } from "@/server/model/types";
 import { FakeSandboxProvider, scriptedModel } from "./fakes";
 
 /** Scripts shared by the engine's tests: a model that splits on "and", a sandbox that fails on "fail…". */

@@ -1,12 +1,7 @@
 import pino from "pino";
-import {
-  type AgentModel,
-  commandAction,
-  type ModelCallRecord,
-  type NextAction,
-  type Plan,
-  type PlanInput,
-} from "@/server/model/types";
+import { commandAction, type NextAction, type Plan } from "@/server/model/actions";
+import type { ModelCallRecord } from "@/server/model/call-record";
+import type { AgentModel, PlanInput } from "@/server/model/types";
 import type { CreateSandboxOptions, ExecResult, Sandbox, SandboxProvider } from "@/server/sandbox/types";
 
 /** Test doubles for the engine's ports. Only for unit tests of pure code: no Docker, no HTTP. */

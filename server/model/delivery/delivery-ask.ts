@@ -1,7 +1,7 @@
 import { tool } from "ai";
+import type { Ask } from "@/server/model/ask";
 import { composeSystemPrompt } from "@/server/policy/stages/compose";
 import { REASONING_MICRO_PROMPT, stagePolicy } from "@/server/policy/stages/policy";
-import type { Ask } from "../ai-sdk-model";
 import { renderPrompt } from "../prompts";
 import type { Interpretation, ToolCallLike } from "../tool-inputs";
 import {

@@ -1,5 +1,5 @@
+import type { NextAction } from "@/server/model/actions";
 import { splitTask } from "../heuristics/split-task";
-import type { NextAction } from "../types";
 
 /**
  * The built-in offline model's reasoning (seed 001 §4 without a language model): the warmup's six

@@ -1,6 +1,6 @@
 import type { ReasoningOutcome } from "@/server/domain/policy/reasoning-outcome";
+import type { ModelCallRecord } from "@/server/model/call-record";
 import type { RequestContext } from "../request-check";
-import type { ModelCallRecord } from "../types";
 
 /** What the warmup (seed 001 §4.1) reads: the user's message and what discovery found. */
 export interface WarmupInput {

@@ -1,10 +1,11 @@
 import { generateText, jsonSchema, type LanguageModel, type ModelMessage, type ToolSet, tool } from "ai";
 import { functionNameOf, toolNameOf } from "@/server/domain/tools/wire-names";
 import type { ToolName } from "@/server/domain/vocabulary/stages";
+import type { ModelCallRecord } from "@/server/model/call-record";
 import { toolManuals } from "@/server/tools/registry";
 import { estimateTokens } from "../offline-model";
 import { readToolSet } from "../read-tools";
-import type { ModelCallRecord, ReadPort } from "../types";
+import type { ReadPort } from "../types";
 import type { WarmupInput, WarmupResult } from "./types";
 import { warmupInstructions, warmupTools, warmupUserMessage } from "./warmup-request";
 

@@ -1,5 +1,5 @@
 import { tool } from "ai";
-import type { Ask } from "@/server/model/ai-sdk-model";
+import type { Ask } from "@/server/model/ask";
 import { renderPrompt } from "@/server/model/prompts";
 import { answerOf } from "@/server/model/understanding-tools";
 import {

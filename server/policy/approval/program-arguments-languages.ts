@@ -1,6 +1,13 @@
-import type { ArgumentEffects } from "./program-arguments";
 import type { ShellWord } from "./shell-vocabulary";
 import { summarise } from "./shell-vocabulary";
+
+/** What a program's arguments make it do (`argumentEffects` in program-arguments.ts reads them). */
+export interface ArgumentEffects {
+  /** Files the arguments make the program write (checked like redirection targets). */
+  writes: ShellWord[];
+  /** Why the program is not read-only with these arguments: it runs something, writes, or cannot be read. */
+  unsafe: string[];
+}
 
 /**
  * The programs whose arguments are not GNU options but a language of their own: find's expression,

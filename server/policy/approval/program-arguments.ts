@@ -1,4 +1,4 @@
-import { findEffects, gitBranch, sedEffects } from "./program-arguments-languages";
+import { type ArgumentEffects, findEffects, gitBranch, sedEffects } from "./program-arguments-languages";
 import type { ShellWord } from "./shell-vocabulary";
 import { summarise } from "./shell-vocabulary";
 
@@ -15,13 +15,6 @@ import { summarise } from "./shell-vocabulary";
  * an option or operand in its own right, which can only add findings), and a word the shell computes
  * at run time (`$X`, a glob that may match a file named `-ofoo`) is unknown, never harmless.
  */
-
-export interface ArgumentEffects {
-  /** Files the arguments make the program write (checked like redirection targets). */
-  writes: ShellWord[];
-  /** Why the program is not read-only with these arguments: it runs something, writes, or cannot be read. */
-  unsafe: string[];
-}
 
 interface OptionSpec {
   /** Short letters (`"o"`) and long names (`"--output"`) that take a value. */
