@@ -1,4 +1,4 @@
-import type { ExecResult } from "@/server/sandbox/types";
+import type { ExecResult } from "@/server/domain/sandbox-port";
 
 /**
  * A check that could not run proves nothing either way: it is never a pass and never "red". These are

@@ -8,7 +8,7 @@ import {
 import type { Criterion, CriterionResult } from "@/server/domain/contract/criteria";
 import { countsVeto, describeCounts } from "@/server/domain/contract/test-results";
 import { errorMessage } from "@/server/domain/errors";
-import type { ExecResult } from "@/server/sandbox/types";
+import type { ExecResult } from "@/server/domain/sandbox-port";
 import { couldNotRunReason } from "./could-not-run";
 import { testsOfOutput } from "./test-runs/parse-run";
 import { planTestCheck } from "./test-runs/test-check";

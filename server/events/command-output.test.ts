@@ -1,7 +1,7 @@
 import { afterEach, describe, expect, it, vi } from "vitest";
 import type { LiveCommandOutput } from "@/server/domain/session/live-output";
-import { rememberOpenedKey } from "@/server/settings/opened-keys";
 import { commandOutput, MAX_LINES, SEND_INTERVAL_MS, tailLines } from "./command-output";
+import { rememberOpenedKey } from "./opened-keys";
 
 const ids = { runId: "r", intentionId: "i", cycleId: "c1" };
 

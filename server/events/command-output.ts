@@ -1,7 +1,7 @@
 import { EventEmitter } from "node:events";
 import type { LiveCommandOutput } from "@/server/domain/session/live-output";
 import { followHub } from "@/server/events/follow-hub";
-import { openedKeys } from "@/server/settings/opened-keys";
+import { openedKeys } from "./opened-keys";
 import { redactSecrets } from "./redact";
 
 /**

@@ -3,9 +3,9 @@ import { mkdtemp, rm, writeFile } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import path from "node:path";
 import { UserFacingError } from "@/server/domain/errors";
+import { refusalFor, repositoryPrograms } from "@/server/governance/repository-programs";
 import { changedFiles, defaultBranch, fetchBundle } from "@/server/projects/git-repository";
 import type { Sandbox } from "@/server/sandbox/types";
-import { refusalFor, repositoryPrograms } from "./repository-programs";
 import { type StagedFinding, secretsInStagedDiff } from "./staged-secrets";
 
 const BIG = { timeoutMs: 120_000, maxOutputBytes: 96 * 1024 * 1024 };

@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import type { ExecOptions, ExecResult } from "@/server/sandbox/types";
+import type { ExecOptions, ExecResult } from "@/server/domain/sandbox-port";
 import { sandboxRealpath } from "./sandbox-realpath";
 
 function fakeSandbox(result: Partial<ExecResult>) {

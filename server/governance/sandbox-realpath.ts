@@ -1,6 +1,6 @@
 import path from "node:path";
-import { shellQuote } from "@/server/sandbox/shell";
-import type { Sandbox } from "@/server/sandbox/types";
+import type { SandboxExec } from "@/server/domain/sandbox-port";
+import { shellQuote } from "@/server/domain/text/shell-quote";
 import type { RealpathPort } from "./scope";
 
 /**
@@ -22,7 +22,7 @@ const REALPATH_TIMEOUT_MS = 10_000;
  * is where they are resolved. `realpath -m` follows every existing component and keeps missing ones,
  * which is what a write to a new file needs.
  */
-export function sandboxRealpath(sandbox: Pick<Sandbox, "exec">): RealpathPort {
+export function sandboxRealpath(sandbox: SandboxExec): RealpathPort {
   return async (absolutePath) => {
     const result = await sandbox.exec(`realpath -m -- ${shellQuote(absolutePath)}`, {
       timeoutMs: REALPATH_TIMEOUT_MS,

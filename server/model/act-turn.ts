@@ -1,14 +1,22 @@
 import { jsonSchema, type ModelMessage, type ToolSet, tool } from "ai";
 import { functionNameOf } from "@/server/domain/tools/wire-names";
 import type { ToolName } from "@/server/domain/vocabulary/stages";
+import { isReadOnlyTool } from "@/server/domain/vocabulary/stages";
 import { stagePolicy } from "@/server/policy/stages/policy";
-import { isInTurnCall } from "@/server/riva/tool-action";
 import { toolManuals } from "@/server/tools/registry";
 import type { NextAction } from "./actions";
 import type { CorrectionNote, RenderedCorrection } from "./corrections";
 import type { ToolCallOutcome } from "./request-tool-call";
 import { type Interpretation, interpretAction } from "./tool-inputs";
 import type { ReadPort } from "./types";
+
+/**
+ * Calls the act turn runs in place, before its action: the reads, and select_active_intent (it only
+ * chooses which project intent's owned_scope binds the run's writes; it changes no file).
+ */
+export function isInTurnCall(tool: string): boolean {
+  return isReadOnlyTool(tool) || tool === "select_active_intent";
+}
 
 /**
  * The act step as one model turn: the model may read (fs.read, fs.list, fs.search, git.status/diff/log)

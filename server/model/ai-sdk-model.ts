@@ -1,7 +1,6 @@
 import { type LanguageModel, type ModelMessage, type ToolSet, tool } from "ai";
 import { PROVIDER_SHORT_LABELS, type ProviderId } from "@/server/domain/vocabulary/providers";
 import type { ToolName } from "@/server/domain/vocabulary/stages";
-import { composeSystemPrompt } from "@/server/policy/stages/compose";
 import { REASONING_MICRO_PROMPT, stagePolicy } from "@/server/policy/stages/policy";
 import { actInstructions } from "./act-prompt";
 import { actToolNames, actToolSet, runActTurn } from "./act-turn";
@@ -9,6 +8,7 @@ import type { Plan } from "./actions";
 import { type AnswerStepRequest, streamAnswerStep } from "./answer-step";
 import type { Ask, AskStage } from "./ask";
 import type { ModelCallRecord } from "./call-record";
+import { composeSystemPrompt } from "./compose-prompt";
 import { type CorrectionNote, correctAnswer, correctFailedTool } from "./corrections";
 import { deliveryAsk } from "./delivery/delivery-ask";
 import type { DeliveryCheckInput } from "./delivery/types";

@@ -1,6 +1,6 @@
 import { REASONING_SWITCHES, STAGES, USER_MODES } from "@/server/domain/vocabulary/stages";
-import { PROMPT_VARIABLES } from "@/server/policy/stages/compose";
 import { stagePolicy } from "@/server/policy/stages/policy";
+import { PROMPT_VARIABLES } from "@/server/policy/stages/prompt-variables";
 import { checkActPrompt } from "./act-prompt";
 import { checkCorrectionPrompts } from "./corrections";
 import { fillTemplate, loadPrompt, PromptError, type PromptOptions, placeholdersOf } from "./prompts";

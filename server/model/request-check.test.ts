@@ -1,6 +1,7 @@
 import { describe, expect, it, vi } from "vitest";
 import { REASONING_SWITCHES, STAGES, USER_MODES } from "@/server/domain/vocabulary/stages";
-import { composeSystemPrompt, InvariantViolationError, stagePolicy } from "@/server/policy/stages";
+import { InvariantViolationError, stagePolicy } from "@/server/policy/stages";
+import { composeSystemPrompt } from "./compose-prompt";
 import { checkModelRequest } from "./request-check";
 
 const quiet = { error: vi.fn(), debug: vi.fn() };

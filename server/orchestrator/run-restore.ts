@@ -1,7 +1,7 @@
 import { TierRef } from "@/server/domain/events/tier-schema";
 import type { RunView } from "@/server/domain/session/view";
+import type { RunTiers } from "@/server/model/tiers/run-tiers";
 import type { AgentModel } from "@/server/model/types";
-import type { RunTiers } from "@/server/riva/ports";
 import { tierRef } from "@/server/riva/tier-step";
 import { RunModelOverrides } from "@/server/settings/run-overrides";
 

@@ -1,12 +1,13 @@
 import { randomUUID } from "node:crypto";
 import type { EventInput, ToolCallBody } from "@/server/domain/events/schema";
 import type { IntentionView } from "@/server/domain/session/view";
+import { isInTurnCall } from "@/server/model/act-turn";
 import type { NextAction } from "@/server/model/actions";
 import type { ReadPort } from "@/server/model/types";
 import type { ToolDispatch } from "@/server/tools/dispatch";
 import { resultText } from "@/server/tools/dispatch";
 import { type CycleRunner, intentionIntent } from "./cycle-runner";
-import { actionOf, describeCall, isInTurnCall } from "./tool-action";
+import { actionOf, describeCall } from "./tool-action";
 import { approvalRequestFor, contentFromNumberedRead, refusal } from "./tool-approval";
 
 /**

@@ -1,6 +1,6 @@
 import { CheckNotRun, type Exec } from "@/server/contract/verify";
 import type { EventInput } from "@/server/domain/events/schema";
-import type { ExecResult } from "@/server/sandbox/types";
+import type { ExecResult } from "@/server/domain/sandbox-port";
 import type { DispatchContext, ToolDispatch } from "@/server/tools/dispatch";
 
 /** Where a check runs from: the cycle it checks (or none), and why (after an action, baseline, integration). */

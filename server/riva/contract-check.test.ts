@@ -1,7 +1,7 @@
 import { describe, expect, it } from "vitest";
 import { CheckNotRun, type Exec } from "@/server/contract/verify";
 import type { Criterion } from "@/server/domain/contract/criteria";
-import type { ExecResult } from "@/server/sandbox/types";
+import type { ExecResult } from "@/server/domain/sandbox-port";
 import { checkContract, commandBinding, judgeWithContract } from "./contract-check";
 
 function result(exitCode: number, stderr = ""): ExecResult {

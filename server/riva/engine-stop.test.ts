@@ -1,11 +1,12 @@
 import { describe, expect, it } from "vitest";
 import type { EventOf, StoredEvent } from "@/server/domain/events/schema";
 import { CheckpointPolicy } from "@/server/domain/policy/checkpoints";
+import type { ExecOptions, ExecResult } from "@/server/domain/sandbox-port";
 import { emptySessionView, foldEvents } from "@/server/domain/session/fold";
 import { DEFAULT_LIMITS } from "@/server/domain/session/limits";
 import { MemoryEventLog } from "@/server/events/log";
 import { Orchestrator } from "@/server/orchestrator/orchestrator";
-import type { ExecOptions, ExecResult, Sandbox, SandboxProvider } from "@/server/sandbox/types";
+import type { Sandbox, SandboxProvider } from "@/server/sandbox/types";
 import { backticked, splitPlan } from "@/server/testing/engine-scripts";
 import { scriptedModel, silentLogger } from "@/server/testing/fakes";
 

@@ -4,7 +4,7 @@ import { type Criterion, describeCriterion } from "@/server/domain/contract/crit
 import { CheckpointPolicy } from "@/server/domain/policy/checkpoints";
 import type { CycleView, IntentionView } from "@/server/domain/session/view";
 import { EVIDENCE_STRENGTH, type EvidenceKind } from "@/server/domain/vocabulary/session";
-import { gateCommand } from "./command-gate";
+import { gateCommand } from "@/server/policy/approval/command-gate";
 
 /**
  * Red before green (issue #15), pure: which checks may run before any work, and what a VERIFIED node

@@ -3,7 +3,7 @@ import type { EventInput, ToolCallBody } from "@/server/domain/events/schema";
 import { type CheckpointPolicy, READ_ONLY_COMMANDS } from "@/server/domain/policy/checkpoints";
 import type { CycleView, IntentionView } from "@/server/domain/session/view";
 import { approvalBinding } from "@/server/policy/approval/binding";
-import { gateCommand } from "./command-gate";
+import { gateCommand } from "@/server/policy/approval/command-gate";
 import { describeOutput, describeRan, interruptionOf, type OutputSoFar } from "./output-so-far";
 
 /**

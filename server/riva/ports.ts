@@ -5,7 +5,7 @@ import type { RivaLimits, RunBudget } from "@/server/domain/session/limits";
 import type { SandboxRuntime } from "@/server/domain/vocabulary/sandbox-runtime";
 import type { EventLog } from "@/server/events/log";
 import type { Pricer } from "@/server/model/pricing";
-import type { Role, TierConfig } from "@/server/model/tiers/schema";
+import type { RunTiers } from "@/server/model/tiers/run-tiers";
 import type { AgentModel } from "@/server/model/types";
 import type { SandboxProvider } from "@/server/sandbox/types";
 import type { SessionEnvironment } from "@/server/setup/prepare-environment";
@@ -73,12 +73,4 @@ export interface RivaDeps {
    * whether a cut-off command runs again (output-so-far.ts); absent: nothing is kept, the card says so.
    */
   outputSoFar?: OutputSoFarStore;
-}
-
-/** Model tiers resolved for one run (see server/settings/tier-models.ts). */
-export interface RunTiers {
-  config: TierConfig;
-  models: AgentModel[];
-  /** Per tier, the models of full mode's helper roles that differ from the tier's own (absent: none). */
-  roles?: Partial<Record<Role, AgentModel>>[];
 }

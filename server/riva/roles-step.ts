@@ -9,9 +9,9 @@ import { critiqueOffline, rankFilesOffline } from "@/server/model/roles/offline-
 import type { AdversarialTest, CriticInput, Ranking, Review } from "@/server/model/roles/types";
 import type { Role } from "@/server/model/tiers/schema";
 import type { AgentModel, ReadPort } from "@/server/model/types";
+import { gateCommand } from "@/server/policy/approval/command-gate";
 import type { ToolDispatch } from "@/server/tools/dispatch";
 import { listWorkspace } from "@/server/tools/workspace-listing";
-import { gateCommand } from "./command-gate";
 import { callWithRetries } from "./model-calls";
 import type { ReasoningHost } from "./reasoning-step";
 import { failedCallEvent, llmCalledEvent } from "./run-events";

@@ -20,14 +20,6 @@ export function isReadCall(tool: string): boolean {
   return isReadOnlyTool(tool);
 }
 
-/**
- * Calls the act turn runs in place, before its action: the reads, and select_active_intent (it only
- * chooses which project intent's owned_scope binds the run's writes; it changes no file).
- */
-export function isInTurnCall(tool: string): boolean {
-  return isReadCall(tool) || tool === "select_active_intent";
-}
-
 /** fs.write of a file that did not exist creates it; everything that changes a file in place edits it. */
 export function actionTypeOf(tool: string, fileExisted: boolean | null): ActionType {
   if (tool === "fs.write") return fileExisted === true ? "EDIT" : "CREATE";

@@ -11,7 +11,7 @@ import type { ModelCallRecord } from "@/server/model/call-record";
 import { deriveAcceptance, splitTask } from "@/server/model/heuristics/split-task";
 import type { RequestContext } from "@/server/model/request-check";
 import type { AgentModel } from "@/server/model/types";
-import { gateCommand } from "./command-gate";
+import { gateCommand } from "@/server/policy/approval/command-gate";
 import type { ModelReader } from "./discovery/discover";
 import { applyTestRule } from "./generated-test-rule";
 import { callWithRetries } from "./model-calls";

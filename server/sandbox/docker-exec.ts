@@ -2,8 +2,8 @@ import { Writable } from "node:stream";
 import { StringDecoder } from "node:string_decoder";
 import type DockerModem from "docker-modem";
 import type Docker from "dockerode";
+import type { OutputStream } from "@/server/domain/sandbox-port";
 import { CappedOutput, DEFAULT_MAX_OUTPUT_BYTES } from "./output";
-import type { OutputStream } from "./types";
 
 export interface RunOptions {
   stdin?: string;

@@ -3,6 +3,7 @@ import { rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import path from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import type { ExecOptions, ExecResult } from "@/server/domain/sandbox-port";
 import { DockerSandboxProvider } from "./docker-provider";
 import {
   containerExists,
@@ -13,14 +14,7 @@ import {
   silent,
   tempDirs,
 } from "./docker-testing";
-import {
-  type ExecOptions,
-  type ExecResult,
-  type Sandbox,
-  SandboxFileError,
-  SandboxImageMissingError,
-  SandboxUnavailableError,
-} from "./types";
+import { type Sandbox, SandboxFileError, SandboxImageMissingError, SandboxUnavailableError } from "./types";
 
 /**
  * Runs against the real Docker engine (start it with scripts/ensure-docker.sh). The image is built or

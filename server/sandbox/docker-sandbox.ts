@@ -2,6 +2,7 @@ import { randomBytes } from "node:crypto";
 import type Docker from "dockerode";
 import type { Logger } from "pino";
 import type { ToolchainVersion } from "@/server/domain/events/bodies/sandbox";
+import type { ExecOptions, ExecResult } from "@/server/domain/sandbox-port";
 import type { SandboxRuntime } from "@/server/domain/vocabulary/sandbox-runtime";
 import type { SandboxLimits } from "./container-spec";
 import { ABORTED_EXIT_CODE, type RunOptions, type RunResult, runInContainer } from "./docker-exec";
@@ -16,13 +17,7 @@ import {
 } from "./shell";
 import { AgentUnavailableError, type DirectCommand, type ShellAgent } from "./shell-agent";
 import { probeToolchains } from "./toolchains";
-import {
-  type ExecOptions,
-  type ExecResult,
-  type Sandbox,
-  type SandboxError,
-  SandboxFileError,
-} from "./types";
+import { type Sandbox, type SandboxError, SandboxFileError } from "./types";
 
 /** How long the host waits past `timeout`'s own KILL before it stops waiting on the stream. */
 const HOST_GRACE_MS = 3_000;

@@ -3,10 +3,10 @@ import { PassThrough } from "node:stream";
 import { StringDecoder } from "node:string_decoder";
 import type DockerModem from "docker-modem";
 import type Docker from "dockerode";
+import type { OutputStream } from "@/server/domain/sandbox-port";
 import { ABORT_GRACE_MS, ABORTED_EXIT_CODE, type RunOptions, type RunResult } from "./docker-exec";
 import { CappedOutput, DEFAULT_MAX_OUTPUT_BYTES } from "./output";
 import { AGENT_SOURCE } from "./shell-agent-source";
-import type { OutputStream } from "./types";
 
 export interface AgentRunResult extends RunResult {
   oomKilled: boolean;

@@ -1,13 +1,7 @@
 import { execFileSync } from "node:child_process";
 import { describe, expect, it } from "vitest";
-import {
-  buildExecArgv,
-  buildKillArgv,
-  containerNameFor,
-  formatTimeout,
-  resolveWorkspacePath,
-  shellQuote,
-} from "./shell";
+import { shellQuote } from "@/server/domain/text/shell-quote";
+import { buildExecArgv, buildKillArgv, containerNameFor, formatTimeout, resolveWorkspacePath } from "./shell";
 import { SandboxError } from "./types";
 
 describe("shellQuote", () => {

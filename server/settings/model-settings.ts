@@ -1,8 +1,8 @@
 import { z } from "zod";
 import { ProviderId } from "@/server/domain/vocabulary/providers";
+import { rememberOpenedKey } from "@/server/events/opened-keys";
 import type { PrismaClient } from "@/server/generated/prisma/client";
 import type { ModelSettingValues } from "./layers";
-import { rememberOpenedKey } from "./opened-keys";
 import { type SecretBox, SecretBoxError } from "./secret-box";
 
 /**

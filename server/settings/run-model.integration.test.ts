@@ -5,6 +5,7 @@ import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from
 import { CheckpointPolicy } from "@/server/domain/policy/checkpoints";
 import { foldEvents } from "@/server/domain/session/fold";
 import { DEFAULT_LIMITS } from "@/server/domain/session/limits";
+import { openedKeys } from "@/server/events/opened-keys";
 import { EventStore } from "@/server/events/store";
 import type { PrismaClient } from "@/server/generated/prisma/client";
 import { createOfflineModel } from "@/server/model";
@@ -13,7 +14,6 @@ import { Orchestrator } from "@/server/orchestrator/orchestrator";
 import { FakeSandboxProvider } from "@/server/testing/fakes";
 import { createTestDb, seedSession } from "@/server/testing/test-db";
 import { saveSettings } from "./model-settings";
-import { openedKeys } from "./opened-keys";
 import { modelForSession } from "./run-model";
 import { createSecretBox, type SecretBox } from "./secret-box";
 

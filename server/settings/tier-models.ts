@@ -1,9 +1,9 @@
 import { UserFacingError } from "@/server/domain/errors";
 import { createAgentModel } from "@/server/model";
 import { createOfflineModel } from "@/server/model/offline-model";
+import type { RunTiers } from "@/server/model/tiers/run-tiers";
 import type { Tier, TierConfig } from "@/server/model/tiers/schema";
 import type { AgentModel } from "@/server/model/types";
-import type { RunTiers } from "@/server/riva/ports";
 import type { ModelSettingValues, ResolvedModelSettings } from "./layers";
 import { type ResolveDeps, resolveProjectSettings } from "./resolve";
 

@@ -1,8 +1,8 @@
 import { z } from "zod";
 import { DEFAULT_EGRESS, EgressSettings } from "@/server/domain/vocabulary/egress";
+import { rememberOpenedKey } from "@/server/events/opened-keys";
 import type { PrismaClient } from "@/server/generated/prisma/client";
 import { rootFiles } from "@/server/projects/git-repository";
-import { rememberOpenedKey } from "@/server/settings/opened-keys";
 import type { SecretBox } from "@/server/settings/secret-box";
 import { detectSetupCommand, setupCommandHash } from "./detect";
 import type { SessionEnvironment } from "./prepare-environment";

@@ -2,9 +2,10 @@ import pino from "pino";
 import { describe, expect, it, vi } from "vitest";
 import { UserFacingError } from "@/server/domain/errors";
 import type { EventInput } from "@/server/domain/events/schema";
+import type { TerminalFrame } from "@/server/domain/vocabulary/terminal";
 import type { SandboxTerminal, TerminalSize } from "@/server/sandbox/types";
 import { SandboxUnavailableError } from "@/server/sandbox/types";
-import { parseFrameId, type TerminalFrame, TerminalHub, type TrackedFrame } from "./hub";
+import { parseFrameId, TerminalHub, type TrackedFrame } from "./hub";
 
 /** A pty stand-in: what the hub writes is recorded; `emit` plays shell output; `close` exits it. */
 class FakePty implements SandboxTerminal {

@@ -2,6 +2,7 @@ import { StringDecoder } from "node:string_decoder";
 import type { Logger } from "pino";
 import { errorMessage, UserFacingError } from "@/server/domain/errors";
 import type { EventInput } from "@/server/domain/events/schema";
+import type { TerminalFrame } from "@/server/domain/vocabulary/terminal";
 import type { SandboxTerminal, TerminalSize } from "@/server/sandbox/types";
 import { SandboxError } from "@/server/sandbox/types";
 import { DEFAULT_SCROLLBACK_CHARS, Scrollback } from "./scrollback";
@@ -17,19 +18,6 @@ export interface TerminalActor {
   userId: string;
   name: string;
 }
-
-export type TerminalFrame =
-  /** No terminal is open for the session. */
-  | { kind: "idle" }
-  /** Clear the screen and write this: the retained scrollback of `terminalId`. */
-  | { kind: "reset"; terminalId: string; data: string }
-  | { kind: "output"; terminalId: string; data: string }
-  | {
-      kind: "closed";
-      terminalId: string;
-      reason: "closed" | "idle" | "exited" | "shutdown";
-      exitCode: number | null;
-    };
 
 /** A frame and the id a reconnecting watcher sends back to resume after it. */
 export interface TrackedFrame {

@@ -2,11 +2,12 @@ import { execFileSync } from "node:child_process";
 import Docker from "dockerode";
 import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
 import { UserFacingError } from "@/server/domain/errors";
+import type { TerminalFrame } from "@/server/domain/vocabulary/terminal";
 import { MemoryEventLog } from "@/server/events/log";
 import type { DockerSandboxProvider } from "@/server/sandbox/docker-provider";
 import { cleanUp, makeBareRepo, PREFIX, silent, testProvider } from "@/server/sandbox/docker-testing";
 import type { Sandbox } from "@/server/sandbox/types";
-import { type TerminalFrame, TerminalHub, type TrackedFrame } from "./hub";
+import { TerminalHub, type TrackedFrame } from "./hub";
 
 /**
  * The terminal against the real Docker engine: a TTY exec in a real sandbox, driven through the hub

@@ -1,8 +1,9 @@
 import pino from "pino";
+import type { ExecResult } from "@/server/domain/sandbox-port";
 import { commandAction, type NextAction, type Plan } from "@/server/model/actions";
 import type { ModelCallRecord } from "@/server/model/call-record";
 import type { AgentModel, PlanInput } from "@/server/model/types";
-import type { CreateSandboxOptions, ExecResult, Sandbox, SandboxProvider } from "@/server/sandbox/types";
+import type { CreateSandboxOptions, Sandbox, SandboxProvider } from "@/server/sandbox/types";
 
 /** Test doubles for the engine's ports. Only for unit tests of pure code: no Docker, no HTTP. */
 

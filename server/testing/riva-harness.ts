@@ -5,9 +5,9 @@ import { emptySessionView, foldEvents } from "@/server/domain/session/fold";
 import { DEFAULT_LIMITS, type RivaLimits, type RunBudget } from "@/server/domain/session/limits";
 import type { ApprovalView, SessionView } from "@/server/domain/session/view";
 import { MemoryEventLog } from "@/server/events/log";
+import type { RunTiers } from "@/server/model/tiers/run-tiers";
 import type { AgentModel } from "@/server/model/types";
 import { Orchestrator } from "@/server/orchestrator/orchestrator";
-import type { RunTiers } from "@/server/riva/ports";
 import type { SandboxProvider } from "@/server/sandbox/types";
 import { silentLogger } from "./fakes";
 

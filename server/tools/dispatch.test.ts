@@ -1,8 +1,9 @@
 import { describe, expect, it } from "vitest";
 import { DEFAULT_CHECKPOINTS } from "@/server/domain/policy/checkpoints";
+import type { ExecOptions, ExecResult } from "@/server/domain/sandbox-port";
 import { INTENT_REQUIRED_ERROR } from "@/server/governance/intent-gate";
 import { approvalBinding } from "@/server/policy/approval/binding";
-import type { ExecOptions, ExecResult, Sandbox } from "@/server/sandbox/types";
+import type { Sandbox } from "@/server/sandbox/types";
 import { type DispatchDeps, resultText, ToolDispatch } from "./dispatch";
 
 /**

@@ -1,5 +1,5 @@
 import { z } from "zod";
-import { shellQuote } from "@/server/sandbox/shell";
+import { shellQuote } from "@/server/domain/text/shell-quote";
 import { quotedPath, relativePath, WorkspacePathInput } from "./paths";
 import { combinedOutput, execIn, isFailure } from "./sandbox-calls";
 import { defineTool } from "./types";

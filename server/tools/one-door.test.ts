@@ -46,7 +46,7 @@ describe("one door for every tool", () => {
     const files = new Set(uses.map((use) => use.file));
     expect(files).toContain("server/tools/sandbox-calls.ts");
     expect(files).toContain("server/tools/write-file.ts");
-    // Pick<Sandbox, "exec"> is still the sandbox's exec.
+    // SandboxExec (the domain's exec port, server/domain/sandbox-port.ts) is still the sandbox's exec.
     expect(files).toContain("server/governance/sandbox-realpath.ts");
   });
 

@@ -1,6 +1,6 @@
 import { z } from "zod";
+import { shellQuote } from "@/server/domain/text/shell-quote";
 import { resolveWorkspacePath } from "@/server/domain/text/workspace-path";
-import { shellQuote } from "@/server/sandbox/shell";
 
 /** A path as the model writes it: relative to /workspace, or absolute inside it. */
 export const WorkspacePathInput = z

@@ -4,7 +4,8 @@ import ts from "typescript";
 /**
  * Finds every place in the code base that reaches the sandbox's `exec`, `readFile` or `writeFile`
  * directly, by type, not by name: a call on anything whose member is declared by the `Sandbox`
- * interface (`server/sandbox/types.ts`), including through `Pick<Sandbox, …>`, destructuring
+ * interface (`server/sandbox/types.ts`) or by its exec port for the lower layers (`SandboxExec`,
+ * `server/domain/sandbox-port.ts`), including through `Pick<Sandbox, …>`, destructuring
  * (`const { exec } = sandbox`) and element access (`sandbox["exec"]`). `RegExp.exec` or
  * `fs.readFile` never match. Used by the one-door test; slow (it type-checks), so tests only.
  */
@@ -39,10 +40,11 @@ export function findDirectSandboxUses(root: string, sourceDirs: readonly string[
   const isSandboxMember = (symbol: ts.Symbol | undefined): boolean =>
     (symbol?.declarations ?? []).some((declaration) => {
       const owner = declaration.parent;
+      if (!ts.isInterfaceDeclaration(owner)) return false;
+      const file = declaration.getSourceFile().fileName;
       return (
-        ts.isInterfaceDeclaration(owner) &&
-        owner.name.text === "Sandbox" &&
-        declaration.getSourceFile().fileName.endsWith("server/sandbox/types.ts")
+        (owner.name.text === "Sandbox" && file.endsWith("server/sandbox/types.ts")) ||
+        (owner.name.text === "SandboxExec" && file.endsWith("server/domain/sandbox-port.ts"))
       );
     });
 

@@ -1,5 +1,5 @@
 import { errorMessage } from "@/server/domain/errors";
-import type { ExecResult } from "@/server/sandbox/types";
+import type { ExecResult } from "@/server/domain/sandbox-port";
 import type { ToolOutput, ToolRuntime } from "./types";
 
 /**

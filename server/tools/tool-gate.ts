@@ -3,9 +3,9 @@ import type { CheckpointPolicy } from "@/server/domain/policy/checkpoints";
 import type { ToolCategory } from "@/server/domain/tools/risk";
 import type { ActiveIntent } from "@/server/governance/intent-gate";
 import type { SecretFinding } from "@/server/governance/secrets";
+import { gateCommand } from "@/server/policy/approval/command-gate";
 import { type ApprovalDecision, decideApproval } from "@/server/policy/approval/decide";
 import { ask, deny } from "@/server/policy/approval/decision";
-import { gateCommand } from "@/server/riva/command-gate";
 import { historyRewriteReason } from "./history-guard";
 import type { ToolDefinition } from "./types";
 

@@ -1,10 +1,10 @@
 import { randomUUID } from "node:crypto";
 import { UserFacingError } from "@/server/domain/errors";
 import type { EventInput } from "@/server/domain/events/schema";
+import { shellQuote } from "@/server/domain/text/shell-quote";
 import type { CycleIds } from "@/server/governance/ledger/cycle-ledger";
 import { protectionOf } from "@/server/governance/protected-paths";
 import { approvalBinding } from "@/server/policy/approval/binding";
-import { shellQuote } from "@/server/sandbox/shell";
 import type { ToolCall, ToolDispatch, ToolResult } from "@/server/tools/dispatch";
 import { relativePath } from "@/server/tools/paths";
 import { decodeFile, fileHash, newPathProblem } from "./file-content";

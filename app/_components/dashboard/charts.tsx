@@ -1,8 +1,12 @@
 "use client";
 
 import { Bar, BarChart, CartesianGrid, Legend, ResponsiveContainer, Tooltip, XAxis, YAxis } from "recharts";
-import type { DayRuns, MemberCost } from "@/server/dashboard/team-metrics";
+import type { RouterOutputs } from "@/app/_trpc/router-types";
 import { usd } from "./format";
+
+type TeamMetrics = RouterOutputs["dashboard"]["team"]["metrics"];
+type DayRuns = TeamMetrics["runsByDay"][number];
+type MemberCost = TeamMetrics["costByMember"][number];
 
 /** Colours follow the status badges (see globals.css), so a verified run is the same green everywhere. */
 const STATUS_COLOURS = {

@@ -1,8 +1,10 @@
 "use client";
 
+import type { RouterOutputs } from "@/app/_trpc/router-types";
 import { USER_MODES } from "@/server/domain/vocabulary/session";
-import type { ModelChoices } from "@/server/settings/model-choices";
 import { DEFAULT_MODEL_CHOICE, type ModeSwitches } from "./mode-switches";
+
+type ModelChoices = RouterOutputs["settings"]["modelChoices"];
 
 const MODE_LABELS = { agent: "Agent", chat: "Chat" } as const;
 const MODE_HINTS = {

@@ -1,14 +1,17 @@
 "use client";
 
 import { useState } from "react";
+import type { RouterInputs, RouterOutputs } from "@/app/_trpc/router-types";
 import {
   COMPATIBLE_PRESETS,
   PROVIDER_IDS,
   PROVIDER_LABELS,
   type ProviderId,
 } from "@/server/domain/vocabulary/providers";
-import type { ConnectionResult } from "@/server/model/connection-test";
-import type { ModelSettingsInput, PublicModelSettings } from "@/server/settings/model-settings";
+
+type PublicModelSettings = RouterOutputs["settings"]["team"]["settings"];
+type ConnectionResult = RouterOutputs["settings"]["testTeamConnection"];
+type ModelSettingsInput = RouterInputs["settings"]["updateTeam"]["settings"];
 
 /**
  * The model settings of one team or one project. Empty fields inherit from the layer below. The API

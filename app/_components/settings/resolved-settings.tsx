@@ -1,4 +1,6 @@
-import type { ResolvedRow } from "@/server/settings/view";
+import type { RouterOutputs } from "@/app/_trpc/router-types";
+
+type ResolvedRow = RouterOutputs["settings"]["project"]["resolved"][number];
 
 const SOURCE_LABELS = {
   run: "run override",

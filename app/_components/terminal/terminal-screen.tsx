@@ -6,7 +6,7 @@ import { useMutation } from "@tanstack/react-query";
 import type { FitAddon } from "@xterm/addon-fit";
 import type { Terminal } from "@xterm/xterm";
 import { useCallback, useEffect, useRef, useState } from "react";
-import type { TerminalFrame } from "@/server/terminal/hub";
+import type { TerminalFrame } from "@/server/domain/vocabulary/terminal";
 import { describeError, useTRPC, useTRPCClient } from "../../_trpc/client";
 import { InputQueue } from "./input-queue";
 

@@ -1,11 +1,12 @@
 import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
 import { terminalRouter } from "@/server/api/routers/terminal";
+import type { TerminalFrame } from "@/server/domain/vocabulary/terminal";
 import { EventStore } from "@/server/events/store";
 import type { PrismaClient } from "@/server/generated/prisma/client";
 import type { DockerSandboxProvider } from "@/server/sandbox/docker-provider";
 import { cleanUp, makeBareRepo, silent, testProvider } from "@/server/sandbox/docker-testing";
 import type { Sandbox } from "@/server/sandbox/types";
-import { type TerminalFrame, TerminalHub } from "@/server/terminal/hub";
+import { TerminalHub } from "@/server/terminal/hub";
 import { createTestDb, seedSession } from "@/server/testing/test-db";
 
 /** The terminal procedures with a real database, a real sandbox and the real hub behind them. */

@@ -1,7 +1,7 @@
 import { createHash } from "node:crypto";
 import type { TestRunner } from "@/server/domain/contract/test-results";
+import { shellQuote } from "@/server/domain/text/shell-quote";
 import { type CommandPart, splitShellCommand } from "@/server/policy/approval/shell-split";
-import { shellQuote } from "@/server/sandbox/shell";
 
 /**
  * Which test runner a command runs, and the same command with a machine-readable reporter added where

@@ -1,6 +1,6 @@
 import type { TestResults } from "@/server/domain/contract/test-results";
-import { shellQuote } from "@/server/sandbox/shell";
-import type { ExecResult } from "@/server/sandbox/types";
+import type { ExecResult } from "@/server/domain/sandbox-port";
+import { shellQuote } from "@/server/domain/text/shell-quote";
 import { packageScriptName, planTestCommand, type ReportFormat, type TestCommandPlan } from "./command";
 import { parseTestRun } from "./parse-run";
 

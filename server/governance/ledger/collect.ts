@@ -1,6 +1,6 @@
 import type { TraceRecordedBody } from "@/server/domain/events/trace-schema";
-import { repositoryPrograms } from "@/server/git/repository-programs";
-import type { Sandbox } from "@/server/sandbox/types";
+import type { SandboxExec } from "@/server/domain/sandbox-port";
+import { repositoryPrograms } from "@/server/governance/repository-programs";
 import { parseUnifiedDiff } from "./diff-ranges";
 import { type AgentTraceRecord, type LedgerContributor, ledgerRecords } from "./record";
 
@@ -29,7 +29,7 @@ export type LedgerExec = (command: string) => Promise<LedgerExecResult>;
 export const LEDGER_MAX_OUTPUT_BYTES = 4 * 1024 * 1024;
 
 /** The ledger's runner over a session sandbox: stdout apart from stderr, a large cap, a time limit. */
-export function ledgerExecOf(sandbox: Pick<Sandbox, "exec">, timeoutMs = 60_000): LedgerExec {
+export function ledgerExecOf(sandbox: SandboxExec, timeoutMs = 60_000): LedgerExec {
   return async (command) => {
     const result = await sandbox.exec(command, { timeoutMs, maxOutputBytes: LEDGER_MAX_OUTPUT_BYTES });
     return { exitCode: result.exitCode, stdout: result.stdout, truncated: result.truncated };

@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { REASONING_MARKER } from "@/server/policy/stages/compose";
+import { REASONING_MARKER } from "@/server/policy/stages/prompt-variables";
 import { deliveryAsk, interpretDelivery } from "./delivery-ask";
 import { deliveryHeuristic } from "./heuristic";
 import { SUBMIT_DELIVERY } from "./types";

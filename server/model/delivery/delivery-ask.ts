@@ -1,6 +1,6 @@
 import { tool } from "ai";
 import type { Ask } from "@/server/model/ask";
-import { composeSystemPrompt } from "@/server/policy/stages/compose";
+import { composeSystemPrompt } from "@/server/model/compose-prompt";
 import { REASONING_MICRO_PROMPT, stagePolicy } from "@/server/policy/stages/policy";
 import { renderPrompt } from "../prompts";
 import type { Interpretation, ToolCallLike } from "../tool-inputs";

@@ -1,4 +1,4 @@
-import { composeSystemPrompt } from "@/server/policy/stages/compose";
+import { composeSystemPrompt } from "@/server/model/compose-prompt";
 import { stagePolicy } from "@/server/policy/stages/policy";
 import type { PromptOptions } from "../prompts";
 import { checkModelRequest, type RequestContext } from "../request-check";

@@ -1,7 +1,7 @@
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
 import { CheckpointPolicy, READ_ONLY_COMMANDS } from "@/server/domain/policy/checkpoints";
-import { gateCommand } from "@/server/riva/command-gate";
+import { gateCommand } from "./command-gate";
 import { DESCRIBED_PROGRAMS } from "./program-arguments";
 
 /**

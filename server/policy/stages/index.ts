@@ -15,14 +15,6 @@ export {
 } from "@/server/domain/policy/reasoning-outcome";
 export * from "@/server/domain/vocabulary/stages";
 export {
-  type ComposeOptions,
-  composeSystemPrompt,
-  PROMPT_VARIABLES,
-  PromptVariable,
-  type PromptVariables,
-  REASONING_MARKER,
-} from "./compose";
-export {
   type AssertOptions,
   assertRequestInvariants,
   findViolations,
@@ -41,3 +33,9 @@ export {
   stagePolicy,
   stagesFor,
 } from "./policy";
+export {
+  PROMPT_VARIABLES,
+  PromptVariable,
+  type PromptVariables,
+  REASONING_MARKER,
+} from "./prompt-variables";

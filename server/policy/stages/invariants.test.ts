@@ -1,5 +1,4 @@
 import { describe, expect, it, vi } from "vitest";
-import { REASONING_MARKER } from "./compose";
 import {
   assertRequestInvariants,
   findViolations,
@@ -8,6 +7,7 @@ import {
   type ModelRequestFacts,
 } from "./invariants";
 import { stagePolicy } from "./policy";
+import { REASONING_MARKER } from "./prompt-variables";
 
 const policy = stagePolicy("verify", "agent", "on");
 const sound: ModelRequestFacts = {

@@ -1,6 +1,6 @@
 import type { ReasoningSwitch, Stage, UserMode } from "@/server/domain/vocabulary/stages";
-import { REASONING_MARKER } from "./compose";
 import type { StagePolicy } from "./policy";
+import { REASONING_MARKER } from "./prompt-variables";
 
 /**
  * Seed 001 §9: every model request is checked against the stage policy before it is sent. A violation

@@ -3,10 +3,11 @@ import path from "node:path";
 import { describe, expect, it } from "vitest";
 import { REASONING_SWITCHES, STAGES, USER_MODES } from "@/server/domain/vocabulary/stages";
 import { placeholdersOf } from "@/server/model/prompts";
-import { composeSystemPrompt, PROMPT_VARIABLES, REASONING_MARKER } from "./compose";
-import { stagePolicy } from "./policy";
+import { stagePolicy } from "@/server/policy/stages/policy";
+import { PROMPT_VARIABLES, REASONING_MARKER } from "@/server/policy/stages/prompt-variables";
+import { composeSystemPrompt } from "./compose-prompt";
 
-const dir = path.resolve(import.meta.dirname, "../../../prompts");
+const dir = path.resolve(import.meta.dirname, "../../prompts");
 const vars = {
   project_root: "/workspace",
   user_input: "add a test",

@@ -1,4 +1,3 @@
-import { z } from "zod";
 import {
   fillTemplate,
   loadPrompt,
@@ -6,22 +5,18 @@ import {
   type PromptOptions,
   placeholdersOf,
 } from "@/server/model/prompts";
-import type { StagePolicy } from "./policy";
+import type { StagePolicy } from "@/server/policy/stages/policy";
+import {
+  PROMPT_VARIABLES,
+  PromptVariable,
+  type PromptVariables,
+} from "@/server/policy/stages/prompt-variables";
 
 /**
  * Builds a stage's system prompt from the policy's prompt list (seed 001 §5.2: base, project context,
  * mode, stage, reasoning). The policy chooses the files; this module only loads and fills them, so the
  * composition order cannot differ from what the invariants check.
  */
-
-/** Seed 001 §5.3: the only variables a composed prompt may use. */
-export const PROMPT_VARIABLES = ["project_root", "user_input", "tool_summary", "last_step_outcome"] as const;
-export const PromptVariable = z.enum(PROMPT_VARIABLES);
-export type PromptVariable = z.infer<typeof PromptVariable>;
-export type PromptVariables = Partial<Record<PromptVariable, string>>;
-
-/** Text every reasoning prompt asks for and no other prompt contains; the invariant check looks for it. */
-export const REASONING_MARKER = "<ide_reasoning>";
 
 export interface ComposeOptions extends PromptOptions {
   /** Reads a prompt file by name; tests pass an in-memory map. */
