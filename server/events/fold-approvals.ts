@@ -44,6 +44,7 @@ export function requestedApproval(body: EventOf<"approval-requested">, event: St
     call: body.call,
     preview: body.preview,
     editedCall: null,
+    ...(body.checkPhase ? { checkPhase: body.checkPhase } : {}),
   };
 }
 

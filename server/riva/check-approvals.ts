@@ -59,3 +59,23 @@ export function roomForCycle(
       .reduce((sum, intention) => sum + intention.cycles.length, 0) + 1;
   return own < limits.maxCyclesPerIntention && inRun < limits.maxIterations;
 }
+
+/**
+ * Whether a person already answered the card for running `command` as a check of `intention` outside
+ * a cycle (`phase`): approved or not, it is not asked again (an approval lets exactly it run; a
+ * rejection, or an edit that changed it, leaves it "could not run").
+ */
+export function checkAnswered(
+  view: Pick<SessionView, "approvals">,
+  intention: Pick<IntentionView, "id">,
+  phase: "baseline" | "integration",
+  command: string,
+): boolean {
+  return Object.values(view.approvals).some(
+    (approval) =>
+      approval.intentionId === intention.id &&
+      approval.checkPhase === phase &&
+      approval.command === command &&
+      approval.status !== "PENDING",
+  );
+}

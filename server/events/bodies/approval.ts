@@ -30,6 +30,12 @@ export const ApprovalRequestedBody = z.object({
    * an edit (null: the file does not exist yet), the staged diff of a commit, the file to delete.
    */
   preview: z.string().max(200_000).nullable().default(null),
+  /**
+   * kind "command" asked for a contract check outside any cycle (issue #15): before any work (the
+   * baseline) or at a parent's integration. Approving lets exactly that check run there; it is never
+   * an action of its own. Absent: an action's command (or a check that runs as the next cycle).
+   */
+  checkPhase: z.enum(["baseline", "integration"]).optional(),
 });
 
 export const ApprovalDecidedBody = z.object({
