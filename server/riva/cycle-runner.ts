@@ -391,7 +391,10 @@ export class CycleRunner {
         source: intention.contractBy?.source ?? "acceptance",
         dropped: intention.contractBy?.dropped ?? [],
         generatedTest: intention.contractBy?.generatedTest
-          ? { path: intention.contractBy.generatedTest.path, content: intention.contractBy.generatedTest.content }
+          ? {
+              path: intention.contractBy.generatedTest.path,
+              content: intention.contractBy.generatedTest.content,
+            }
           : null,
         detectedTests: [index],
       });

@@ -9,10 +9,10 @@ import type { AgentModel, ModelCallRecord, NextAction } from "@/server/model/typ
 import { errorMessage } from "@/server/orchestrator/errors";
 import type { CheckpointPolicy } from "@/server/policy/checkpoints";
 import { gateCommand } from "./command-gate";
+import { detectedTestCheck } from "./detected-tests";
 import type { CodebaseIntent } from "./discovery/codebase-intent";
 import type { ModelReader } from "./discovery/discover";
 import { applyTestRule } from "./generated-test-rule";
-import { detectedTestCheck } from "./detected-tests";
 import { callWithRetries } from "./model-calls";
 import type { RivaDeps } from "./ports";
 import { failedCallEvent } from "./run-events";
