@@ -1,5 +1,5 @@
-import { cardCheckCommands } from "@/server/contract/check-commands";
 import type { ApprovalView, IntentionView, SessionView } from "@/server/events/fold";
+import { childCheckCommands, childCheckPlan } from "./child-checks";
 import { commandBinding } from "./contract-check";
 import type { RivaLimits } from "./limits";
 import { approvedCall } from "./tool-approval";
@@ -22,15 +22,18 @@ function byPerson(approval: ApprovalView): boolean {
  * (an edit approves only the edited command). Null: the dispatch's policy alone decides.
  */
 export function personApprovalForCheck(
-  view: Pick<SessionView, "approvals">,
-  intention: Pick<IntentionView, "id" | "parentId" | "acceptance">,
+  view: Pick<SessionView, "approvals" | "runs">,
+  intention: Pick<IntentionView, "id" | "parentId" | "what" | "acceptance">,
   command: string,
 ): { binding: string; approver: string | null } | null {
   const binding = commandBinding(command);
   for (const approval of Object.values(view.approvals)) {
     if (!byPerson(approval)) continue;
     if (approval.kind === "decomposition" && approval.intentionId === intention.parentId) {
-      const listed = cardCheckCommands(intention.acceptance).map(commandBinding);
+      // Exactly what the card listed for this child (the same pure plan the page showed).
+      const intent = view.runs[approval.runId]?.intent;
+      const plan = childCheckPlan(intention, intent?.codebase, intent?.prompt.targets ?? []);
+      const listed = childCheckCommands(plan).map(commandBinding);
       if (listed.includes(binding)) return { binding, approver: approval.decidedBy };
     }
     if ((approval.kind === "command" || approval.kind === "tool") && approval.intentionId === intention.id) {

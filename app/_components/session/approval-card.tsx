@@ -157,7 +157,11 @@ export function ApprovalCard({
             </p>
           )}
           <p className="muted small">{approval.thought}</p>
-          <ChildrenEditor proposals={children} onChange={setChildren} />
+          <ChildrenEditor
+            proposals={children}
+            onChange={setChildren}
+            discovered={view.runs[approval.runId]?.intent ?? null}
+          />
         </>
       )}
       {decide.error && (
