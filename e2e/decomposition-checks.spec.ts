@@ -36,7 +36,7 @@ function sumProject(): string {
   return dir;
 }
 
-const DETECTED = "node --test test/sum.test.js";
+const DETECTED = "node --test --test-reporter=tap test/sum.test.js";
 
 test("the decomposition card lists each child's exact checks, and approving it binds them", async ({
   page,

@@ -13,7 +13,7 @@ import type { Orchestrator } from "./orchestrator";
  * Issue #15 items 2, 3 and 5 with every real part (SQLite, Docker, the AI SDK over HTTP to the fake
  * model server), under "ask before every command": a node:test project whose `sum.js` subtracts. The
  * model's contract ("sum.js contains `a + b`") is already green before any work (a comment says it),
- * so the project's detected tests, scoped to the target (`node --test test/sum.test.js`), are added
+ * so the project's detected tests, scoped to the target (`node --test --test-reporter=tap test/sum.test.js`), are added
  * as a fallback; every check asks at the baseline with a command card and runs only once approved;
  * the detected tests are red before the edit and green after it: red → green.
  */
@@ -94,7 +94,7 @@ async function start() {
   return { store, orch, runId };
 }
 
-const DETECTED = "node --test test/sum.test.js";
+const DETECTED = "node --test --test-reporter=tap test/sum.test.js";
 
 describe("the project's detected tests as a fallback check", () => {
   it("green named check, detected tests red before and green after, every check asked first: red → green", async () => {

@@ -57,7 +57,7 @@ describe("detectedTestCheck: the fallback, scoped to the targets' tests where th
   it("node:test, vitest, jest, pytest run exactly the scoped files", () => {
     expect(detectedTestCheck(nodeProject, ["sum.js"])).toEqual({
       kind: "TESTS_PASS",
-      command: "node --test test/sum.test.js",
+      command: "node --test --test-reporter=tap test/sum.test.js",
     });
     expect(scopedCommandFor("vitest", ["src/a.test.ts"])).toBe("npx vitest run src/a.test.ts");
     expect(scopedCommandFor("jest", ["a b.test.js"])).toBe("npx jest 'a b.test.js'");

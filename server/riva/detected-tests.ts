@@ -44,7 +44,8 @@ export function scopedCommandFor(framework: string | null, files: readonly strin
   const list = files.map(quoted).join(" ");
   switch (framework) {
     case "node:test":
-      return `node --test ${list}`;
+      // TAP on stdout: a machine-readable report with no file to read back (tap-parser reads it).
+      return `node --test --test-reporter=tap ${list}`;
     case "vitest":
       return `npx vitest run ${list}`;
     case "jest":

@@ -255,7 +255,7 @@ describe("buildContract: the project's detected tests when nothing checkable is 
       signal,
     );
     expect(outcome).toMatchObject({
-      criteria: [{ kind: "TESTS_PASS", command: "node --test test/sum.test.js" }],
+      criteria: [{ kind: "TESTS_PASS", command: "node --test --test-reporter=tap test/sum.test.js" }],
       source: "detected-tests",
       detectedTests: [0],
     });
