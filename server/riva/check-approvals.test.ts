@@ -92,9 +92,13 @@ describe("personApprovalForCheck: the card's other checks (issue #15)", () => {
   it("a child with no named check: the card listed the project's detected tests, scoped to its target", () => {
     const fix = { id: "c1", parentId: "parent", what: "fix `sum.js`", acceptance: "it works" };
     const card = discovered([approval({})]);
-    expect(personApprovalForCheck(card, fix, "node --test --test-reporter=tap test/sum.test.js")?.approver).toBe("Ada");
+    expect(
+      personApprovalForCheck(card, fix, "node --test --test-reporter=tap test/sum.test.js")?.approver,
+    ).toBe("Ada");
     expect(personApprovalForCheck(card, fix, "npm test")).toBeNull();
     // Without discovery's test command the card listed no detected tests, and covers none.
-    expect(personApprovalForCheck(view(approval({})), fix, "node --test --test-reporter=tap test/sum.test.js")).toBeNull();
+    expect(
+      personApprovalForCheck(view(approval({})), fix, "node --test --test-reporter=tap test/sum.test.js"),
+    ).toBeNull();
   });
 });

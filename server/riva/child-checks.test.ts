@@ -44,3 +44,14 @@ describe("childCheckPlan: what a decomposition card lists for a child", () => {
     );
   });
 });
+
+describe("childCheckPlan: a child that is itself a command", () => {
+  it("never lists the fallback, even when its acceptance names a check", () => {
+    const plan = childCheckPlan(
+      { what: "run `ls calc.py`", acceptance: "the command `ls calc.py` exits 0" },
+      codebase,
+      ["calc.py"],
+    );
+    expect(plan).toEqual({ named: ["ls calc.py"], source: "acceptance", detected: null });
+  });
+});

@@ -1,7 +1,7 @@
 import { checkCommandsOf } from "@/server/contract/check-commands";
 import { parseAcceptance } from "@/server/contract/parse-acceptance";
 import { requestedCommand } from "@/server/contract/requested-command";
-import { contractTargets, detectedTestCheck } from "./detected-tests";
+import { detectedFallback } from "./detected-tests";
 import type { CodebaseIntent } from "./discovery/codebase-intent";
 
 /**
@@ -26,11 +26,12 @@ export function childCheckPlan(
   requestTargets: readonly string[],
 ): ChildCheckPlan {
   const parsed = parseAcceptance(child.acceptance);
-  const requested = parsed.length === 0 ? requestedCommand(child.what) : null;
+  const own = requestedCommand(child.what);
+  const requested = parsed.length === 0 ? own : null;
   const named = parsed.length > 0 ? parsed.flatMap(checkCommandsOf) : requested ? [requested] : [];
   const source = parsed.length > 0 ? "acceptance" : requested ? "request" : null;
-  // An intention that is itself a command is checked by exactly that command, never by a fallback.
-  const detected = requested ? null : detectedTestCheck(codebase, contractTargets(child, requestTargets));
+  // An intention that is itself a command is checked by that command, never by a fallback.
+  const detected = own ? null : detectedFallback(child, codebase, requestTargets);
   return { named, source, detected: detected?.command ?? null };
 }
 

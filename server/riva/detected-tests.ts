@@ -1,4 +1,5 @@
 import type { Criterion, CriterionResult } from "@/server/contract/criteria";
+import { requestedCommand } from "@/server/contract/requested-command";
 import { shellQuote } from "@/server/model/heuristics/shell-quote";
 import type { CodebaseIntent } from "./discovery/codebase-intent";
 import { analyzePrompt } from "./discovery/prompt-intent";
@@ -99,4 +100,17 @@ export function needsFallbackAfterBaseline(
 export function contractTargets(intention: { what: string }, requestTargets: readonly string[]): string[] {
   const own = analyzePrompt(intention.what).targets;
   return own.length > 0 ? own : [...requestTargets];
+}
+
+/**
+ * The fallback for one intention, as the decomposition card lists it (child-checks.ts): none for an
+ * intention that is itself a command ("run `make`" is checked by exactly that command).
+ */
+export function detectedFallback(
+  intention: { what: string },
+  codebase: Pick<CodebaseIntent, "testFramework" | "testCommand" | "testFiles"> | null | undefined,
+  requestTargets: readonly string[],
+): Extract<Criterion, { kind: "TESTS_PASS" }> | null {
+  if (requestedCommand(intention.what) !== null) return null;
+  return detectedTestCheck(codebase, contractTargets(intention, requestTargets));
 }

@@ -19,7 +19,7 @@ import { type ActHost, carryOutAction, type Reviewer, readPortFor } from "./act-
 import { checkAnswered, personApprovalForCheck, roomForCycle } from "./check-approvals";
 import { checkpointEvents } from "./checkpoint-events";
 import { CycleRunner } from "./cycle-runner";
-import { contractTargets, detectedTestCheck } from "./detected-tests";
+import { contractTargets, detectedFallback } from "./detected-tests";
 import { discoverIntent } from "./discovery/discover";
 import { summarizeIntent } from "./discovery/discovered-intent";
 import type { Verdict } from "./heuristics";
@@ -135,7 +135,8 @@ export class RivaEngine {
       checkAnswered: (intention, phase, command) => checkAnswered(this.view, intention, phase, command),
       detectedTests: (intention) => {
         const intent = this.view.runs[this.runId]?.intent;
-        return detectedTestCheck(intent?.codebase, contractTargets(intention, intent?.prompt.targets ?? []));
+        // The same plan the decomposition card showed (an intention that is a command gets none).
+        return detectedFallback(intention, intent?.codebase, intent?.prompt.targets ?? []);
       },
     });
   }

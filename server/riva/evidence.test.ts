@@ -94,7 +94,10 @@ describe("weakestEvidence", () => {
 describe("leafEvidence: the project's detected tests as a fallback (issue #15 items 2, 3)", () => {
   const what = "replace `a - b` with `a + b` in `sum.js`";
   const contains: Criterion = { kind: "FILE_CONTAINS", path: "sum.js", text: "a + b" };
-  const detected: Criterion = { kind: "TESTS_PASS", command: "node --test --test-reporter=tap test/sum.test.js" };
+  const detected: Criterion = {
+    kind: "TESTS_PASS",
+    command: "node --test --test-reporter=tap test/sum.test.js",
+  };
   const contractBy = { detectedTests: [1] };
 
   it("named check green before, detected tests red before and green after: red-to-green", () => {
