@@ -9,8 +9,9 @@ import { child, createProject, expectRunStatus, newUser, signUp, startTask } fro
  * Issue #15 (items 2, 3, 5) in Chromium: a node:test project whose `sum.js` subtracts (a comment
  * already says "a + b"). Before it is approved, the decomposition card lists each child's exact
  * checks: the named one, the child's own command, and the project's detected tests scoped to the
- * target as the fallback. Approving the card binds them: the detected tests then run before the work
- * without a card of their own (red), and after the edit (green) — the node shows red → green.
+ * target as the fallback, and the task's own check at integration. Approving the card binds them: the
+ * detected tests then run before the work without a card of their own (red), after the edit (green)
+ * and at integration — the node shows red → green, and no check asks.
  */
 function sumProject(): string {
   const dir = mkdtempSync(path.join(tmpdir(), "arbor-card-checks-"));
@@ -60,6 +61,8 @@ test("the decomposition card lists each child's exact checks, and approving it b
   // Child 2 is itself a command: exactly that command, and no fallback.
   await expect(checks.nth(1).getByTestId("child-check-command")).toHaveText(["ls sum.js"]);
   await expect(checks.nth(1).getByTestId("child-check-fallback")).toHaveCount(0);
+  // The task's own check at integration (nothing checkable named: the project's tests), listed too.
+  await expect(card.getByTestId("integration-check-command")).toHaveText([DETECTED]);
   await card.getByTestId("approve").click();
 
   // The edit asks (a write); the detected tests never ask: the card's approval covers them.

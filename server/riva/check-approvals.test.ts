@@ -33,6 +33,7 @@ function approval(fields: Partial<ApprovalView>): ApprovalView {
 }
 
 const child = {
+  contract: [],
   id: "c1",
   parentId: "parent",
   what: "make it pass",
@@ -85,12 +86,12 @@ describe("personApprovalForCheck: the card's other checks (issue #15)", () => {
   });
 
   it("a child that is itself a command: the card listed that command, and its approval covers it", () => {
-    const own = { id: "c1", parentId: "parent", what: "run `make`", acceptance: "" };
+    const own = { contract: [], id: "c1", parentId: "parent", what: "run `make`", acceptance: "" };
     expect(personApprovalForCheck(discovered([approval({})]), own, "make")?.approver).toBe("Ada");
   });
 
   it("a child with no named check: the card listed the project's detected tests, scoped to its target", () => {
-    const fix = { id: "c1", parentId: "parent", what: "fix `sum.js`", acceptance: "it works" };
+    const fix = { contract: [], id: "c1", parentId: "parent", what: "fix `sum.js`", acceptance: "it works" };
     const card = discovered([approval({})]);
     expect(
       personApprovalForCheck(card, fix, "node --test --test-reporter=tap test/sum.test.js")?.approver,
@@ -100,5 +101,20 @@ describe("personApprovalForCheck: the card's other checks (issue #15)", () => {
     expect(
       personApprovalForCheck(view(approval({})), fix, "node --test --test-reporter=tap test/sum.test.js"),
     ).toBeNull();
+  });
+});
+
+describe("personApprovalForCheck: a split intention's own checks at integration", () => {
+  it("the card of its own split listed its contract's commands, and a person's approval covers them", () => {
+    const parent = {
+      id: "parent",
+      parentId: null,
+      what: "do both",
+      acceptance: "",
+      contract: [{ kind: "TESTS_PASS" as const, command: "npm test" }],
+    };
+    expect(personApprovalForCheck(view(approval({})), parent, "npm test")?.approver).toBe("Ada");
+    expect(personApprovalForCheck(view(approval({})), parent, "npm test -- --all")).toBeNull();
+    expect(personApprovalForCheck(view(approval({ decidedById: "auto" })), parent, "npm test")).toBeNull();
   });
 });

@@ -1,5 +1,5 @@
 import type { ApprovalView, IntentionView, SessionView } from "@/server/events/fold";
-import { childCheckCommands, childCheckPlan } from "./child-checks";
+import { childCheckCommands, childCheckPlan, integrationCheckCommands } from "./child-checks";
 import { commandBinding } from "./contract-check";
 import type { RivaLimits } from "./limits";
 import { approvedCall } from "./tool-approval";
@@ -23,12 +23,17 @@ function byPerson(approval: ApprovalView): boolean {
  */
 export function personApprovalForCheck(
   view: Pick<SessionView, "approvals" | "runs">,
-  intention: Pick<IntentionView, "id" | "parentId" | "what" | "acceptance">,
+  intention: Pick<IntentionView, "id" | "parentId" | "what" | "acceptance" | "contract">,
   command: string,
 ): { binding: string; approver: string | null } | null {
   const binding = commandBinding(command);
   for (const approval of Object.values(view.approvals)) {
     if (!byPerson(approval)) continue;
+    // The card of this intention's own split listed its integration checks (its contract's commands).
+    if (approval.kind === "decomposition" && approval.intentionId === intention.id) {
+      if (integrationCheckCommands(intention.contract).map(commandBinding).includes(binding))
+        return { binding, approver: approval.decidedBy };
+    }
     if (approval.kind === "decomposition" && approval.intentionId === intention.parentId) {
       // Exactly what the card listed for this child (the same pure plan the page showed).
       const intent = view.runs[approval.runId]?.intent;

@@ -1,4 +1,5 @@
 import { checkCommandsOf } from "@/server/contract/check-commands";
+import type { Criterion } from "@/server/contract/criteria";
 import { parseAcceptance } from "@/server/contract/parse-acceptance";
 import { requestedCommand } from "@/server/contract/requested-command";
 import { detectedFallback } from "./detected-tests";
@@ -38,4 +39,12 @@ export function childCheckPlan(
 /** Every command the card listed for the child: what a person's approval of the card covers. */
 export function childCheckCommands(plan: ChildCheckPlan): string[] {
   return plan.detected ? [...plan.named, plan.detected] : plan.named;
+}
+
+/**
+ * The checks a split intention runs itself at integration, once every child is verified: its own
+ * contract's commands. Its decomposition card lists them, and a person's approval covers them.
+ */
+export function integrationCheckCommands(contract: readonly Criterion[]): string[] {
+  return contract.flatMap(checkCommandsOf);
 }

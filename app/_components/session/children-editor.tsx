@@ -137,3 +137,20 @@ function ChildChecks({
     </div>
   );
 }
+
+/** The split intention's own checks, run at integration once every child is verified. */
+export function IntegrationChecks({ commands }: { commands: string[] }) {
+  if (commands.length === 0) return null;
+  return (
+    <div className="small" data-testid="integration-checks">
+      When every child is verified, these checks of the whole will run without asking:
+      <ul>
+        {commands.map((command) => (
+          <li key={command}>
+            <code data-testid="integration-check-command">{command}</code>
+          </li>
+        ))}
+      </ul>
+    </div>
+  );
+}
