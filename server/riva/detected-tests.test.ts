@@ -125,5 +125,13 @@ describe("needsFallbackAfterBaseline", () => {
     expect(needsFallbackAfterBaseline([a, b], [{ index: 0, result: ok(a) }], [1], [])).toBe(false);
     expect(needsFallbackAfterBaseline([a], [{ index: 0, result: ok(a) }], [], [0])).toBe(false);
     expect(needsFallbackAfterBaseline([], [], [], [])).toBe(false);
+    // A contract already at the event schema's cap of 20 checks gets no 21st.
+    const full = Array.from(
+      { length: 20 },
+      (_, index): Criterion => ({ kind: "FILE_EXISTS", path: `f${index}` }),
+    );
+    const green = full.map((criterion, index) => ({ index, result: ok(criterion) }));
+    expect(needsFallbackAfterBaseline(full, green, [], [])).toBe(false);
+    expect(needsFallbackAfterBaseline(full.slice(0, 19), green.slice(0, 19), [], [])).toBe(true);
   });
 });

@@ -14,6 +14,7 @@ import { isTestFile, testSubject } from "./generated-test-rule";
  */
 
 const MAX_SCOPED_FILES = 5;
+const MAX_CRITERIA = 20;
 
 function normalize(path: string): string {
   return path.replace(/^\.\//, "").replace(/^\/workspace\//, "");
@@ -88,7 +89,9 @@ export function needsFallbackAfterBaseline(
   skipped: readonly number[],
   alreadyDetected: readonly number[],
 ): boolean {
-  if (contract.length === 0 || alreadyDetected.length > 0 || skipped.length > 0) return false;
+  // A contract holds at most MAX_CRITERIA checks (the event schema's cap): a full one gets no more.
+  if (contract.length === 0 || contract.length >= MAX_CRITERIA) return false;
+  if (alreadyDetected.length > 0 || skipped.length > 0) return false;
   if (results.length !== contract.length) return false;
   return results.every(({ result }) => result.passed && result.couldNotRun === undefined);
 }
