@@ -1,6 +1,7 @@
 import { type ChildProcess, execFile, spawn } from "node:child_process";
 import { createHash } from "node:crypto";
 import {
+  chmodSync,
   chownSync,
   closeSync,
   existsSync,
@@ -142,11 +143,15 @@ export class EgressProxy {
     this.gateway = await this.ensureNetwork();
     await this.ensureFirewall();
     mkdirSync(this.dir, { recursive: true, mode: 0o755 });
+    // Explicit modes: the server runs with umask 077 (private data files), which would leave these
+    // unreadable to squid's own user and its helper.
+    chmodSync(this.dir, 0o755);
     const helperPath = path.join(this.dir, "rules-helper.cjs");
     const rulesPath = path.join(this.dir, "rules.json");
     const confPath = path.join(this.dir, "squid.conf");
     const root = process.getuid?.() === 0;
     writeFileSync(helperPath, HELPER_SOURCE, { mode: 0o644 });
+    chmodSync(helperPath, 0o644);
     this.writeRules();
     writeFileSync(
       confPath,
@@ -162,6 +167,7 @@ export class EgressProxy {
       }),
       { mode: 0o644 },
     );
+    chmodSync(confPath, 0o644);
     // A fresh log per start; squid (as its own user) must be able to write the logs here.
     writeFileSync(path.join(this.dir, "access.log"), "");
     this.logOffset = 0;
@@ -336,6 +342,7 @@ export class EgressProxy {
     const file = path.join(this.dir, "rules.json");
     const temp = `${file}.${process.pid}.tmp`;
     writeFileSync(temp, JSON.stringify(Object.fromEntries(this.rules)), { mode: 0o644 });
+    chmodSync(temp, 0o644);
     // Atomic: the helper never reads half a file.
     renameSync(temp, file);
   }
