@@ -133,11 +133,7 @@ test("a Python project: `python3 -m pytest`, live output, the failing test named
     120_000,
   );
   const step = page.getByTestId("intention").first();
-  const live = await expectLiveWhileRunning(
-    step,
-    /test_counts_slowly/,
-    /test_counts_slowly\[[6-9]\] PASSED/,
-  );
+  const live = await expectLiveWhileRunning(step, /test_counts_slowly/, /test_counts_slowly\[[6-9]\] PASSED/);
   await expect(step.getByTestId("cycle-output").first()).toContainText(
     `FAILED test_calc.py::${PYTHON_FAILING_TEST}`,
     { timeout: 60_000 },

@@ -29,7 +29,7 @@ const hostLink = `vph${tag}`;
 const nsLink = `vpn${tag}`;
 // A /30 inside TEST-NET-2 (198.51.100.0/24): not in the proxy's blocked ranges; the host's side
 // of the link is one of this machine's addresses (refused), the namespace's side is not.
-const block = 4 * (1 + (randomBytes(1)[0] ?? 0) % 60);
+const block = 4 * (1 + ((randomBytes(1)[0] ?? 0) % 60));
 const hostAddress = `198.51.100.${block + 1}`;
 const indexAddress = `198.51.100.${block + 2}`;
 
@@ -230,9 +230,9 @@ describe("pip against a package index on a test host, through the egress proxy",
     const install = await box.exec(`${pipInstall("/workspace/.venv2")} 2>&1`, { timeoutMs: 120_000 });
     expect(install.exitCode).not.toBe(0);
     expect(install.stdout).not.toContain("Successfully installed");
-    expect((await box.exec("test -d /workspace/.venv2/lib/python3*/site-packages/arbor_tiny")).exitCode).not.toBe(
-      0,
-    );
+    expect(
+      (await box.exec("test -d /workspace/.venv2/lib/python3*/site-packages/arbor_tiny")).exitCode,
+    ).not.toBe(0);
     expect(await connectionToIndex()).toMatchObject({
       allowed: false,
       reason: "not-listed",
