@@ -128,7 +128,14 @@ beforeAll(async () => {
     squidPath: squidWrapper(),
     onConnection: (connection) => connections.push(connection),
   });
-  await proxy.start(); // here, so that a squid that cannot start fails the file with its reason
+  // Started here, so that a squid that cannot start fails the file with its reason; under the umask the
+  // server runs with (server/data-dir/private-files.ts): squid's own user must still read its files.
+  const previousUmask = process.umask(0o077);
+  try {
+    await proxy.start();
+  } finally {
+    process.umask(previousUmask);
+  }
   provider = new DockerSandboxProvider({ logger: silent, instance: `${PREFIX}-pip`, egress: proxy });
   box = await provider.create({ sessionId, egress: EgressSettings.parse({}) });
 }, 600_000);
