@@ -20,7 +20,10 @@ import { type ArborServer, startArborServer } from "./support/server";
  */
 let server: ArborServer | null = null;
 test.use({ baseURL: `http://localhost:${SPARE_APP_PORT}` });
-test.afterEach(async () => {
+// biome-ignore lint/correctness/noEmptyPattern: Playwright reads the fixtures a hook uses from this pattern.
+test.afterEach(async ({}, testInfo) => {
+  if (server && testInfo.status !== testInfo.expectedStatus)
+    await testInfo.attach("server-output", { body: server.output(), contentType: "text/plain" });
   await server?.stop();
   server = null;
 });
