@@ -10,6 +10,7 @@ import {
   readFileSync,
   readSync,
   renameSync,
+  rmSync,
   statSync,
   writeFileSync,
 } from "node:fs";
@@ -308,15 +309,18 @@ export class EgressProxy {
     const pidFile = path.join(this.dir, "squid.pid");
     if (!existsSync(pidFile)) return;
     const pid = Number(readFileSync(pidFile, "utf8").trim());
-    if (!Number.isInteger(pid) || pid <= 1) return;
     try {
-      const cmdline = readFileSync(`/proc/${pid}/cmdline`, "utf8");
-      if (!cmdline.includes("squid")) return;
-      process.kill(pid, "SIGKILL");
-      await new Promise((resolve) => setTimeout(resolve, 300));
+      const cmdline = Number.isInteger(pid) && pid > 1 ? readFileSync(`/proc/${pid}/cmdline`, "utf8") : "";
+      if (cmdline.includes("squid")) {
+        process.kill(pid, "SIGKILL");
+        await new Promise((resolve) => setTimeout(resolve, 300));
+      }
     } catch {
       // Already gone.
     }
+    // squid refuses to start while its pid file names a live process ("Squid is already running"):
+    // the one killed above may not be reaped yet, and an old pid may belong to another process now.
+    rmSync(pidFile, { force: true });
   }
 
   /** Lets the container at `address` through with `rule` (null: nothing passes) for its phase. */
