@@ -1,5 +1,5 @@
 import { execFileSync } from "node:child_process";
-import { mkdirSync, mkdtempSync, writeFileSync } from "node:fs";
+import { mkdirSync, mkdtempSync, readdirSync, readFileSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import path from "node:path";
 
@@ -87,4 +87,19 @@ export function pythonProject(): string {
     },
     "arbor-python-",
   );
+}
+
+export const NODE_DEPENDENCY_FAILING_TEST = "reads a day and a half";
+
+/**
+ * The committed fixture `fixtures/node-duration` as a repository: package.json and package-lock.json
+ * with one real dependency from the npm registry (`ms`), and a node:test file whose slow test fails.
+ * Its lock file makes Arbor detect `npm ci` as the project's setup command.
+ */
+export function nodeProjectWithDependency(): string {
+  const fixture = path.join(import.meta.dirname, "fixtures", "node-duration");
+  const files = Object.fromEntries(
+    readdirSync(fixture).map((name) => [name, readFileSync(path.join(fixture, name), "utf8")]),
+  );
+  return commitAll(files, "arbor-node-dep-");
 }

@@ -7,6 +7,8 @@ import path from "node:path";
  */
 export interface ArborServer {
   url: string;
+  /** What the server printed so far (stdout and stderr), for a failing test's report. */
+  output(): string;
   /** SIGKILL, like `kill -9`: no shutdown hook runs. */
   kill9(): Promise<void>;
   stop(): Promise<void>;
@@ -41,6 +43,7 @@ export async function startArborServer(options: {
   const exited = new Promise<void>((resolve) => child.once("exit", () => resolve()));
   return {
     url,
+    output: () => output,
     async kill9() {
       child.kill("SIGKILL");
       await exited;

@@ -117,26 +117,25 @@ describe("evidence is what actually ran", () => {
       mode: "agent",
       actor,
     });
-    const write = await world.waitForApproval("tool");
-    await orch.decide({
-      sessionId: world.sessionId,
-      approvalId: write.id,
-      decision: "approved",
-      reason: null,
-      actor,
-    });
+    // Issue #15.5: the check asks before any work too (the baseline), not only after the action.
     const check = await world.waitForApproval("command");
     expect(commandOf(check)).toBe("grep -n -F -m 3 -- hi a.txt");
-    // Nothing moves until a person clicks.
+    expect(JSON.parse(check.payload).thought).toContain("Check before any work");
+    // Nothing moves until a person clicks: no baseline, no action.
     await new Promise((resolve) => setTimeout(resolve, 1_500));
     expect((await world.db.run.findUniqueOrThrow({ where: { id: runId } })).status).toBe("RUNNING");
     let view = await world.view();
     const root = view.intentions[view.runs[runId]?.rootId ?? ""];
-    expect(root?.status).not.toBe("VERIFIED");
-    expect(root?.cycles.at(-1)?.judgmentReason).toContain("waits for a person's approval");
+    expect(root?.baseline).toBeUndefined();
+    expect(root?.cycles).toHaveLength(0);
     await answerUntilEnded(orch, runId, () => ({ decision: "approved" }));
     view = await world.view();
     expect(view.runs[runId]?.status).toBe("VERIFIED");
+    // Red before the write (a.txt did not exist), green after: the approval of exactly this check
+    // covered it after the action too.
+    const verified = view.intentions[view.runs[runId]?.rootId ?? ""];
+    expect(verified?.baseline?.results).toMatchObject([{ index: 0, result: { passed: false } }]);
+    expect(verified?.evidence).toBe("red-to-green");
     const ran = (await store.read(world.sessionId)).flatMap((event) =>
       event.body.type === "check-ran" ? [event.body] : [],
     );

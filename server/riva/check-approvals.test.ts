@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import type { ApprovalView } from "@/server/domain/session/view";
+import type { ApprovalView, SessionView } from "@/server/domain/session/view";
 import { personApprovalForCheck } from "./check-approvals";
 import { commandBinding } from "./contract-check";
 
@@ -32,9 +32,16 @@ function approval(fields: Partial<ApprovalView>): ApprovalView {
   };
 }
 
-const child = { id: "c1", parentId: "parent", acceptance: "the command `npm test` exits 0" };
+const child = {
+  contract: [],
+  id: "c1",
+  parentId: "parent",
+  what: "make it pass",
+  acceptance: "the command `npm test` exits 0",
+};
 const view = (...approvals: ApprovalView[]) => ({
   approvals: Object.fromEntries(approvals.map((item, index) => [`a${index}`, item])),
+  runs: {} as SessionView["runs"],
 });
 
 describe("personApprovalForCheck", () => {
@@ -64,5 +71,50 @@ describe("personApprovalForCheck", () => {
       editedCommand: "true",
     });
     expect(personApprovalForCheck(view(edited), child, "npm test")).toBeNull();
+  });
+});
+
+describe("personApprovalForCheck: the card's other checks (issue #15)", () => {
+  const codebase = {
+    testFramework: "node:test",
+    testCommand: "npm test",
+    testFiles: ["test/sum.test.js"],
+  };
+  const discovered = (approvals: ApprovalView[]) => ({
+    ...view(...approvals),
+    runs: { r1: { intent: { codebase, prompt: { targets: ["sum.js"] } } } } as unknown as SessionView["runs"],
+  });
+
+  it("a child that is itself a command: the card listed that command, and its approval covers it", () => {
+    const own = { contract: [], id: "c1", parentId: "parent", what: "run `make`", acceptance: "" };
+    expect(personApprovalForCheck(discovered([approval({})]), own, "make")?.approver).toBe("Ada");
+  });
+
+  it("a child with no named check: the card listed the project's detected tests, scoped to its target", () => {
+    const fix = { contract: [], id: "c1", parentId: "parent", what: "fix `sum.js`", acceptance: "it works" };
+    const card = discovered([approval({})]);
+    expect(
+      personApprovalForCheck(card, fix, "node --test --test-reporter=tap test/sum.test.js")?.approver,
+    ).toBe("Ada");
+    expect(personApprovalForCheck(card, fix, "npm test")).toBeNull();
+    // Without discovery's test command the card listed no detected tests, and covers none.
+    expect(
+      personApprovalForCheck(view(approval({})), fix, "node --test --test-reporter=tap test/sum.test.js"),
+    ).toBeNull();
+  });
+});
+
+describe("personApprovalForCheck: a split intention's own checks at integration", () => {
+  it("the card of its own split listed its contract's commands, and a person's approval covers them", () => {
+    const parent = {
+      id: "parent",
+      parentId: null,
+      what: "do both",
+      acceptance: "",
+      contract: [{ kind: "TESTS_PASS" as const, command: "npm test" }],
+    };
+    expect(personApprovalForCheck(view(approval({})), parent, "npm test")?.approver).toBe("Ada");
+    expect(personApprovalForCheck(view(approval({})), parent, "npm test -- --all")).toBeNull();
+    expect(personApprovalForCheck(view(approval({ decidedById: "auto" })), parent, "npm test")).toBeNull();
   });
 });

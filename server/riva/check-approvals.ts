@@ -1,6 +1,6 @@
-import { cardCheckCommands } from "@/server/domain/contract/check-commands";
 import type { RivaLimits } from "@/server/domain/session/limits";
 import type { ApprovalView, IntentionView, SessionView } from "@/server/domain/session/view";
+import { childCheckCommands, childCheckPlan, integrationCheckCommands } from "./child-checks";
 import { commandBinding } from "./contract-check";
 import { approvedCall } from "./tool-approval";
 
@@ -22,15 +22,23 @@ function byPerson(approval: ApprovalView): boolean {
  * (an edit approves only the edited command). Null: the dispatch's policy alone decides.
  */
 export function personApprovalForCheck(
-  view: Pick<SessionView, "approvals">,
-  intention: Pick<IntentionView, "id" | "parentId" | "acceptance">,
+  view: Pick<SessionView, "approvals" | "runs">,
+  intention: Pick<IntentionView, "id" | "parentId" | "what" | "acceptance" | "contract">,
   command: string,
 ): { binding: string; approver: string | null } | null {
   const binding = commandBinding(command);
   for (const approval of Object.values(view.approvals)) {
     if (!byPerson(approval)) continue;
+    // The card of this intention's own split listed its integration checks (its contract's commands).
+    if (approval.kind === "decomposition" && approval.intentionId === intention.id) {
+      if (integrationCheckCommands(intention.contract).map(commandBinding).includes(binding))
+        return { binding, approver: approval.decidedBy };
+    }
     if (approval.kind === "decomposition" && approval.intentionId === intention.parentId) {
-      const listed = cardCheckCommands(intention.acceptance).map(commandBinding);
+      // Exactly what the card listed for this child (the same pure plan the page showed).
+      const intent = view.runs[approval.runId]?.intent;
+      const plan = childCheckPlan(intention, intent?.codebase, intent?.prompt.targets ?? []);
+      const listed = childCheckCommands(plan).map(commandBinding);
       if (listed.includes(binding)) return { binding, approver: approval.decidedBy };
     }
     if ((approval.kind === "command" || approval.kind === "tool") && approval.intentionId === intention.id) {
@@ -58,4 +66,24 @@ export function roomForCycle(
       .filter((intention) => intention.runId === runId)
       .reduce((sum, intention) => sum + intention.cycles.length, 0) + 1;
   return own < limits.maxCyclesPerIntention && inRun < limits.maxIterations;
+}
+
+/**
+ * Whether a person already answered the card for running `command` as a check of `intention` outside
+ * a cycle (`phase`): approved or not, it is not asked again (an approval lets exactly it run; a
+ * rejection, or an edit that changed it, leaves it "could not run").
+ */
+export function checkAnswered(
+  view: Pick<SessionView, "approvals">,
+  intention: Pick<IntentionView, "id">,
+  phase: "baseline" | "integration",
+  command: string,
+): boolean {
+  return Object.values(view.approvals).some(
+    (approval) =>
+      approval.intentionId === intention.id &&
+      approval.checkPhase === phase &&
+      approval.command === command &&
+      approval.status !== "PENDING",
+  );
 }

@@ -1,7 +1,7 @@
 import { randomUUID } from "node:crypto";
 import { testsOfOutput } from "@/server/contract/test-runs/parse-run";
 import { verifyCriterion } from "@/server/contract/verify";
-import type { CriterionResult } from "@/server/domain/contract/criteria";
+import type { Criterion, CriterionResult } from "@/server/domain/contract/criteria";
 import { errorMessage } from "@/server/domain/errors";
 import type { Action, EventInput, GateRecord, ToolCallBody } from "@/server/domain/events/schema";
 import type { CheckpointPolicy } from "@/server/domain/policy/checkpoints";
@@ -11,6 +11,7 @@ import { approvalBinding } from "@/server/policy/approval/binding";
 import type { ToolDispatch, ToolResult } from "@/server/tools/dispatch";
 import { type CheckRecord, type CheckSite, checkExec } from "./check-exec";
 import { checkContract, gapOf, gapReflection, judgeWithContract } from "./contract-check";
+import { needsFallbackAfterBaseline } from "./detected-tests";
 import { baselinePlan } from "./evidence";
 import { judgeCommand, reflectOnFailure } from "./judge";
 import { statusChanged } from "./run-events";
@@ -64,6 +65,13 @@ export interface CycleHost {
   ): { binding: string; approver: string | null } | null;
   /** Whether the limits leave room for one more cycle of this intention (a check's own card runs as one). */
   roomForCycle?(intention: IntentionView): boolean;
+  /**
+   * Whether a person already answered a card for this check outside a cycle (before any work, or at
+   * integration): then it is not asked again, and without their approval it stays "could not run".
+   */
+  checkAnswered?(intention: IntentionView, phase: "baseline" | "integration", command: string): boolean;
+  /** The project's detected tests for this intention (detected-tests.ts), or null: the fallback check. */
+  detectedTests?(intention: IntentionView): Criterion | null;
 }
 
 /** The intention being worked is the active intent; a command's effects have no path, so its scope is all. */
@@ -351,7 +359,9 @@ export class CycleRunner {
   /**
    * Red before green: the checks that are safe to run twice run once before the intention's first
    * action (through the dispatch like every check); the rest are recorded as skipped. A check the
-   * policy would ask about does not ask here: it is "could not run" at the baseline (no baseline).
+   * policy would ask about asks here too, with a command card (once: a card a person answered
+   * without approving leaves it "could not run", no baseline). When every check was already green,
+   * the project's detected tests are added to the contract as a fallback and baselined with them.
    */
   async baseline(intention: IntentionView): Promise<void> {
     const plan = baselinePlan(intention);
@@ -368,8 +378,35 @@ export class CycleRunner {
       const criterion = intention.contract[index];
       if (criterion) results.push({ index, result: await verifyCriterion(exec, criterion) });
     }
+    const extended: EventInput[] = [];
+    const already = intention.contractBy?.detectedTests ?? [];
+    const fallback = needsFallbackAfterBaseline(intention.contract, results, plan.skipped, already)
+      ? (this.host.detectedTests?.(intention) ?? null)
+      : null;
+    if (fallback && !intention.contract.some((criterion) => sameCheck(criterion, fallback))) {
+      const index = intention.contract.length;
+      results.push({ index, result: await verifyCriterion(exec, fallback) });
+      extended.push({
+        type: "contract-built",
+        runId: this.host.runId,
+        intentionId: intention.id,
+        criteria: [...intention.contract, fallback],
+        source: intention.contractBy?.source ?? "acceptance",
+        dropped: intention.contractBy?.dropped ?? [],
+        generatedTest: intention.contractBy?.generatedTest
+          ? {
+              path: intention.contractBy.generatedTest.path,
+              content: intention.contractBy.generatedTest.content,
+            }
+          : null,
+        detectedTests: [index],
+      });
+    }
+    const ask = this.askFor(intention, "baseline", record);
+    if (ask) return this.host.append([...record.events, ask]);
     await this.host.append([
       ...record.events,
+      ...extended,
       {
         type: "checks-baselined",
         runId: this.host.runId,
@@ -378,6 +415,34 @@ export class CycleRunner {
         skipped: plan.skipped,
       },
     ]);
+  }
+
+  /**
+   * A check outside any cycle that the policy would not run unasked: a command card for exactly it
+   * (approving lets that command run there, bound by its hash), unless a person already answered one.
+   */
+  private askFor(
+    intention: IntentionView,
+    phase: "baseline" | "integration",
+    record: CheckRecord,
+  ): EventInput | null {
+    const waiting = record.asks.find(
+      (asked) => !(this.host.checkAnswered?.(intention, phase, asked.command) ?? false),
+    );
+    if (!waiting || !this.host.checkAnswered) return null;
+    const when = phase === "baseline" ? "before any work (the baseline)" : "at integration";
+    return {
+      type: "approval-requested",
+      runId: this.host.runId,
+      approvalId: randomUUID(),
+      intentionId: intention.id,
+      kind: "command",
+      thought: `Check ${when}: run \`${waiting.command}\` (a check of this intention's contract; it is not an action).`,
+      command: waiting.command,
+      binding: waiting.binding,
+      reason: waiting.reason,
+      checkPhase: phase,
+    };
   }
 
   async integrate(intention: IntentionView): Promise<void> {
@@ -391,6 +456,9 @@ export class CycleRunner {
     } as const;
     try {
       results = await checkContract(this.checks(intention, site, record), intention, null);
+      // A check the policy would ask about asks here as well; its answer lets the check run again.
+      const ask = this.askFor(intention, "integration", record);
+      if (ask) return this.host.append([...record.events, ask]);
     } catch (error) {
       return this.host.append([
         statusChanged(
@@ -430,4 +498,8 @@ function isCommandInput(input: unknown): input is { command: string } {
     input !== null &&
     typeof (input as { command?: unknown }).command === "string"
   );
+}
+
+function sameCheck(a: Criterion, b: Criterion): boolean {
+  return JSON.stringify(a) === JSON.stringify(b);
 }

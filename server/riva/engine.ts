@@ -19,10 +19,11 @@ import { listWorkspace } from "@/server/tools/workspace-listing";
 import { compressionEvent } from "./act-compression";
 import { actContext } from "./act-context";
 import { type ActHost, carryOutAction, type Reviewer, readPortFor } from "./act-step";
-import { personApprovalForCheck, roomForCycle } from "./check-approvals";
+import { checkAnswered, personApprovalForCheck, roomForCycle } from "./check-approvals";
 import { checkpointEvents } from "./checkpoint-events";
 import { correctionEvents } from "./correction-events";
 import { CycleRunner } from "./cycle-runner";
+import { contractTargets, detectedFallback } from "./detected-tests";
 import { discoverIntent } from "./discovery/discover";
 import type { Verdict } from "./heuristics";
 import { recoveryOf } from "./interrupted-cycle";
@@ -143,6 +144,12 @@ export class RivaEngine {
       },
       checkApproval: (intention, command) => personApprovalForCheck(this.view, intention, command),
       roomForCycle: (intention) => roomForCycle(this.view, this.runId, intention.id, deps.limits),
+      checkAnswered: (intention, phase, command) => checkAnswered(this.view, intention, phase, command),
+      detectedTests: (intention) => {
+        const intent = this.view.runs[this.runId]?.intent;
+        // The same plan the decomposition card showed (an intention that is a command gets none).
+        return detectedFallback(intention, intent?.codebase, intent?.prompt.targets ?? []);
+      },
     });
   }
 
@@ -277,7 +284,12 @@ export class RivaEngine {
     const intent = this.view.runs[this.runId]?.intent;
     const repoSummary = intent ? summarizeIntent(intent) : undefined;
     if (intention.contract.length === 0) {
-      const context = { task: this.rootTask(), codebase: intent?.codebase, repoSummary };
+      const context = {
+        task: this.rootTask(),
+        codebase: intent?.codebase,
+        repoSummary,
+        targets: contractTargets(intention, intent?.prompt.targets ?? []),
+      };
       const contract = await buildContract(this.understandingHost(), intention, context, signal);
       opening.push(...contractEvents(this.runId, intention, contract));
     }

@@ -90,3 +90,65 @@ describe("weakestEvidence", () => {
     expect(weakestEvidence([{ evidence: "red-to-green" }, {}])).toBeNull();
   });
 });
+
+describe("leafEvidence: the project's detected tests as a fallback (issue #15 items 2, 3)", () => {
+  const what = "replace `a - b` with `a + b` in `sum.js`";
+  const contains: Criterion = { kind: "FILE_CONTAINS", path: "sum.js", text: "a + b" };
+  const detected: Criterion = {
+    kind: "TESTS_PASS",
+    command: "node --test --test-reporter=tap test/sum.test.js",
+  };
+  const contractBy = { detectedTests: [1] };
+
+  it("named check green before, detected tests red before and green after: red-to-green", () => {
+    const baseline = {
+      results: [
+        { index: 0, result: passed(contains) },
+        { index: 1, result: failed(detected) },
+      ],
+      skipped: [],
+    };
+    const evidence = leafEvidence(
+      { what, contract: [contains, detected], baseline, contractBy },
+      last([passed(contains), passed(detected)]),
+    );
+    expect(evidence).toEqual({ kind: "red-to-green", reason: expect.stringContaining("test/sum.test.js") });
+  });
+
+  it("detected tests that could not run before the work are no evidence (never green after, no baseline)", () => {
+    const baseline = {
+      results: [
+        { index: 0, result: passed(contains) },
+        { index: 1, result: failed(detected, "the check needs a person's approval") },
+      ],
+      skipped: [],
+    };
+    const evidence = leafEvidence(
+      { what, contract: [contains, detected], baseline, contractBy },
+      last([passed(contains), passed(detected)]),
+    );
+    expect(evidence.kind).toBeNull();
+    expect(evidence.reason).toContain("no check — not verified");
+    expect(evidence.reason).toContain("could not run before it");
+    // The same check named by the acceptance (not a fallback) is the weaker kind, as before.
+    expect(
+      leafEvidence(
+        { what, contract: [contains, detected], baseline, contractBy: { detectedTests: [] } },
+        last([passed(contains), passed(detected)]),
+      ).kind,
+    ).toBe("green-after-no-baseline");
+  });
+
+  it("detected tests already green before the work: not verified", () => {
+    const baseline = {
+      results: [{ index: 0, result: passed(detected) }],
+      skipped: [],
+    };
+    const evidence = leafEvidence(
+      { what, contract: [detected], baseline, contractBy: { detectedTests: [0] } },
+      last([passed(detected)]),
+    );
+    expect(evidence.kind).toBeNull();
+    expect(evidence.reason).toContain("already green before any work");
+  });
+});

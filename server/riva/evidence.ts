@@ -56,7 +56,9 @@ const PEOPLE_ARE_NOT = new Set(["auto", "policy", "critic"]);
  * evidence (no check, or every check was already green before the work), with the reason in words.
  */
 export function leafEvidence(
-  intention: Pick<IntentionView, "what" | "contract" | "baseline">,
+  intention: Pick<IntentionView, "what" | "contract" | "baseline"> & {
+    contractBy?: Pick<NonNullable<IntentionView["contractBy"]>, "detectedTests"> | null;
+  },
   last: Pick<CycleView, "checks" | "judgedBy" | "action" | "exitCode">,
 ): Evidence {
   const requested = requestedCommand(intention.what);
@@ -78,13 +80,17 @@ export function leafEvidence(
     };
   }
   const baseline = new Map((intention.baseline?.results ?? []).map((entry) => [entry.index, entry.result]));
+  const detected = new Set(intention.contractBy?.detectedTests ?? []);
   const red: Criterion[] = [];
   const unknown: Criterion[] = [];
   const green: Criterion[] = [];
+  const unbaselinedFallback: Criterion[] = [];
   checks.forEach((check, index) => {
     if (!check.passed) return;
     const before = baseline.get(index);
-    if (!before || before.couldNotRun !== undefined) unknown.push(check.criterion);
+    // The project's detected tests are a fallback: they count only when they were red first.
+    if (!before || before.couldNotRun !== undefined)
+      (detected.has(index) ? unbaselinedFallback : unknown).push(check.criterion);
     else if (before.passed) green.push(check.criterion);
     else red.push(check.criterion);
   });
@@ -97,6 +103,11 @@ export function leafEvidence(
       reason: `green after the work, no baseline possible: ${names(unknown)}`,
     };
   if (person) return { kind: "accepted-by-person", reason: `accepted by ${person}` };
+  if (unbaselinedFallback.length > 0)
+    return {
+      kind: null,
+      reason: `no check — not verified: the project's detected tests (${names(unbaselinedFallback)}) passed after the work, but they could not run before it, so they show no red → green; it needs a check that was red first, or a person who accepts it`,
+    };
   return {
     kind: null,
     reason: `not verified: every check was already green before any work (${names(green)}), so it is not evidence of this work; it needs a check that was red first, or a person who accepts it`,

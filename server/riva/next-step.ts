@@ -219,6 +219,7 @@ function unusedCommandApproval(view: SessionView, intention: IntentionView): App
   return Object.values(view.approvals).find(
     (approval) =>
       (approval.kind === "command" || approval.kind === "tool") &&
+      approval.checkPhase === undefined &&
       approval.intentionId === intention.id &&
       !used.has(approval.id),
   );

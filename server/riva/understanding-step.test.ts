@@ -230,3 +230,54 @@ describe("buildContract", () => {
     });
   });
 });
+
+describe("buildContract: the project's detected tests when nothing checkable is named (issue #15)", () => {
+  const codebase = {
+    languages: ["JavaScript"],
+    testFramework: "node:test",
+    testCommand: "npm test",
+    conventions: [],
+    fileCount: 3,
+    relatedFiles: [],
+    testFiles: ["test/sum.test.js"],
+  } satisfies CodebaseIntent;
+  const none = async () => ({
+    contract: { thought: "", criteria: [], dropped: [], generatedTest: null },
+    call: CALL,
+  });
+
+  it("no named check and the model wrote none: the detected tests scoped to the target, marked as the fallback", async () => {
+    const { host } = hostWith(none);
+    const outcome = await buildContract(
+      host,
+      intention("the test passes"),
+      { task: "t", codebase, targets: ["sum.js"] },
+      signal,
+    );
+    expect(outcome).toMatchObject({
+      criteria: [{ kind: "TESTS_PASS", command: "node --test --test-reporter=tap test/sum.test.js" }],
+      source: "detected-tests",
+      detectedTests: [0],
+    });
+    const [event] = contractEvents("r1", intention("the test passes"), outcome);
+    expect(event).toMatchObject({ type: "contract-built", source: "detected-tests", detectedTests: [0] });
+  });
+
+  it("a named check, or no detected test command: no fallback at this point", async () => {
+    const { host } = hostWith(none);
+    const named = await buildContract(
+      host,
+      intention("the file `a.txt` exists"),
+      { task: "t", codebase },
+      signal,
+    );
+    expect(named.detectedTests).toBeUndefined();
+    const bare = await buildContract(
+      host,
+      intention("the test passes"),
+      { task: "t", codebase: null },
+      signal,
+    );
+    expect(bare.criteria).toEqual([]);
+  });
+});

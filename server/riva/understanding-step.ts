@@ -12,6 +12,7 @@ import { deriveAcceptance, splitTask } from "@/server/model/heuristics/split-tas
 import type { RequestContext } from "@/server/model/request-check";
 import type { AgentModel } from "@/server/model/types";
 import { gateCommand } from "@/server/policy/approval/command-gate";
+import { detectedTestCheck } from "./detected-tests";
 import type { ModelReader } from "./discovery/discover";
 import { applyTestRule } from "./generated-test-rule";
 import { callWithRetries } from "./model-calls";
@@ -72,11 +73,22 @@ export function modelReaderFor(
 
 export interface ContractOutcome {
   criteria: Criterion[];
-  source: "acceptance" | "model" | "request";
+  source: "acceptance" | "model" | "request" | "detected-tests";
   /** Why proposed checks were left out (malformed, or a command that would need a person). */
   dropped: string[];
   /** Test first: the test file to write before the work (its check is among `criteria`). */
   generatedTest: { path: string; content: string } | null;
+  /** Indexes of `criteria` that are the project's detected tests (a fallback: red first, or nothing). */
+  detectedTests?: number[];
+}
+
+/** What the contract step knows of the run: the request, and what discovery found in the workspace. */
+export interface ContractContext {
+  task: string;
+  repoSummary?: string | undefined;
+  codebase?: CodebaseIntent | null | undefined;
+  /** Files the request names (discovery's targets): the detected tests are scoped to theirs. */
+  targets?: readonly string[] | undefined;
 }
 
 const NONE = { dropped: [], generatedTest: null };
@@ -90,7 +102,21 @@ const NONE = { dropped: [], generatedTest: null };
 export async function buildContract(
   host: UnderstandingHost,
   intention: IntentionView,
-  context: { task: string; repoSummary?: string | undefined; codebase?: CodebaseIntent | null | undefined },
+  context: ContractContext,
+  signal: AbortSignal,
+): Promise<ContractOutcome> {
+  const named = await namedContract(host, intention, context, signal);
+  if (named.criteria.length > 0) return named;
+  // Nothing checkable named: the project's detected tests, scoped to the targets, are the check.
+  const detected = detectedTestCheck(context.codebase, context.targets ?? []);
+  if (!detected) return named;
+  return { ...named, criteria: [detected], source: "detected-tests", detectedTests: [0] };
+}
+
+async function namedContract(
+  host: UnderstandingHost,
+  intention: IntentionView,
+  context: ContractContext,
   signal: AbortSignal,
 ): Promise<ContractOutcome> {
   const parsed = parseAcceptance(intention.acceptance);
@@ -192,6 +218,7 @@ export function contractEvents(
       source: outcome.source,
       dropped: outcome.dropped,
       generatedTest: outcome.generatedTest,
+      ...(outcome.detectedTests?.length ? { detectedTests: outcome.detectedTests } : {}),
     },
   ];
 }

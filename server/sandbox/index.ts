@@ -25,6 +25,17 @@ export function onEgressConnection(listener: (connection: EgressConnection) => v
   egressListeners.add(listener);
 }
 
+/**
+ * Where squid's config, helper, rules and logs live. As root, squid runs as Debian's `proxy` user,
+ * which cannot enter the data directory (0700, see server/data-dir/private-files.ts): its files go
+ * to a directory of their own under /run. Without root squid runs as this user, in the data directory.
+ */
+function egressStateDir(instance: string): string {
+  return process.getuid?.() === 0
+    ? path.join("/run", `arbor-egress-${instance}`)
+    : path.join(env.dataDir, "egress", instance);
+}
+
 const globalForProxy = globalThis as unknown as { arborEgressProxy?: EgressProxy | null };
 
 /** The process-wide egress proxy (null when ARBOR_EGRESS_PROXY is off): sandboxes and image builds share it. */
@@ -36,7 +47,7 @@ export function getEgressProxy(): EgressProxy | null {
       ? new EgressProxy({
           docker: new Docker(),
           instance,
-          stateDir: path.join(env.dataDir, "egress", instance),
+          stateDir: egressStateDir(instance),
           port: env.ARBOR_EGRESS_PROXY_PORT,
           upstream: env.upstreamProxy,
           log: logger,

@@ -5,8 +5,9 @@ import { useState } from "react";
 import type { ToolCallBody } from "@/server/domain/events/schema";
 import { type PreApprovableCategory, preApprovableCategoryOf } from "@/server/domain/policy/checkpoints";
 import type { ApprovalView, SessionView } from "@/server/domain/session/view";
+import { integrationCheckCommands } from "@/server/riva/child-checks";
 import { describeError, useTRPC } from "../../_trpc/client";
-import { ChildrenEditor } from "./children-editor";
+import { ChildrenEditor, IntegrationChecks } from "./children-editor";
 import { InterruptedCommand } from "./interrupted-command";
 import { QUESTION_KINDS, QuestionCard } from "./question-card";
 import { contentAfter, ToolCallView } from "./tool-call-view";
@@ -161,7 +162,12 @@ export function ApprovalCard({
             </p>
           )}
           <p className="muted small">{approval.thought}</p>
-          <ChildrenEditor proposals={children} onChange={setChildren} />
+          <ChildrenEditor
+            proposals={children}
+            onChange={setChildren}
+            discovered={view.runs[approval.runId]?.intent ?? null}
+          />
+          <IntegrationChecks commands={integrationCheckCommands(intention?.contract ?? [])} />
         </>
       )}
       {decide.error && (

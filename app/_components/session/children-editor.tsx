@@ -1,7 +1,8 @@
 "use client";
 
-import { cardCheckCommands } from "@/server/domain/contract/check-commands";
 import type { ChildProposal } from "@/server/domain/events/schema";
+import type { DiscoveredIntent } from "@/server/domain/intent/discovered-intent";
+import { childCheckPlan } from "@/server/riva/child-checks";
 
 const MAX_CHILDREN = 5;
 
@@ -14,9 +15,12 @@ const MAX_CHILDREN = 5;
 export function ChildrenEditor({
   proposals,
   onChange,
+  discovered = null,
 }: {
   proposals: ChildProposal[];
   onChange: (next: ChildProposal[]) => void;
+  /** What discovery found (the project's detected tests, the request's targets): the fallback check. */
+  discovered?: Pick<DiscoveredIntent, "codebase" | "prompt"> | null;
 }) {
   const update = (index: number, patch: Partial<ChildProposal>) =>
     onChange(proposals.map((child, at) => (at === index ? { ...child, ...patch } : child)));
@@ -49,7 +53,7 @@ export function ChildrenEditor({
               spellCheck={false}
               data-testid="child-scope"
             />
-            <ChildChecks acceptance={child.acceptance} />
+            <ChildChecks child={child} discovered={discovered} />
             {proposals.length > 1 && (
               <button
                 type="button"
@@ -78,25 +82,72 @@ export function ChildrenEditor({
 }
 
 /**
- * The exact check commands this child's acceptance names: approving the card approves running them
- * (bound by their hash), so they are shown before anyone approves. None: the child has no check yet
- * (the model may write one; without one it cannot be verified).
+ * The exact check commands that will run for this child (child-checks.ts, the same plan the server
+ * binds): what its acceptance names (or its own command), and the project's detected tests as the
+ * fallback. Approving the card approves running them, bound by their hash, so they are shown first.
  */
-function ChildChecks({ acceptance }: { acceptance: string }) {
-  const commands = cardCheckCommands(acceptance);
-  if (commands.length === 0)
+function ChildChecks({
+  child,
+  discovered,
+}: {
+  child: ChildProposal;
+  discovered: Pick<DiscoveredIntent, "codebase" | "prompt"> | null;
+}) {
+  const plan = childCheckPlan(child, discovered?.codebase, discovered?.prompt.targets ?? []);
+  const fallback = plan.detected ? (
+    <div data-testid="child-check-fallback">
+      {plan.named.length > 0
+        ? "If these are already green before any work, the project's tests run too:"
+        : "The project's tests:"}
+      <ul>
+        <li>
+          <code data-testid="child-check-command">{plan.detected}</code>
+        </li>
+      </ul>
+      <span className="muted">
+        They verify the child only if they fail before the work and pass after it.
+      </span>
+    </div>
+  ) : null;
+  if (plan.named.length === 0)
     return (
-      <p className="muted small" data-testid="child-checks-none">
-        No check named in the acceptance yet: one must be written before this child can be verified.
-      </p>
+      <div className="small" data-testid="child-checks">
+        <p className="muted" data-testid="child-checks-none">
+          No check named in the acceptance: the model may write one (kept only if the command policy would run
+          it unasked).
+          {plan.detected
+            ? " If it writes none, these checks will run without asking:"
+            : " Without one this child cannot be verified."}
+        </p>
+        {fallback}
+      </div>
     );
   return (
     <div className="small" data-testid="child-checks">
-      These checks will run without asking:
+      These checks will run without asking
+      {plan.source === "request" ? " (the child is itself this command)" : ""}:
+      <ul>
+        {plan.named.map((command) => (
+          <li key={command}>
+            <code data-testid="child-check-command">{command}</code>
+          </li>
+        ))}
+      </ul>
+      {fallback}
+    </div>
+  );
+}
+
+/** The split intention's own checks, run at integration once every child is verified. */
+export function IntegrationChecks({ commands }: { commands: string[] }) {
+  if (commands.length === 0) return null;
+  return (
+    <div className="small" data-testid="integration-checks">
+      When every child is verified, these checks of the whole will run without asking:
       <ul>
         {commands.map((command) => (
           <li key={command}>
-            <code data-testid="child-check-command">{command}</code>
+            <code data-testid="integration-check-command">{command}</code>
           </li>
         ))}
       </ul>

@@ -31,6 +31,14 @@ export function ContractList({
           Full mode's Chaos role added an adversarial test; the intention is done only when it passes too.
         </p>
       ) : null}
+      {by?.detectedTests?.length ? (
+        <p className="muted" data-testid="contract-detected-tests">
+          {by.source === "detected-tests"
+            ? "Nothing checkable was named: the project's detected tests are the check."
+            : "Every named check was already green before any work: the project's detected tests were added."}{" "}
+          They verify only if they failed before the work and pass after it.
+        </p>
+      ) : null}
       {by?.generatedTest ? (
         <details data-testid="generated-test">
           <summary>

@@ -1,6 +1,5 @@
 import { shellQuote } from "@/server/domain/text/shell-quote";
 import type { Criterion } from "./criteria";
-import { parseAcceptance } from "./parse-acceptance";
 
 /**
  * The shell commands the verifiers run, one place: what verify.ts executes and what a decomposition
@@ -39,12 +38,4 @@ export function checkCommandsOf(criterion: Criterion): string[] {
     case "LAYER_APPROPRIATE":
       return [CHANGED_FILES_COMMAND];
   }
-}
-
-/**
- * The check commands a decomposition card shows for one child: the commands checking the criteria
- * its acceptance names ("these checks will run without asking" once a person approves the card).
- */
-export function cardCheckCommands(acceptance: string): string[] {
-  return parseAcceptance(acceptance).flatMap(checkCommandsOf);
 }

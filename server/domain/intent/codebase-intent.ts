@@ -42,6 +42,17 @@ const LANGUAGE_BY_EXTENSION: Record<string, string> = {
   php: "PHP",
 };
 
+const NO_TEST_SCRIPT = /no test specified/i;
+
+/** The runner a package.json test script runs, when it names one ("node --test", "vitest run", …). */
+export function scriptFramework(script: string): string | null {
+  if (/(^|[\s;&|])node\s+(--[\w-]+(=\S+)?\s+)*--test\b/.test(script)) return "node:test";
+  for (const name of ["vitest", "jest", "mocha", "ava"])
+    if (new RegExp(`(^|[\\s;&|/])${name}(\\s|$)`).test(script)) return name;
+  if (/(^|[\s;&|])(python3? -m )?pytest\b/.test(script)) return "pytest";
+  return null;
+}
+
 function detectTests(
   files: readonly string[],
   packageJson: string | null,
@@ -59,11 +70,15 @@ function detectTests(
       manifest = {};
     }
     const deps = { ...manifest.dependencies, ...manifest.devDependencies };
-    const framework = ["vitest", "jest", "mocha", "ava"].find((name) => name in deps) ?? null;
-    if (manifest.scripts?.test) return { framework: framework ?? "npm test script", command: "npm test" };
+    const script = typeof manifest.scripts?.test === "string" ? manifest.scripts.test : "";
+    const framework =
+      scriptFramework(script) ?? ["vitest", "jest", "mocha", "ava"].find((name) => name in deps) ?? null;
+    // npm init's placeholder ("Error: no test specified" && exit 1) is no test command.
+    if (script && !NO_TEST_SCRIPT.test(script))
+      return { framework: framework ?? "npm test script", command: "npm test" };
     if (framework) return { framework, command: `npx ${framework}${framework === "vitest" ? " run" : ""}` };
   }
-  if (has(/(^|\/)(pytest\.ini|conftest\.py|pyproject\.toml)$/) || has(/(^|\/)test_[^/]+\.py$/))
+  if (has(/(^|\/)(pytest\.ini|conftest\.py|pyproject\.toml)$/) || has(/(^|\/)(test_[^/]+|[^/]+_test)\.py$/))
     return { framework: "pytest", command: "python3 -m pytest -q" };
   if (has(/(^|\/)go\.mod$/)) return { framework: "go test", command: "go test ./..." };
   if (has(/(^|\/)Cargo\.toml$/)) return { framework: "cargo test", command: "cargo test" };

@@ -32,6 +32,7 @@ export function requestedApproval(body: EventOf<"approval-requested">, event: St
     preview: body.preview,
     editedCall: null,
     interruption: body.interruption ?? null,
+    ...(body.checkPhase ? { checkPhase: body.checkPhase } : {}),
   };
 }
 

@@ -85,6 +85,7 @@ export function foldCycleEvent(view: SessionView, body: CycleEvent): void {
         source: body.source,
         dropped: body.dropped,
         generatedTest: body.generatedTest && { ...body.generatedTest, atCycle: intention.cycles.length },
+        ...(body.detectedTests?.length ? { detectedTests: body.detectedTests } : {}),
       };
       break;
     }

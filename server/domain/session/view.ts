@@ -85,8 +85,10 @@ export interface IntentionView extends IntentionTierFields, IntentionQaFields, I
   contract: Criterion[];
   /** Who wrote the contract, and the proposed checks left out with why (see `contract-built`). */
   contractBy: {
-    source: "acceptance" | "model" | "chaos" | "request";
+    source: "acceptance" | "model" | "chaos" | "request" | "detected-tests";
     dropped: string[];
+    /** Contract indexes that are the project's detected tests, added as a fallback (red first, or nothing). */
+    detectedTests?: number[];
     /** `atCycle`: the index of the cycle that writes it (0: test first; later for a Chaos test). */
     generatedTest: { path: string; content: string; atCycle: number } | null;
   } | null;
@@ -141,6 +143,8 @@ export interface ApprovalView {
   preview: string | null;
   /** A command cut off by a crash: how long it ran and what it printed before (issue #15.7). */
   interruption?: EventOf<"approval-requested">["interruption"] | null;
+  /** A check's card outside any cycle (before any work, or at integration): never run as an action. */
+  checkPhase?: "baseline" | "integration";
 }
 
 /**

@@ -1,6 +1,7 @@
 import { type ChildProcess, execFile, spawn } from "node:child_process";
 import { createHash } from "node:crypto";
 import {
+  chmodSync,
   chownSync,
   closeSync,
   existsSync,
@@ -9,6 +10,7 @@ import {
   readFileSync,
   readSync,
   renameSync,
+  rmSync,
   statSync,
   writeFileSync,
 } from "node:fs";
@@ -142,11 +144,15 @@ export class EgressProxy {
     this.gateway = await this.ensureNetwork();
     await this.ensureFirewall();
     mkdirSync(this.dir, { recursive: true, mode: 0o755 });
+    // Explicit modes: the server runs with umask 077 (private data files), which would leave these
+    // unreadable to squid's own user and its helper.
+    chmodSync(this.dir, 0o755);
     const helperPath = path.join(this.dir, "rules-helper.cjs");
     const rulesPath = path.join(this.dir, "rules.json");
     const confPath = path.join(this.dir, "squid.conf");
     const root = process.getuid?.() === 0;
     writeFileSync(helperPath, HELPER_SOURCE, { mode: 0o644 });
+    chmodSync(helperPath, 0o644);
     this.writeRules();
     writeFileSync(
       confPath,
@@ -162,6 +168,7 @@ export class EgressProxy {
       }),
       { mode: 0o644 },
     );
+    chmodSync(confPath, 0o644);
     // A fresh log per start; squid (as its own user) must be able to write the logs here.
     writeFileSync(path.join(this.dir, "access.log"), "");
     this.logOffset = 0;
@@ -302,15 +309,18 @@ export class EgressProxy {
     const pidFile = path.join(this.dir, "squid.pid");
     if (!existsSync(pidFile)) return;
     const pid = Number(readFileSync(pidFile, "utf8").trim());
-    if (!Number.isInteger(pid) || pid <= 1) return;
     try {
-      const cmdline = readFileSync(`/proc/${pid}/cmdline`, "utf8");
-      if (!cmdline.includes("squid")) return;
-      process.kill(pid, "SIGKILL");
-      await new Promise((resolve) => setTimeout(resolve, 300));
+      const cmdline = Number.isInteger(pid) && pid > 1 ? readFileSync(`/proc/${pid}/cmdline`, "utf8") : "";
+      if (cmdline.includes("squid")) {
+        process.kill(pid, "SIGKILL");
+        await new Promise((resolve) => setTimeout(resolve, 300));
+      }
     } catch {
       // Already gone.
     }
+    // squid refuses to start while its pid file names a live process ("Squid is already running"):
+    // the one killed above may not be reaped yet, and an old pid may belong to another process now.
+    rmSync(pidFile, { force: true });
   }
 
   /** Lets the container at `address` through with `rule` (null: nothing passes) for its phase. */
@@ -355,6 +365,7 @@ export class EgressProxy {
     const file = path.join(this.dir, "rules.json");
     const temp = `${file}.${process.pid}.tmp`;
     writeFileSync(temp, JSON.stringify(Object.fromEntries(this.rules)), { mode: 0o644 });
+    chmodSync(temp, 0o644);
     // Atomic: the helper never reads half a file.
     renameSync(temp, file);
   }

@@ -45,6 +45,12 @@ export const ApprovalRequestedBody = z.object({
       outputChars: z.number().int().nonnegative(),
     })
     .optional(),
+  /**
+   * kind "command" asked for a contract check outside any cycle (issue #15): before any work (the
+   * baseline) or at a parent's integration. Approving lets exactly that check run there; it is never
+   * an action of its own. Absent: an action's command (or a check that runs as the next cycle).
+   */
+  checkPhase: z.enum(["baseline", "integration"]).optional(),
 });
 
 export const ApprovalDecidedBody = z.object({

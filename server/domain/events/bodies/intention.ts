@@ -73,7 +73,7 @@ export const ContractBuiltBody = z.object({
    * full mode's Chaos role with its adversarial test (the earlier checks are kept), or "request": read
    * from the intention's own words (itself a command, "run `make`", is checked by exactly that command).
    */
-  source: z.enum(["acceptance", "model", "chaos", "request"]).default("acceptance"),
+  source: z.enum(["acceptance", "model", "chaos", "request", "detected-tests"]).default("acceptance"),
   /** Proposed checks left out and why (malformed, or a command that would need a person's approval). */
   dropped: z.array(z.string().max(1_000)).max(10).default([]),
   /**
@@ -84,6 +84,12 @@ export const ContractBuiltBody = z.object({
     .object({ path: z.string().max(300), content: z.string().max(20_000) })
     .nullable()
     .default(null),
+  /**
+   * Issue #15: the indexes of `criteria` that are the project's detected tests, added as a fallback
+   * (nothing checkable named, or every named check already green before any work). Such a check
+   * counts only when it was red at the baseline. Absent in logs from before it existed: none.
+   */
+  detectedTests: z.array(z.number().int().nonnegative()).max(20).optional(),
 });
 
 /** Criteria checked after a successful action (`cycleId`) or at integration of a parent (`cycleId` null). */

@@ -1,0 +1,57 @@
+import { describe, expect, it } from "vitest";
+import { childCheckCommands, childCheckPlan } from "./child-checks";
+
+const codebase = {
+  testFramework: "pytest",
+  testCommand: "python3 -m pytest -q",
+  testFiles: ["tests/test_calc.py"],
+};
+
+describe("childCheckPlan: what a decomposition card lists for a child", () => {
+  it("named checks, then the detected tests for its target as the fallback", () => {
+    const plan = childCheckPlan(
+      { what: "fix `calc.py`", acceptance: "the file `calc.py` contains `a + b`" },
+      codebase,
+      [],
+    );
+    expect(plan).toEqual({
+      named: ["grep -n -F -m 3 -- 'a + b' calc.py"],
+      source: "acceptance",
+      detected: "python3 -m pytest -q tests/test_calc.py",
+    });
+    expect(childCheckCommands(plan)).toEqual([
+      "grep -n -F -m 3 -- 'a + b' calc.py",
+      "python3 -m pytest -q tests/test_calc.py",
+    ]);
+  });
+
+  it("a child that is itself a command: that command alone", () => {
+    expect(childCheckPlan({ what: "run `make`", acceptance: "" }, codebase, [])).toEqual({
+      named: ["make"],
+      source: "request",
+      detected: null,
+    });
+  });
+
+  it("nothing named: only the fallback (scoped by the request's targets), or nothing without detected tests", () => {
+    expect(childCheckPlan({ what: "make it work", acceptance: "it works" }, codebase, ["calc.py"])).toEqual({
+      named: [],
+      source: null,
+      detected: "python3 -m pytest -q tests/test_calc.py",
+    });
+    expect(childCheckCommands(childCheckPlan({ what: "make it work", acceptance: "" }, null, []))).toEqual(
+      [],
+    );
+  });
+});
+
+describe("childCheckPlan: a child that is itself a command", () => {
+  it("never lists the fallback, even when its acceptance names a check", () => {
+    const plan = childCheckPlan(
+      { what: "run `ls calc.py`", acceptance: "the command `ls calc.py` exits 0" },
+      codebase,
+      ["calc.py"],
+    );
+    expect(plan).toEqual({ named: ["ls calc.py"], source: "acceptance", detected: null });
+  });
+});

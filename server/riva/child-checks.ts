@@ -1,0 +1,50 @@
+import { requestedCommand } from "@/server/contract/requested-command";
+import { checkCommandsOf } from "@/server/domain/contract/check-commands";
+import type { Criterion } from "@/server/domain/contract/criteria";
+import { parseAcceptance } from "@/server/domain/contract/parse-acceptance";
+import type { CodebaseIntent } from "@/server/domain/intent/codebase-intent";
+import { detectedFallback } from "./detected-tests";
+
+/**
+ * The checks a decomposition card shows for one child before it is approved, computed as the
+ * contract step will compute them (understanding-step.ts): what its acceptance names, else its own
+ * command ("run `make`"), and the project's detected tests as the fallback (when nothing is named, or
+ * when every named check is already green before any work). A person's approval of the card covers
+ * exactly these commands, bound by their hash (check-approvals.ts). Pure: the page computes the same.
+ */
+export interface ChildCheckPlan {
+  /** The exact commands of the named checks (or of the child's own command), in order. */
+  named: string[];
+  /** Where `named` comes from: the acceptance, the child's own command, or nothing yet. */
+  source: "acceptance" | "request" | null;
+  /** The project's detected tests for this child, run as the fallback (null: none detected). */
+  detected: string | null;
+}
+
+export function childCheckPlan(
+  child: { what: string; acceptance: string },
+  codebase: Pick<CodebaseIntent, "testFramework" | "testCommand" | "testFiles"> | null | undefined,
+  requestTargets: readonly string[],
+): ChildCheckPlan {
+  const parsed = parseAcceptance(child.acceptance);
+  const own = requestedCommand(child.what);
+  const requested = parsed.length === 0 ? own : null;
+  const named = parsed.length > 0 ? parsed.flatMap(checkCommandsOf) : requested ? [requested] : [];
+  const source = parsed.length > 0 ? "acceptance" : requested ? "request" : null;
+  // An intention that is itself a command is checked by that command, never by a fallback.
+  const detected = own ? null : detectedFallback(child, codebase, requestTargets);
+  return { named, source, detected: detected?.command ?? null };
+}
+
+/** Every command the card listed for the child: what a person's approval of the card covers. */
+export function childCheckCommands(plan: ChildCheckPlan): string[] {
+  return plan.detected ? [...plan.named, plan.detected] : plan.named;
+}
+
+/**
+ * The checks a split intention runs itself at integration, once every child is verified: its own
+ * contract's commands. Its decomposition card lists them, and a person's approval covers them.
+ */
+export function integrationCheckCommands(contract: readonly Criterion[]): string[] {
+  return contract.flatMap(checkCommandsOf);
+}
