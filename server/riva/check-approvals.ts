@@ -1,6 +1,10 @@
+import {
+  childCheckCommands,
+  childCheckPlan,
+  integrationCheckCommands,
+} from "@/server/domain/contract/child-checks";
 import type { RivaLimits } from "@/server/domain/session/limits";
 import type { ApprovalView, IntentionView, SessionView } from "@/server/domain/session/view";
-import { childCheckCommands, childCheckPlan, integrationCheckCommands } from "./child-checks";
 import { commandBinding } from "./contract-check";
 import { approvedCall } from "./tool-approval";
 

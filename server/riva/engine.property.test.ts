@@ -1,6 +1,6 @@
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
-import { requestedCommand } from "@/server/contract/requested-command";
+import { requestedCommand } from "@/server/domain/contract/requested-command";
 import type { CheckpointAnswerInput } from "@/server/domain/events/checkpoint-schema";
 import type { CheckpointPolicyInput } from "@/server/domain/policy/checkpoints";
 import { foldEvents } from "@/server/domain/session/fold";

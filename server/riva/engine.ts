@@ -1,4 +1,5 @@
 import { randomUUID } from "node:crypto";
+import { contractTargets, detectedFallback } from "@/server/domain/contract/detected-tests";
 import type { EventInput } from "@/server/domain/events/schema";
 import { summarizeIntent } from "@/server/domain/intent/discovered-intent";
 import {
@@ -23,7 +24,6 @@ import { checkAnswered, personApprovalForCheck, roomForCycle } from "./check-app
 import { checkpointEvents } from "./checkpoint-events";
 import { correctionEvents } from "./correction-events";
 import { CycleRunner } from "./cycle-runner";
-import { contractTargets, detectedFallback } from "./detected-tests";
 import { discoverIntent } from "./discovery/discover";
 import type { Verdict } from "./heuristics";
 import { recoveryOf } from "./interrupted-cycle";

@@ -1,6 +1,6 @@
 import { isTestCommand } from "@/server/capture/memory";
-import { requestedCommand } from "@/server/contract/requested-command";
 import { type Criterion, describeCriterion } from "@/server/domain/contract/criteria";
+import { requestedCommand } from "@/server/domain/contract/requested-command";
 import { CheckpointPolicy } from "@/server/domain/policy/checkpoints";
 import type { CycleView, IntentionView } from "@/server/domain/session/view";
 import { EVIDENCE_STRENGTH, type EvidenceKind } from "@/server/domain/vocabulary/session";

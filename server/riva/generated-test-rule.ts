@@ -1,5 +1,5 @@
 import { isTestFile, testSubject } from "@/server/domain/contract/test-files";
-import { shellQuote } from "@/server/model/heuristics/shell-quote";
+import { shellQuote } from "@/server/domain/text/shell-quote-always";
 
 /**
  * Issue #4's rule for a model-written test (test generation before the loop): a test file is

@@ -1,6 +1,7 @@
-import { requestedCommand } from "@/server/contract/requested-command";
 import type { Criterion } from "@/server/domain/contract/criteria";
+import { detectedTestCheck } from "@/server/domain/contract/detected-tests";
 import { parseAcceptance } from "@/server/domain/contract/parse-acceptance";
+import { requestedCommand } from "@/server/domain/contract/requested-command";
 import { errorMessage } from "@/server/domain/errors";
 import type { EventInput } from "@/server/domain/events/schema";
 import type { CodebaseIntent } from "@/server/domain/intent/codebase-intent";
@@ -12,7 +13,6 @@ import { deriveAcceptance, splitTask } from "@/server/model/heuristics/split-tas
 import type { RequestContext } from "@/server/model/request-check";
 import type { AgentModel } from "@/server/model/types";
 import { gateCommand } from "@/server/policy/approval/command-gate";
-import { detectedTestCheck } from "./detected-tests";
 import type { ModelReader } from "./discovery/discover";
 import { applyTestRule } from "./generated-test-rule";
 import { callWithRetries } from "./model-calls";

@@ -2,10 +2,10 @@
 
 import { useMutation } from "@tanstack/react-query";
 import { useState } from "react";
+import { integrationCheckCommands } from "@/server/domain/contract/child-checks";
 import type { ToolCallBody } from "@/server/domain/events/schema";
 import { type PreApprovableCategory, preApprovableCategoryOf } from "@/server/domain/policy/checkpoints";
 import type { ApprovalView, SessionView } from "@/server/domain/session/view";
-import { integrationCheckCommands } from "@/server/riva/child-checks";
 import { describeError, useTRPC } from "../../_trpc/client";
 import { ChildrenEditor, IntegrationChecks } from "./children-editor";
 import { InterruptedCommand } from "./interrupted-command";

@@ -1,8 +1,8 @@
 "use client";
 
+import { childCheckPlan } from "@/server/domain/contract/child-checks";
 import type { ChildProposal } from "@/server/domain/events/schema";
 import type { DiscoveredIntent } from "@/server/domain/intent/discovered-intent";
-import { childCheckPlan } from "@/server/riva/child-checks";
 
 const MAX_CHILDREN = 5;
 

@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
+import { printLine, shellQuote } from "@/server/domain/text/shell-quote-always";
 import { deriveCommand, explainNoCommand, unwrap } from "./derive-command";
-import { printLine, shellQuote } from "./shell-quote";
 
 describe("deriveCommand", () => {
   it.each([

@@ -1,5 +1,5 @@
+import { printLine, shellQuote } from "@/server/domain/text/shell-quote-always";
 import { explicitCommand } from "./code-spans";
-import { printLine, shellQuote } from "./shell-quote";
 
 /**
  * Seed 000's heuristic action generation, pure: derive one shell command from an explicit instruction

@@ -1,9 +1,9 @@
-import { requestedCommand } from "@/server/contract/requested-command";
 import type { Criterion, CriterionResult } from "@/server/domain/contract/criteria";
 import { isTestFile, testSubject } from "@/server/domain/contract/test-files";
 import type { CodebaseIntent } from "@/server/domain/intent/codebase-intent";
 import { analyzePrompt } from "@/server/domain/intent/prompt-intent";
-import { shellQuote } from "@/server/model/heuristics/shell-quote";
+import { shellQuote } from "@/server/domain/text/shell-quote-always";
+import { requestedCommand } from "./requested-command";
 
 /**
  * Issue #15 items 2 and 3, pure: the project's detected tests as a fallback check. An intention whose

@@ -1,9 +1,9 @@
-import { requestedCommand } from "@/server/contract/requested-command";
 import { checkCommandsOf } from "@/server/domain/contract/check-commands";
 import type { Criterion } from "@/server/domain/contract/criteria";
 import { parseAcceptance } from "@/server/domain/contract/parse-acceptance";
 import type { CodebaseIntent } from "@/server/domain/intent/codebase-intent";
 import { detectedFallback } from "./detected-tests";
+import { requestedCommand } from "./requested-command";
 
 /**
  * The checks a decomposition card shows for one child before it is approved, computed as the
