@@ -18,7 +18,7 @@
  * a bare HTTP round trip to the fake model server (a one-line chat request, no Arbor code), since the
  * model call sits inside every cycle.
  *
- * Run: npx tsx bench/cycle-overhead.bench.ts (needs dockerd and arbor-sandbox:latest).
+ * Run: npx tsx --import ./bench/support/server-only-loader.mjs bench/cycle-overhead.bench.ts (needs dockerd and arbor-sandbox:latest).
  * BENCH_CYCLES (default 40) cycles are measured after BENCH_WARMUP (default 3) discarded ones.
  */
 import { type ChildProcess, spawn } from "node:child_process";

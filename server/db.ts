@@ -1,3 +1,4 @@
+import "server-only";
 import { PrismaBetterSQLite3 } from "@prisma/adapter-better-sqlite3";
 import { env } from "@/server/env";
 import { PrismaClient } from "@/server/generated/prisma/client";

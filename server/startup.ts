@@ -1,3 +1,4 @@
+import "server-only";
 import { appContext } from "@/server/app-context";
 import { secureDataDir } from "@/server/data-dir/private-files";
 import { db, dbReady } from "@/server/db";

@@ -1,3 +1,4 @@
+import "server-only";
 import { authRouter } from "./routers/auth";
 import { captureRouter } from "./routers/capture";
 import { contextRouter } from "./routers/context";

@@ -1,3 +1,4 @@
+import "server-only";
 import { initTRPC, TRPCError } from "@trpc/server";
 import { getServerSession } from "next-auth";
 import superjson from "superjson";

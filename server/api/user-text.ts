@@ -1,3 +1,4 @@
+import "server-only";
 import { z } from "zod";
 import { MAX_TASK_CHARS, MAX_TASK_MESSAGE } from "@/server/domain/text/fit-text";
 

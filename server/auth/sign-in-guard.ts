@@ -1,3 +1,4 @@
+import "server-only";
 import bcrypt from "bcryptjs";
 import { RateLimiterPrisma, RateLimiterRes } from "rate-limiter-flexible";
 import type { PrismaClient } from "@/server/generated/prisma/client";

@@ -1,3 +1,5 @@
+import "server-only";
+
 /**
  * next-auth answers every refused credentials sign-in 401 and carries the reason in the URL it
  * returns. A refusal for too many attempts becomes a 429 with `Retry-After`, so clients and proxies

@@ -1,3 +1,4 @@
+import "server-only";
 import bcrypt from "bcryptjs";
 import { db } from "@/server/db";
 import { UserFacingError } from "@/server/domain/errors";

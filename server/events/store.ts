@@ -1,3 +1,4 @@
+import "server-only";
 import { type EventInput, runIdOf, StoredEvent } from "@/server/domain/events/schema";
 import type { PrismaClient } from "@/server/generated/prisma/client";
 import { eventBus } from "./bus";

@@ -1,3 +1,4 @@
+import "server-only";
 import { type LanguageModel, type ModelMessage, type ToolSet, tool } from "ai";
 import { PROVIDER_SHORT_LABELS, type ProviderId } from "@/server/domain/vocabulary/providers";
 import type { ToolName } from "@/server/domain/vocabulary/stages";

@@ -1,3 +1,4 @@
+import "server-only";
 import type Docker from "dockerode";
 import type { SandboxRuntime } from "@/server/domain/vocabulary/sandbox-runtime";
 import { safeGitEnvLines } from "./safe-git";

@@ -1,3 +1,4 @@
+import "server-only";
 import { createHash } from "node:crypto";
 import type Docker from "dockerode";
 import { LABEL_INSTANCE, LABEL_MANAGED } from "./container-spec";

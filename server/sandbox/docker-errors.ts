@@ -1,3 +1,4 @@
+import "server-only";
 import { SandboxError, type SandboxErrorCode, SandboxUnavailableError } from "./types";
 
 /** Turns a Docker client error into a typed one with a message fit for a user (never a stack or a secret). */

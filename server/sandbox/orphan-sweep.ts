@@ -1,3 +1,4 @@
+import "server-only";
 import type Docker from "dockerode";
 import type { Logger } from "pino";
 import {

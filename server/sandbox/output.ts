@@ -1,3 +1,4 @@
+import "server-only";
 /**
  * Bounded capture of a command's output. A runaway command (`yes`, a verbose build) must not fill the
  * server's memory or the model's context, but both ends matter: the head says what started, the tail

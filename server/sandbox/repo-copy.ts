@@ -1,3 +1,4 @@
+import "server-only";
 import { spawn } from "node:child_process";
 import { stat } from "node:fs/promises";
 import path from "node:path";

@@ -1,3 +1,4 @@
+import "server-only";
 import { env } from "@/server/env";
 import type { ResourcePolicy } from "./resources";
 

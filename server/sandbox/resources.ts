@@ -1,3 +1,4 @@
+import "server-only";
 import type { SandboxResources } from "@/server/domain/events/bodies/sandbox";
 import { ProjectResources } from "@/server/domain/vocabulary/sandbox-resources";
 import type { SandboxLimits } from "./container-spec";

@@ -1,3 +1,4 @@
+import "server-only";
 /**
  * Git configuration that no file the agent can write is able to turn into a program run, for every
  * process in a session's container: Arbor's own git (tools, Save, the trace ledger, the clone), every

@@ -1,3 +1,4 @@
+import "server-only";
 /**
  * The persistent shell's program (python3, run by `ShellAgent` as `docker exec -i python3 -I -u -c`).
  *

@@ -1,3 +1,4 @@
+import "server-only";
 import type { Duplex } from "node:stream";
 import { PassThrough } from "node:stream";
 import { StringDecoder } from "node:string_decoder";

@@ -1,3 +1,4 @@
+import "server-only";
 import type { ToolchainVersion } from "@/server/domain/events/bodies/sandbox";
 import type { Sandbox } from "./types";
 

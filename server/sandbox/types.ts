@@ -1,3 +1,4 @@
+import "server-only";
 import type { ToolchainVersion } from "@/server/domain/events/bodies/sandbox";
 import type { ExecOptions, ExecResult } from "@/server/domain/sandbox-port";
 import type { EgressMode, EgressPhase, EgressSettings } from "@/server/domain/vocabulary/egress";

@@ -1,3 +1,4 @@
+import "server-only";
 import { z } from "zod";
 import { createRouter, publicProcedure } from "@/server/api/trpc";
 import { signUp } from "@/server/auth/users";

@@ -1,3 +1,4 @@
+import "server-only";
 import { TRPCError } from "@trpc/server";
 import { z } from "zod";
 import { createRouter, projectProcedure } from "@/server/api/trpc";

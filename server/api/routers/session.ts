@@ -1,3 +1,4 @@
+import "server-only";
 import { tracked } from "@trpc/server";
 import { z } from "zod";
 import { followAnswers } from "@/server/answer/answer-stream";

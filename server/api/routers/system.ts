@@ -1,3 +1,4 @@
+import "server-only";
 import { createRouter, protectedProcedure } from "@/server/api/trpc";
 import { errorMessage } from "@/server/domain/errors";
 

@@ -1,3 +1,4 @@
+import "server-only";
 import { z } from "zod";
 import { createRouter, protectedProcedure, teamProcedure } from "@/server/api/trpc";
 import { UserFacingError } from "@/server/domain/errors";

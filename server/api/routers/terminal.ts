@@ -1,3 +1,4 @@
+import "server-only";
 import { tracked } from "@trpc/server";
 import { z } from "zod";
 import { type Context, createRouter, sessionProcedure } from "@/server/api/trpc";

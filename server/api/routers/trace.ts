@@ -1,3 +1,4 @@
+import "server-only";
 import { createRouter, sessionProcedure } from "@/server/api/trpc";
 import { readAllEvents } from "@/server/capture/read";
 import { foldEvents } from "@/server/domain/session/fold";

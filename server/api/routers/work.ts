@@ -1,3 +1,4 @@
+import "server-only";
 import { z } from "zod";
 import type { Context } from "@/server/api/trpc";
 import { createRouter, sessionProcedure } from "@/server/api/trpc";

@@ -1,3 +1,4 @@
+import "server-only";
 import { z } from "zod";
 import { createRouter, sessionProcedure } from "@/server/api/trpc";
 import type { AppContext } from "@/server/app-context";

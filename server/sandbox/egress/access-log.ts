@@ -1,3 +1,4 @@
+import "server-only";
 /** One line of the egress proxy's access log (see ACCESS_LOG_FORMAT), as data. */
 export interface ProxyLogLine {
   at: number;

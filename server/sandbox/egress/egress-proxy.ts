@@ -1,3 +1,4 @@
+import "server-only";
 import { type ChildProcess, execFile, spawn } from "node:child_process";
 import { createHash } from "node:crypto";
 import {

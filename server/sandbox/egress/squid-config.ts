@@ -1,3 +1,4 @@
+import "server-only";
 import { RAW_IP_PATTERN } from "@/server/domain/vocabulary/egress";
 
 /**

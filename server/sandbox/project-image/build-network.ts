@@ -1,3 +1,4 @@
+import "server-only";
 import { randomBytes } from "node:crypto";
 import { type EgressSettings, proxyRuleFor } from "@/server/domain/vocabulary/egress";
 import type { EgressProxy } from "../egress/egress-proxy";
