@@ -1,7 +1,8 @@
 /**
- * Arbor's layer rules (issue #18), for dependency-cruiser. Report mode for now: `npm run deps:report`
- * prints every violation with its rule's name; it is not in the test command yet, because today's tree
- * breaks most rules (docs/domain-layer-plan.md is the plan that makes them pass).
+ * Arbor's layer rules (issue #18), for dependency-cruiser. A gate: the test command's "layers" stage
+ * (`scripts/layers/check.sh`, `npm run deps:check`) fails on any violation with the rule's name;
+ * `npm run deps:report` prints them with a count per rule and never fails.
+ * `scripts/layers/layer-rules.integration.test.ts` proves each rule fires.
  *
  * Layers, bottom to top: a module may import its own layer and the layers below, never one above.
  * Tests and test support are not checked by the layer rules (they may reach any layer they test), but

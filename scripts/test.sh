@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # Runs the whole test suite on a fresh Debian machine: installs what it needs (Docker engine, the
-# sandbox image, Chromium, npm packages, the database), then lint + types, unit tests, integration
+# sandbox image, Chromium, npm packages, the database), then lint + types + layer rules, unit tests, integration
 # tests (real Docker, real SQLite, the fake model server over HTTP), the Playwright specs in real
 # Chromium, and the benchmarks. Ends with one line: "N passed, N failed".
 source "$(dirname "${BASH_SOURCE[0]}")/lib.sh"
@@ -29,6 +29,7 @@ step() {
 
 step "lint and format (biome)" npx --no-install biome check .
 step "types (tsc)" npx --no-install tsc --noEmit
+step "layers (dependency-cruiser)" bash scripts/layers/check.sh
 step "unit tests" npx --no-install vitest run --project unit --reporter=default --reporter=json --outputFile="$RESULTS/unit.json"
 step "integration tests" npx --no-install vitest run --project integration --reporter=default --reporter=json --outputFile="$RESULTS/integration.json"
 step "production build" ensure_build

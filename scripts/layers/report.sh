@@ -1,8 +1,8 @@
 #!/usr/bin/env bash
 # Issue #18's layer rules in report mode: prints every violation of .dependency-cruiser.cjs (all
 # imports) and .dependency-cruiser.runtime.cjs (what reaches the browser), then the count per rule.
-# Exits 0 whatever it finds (the rules are not in the test command yet); non-zero only when a cruise
-# itself failed (a broken config, a file it cannot parse).
+# Exits 0 whatever it finds (the gate is scripts/layers/check.sh, in the test command); non-zero only
+# when a cruise itself failed (a broken config, a file it cannot parse).
 set -uo pipefail
 cd "$(dirname "${BASH_SOURCE[0]}")/../.."
 out=$(mktemp)

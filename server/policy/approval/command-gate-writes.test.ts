@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
 import { CheckpointPolicy } from "@/server/domain/policy/checkpoints";
-import { gateCommand } from "@/server/policy/approval/command-gate";
+import { gateCommand } from "./command-gate";
 
 /**
  * Issue #16.1's probe: under the default policy ("ask unless read-only") these ran without a click,

@@ -1,0 +1,160 @@
+import { spawnSync } from "node:child_process";
+import { mkdirSync, rmSync, writeFileSync } from "node:fs";
+import { createRequire } from "node:module";
+import path from "node:path";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+
+/**
+ * Proves each rule of the layer gate fires (issue #18): scratch files with deliberately wrong imports
+ * are written into the tree, dependency-cruiser runs on them with the gate's configs and must exit
+ * non-zero naming the rule and the scratch file. Every rule the two configs define needs a case here,
+ * so a new rule cannot be added without proof that it fires. The files are removed afterwards.
+ */
+
+const ROOT = path.resolve(import.meta.dirname, "../..");
+const require = createRequire(import.meta.url);
+const tag = `zz-layer-scratch-${process.pid}`;
+
+/** rule → the scratch file that breaks it, and that file's text. */
+const CASES: { rule: string; file: string; text: string }[] = [
+  {
+    rule: "layer-domain",
+    file: `server/domain/${tag}-domain.ts`,
+    text: 'import { env } from "@/server/env";\nexport const scratch = env;\n',
+  },
+  {
+    rule: "domain-imports-only-zod",
+    file: `server/domain/${tag}-package.ts`,
+    text: 'import pino from "pino";\nexport const scratch = pino;\n',
+  },
+  {
+    rule: "production-imports-test-support",
+    file: `server/domain/${tag}-testing.ts`,
+    text: 'import { sequence } from "@/server/testing/events";\nexport const scratch = sequence;\n',
+  },
+  layer("platform", "server/data-dir", "@/server/events/store"),
+  layer("events", "server/events", "@/server/policy/approval/decide"),
+  layer("policy", "server/policy", "@/server/sandbox/shell"),
+  layer("adapters", "server/model", "@/server/riva/engine"),
+  layer("riva", "server/riva", "@/server/orchestrator/orchestrator"),
+  layer("services", "server/answer", "@/server/api/root"),
+  layer("api", "server/api", "@/app/_trpc/client"),
+  {
+    rule: "no-circular",
+    file: `server/domain/${tag}-cycle-a.ts`,
+    text: `import { b } from "./${tag}-cycle-b";\nexport const a = () => b;\n`,
+  },
+  {
+    rule: "browser-runtime-imports-server",
+    file: `app/_components/${tag}-runtime.tsx`,
+    text: 'import { EventStore } from "@/server/events/store";\nexport const scratch = EventStore;\n',
+  },
+  {
+    rule: "browser-types-from-server",
+    file: `app/_components/${tag}-types.tsx`,
+    text: 'import type { EventLog } from "@/server/events/log";\nexport type Scratch = EventLog;\n',
+  },
+  {
+    rule: "server-only-marker",
+    file: `server/sandbox/${tag}-marker.ts`,
+    text: "export const scratch = 1;\n",
+  },
+];
+
+/** The run-time graph's rules (.dependency-cruiser.runtime.cjs): what reaches the browser. */
+const RUNTIME_CASES: { rule: string; file: string; text: string }[] = [
+  {
+    rule: "browser-reaches-server-only",
+    file: `app/_components/${tag}-reaches-store.tsx`,
+    text: 'import { EventStore } from "@/server/events/store";\nexport const scratch = EventStore;\n',
+  },
+  {
+    rule: "browser-reaches-node-builtin",
+    file: `app/_components/${tag}-reaches-fs.tsx`,
+    text: 'import { readFileSync } from "node:fs";\nexport const scratch = readFileSync;\n',
+  },
+];
+
+const CYCLE_PARTNER = {
+  file: `server/domain/${tag}-cycle-b.ts`,
+  text: `import { a } from "./${tag}-cycle-a";\nexport const b = () => a;\n`,
+};
+
+function layer(name: string, folder: string, above: string) {
+  return {
+    rule: `layer-${name}`,
+    file: `${folder}/${tag}-layer.ts`,
+    text: `import * as above from "${above}";\nexport const scratch = above;\n`,
+  };
+}
+
+function ruleNames(config: string): string[] {
+  const loaded = require(path.join(ROOT, config)) as {
+    forbidden?: { name: string }[];
+    required?: { name: string }[];
+  };
+  return [...(loaded.forbidden ?? []), ...(loaded.required ?? [])].map((rule) => rule.name);
+}
+
+/**
+ * depcruise on the given files, following their imports one level only (not the whole tree: fast);
+ * `follow` for a cycle, which shows only when the cruise goes round it.
+ */
+function cruise(config: string, files: string[], follow = false): { status: number | null; output: string } {
+  const depth = follow ? [] : ["--max-depth", "1"];
+  const result = spawnSync(
+    path.join(ROOT, "node_modules/.bin/depcruise"),
+    ["--config", config, "--output-type", "err", ...depth, ...files],
+    { cwd: ROOT, encoding: "utf8" },
+  );
+  return { status: result.status, output: `${result.stdout}${result.stderr}` };
+}
+
+const written = [...CASES, ...RUNTIME_CASES, CYCLE_PARTNER];
+
+describe("the layer gate's rules fire on a deliberately wrong import", () => {
+  beforeAll(() => {
+    for (const { file, text } of written) {
+      mkdirSync(path.dirname(path.join(ROOT, file)), { recursive: true });
+      writeFileSync(path.join(ROOT, file), text);
+    }
+  });
+  afterAll(() => {
+    for (const { file } of written) rmSync(path.join(ROOT, file), { force: true });
+  });
+
+  it("every rule of both configs has a scratch case", () => {
+    expect(CASES.map((c) => c.rule).sort()).toEqual(ruleNames(".dependency-cruiser.cjs").sort());
+    expect(RUNTIME_CASES.map((c) => c.rule).sort()).toEqual(
+      ruleNames(".dependency-cruiser.runtime.cjs").sort(),
+    );
+  });
+
+  it("a clean module passes (the failures below come from the scratch imports)", () => {
+    const { status, output } = cruise(".dependency-cruiser.cjs", ["server/domain/errors.ts"]);
+    expect(output).toContain("no dependency violations found");
+    expect(status).toBe(0);
+  });
+
+  it("every import rule fails the cruise with its name, on its scratch file", () => {
+    const cycle = CASES.filter((c) => c.rule === "no-circular");
+    const imports = cruise(
+      ".dependency-cruiser.cjs",
+      CASES.filter((c) => c.rule !== "no-circular").map((c) => c.file),
+    );
+    const cycles = cruise(".dependency-cruiser.cjs", [...cycle.map((c) => c.file), CYCLE_PARTNER.file], true);
+    expect(imports.status).not.toBe(0);
+    expect(cycles.status).not.toBe(0);
+    const output = imports.output + cycles.output;
+    for (const { rule, file } of CASES) expect(output).toContain(`error ${rule}: ${file}`);
+  });
+
+  it("every run-time rule fails the cruise with its name, on its scratch file", () => {
+    const { status, output } = cruise(
+      ".dependency-cruiser.runtime.cjs",
+      RUNTIME_CASES.map((c) => c.file),
+    );
+    expect(status).not.toBe(0);
+    for (const { rule, file } of RUNTIME_CASES) expect(output).toContain(`error ${rule}: ${file}`);
+  });
+});
