@@ -2,13 +2,11 @@ import { randomBytes } from "node:crypto";
 import { chmodSync, existsSync, mkdirSync, readFileSync, writeFileSync } from "node:fs";
 import path from "node:path";
 import { z } from "zod";
-import { parseSecretKey } from "@/server/data-dir/secret-key";
-import { PROVIDER_IDS } from "@/server/domain/vocabulary/providers";
-import {
-  EscalationPolicy,
-  FULL_MODE_CHOICES,
-  TWO_PHASE_DEFAULTS,
-} from "@/server/domain/vocabulary/two-phase";
+// Relative paths only, here and in what these import: prisma.config.ts loads this module in the Prisma
+// CLI, which does not resolve the "@/" alias.
+import { parseSecretKey } from "./data-dir/secret-key";
+import { PROVIDER_IDS } from "./domain/vocabulary/providers";
+import { EscalationPolicy, FULL_MODE_CHOICES, TWO_PHASE_DEFAULTS } from "./domain/vocabulary/two-phase";
 
 /**
  * The one place that reads `process.env`. Every other module imports `env` from here, so a bad value
