@@ -1,5 +1,5 @@
 import { spawnSync } from "node:child_process";
-import { mkdirSync, rmSync, writeFileSync } from "node:fs";
+import { mkdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { createRequire } from "node:module";
 import path from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
@@ -156,5 +156,26 @@ describe("the layer gate's rules fire on a deliberately wrong import", () => {
     );
     expect(status).not.toBe(0);
     for (const { rule, file } of RUNTIME_CASES) expect(output).toContain(`error ${rule}: ${file}`);
+  });
+});
+
+describe("what the Prisma CLI loads", () => {
+  // prisma.config.ts imports server/env.ts in the Prisma CLI, which does not resolve the "@/" alias:
+  // one such import in that chain breaks `prisma migrate deploy` (and so every start), not a test.
+  it("prisma.config.ts reaches server modules by relative paths only", () => {
+    const seen = new Set<string>();
+    const visit = (file: string) => {
+      if (seen.has(file)) return;
+      seen.add(file);
+      const text = readFileSync(path.join(ROOT, file), "utf8");
+      for (const [, specifier] of text.matchAll(
+        /^(?:import|export)\s(?:[^"';]*?\sfrom\s*)?["']([^"']+)["'];/gm,
+      )) {
+        expect(`${file} imports ${specifier}`).not.toMatch(/ imports @\//);
+        if (specifier?.startsWith(".")) visit(path.posix.join(path.posix.dirname(file), `${specifier}.ts`));
+      }
+    };
+    visit("prisma.config.ts");
+    expect(seen).toContain("server/env.ts");
   });
 });
