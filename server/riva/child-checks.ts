@@ -2,6 +2,7 @@ import { checkCommandsOf } from "@/server/contract/check-commands";
 import type { Criterion } from "@/server/contract/criteria";
 import { parseAcceptance } from "@/server/contract/parse-acceptance";
 import { requestedCommand } from "@/server/contract/requested-command";
+import { type CheckTestHints, checkRunOf } from "@/server/contract/test-runs/check-run";
 import { detectedFallback } from "./detected-tests";
 import type { CodebaseIntent } from "./discovery/codebase-intent";
 
@@ -21,19 +22,35 @@ export interface ChildCheckPlan {
   detected: string | null;
 }
 
+/** What discovery read that decides a test check's reporter form (check-run.ts): the same everywhere. */
+export function testHintsOf(
+  codebase: Pick<CodebaseIntent, "testFramework" | "testScript"> | null | undefined,
+): CheckTestHints {
+  return { testScript: codebase?.testScript ?? null, framework: codebase?.testFramework ?? null };
+}
+
 export function childCheckPlan(
   child: { what: string; acceptance: string },
-  codebase: Pick<CodebaseIntent, "testFramework" | "testCommand" | "testFiles"> | null | undefined,
+  codebase:
+    | Pick<CodebaseIntent, "testFramework" | "testCommand" | "testFiles" | "testScript">
+    | null
+    | undefined,
   requestTargets: readonly string[],
 ): ChildCheckPlan {
+  const hints = testHintsOf(codebase);
   const parsed = parseAcceptance(child.acceptance);
   const own = requestedCommand(child.what);
   const requested = parsed.length === 0 ? own : null;
-  const named = parsed.length > 0 ? parsed.flatMap(checkCommandsOf) : requested ? [requested] : [];
+  const named =
+    parsed.length > 0
+      ? parsed.flatMap((criterion) => checkCommandsOf(criterion, hints))
+      : requested
+        ? [checkRunOf(requested, hints).command]
+        : [];
   const source = parsed.length > 0 ? "acceptance" : requested ? "request" : null;
   // An intention that is itself a command is checked by that command, never by a fallback.
   const detected = own ? null : detectedFallback(child, codebase, requestTargets);
-  return { named, source, detected: detected?.command ?? null };
+  return { named, source, detected: detected ? checkRunOf(detected.command, hints).command : null };
 }
 
 /** Every command the card listed for the child: what a person's approval of the card covers. */
@@ -45,6 +62,9 @@ export function childCheckCommands(plan: ChildCheckPlan): string[] {
  * The checks a split intention runs itself at integration, once every child is verified: its own
  * contract's commands. Its decomposition card lists them, and a person's approval covers them.
  */
-export function integrationCheckCommands(contract: readonly Criterion[]): string[] {
-  return contract.flatMap(checkCommandsOf);
+export function integrationCheckCommands(
+  contract: readonly Criterion[],
+  hints: CheckTestHints = {},
+): string[] {
+  return contract.flatMap((criterion) => checkCommandsOf(criterion, hints));
 }

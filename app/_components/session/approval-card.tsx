@@ -5,7 +5,7 @@ import { useState } from "react";
 import type { ApprovalView, SessionView } from "@/server/events/fold";
 import type { ToolCallBody } from "@/server/events/schema";
 import { type PreApprovableCategory, preApprovableCategoryOf } from "@/server/policy/checkpoints";
-import { integrationCheckCommands } from "@/server/riva/child-checks";
+import { integrationCheckCommands, testHintsOf } from "@/server/riva/child-checks";
 import { describeError, useTRPC } from "../../_trpc/client";
 import { ChildrenEditor, IntegrationChecks } from "./children-editor";
 import { InterruptedCommand } from "./interrupted-command";
@@ -167,7 +167,12 @@ export function ApprovalCard({
             onChange={setChildren}
             discovered={view.runs[approval.runId]?.intent ?? null}
           />
-          <IntegrationChecks commands={integrationCheckCommands(intention?.contract ?? [])} />
+          <IntegrationChecks
+            commands={integrationCheckCommands(
+              intention?.contract ?? [],
+              testHintsOf(view.runs[approval.runId]?.intent?.codebase),
+            )}
+          />
         </>
       )}
       {decide.error && (

@@ -3,7 +3,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { DockerSandboxProvider } from "@/server/sandbox";
 import type { Sandbox } from "@/server/sandbox/types";
 import { silentLogger } from "@/server/testing/fakes";
-import { runnableCheckCommand, verifyContract, verifyCriterion } from "../verify";
+import { verifyContract, verifyCriterion } from "../verify";
 
 /**
  * Real test runners in the real sandbox image, through verifyContract: a node:test project (run as
