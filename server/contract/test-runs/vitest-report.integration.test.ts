@@ -27,8 +27,8 @@ let box: Sandbox;
 const SUM_TEST = `import { describe, expect, it } from "vitest";
 import { sum } from "./sum.js";
 describe("sum", () => {
-  it("adds", () => expect(sum(1, 2)).toBe(3));
-  it("adds negatives", () => expect(sum(-1, -2)).toBe(-4));
+  it("adds zero", () => expect(sum(5, 0)).toBe(5));
+  it("adds negatives", () => expect(sum(-1, -2)).toBe(-3));
   it.skip("later", () => {});
 });
 `;
@@ -92,6 +92,9 @@ describe("a vitest check's JSON report", () => {
   it("after the fix, it passes with its counts; a filter that matches nothing is not a pass", async () => {
     await box.writeFile("sum.js", "export const sum = (a, b) => a + b;\n");
     const [fixed] = await verifyContract(exec, [{ kind: "TESTS_PASS", command: "npx vitest run" }]);
+    expect(fixed?.evidence.split("\n")[0]).toBe(
+      "`npx vitest run --reporter=default --reporter=json` exited 0: 2 passed, 0 failed, 1 skipped",
+    );
     expect(fixed?.passed).toBe(true);
     expect(fixed?.tests).toMatchObject({ passed: 2, failed: 0, skipped: 1, source: "reporter" });
     const [none] = await verifyContract(exec, [
