@@ -55,6 +55,21 @@ describe("personApprovalForCheck", () => {
     expect(personApprovalForCheck(card, child, "npm test && rm -rf .")).toBeNull();
   });
 
+  it("with the workspace's test script known, the card listed (and the approval covers) the reporter form only", () => {
+    const runs = {
+      r1: {
+        intent: { codebase: { testFramework: "vitest", testScript: "vitest run" }, prompt: { targets: [] } },
+      },
+    } as unknown as SessionView["runs"];
+    const card = { ...view(approval({})), runs };
+    const runsForm = "npm test -- --reporter=default --reporter=json";
+    expect(personApprovalForCheck(card, child, runsForm)).toEqual({
+      binding: commandBinding(runsForm),
+      approver: "Ada",
+    });
+    expect(personApprovalForCheck(card, child, "npm test")).toBeNull();
+  });
+
   it("the auto checkpoint's approval, a rejection or another parent's card covers nothing", () => {
     expect(personApprovalForCheck(view(approval({ decidedById: "auto" })), child, "npm test")).toBeNull();
     expect(personApprovalForCheck(view(approval({ status: "REJECTED" })), child, "npm test")).toBeNull();
