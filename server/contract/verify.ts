@@ -79,6 +79,8 @@ async function byTestRun(
     passed,
     evidence: `${summary}${seen ? `\n${seen}` : ""}`.slice(0, EVIDENCE_MAX),
     ...(tests ? { tests } : {}),
+    // The node shows the exact command that ran when it is not the criterion's text.
+    ...(command !== named ? { ranCommand: command.slice(0, 4_000) } : {}),
   };
 }
 

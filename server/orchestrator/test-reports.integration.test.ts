@@ -141,6 +141,7 @@ describe("a test check's report, stored", () => {
     const checked = events.flatMap((event) => (event.body.type === "criteria-checked" ? [event.body] : []));
     const after = checked.at(-1)?.results[1];
     expect(after?.passed).toBe(true);
+    expect(after?.ranCommand).toBe(RUNS);
     expect(after?.tests).toEqual({
       runner: "pytest",
       passed: 2,

@@ -103,6 +103,10 @@ describe("test results in a real sandbox", () => {
       source: "reporter",
     });
     expect(result?.evidence).toContain("py/test_calc.py --junitxml=/dev/stdout` failed");
+    // The node shows the exact command that ran.
+    expect(result?.ranCommand).toBe(
+      "python3 -m pytest -q -p no:cacheprovider py/test_calc.py --junitxml=/dev/stdout",
+    );
   });
 
   it("a passing pytest run passes, with its counts", async () => {
