@@ -1,5 +1,5 @@
 import type { ApprovalView, IntentionView, SessionView } from "@/server/events/fold";
-import { childCheckCommands, childCheckPlan, integrationCheckCommands, testHintsOf } from "./child-checks";
+import { checkHintsFor, childCheckCommands, childCheckPlan, integrationCheckCommands } from "./child-checks";
 import { commandBinding } from "./contract-check";
 import type { RivaLimits } from "./limits";
 import { approvedCall } from "./tool-approval";
@@ -31,7 +31,7 @@ export function personApprovalForCheck(
     if (!byPerson(approval)) continue;
     // The card of this intention's own split listed its integration checks (its contract's commands).
     if (approval.kind === "decomposition" && approval.intentionId === intention.id) {
-      const hints = testHintsOf(view.runs[approval.runId]?.intent?.codebase);
+      const hints = checkHintsFor(intention, view.runs[approval.runId]?.intent?.codebase);
       if (integrationCheckCommands(intention.contract, hints).map(commandBinding).includes(binding))
         return { binding, approver: approval.decidedBy };
     }

@@ -39,6 +39,12 @@ describe("childCheckPlan: what a decomposition card lists for a child", () => {
     expect(unread.named).toEqual(["npm test"]);
   });
 
+  it("a child that is itself a test command is checked by exactly it: no reporter is added", () => {
+    expect(
+      childCheckPlan({ what: "run `python3 -m pytest -q`", acceptance: "" }, codebase, []).named,
+    ).toEqual(["python3 -m pytest -q"]);
+  });
+
   it("a child that is itself a command: that command alone", () => {
     expect(childCheckPlan({ what: "run `make`", acceptance: "" }, codebase, [])).toEqual({
       named: ["make"],

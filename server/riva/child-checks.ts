@@ -29,6 +29,17 @@ export function testHintsOf(
   return { testScript: codebase?.testScript ?? null, framework: codebase?.testFramework ?? null };
 }
 
+/**
+ * The hints for an intention's checks: an intention that is itself a command ("run `pytest`") is
+ * checked by exactly that command, never with a reporter added; every other one by the reporter form.
+ */
+export function checkHintsFor(
+  intention: { what: string },
+  codebase: Pick<CodebaseIntent, "testFramework" | "testScript"> | null | undefined,
+): CheckTestHints {
+  return requestedCommand(intention.what) !== null ? { asWritten: true } : testHintsOf(codebase);
+}
+
 export function childCheckPlan(
   child: { what: string; acceptance: string },
   codebase:
@@ -37,7 +48,7 @@ export function childCheckPlan(
     | undefined,
   requestTargets: readonly string[],
 ): ChildCheckPlan {
-  const hints = testHintsOf(codebase);
+  const hints = checkHintsFor(child, codebase);
   const parsed = parseAcceptance(child.acceptance);
   const own = requestedCommand(child.what);
   const requested = parsed.length === 0 ? own : null;

@@ -74,7 +74,7 @@ export interface CycleHost {
   /** The project's detected tests for this intention (detected-tests.ts), or null: the fallback check. */
   detectedTests?(intention: IntentionView): Criterion | null;
   /** What discovery read that decides a test check's reporter form (child-checks.ts testHintsOf). */
-  testHints?(): CheckTestHints;
+  testHints?(intention: IntentionView): CheckTestHints;
 }
 
 /** The intention being worked is the active intent; a command's effects have no path, so its scope is all. */
@@ -248,7 +248,7 @@ export class CycleRunner {
           : null;
       const record: CheckRecord = { events: [], asks: [] };
       const exec = this.checks(cycle.intention, { ...ids, phase: "after-action" }, record);
-      const results = await checkContract(exec, cycle.intention, ran, this.host.testHints?.());
+      const results = await checkContract(exec, cycle.intention, ran, this.host.testHints?.(cycle.intention));
       events.push(...record.events, { type: "criteria-checked", ...ids, results });
       const basis = cycle.call.tool === "shell.exec" ? "exit code 0" : `${cycle.call.tool} succeeded`;
       const contract = judgeWithContract(results, basis);
@@ -380,7 +380,10 @@ export class CycleRunner {
     for (const index of plan.run) {
       const criterion = intention.contract[index];
       if (criterion)
-        results.push({ index, result: await verifyCriterion(exec, criterion, this.host.testHints?.()) });
+        results.push({
+          index,
+          result: await verifyCriterion(exec, criterion, this.host.testHints?.(intention)),
+        });
     }
     const extended: EventInput[] = [];
     const already = intention.contractBy?.detectedTests ?? [];
@@ -389,7 +392,10 @@ export class CycleRunner {
       : null;
     if (fallback && !intention.contract.some((criterion) => sameCheck(criterion, fallback))) {
       const index = intention.contract.length;
-      results.push({ index, result: await verifyCriterion(exec, fallback, this.host.testHints?.()) });
+      results.push({
+        index,
+        result: await verifyCriterion(exec, fallback, this.host.testHints?.(intention)),
+      });
       extended.push({
         type: "contract-built",
         runId: this.host.runId,
@@ -463,7 +469,7 @@ export class CycleRunner {
         this.checks(intention, site, record),
         intention,
         null,
-        this.host.testHints?.(),
+        this.host.testHints?.(intention),
       );
       // A check the policy would ask about asks here as well; its answer lets the check run again.
       const ask = this.askFor(intention, "integration", record);

@@ -18,7 +18,7 @@ import { actContext } from "./act-context";
 import { type ActHost, carryOutAction, type Reviewer, readPortFor } from "./act-step";
 import { checkAnswered, personApprovalForCheck, roomForCycle } from "./check-approvals";
 import { checkpointEvents } from "./checkpoint-events";
-import { testHintsOf } from "./child-checks";
+import { checkHintsFor } from "./child-checks";
 import { CycleRunner } from "./cycle-runner";
 import { contractTargets, detectedFallback } from "./detected-tests";
 import { discoverIntent } from "./discovery/discover";
@@ -147,7 +147,7 @@ export class RivaEngine {
         // The same plan the decomposition card showed (an intention that is a command gets none).
         return detectedFallback(intention, intent?.codebase, intent?.prompt.targets ?? []);
       },
-      testHints: () => testHintsOf(this.view.runs[this.runId]?.intent?.codebase),
+      testHints: (intention) => checkHintsFor(intention, this.view.runs[this.runId]?.intent?.codebase),
     });
   }
 

@@ -5,7 +5,7 @@ import { useState } from "react";
 import type { ApprovalView, SessionView } from "@/server/events/fold";
 import type { ToolCallBody } from "@/server/events/schema";
 import { type PreApprovableCategory, preApprovableCategoryOf } from "@/server/policy/checkpoints";
-import { integrationCheckCommands, testHintsOf } from "@/server/riva/child-checks";
+import { checkHintsFor, integrationCheckCommands } from "@/server/riva/child-checks";
 import { describeError, useTRPC } from "../../_trpc/client";
 import { ChildrenEditor, IntegrationChecks } from "./children-editor";
 import { InterruptedCommand } from "./interrupted-command";
@@ -170,7 +170,7 @@ export function ApprovalCard({
           <IntegrationChecks
             commands={integrationCheckCommands(
               intention?.contract ?? [],
-              testHintsOf(view.runs[approval.runId]?.intent?.codebase),
+              checkHintsFor({ what: intention?.what ?? "" }, view.runs[approval.runId]?.intent?.codebase),
             )}
           />
         </>

@@ -90,6 +90,14 @@ describe("checkRunOf: the command a test check runs, with the runner's reporter 
     });
   });
 
+  it("runs the intention's own command as written when asked to (`run `pytest``)", () => {
+    expect(checkRunOf("pytest -q", { asWritten: true })).toEqual({
+      command: "pytest -q",
+      runners: ["pytest"],
+      report: null,
+    });
+  });
+
   it("is deterministic: the same command and workspace give the same text (what the hash binds)", () => {
     const hints = { testScript: "vitest run", framework: "vitest" };
     expect(checkRunOf("npm test", hints)).toEqual(checkRunOf("npm test", { ...hints }));

@@ -30,6 +30,8 @@ import { parseSummaryLines } from "./summary-lines";
 export interface CheckTestHints {
   testScript?: string | null | undefined;
   framework?: string | null | undefined;
+  /** Run every command exactly as written: the intention is itself that command ("run `pytest`"). */
+  asWritten?: boolean | undefined;
 }
 
 export interface CheckRun {
@@ -144,6 +146,7 @@ export function checkRunOf(command: string, hints: CheckTestHints = {}): CheckRu
   const script = packageScriptName(command) === "test" ? (hints.testScript ?? null) : null;
   const runners = detectTestRunners(command, { script, framework: hints.framework ?? null });
   const plain: CheckRun = { command, runners, report: null };
+  if (hints.asWritten) return plain;
   const [runner] = runners;
   const format = runner ? STDOUT_FORMAT[runner] : null;
   const part = simplePart(command);
