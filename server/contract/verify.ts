@@ -4,7 +4,7 @@ import type { ExecResult } from "@/server/sandbox/types";
 import { CHANGED_FILES_COMMAND, containsCommand, existsCommand, functionCommand } from "./check-commands";
 import { couldNotRunReason } from "./could-not-run";
 import type { Criterion, CriterionResult } from "./criteria";
-import { type CheckTestHints, checkRunOf, testsOfCheckRun } from "./test-runs/check-run";
+import { type CheckTestHints, checkRunOf, testsOfCheckRun, withoutReport } from "./test-runs/check-run";
 import { countsVeto, describeCounts } from "./test-runs/results";
 
 /** The one thing verifiers need from a sandbox: run a command in /workspace and see what happened. */
@@ -61,10 +61,11 @@ async function byTestRun(
   const run = checkRunOf(named, hints);
   const command = run.command;
   const result = await exec(command);
-  const seen = outputOf(result);
+  const printed = [result.stdout, result.stderr].filter(Boolean).join("\n");
+  const seen = tail(withoutReport(run.report, printed));
   const notRun = couldNotRunReason(command, result);
   if (notRun !== null) return notRunResult(criterion, notRun, seen);
-  const tests = testsOfCheckRun(run, [result.stdout, result.stderr].filter(Boolean).join("\n"));
+  const tests = testsOfCheckRun(run, printed);
   const exitedOk = result.exitCode === 0 && !result.timedOut;
   const unread =
     run.report !== null && tests === null ? "no test counts could be read from its report or output" : null;

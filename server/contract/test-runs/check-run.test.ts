@@ -1,7 +1,7 @@
 import { readFileSync } from "node:fs";
 import path from "node:path";
 import { describe, expect, it } from "vitest";
-import { checkRunOf, reportInOutput, testsOfCheckRun } from "./check-run";
+import { checkRunOf, reportInOutput, testsOfCheckRun, withoutReport } from "./check-run";
 
 const sample = (name: string) => readFileSync(path.join(__dirname, "samples", name), "utf8");
 
@@ -149,6 +149,17 @@ describe("reading the report from what the check printed", () => {
       testsOfCheckRun(checkRunOf("node --test"), `> p@1 test\n${sample("node-report.tap")}`)?.source,
     ).toBe("reporter");
     expect(testsOfCheckRun(checkRunOf("go test ./..."), sample("go-report.jsonl.txt"))?.runner).toBe("go");
+  });
+
+  it("the evidence a person reads has the JSON or XML report folded to one line", () => {
+    const vitest = withoutReport("jest-json", sample("vitest-stdout-report.txt"));
+    expect(vitest).toContain("[JSON report]");
+    expect(vitest).not.toContain('"numTotalTests"');
+    expect(vitest).toContain("adds negatives");
+    const pytest = withoutReport("junit-xml", sample("pytest-stdout-report.txt"));
+    expect(pytest).toContain("[JUnit XML report]");
+    expect(pytest).not.toContain("<testcase");
+    expect(pytest).toContain("1 failed, 1 passed, 1 skipped");
   });
 
   it("a report cut off falls back to the summary lines; nothing readable is null", () => {

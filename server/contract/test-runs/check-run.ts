@@ -188,6 +188,33 @@ export function reportInOutput(runner: TestRunner, format: ReportFormat, output:
   }
 }
 
+/**
+ * What the check printed with a JSON or XML report folded to one marker line, for the evidence a
+ * person reads (the report itself is stored as counts). Line formats (TAP, go's events) stay as printed.
+ */
+export function withoutReport(format: ReportFormat | null, output: string): string {
+  if (format === "junit-xml") {
+    const start = output.indexOf("<?xml");
+    const end = output.lastIndexOf("</testsuites>");
+    if (start < 0 || end < start) return output;
+    return `${output.slice(0, start)}[JUnit XML report]${output.slice(end + "</testsuites>".length)}`;
+  }
+  if (format !== "jest-json" && format !== "rspec-json") return output;
+  return output
+    .split("\n")
+    .map((line) => {
+      const at = line.indexOf('{"');
+      if (at < 0) return line;
+      try {
+        JSON.parse(line.slice(at).trimEnd());
+        return `${line.slice(0, at)}[JSON report]`;
+      } catch {
+        return line;
+      }
+    })
+    .join("\n");
+}
+
 /** A check run's counts: from its report when it printed one whole, else from the closing summary lines. */
 export function testsOfCheckRun(run: CheckRun, output: string): TestResults | null {
   const [first] = run.runners;
