@@ -15,8 +15,8 @@ describe("checkRunOf: the command a test check runs, with the runner's reporter 
     ],
     ["npx jest", "npx jest --json", "jest-json"],
     ["npx jest test/sum.test.js", "npx jest test/sum.test.js --json", "jest-json"],
-    ["node --test", "node --test-reporter=tap --test", "tap"],
-    ["node --test test/sum.test.js", "node --test-reporter=tap --test test/sum.test.js", "tap"],
+    ["node --test", "node --test --test-reporter=tap", "tap"],
+    ["node --test test/sum.test.js", "node --test --test-reporter=tap test/sum.test.js", "tap"],
     [
       "python3 -m pytest -q test_calc.py",
       "python3 -m pytest -q test_calc.py --junitxml=/dev/stdout",
@@ -105,7 +105,7 @@ describe("checkRunOf: the command a test check runs, with the runner's reporter 
 
   it("quotes what it rebuilds, keeping environment assignments first", () => {
     expect(checkRunOf("CI=1 node --test 'a b.test.js'").command).toBe(
-      "CI=1 node --test-reporter=tap --test 'a b.test.js'",
+      "CI=1 node --test --test-reporter=tap 'a b.test.js'",
     );
   });
 });

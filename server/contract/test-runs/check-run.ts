@@ -100,13 +100,16 @@ function chooses(runner: TestRunner, args: readonly string[]): boolean {
   return runner === "rspec" && args.some((arg) => arg === "-f" || arg.startsWith("--format"));
 }
 
-/** A runner's own command with the reporter: node's options go before its files, go's after `test`. */
+/**
+ * A runner's own command with the reporter. node's options go before its files: right after `--test`
+ * (which takes no value), so an allow-list entry `node --test` still matches; go's right after `test`.
+ */
 function directForm(command: string, part: CommandPart, runner: TestRunner): string | null {
   const words = wordsOf(part);
   if (chooses(runner, words.slice(1))) return null;
   const extra = stdoutArgs(runner);
   if (runner === "node-test" || runner === "go") {
-    const at = words.findIndex((word) => (runner === "go" ? word === "test" : /(^|\/)node$/.test(word)));
+    const at = words.findIndex((word) => word === (runner === "go" ? "test" : "--test"));
     if (at < 0) return null;
     const rebuilt = [...words.slice(0, at + 1), ...extra, ...words.slice(at + 1)];
     return [...part.assignments.map((word) => quoteAssignment(word.text)), ...rebuilt.map(shellQuote)].join(
