@@ -58,6 +58,7 @@ export function recordDecision(approval: ApprovalView, body: EventOf<"approval-d
   approval.editedCommand = body.command;
   approval.answer = body.answer;
   approval.editedCall = body.call;
+  approval.checkPlanVersion = body.checkPlanVersion;
 }
 
 /** A category a person pre-approved for the rest of one run, on a tool approval's card or the session bar. */

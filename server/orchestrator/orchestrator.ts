@@ -15,6 +15,7 @@ import { type TwoPhaseOptions, twoPhaseConfig } from "@/server/model/tiers/two-p
 import type { AgentModel } from "@/server/model/types";
 import { checkRunPreApproval } from "@/server/policy/approval/run-pre-approvals";
 import type { PreApprovableCategory } from "@/server/policy/checkpoints";
+import { CHECK_PLAN_VERSION } from "@/server/riva/child-checks";
 import { childIntentions } from "@/server/riva/children";
 import { RivaEngine } from "@/server/riva/engine";
 import type { RivaDeps, RunTiers } from "@/server/riva/ports";
@@ -183,6 +184,7 @@ export class Orchestrator {
         reason: aborting ? `aborted the run${input.reason ? `: ${input.reason}` : ""}` : input.reason,
         call: editedCall?.ok ? editedCall.call : null,
         preApproveRun: aborting ? [] : runGrant.categories,
+        checkPlanVersion: approval.kind === "decomposition" ? CHECK_PLAN_VERSION : null,
         command:
           input.decision === "approved" && edited !== undefined && edited !== approval.command
             ? edited

@@ -1,6 +1,7 @@
 import { describe, expect, it } from "vitest";
 import type { ApprovalView, SessionView } from "@/server/events/fold";
 import { personApprovalForCheck } from "./check-approvals";
+import { CHECK_PLAN_VERSION } from "./child-checks";
 import { commandBinding } from "./contract-check";
 
 function approval(fields: Partial<ApprovalView>): ApprovalView {
@@ -28,6 +29,7 @@ function approval(fields: Partial<ApprovalView>): ApprovalView {
     call: null,
     editedCall: null,
     preview: null,
+    checkPlanVersion: CHECK_PLAN_VERSION,
     ...fields,
   };
 }
@@ -68,6 +70,13 @@ describe("personApprovalForCheck", () => {
       approver: "Ada",
     });
     expect(personApprovalForCheck(card, child, "npm test")).toBeNull();
+  });
+
+  it("an approval given under an older check plan (or before plans were versioned) covers no check", () => {
+    expect(personApprovalForCheck(view(approval({ checkPlanVersion: null })), child, "npm test")).toBeNull();
+    expect(
+      personApprovalForCheck(view(approval({ checkPlanVersion: CHECK_PLAN_VERSION - 1 })), child, "npm test"),
+    ).toBeNull();
   });
 
   it("the auto checkpoint's approval, a rejection or another parent's card covers nothing", () => {

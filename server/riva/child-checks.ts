@@ -13,6 +13,14 @@ import type { CodebaseIntent } from "./discovery/codebase-intent";
  * when every named check is already green before any work). A person's approval of the card covers
  * exactly these commands, bound by their hash (check-approvals.ts). Pure: the page computes the same.
  */
+/**
+ * The version of what a decomposition card lists as each child's checks (`childCheckPlan`,
+ * `integrationCheckCommands`, the reporter forms of `checkRunOf`). A person's approval records the
+ * version it saw; when the plan's rules change, bump it, so an approval given under the old rules
+ * never covers a command the new rules compute (the check then asks, or the policy decides).
+ */
+export const CHECK_PLAN_VERSION = 2;
+
 export interface ChildCheckPlan {
   /** The exact commands of the named checks (or of the child's own command), in order. */
   named: string[];
