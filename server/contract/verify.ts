@@ -10,6 +10,7 @@ import { countsVeto, describeCounts } from "@/server/domain/contract/test-result
 import { errorMessage } from "@/server/domain/errors";
 import type { ExecResult } from "@/server/domain/sandbox-port";
 import { couldNotRunReason } from "./could-not-run";
+import { type CheckTestHints, checkRunOf, testsOfCheckRun, withoutReport } from "./test-runs/check-run";
 import { testsOfOutput } from "./test-runs/parse-run";
 import { planTestCheck } from "./test-runs/test-check";
 
@@ -52,20 +53,30 @@ async function byExitCode(
 }
 
 /**
- * A test command's check: run exactly the command (what the card showed and the approval's hash
- * binds) and read its counts from the runner's closing lines. A run in which a test failed or no test
- * ran is never a pass, whatever the exit code; the evidence names the counts and the failing tests.
- * (A machine-readable reporter is not added here yet: the card and the binding would have to show
- * the command with it, and reading its report file back is one more command through the door.)
+ * A test command's check: run the command the check shows (its reporter form when Arbor can add a
+ * machine-readable reporter with certainty, check-run.ts; that is what the cards show and the
+ * approval's hash binds) and read its counts from the report it printed, else from the runner's
+ * closing lines. A run in which a test failed or no test ran is never a pass, whatever the exit code,
+ * nor is one whose reporter was added but whose counts could not be read at all.
  */
-async function byTestRun(exec: Exec, criterion: Criterion, command: string): Promise<CriterionResult> {
+async function byTestRun(
+  exec: Exec,
+  criterion: Criterion,
+  named: string,
+  hints: CheckTestHints,
+): Promise<CriterionResult> {
+  const run = checkRunOf(named, hints);
+  const command = run.command;
   const result = await exec(command);
-  const seen = outputOf(result);
+  const printed = [result.stdout, result.stderr].filter(Boolean).join("\n");
+  const seen = tail(withoutReport(run.report, printed));
   const notRun = couldNotRunReason(command, result);
   if (notRun !== null) return notRunResult(criterion, notRun, seen);
-  const tests = testsOfOutput(command, [result.stdout, result.stderr].filter(Boolean).join("\n"));
+  const tests = testsOfCheckRun(run, printed);
   const exitedOk = result.exitCode === 0 && !result.timedOut;
-  const veto = tests ? countsVeto(tests) : null;
+  const unread =
+    run.report !== null && tests === null ? "no test counts could be read from its report or output" : null;
+  const veto = tests ? countsVeto(tests) : unread;
   const passed = exitedOk && veto === null;
   let summary = `\`${command}\` ${exitedOk ? "exited 0" : "failed"}`;
   if (tests) summary += `: ${describeCounts(tests)}`;
@@ -76,6 +87,8 @@ async function byTestRun(exec: Exec, criterion: Criterion, command: string): Pro
     passed,
     evidence: `${summary}${seen ? `\n${seen}` : ""}`.slice(0, EVIDENCE_MAX),
     ...(tests ? { tests } : {}),
+    // The node shows the exact command that ran when it is not the criterion's text.
+    ...(command !== named ? { ranCommand: command.slice(0, 4_000) } : {}),
   };
 }
 
@@ -91,9 +104,14 @@ export class CheckNotRun extends Error {}
  * Checks one criterion inside the sandbox. Never throws: a check that failed is `passed: false`, and
  * one that could not run at all (its exec threw) says so in `couldNotRun`, which is never a pass.
  */
-export async function verifyCriterion(exec: Exec, criterion: Criterion): Promise<CriterionResult> {
+export async function verifyCriterion(
+  exec: Exec,
+  criterion: Criterion,
+  /** What discovery read from the workspace, for the test command's reporter form (check-run.ts). */
+  hints: CheckTestHints = {},
+): Promise<CriterionResult> {
   try {
-    return await runCriterion(exec, criterion);
+    return await runCriterion(exec, criterion, hints);
   } catch (error) {
     const why =
       error instanceof CheckNotRun ? error.message : `the sandbox could not run it: ${errorMessage(error)}`;
@@ -106,7 +124,11 @@ export async function verifyCriterion(exec: Exec, criterion: Criterion): Promise
   }
 }
 
-async function runCriterion(exec: Exec, criterion: Criterion): Promise<CriterionResult> {
+async function runCriterion(
+  exec: Exec,
+  criterion: Criterion,
+  hints: CheckTestHints,
+): Promise<CriterionResult> {
   switch (criterion.kind) {
     case "FILE_EXISTS":
       return byExitCode(exec, criterion, existsCommand(criterion.path), (ok) =>
@@ -117,7 +139,7 @@ async function runCriterion(exec: Exec, criterion: Criterion): Promise<Criterion
         ok ? `found in ${criterion.path}:` : `"${criterion.text}" not found in ${criterion.path}`,
       );
     case "TESTS_PASS":
-      return byTestRun(exec, criterion, criterion.command);
+      return byTestRun(exec, criterion, criterion.command, hints);
     case "FUNCTION_EXISTS": {
       const name = criterion.name;
       const command = functionCommand(name, criterion.path);
@@ -132,7 +154,7 @@ async function runCriterion(exec: Exec, criterion: Criterion): Promise<Criterion
         return { criterion, passed: false, couldNotRun: notRun, evidence: `could not run: ${notRun}` };
       if (exists.exitCode !== 0)
         return { criterion, passed: false, evidence: `the generated test ${criterion.path} does not exist` };
-      return byTestRun(exec, criterion, criterion.command);
+      return byTestRun(exec, criterion, criterion.command, hints);
     }
     case "LAYER_APPROPRIATE": {
       const listed = await exec(CHANGED_FILES_COMMAND);
@@ -153,17 +175,12 @@ async function runCriterion(exec: Exec, criterion: Criterion): Promise<Criterion
 }
 
 /** Checks a whole contract, in order; every criterion is checked even after one fails, for the full gap. */
-export async function verifyContract(exec: Exec, criteria: readonly Criterion[]): Promise<CriterionResult[]> {
+export async function verifyContract(
+  exec: Exec,
+  criteria: readonly Criterion[],
+  hints: CheckTestHints = {},
+): Promise<CriterionResult[]> {
   const results: CriterionResult[] = [];
-  for (const criterion of criteria) results.push(await verifyCriterion(exec, criterion));
+  for (const criterion of criteria) results.push(await verifyCriterion(exec, criterion, hints));
   return results;
-}
-
-/**
- * The command a test check would run with a machine-readable reporter added (reads package.json for
- * `npm test`; runs no test). Not used by checks yet (see byTestRun); kept for the card that will show it.
- */
-export async function runnableCheckCommand(exec: Exec, criterion: Criterion): Promise<string | null> {
-  if (criterion.kind !== "TESTS_PASS" && criterion.kind !== "GENERATED_TEST_PASSES") return null;
-  return (await planTestCheck(exec, criterion.command)).command;
 }

@@ -1,6 +1,7 @@
 import { randomUUID } from "node:crypto";
 import { AnswerRunner } from "@/server/answer/answer-runner";
 import { routeRun } from "@/server/answer/route";
+import { CHECK_PLAN_VERSION } from "@/server/domain/contract/child-checks";
 import { errorMessage, UserFacingError } from "@/server/domain/errors";
 import type { CheckpointAnswerInput } from "@/server/domain/events/checkpoint-schema";
 import {
@@ -186,6 +187,7 @@ export class Orchestrator {
         reason: aborting ? `aborted the run${input.reason ? `: ${input.reason}` : ""}` : input.reason,
         call: editedCall?.ok ? editedCall.call : null,
         preApproveRun: aborting ? [] : runGrant.categories,
+        checkPlanVersion: approval.kind === "decomposition" ? CHECK_PLAN_VERSION : null,
         command:
           input.decision === "approved" && edited !== undefined && edited !== approval.command
             ? edited

@@ -1,4 +1,5 @@
 import { describe, expect, it } from "vitest";
+import { CHECK_PLAN_VERSION } from "@/server/domain/contract/child-checks";
 import type { ApprovalView, SessionView } from "@/server/domain/session/view";
 import { personApprovalForCheck } from "./check-approvals";
 import { commandBinding } from "./contract-check";
@@ -28,6 +29,7 @@ function approval(fields: Partial<ApprovalView>): ApprovalView {
     call: null,
     editedCall: null,
     preview: null,
+    checkPlanVersion: CHECK_PLAN_VERSION,
     ...fields,
   };
 }
@@ -53,6 +55,28 @@ describe("personApprovalForCheck", () => {
     });
     expect(personApprovalForCheck(card, child, "npm test ")).toBeNull();
     expect(personApprovalForCheck(card, child, "npm test && rm -rf .")).toBeNull();
+  });
+
+  it("with the workspace's test script known, the card listed (and the approval covers) the reporter form only", () => {
+    const runs = {
+      r1: {
+        intent: { codebase: { testFramework: "vitest", testScript: "vitest run" }, prompt: { targets: [] } },
+      },
+    } as unknown as SessionView["runs"];
+    const card = { ...view(approval({})), runs };
+    const runsForm = "npm test -- --reporter=default --reporter=json";
+    expect(personApprovalForCheck(card, child, runsForm)).toEqual({
+      binding: commandBinding(runsForm),
+      approver: "Ada",
+    });
+    expect(personApprovalForCheck(card, child, "npm test")).toBeNull();
+  });
+
+  it("an approval given under an older check plan (or before plans were versioned) covers no check", () => {
+    expect(personApprovalForCheck(view(approval({ checkPlanVersion: null })), child, "npm test")).toBeNull();
+    expect(
+      personApprovalForCheck(view(approval({ checkPlanVersion: CHECK_PLAN_VERSION - 1 })), child, "npm test"),
+    ).toBeNull();
   });
 
   it("the auto checkpoint's approval, a rejection or another parent's card covers nothing", () => {

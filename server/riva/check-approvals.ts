@@ -1,4 +1,6 @@
 import {
+  CHECK_PLAN_VERSION,
+  checkHintsFor,
   childCheckCommands,
   childCheckPlan,
   integrationCheckCommands,
@@ -10,6 +12,11 @@ import { approvedCall } from "./tool-approval";
 
 /** The id the auto checkpoint answers with: its approvals are never a person's. */
 export const AUTO_DECIDER_ID = "auto";
+
+/** A decomposition card's approval covers the checks it listed only under the plan's current rules. */
+function coversChecks(approval: ApprovalView): boolean {
+  return approval.checkPlanVersion === CHECK_PLAN_VERSION;
+}
 
 function byPerson(approval: ApprovalView): boolean {
   return (
@@ -34,11 +41,20 @@ export function personApprovalForCheck(
   for (const approval of Object.values(view.approvals)) {
     if (!byPerson(approval)) continue;
     // The card of this intention's own split listed its integration checks (its contract's commands).
-    if (approval.kind === "decomposition" && approval.intentionId === intention.id) {
-      if (integrationCheckCommands(intention.contract).map(commandBinding).includes(binding))
+    if (
+      approval.kind === "decomposition" &&
+      approval.intentionId === intention.id &&
+      coversChecks(approval)
+    ) {
+      const hints = checkHintsFor(intention, view.runs[approval.runId]?.intent?.codebase);
+      if (integrationCheckCommands(intention.contract, hints).map(commandBinding).includes(binding))
         return { binding, approver: approval.decidedBy };
     }
-    if (approval.kind === "decomposition" && approval.intentionId === intention.parentId) {
+    if (
+      approval.kind === "decomposition" &&
+      approval.intentionId === intention.parentId &&
+      coversChecks(approval)
+    ) {
       // Exactly what the card listed for this child (the same pure plan the page showed).
       const intent = view.runs[approval.runId]?.intent;
       const plan = childCheckPlan(intention, intent?.codebase, intent?.prompt.targets ?? []);

@@ -1,3 +1,4 @@
+import type { CheckTestHints } from "@/server/contract/test-runs/check-run";
 import { type Exec, verifyCriterion } from "@/server/contract/verify";
 import { type Criterion, type CriterionResult, describeCriterion } from "@/server/domain/contract/criteria";
 import type { IntentionView } from "@/server/domain/session/view";
@@ -27,6 +28,8 @@ export async function checkContract(
   intention: Pick<IntentionView, "contract">,
   /** The command the action executed and that exited 0 (null: not a command, or it failed). */
   ranCommand: string | null,
+  /** What discovery read, for a test check's reporter form (check-run.ts). */
+  hints: CheckTestHints = {},
 ): Promise<CriterionResult[]> {
   const ran = ranCommand === null ? null : commandBinding(ranCommand);
   const results: CriterionResult[] = [];
@@ -39,7 +42,7 @@ export async function checkContract(
         evidence: `the action ran exactly this command (${ran.slice(0, 19)}…) and it exited 0`,
       });
     } else {
-      results.push(await verifyCriterion(exec, criterion));
+      results.push(await verifyCriterion(exec, criterion, hints));
     }
   }
   return results;

@@ -1,4 +1,5 @@
 import { randomUUID } from "node:crypto";
+import type { CheckTestHints } from "@/server/contract/test-runs/check-run";
 import { testsOfOutput } from "@/server/contract/test-runs/parse-run";
 import { verifyCriterion } from "@/server/contract/verify";
 import type { Criterion, CriterionResult } from "@/server/domain/contract/criteria";
@@ -72,6 +73,8 @@ export interface CycleHost {
   checkAnswered?(intention: IntentionView, phase: "baseline" | "integration", command: string): boolean;
   /** The project's detected tests for this intention (detected-tests.ts), or null: the fallback check. */
   detectedTests?(intention: IntentionView): Criterion | null;
+  /** What discovery read that decides a test check's reporter form (child-checks.ts testHintsOf). */
+  testHints?(intention: IntentionView): CheckTestHints;
 }
 
 /** The intention being worked is the active intent; a command's effects have no path, so its scope is all. */
@@ -245,7 +248,7 @@ export class CycleRunner {
           : null;
       const record: CheckRecord = { events: [], asks: [] };
       const exec = this.checks(cycle.intention, { ...ids, phase: "after-action" }, record);
-      const results = await checkContract(exec, cycle.intention, ran);
+      const results = await checkContract(exec, cycle.intention, ran, this.host.testHints?.(cycle.intention));
       events.push(...record.events, { type: "criteria-checked", ...ids, results });
       const basis = cycle.call.tool === "shell.exec" ? "exit code 0" : `${cycle.call.tool} succeeded`;
       const contract = judgeWithContract(results, basis);
@@ -376,7 +379,11 @@ export class CycleRunner {
     const results: { index: number; result: CriterionResult }[] = [];
     for (const index of plan.run) {
       const criterion = intention.contract[index];
-      if (criterion) results.push({ index, result: await verifyCriterion(exec, criterion) });
+      if (criterion)
+        results.push({
+          index,
+          result: await verifyCriterion(exec, criterion, this.host.testHints?.(intention)),
+        });
     }
     const extended: EventInput[] = [];
     const already = intention.contractBy?.detectedTests ?? [];
@@ -385,7 +392,10 @@ export class CycleRunner {
       : null;
     if (fallback && !intention.contract.some((criterion) => sameCheck(criterion, fallback))) {
       const index = intention.contract.length;
-      results.push({ index, result: await verifyCriterion(exec, fallback) });
+      results.push({
+        index,
+        result: await verifyCriterion(exec, fallback, this.host.testHints?.(intention)),
+      });
       extended.push({
         type: "contract-built",
         runId: this.host.runId,
@@ -455,7 +465,12 @@ export class CycleRunner {
       phase: "integration",
     } as const;
     try {
-      results = await checkContract(this.checks(intention, site, record), intention, null);
+      results = await checkContract(
+        this.checks(intention, site, record),
+        intention,
+        null,
+        this.host.testHints?.(intention),
+      );
       // A check the policy would ask about asks here as well; its answer lets the check run again.
       const ask = this.askFor(intention, "integration", record);
       if (ask) return this.host.append([...record.events, ask]);

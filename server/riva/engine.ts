@@ -1,4 +1,5 @@
 import { randomUUID } from "node:crypto";
+import { checkHintsFor } from "@/server/domain/contract/child-checks";
 import { contractTargets, detectedFallback } from "@/server/domain/contract/detected-tests";
 import type { EventInput } from "@/server/domain/events/schema";
 import { summarizeIntent } from "@/server/domain/intent/discovered-intent";
@@ -150,6 +151,7 @@ export class RivaEngine {
         // The same plan the decomposition card showed (an intention that is a command gets none).
         return detectedFallback(intention, intent?.codebase, intent?.prompt.targets ?? []);
       },
+      testHints: (intention) => checkHintsFor(intention, this.view.runs[this.runId]?.intent?.codebase),
     });
   }
 

@@ -250,6 +250,22 @@ describe("a sandbox made from a repository", () => {
 });
 
 describe("other sandbox lifecycles", () => {
+  it("a create and a get for the same session at once share one container, cloned once", async () => {
+    const sessionId = `${PREFIX}-race`;
+    const [made, seen, again] = await Promise.all([
+      provider.create({ sessionId, repoPath: makeBareRepo(true) }),
+      provider.get(sessionId),
+      provider.create({ sessionId, repoPath: makeBareRepo(true) }),
+    ]);
+    try {
+      expect(seen?.id).toBe(made.id);
+      expect(again.id).toBe(made.id);
+      expect((await made.exec("cat README.md")).stdout).toBe("# Sandbox test project\n");
+    } finally {
+      await made.dispose();
+    }
+  });
+
   it("clones an empty repository (no commits) onto the requested branch", async () => {
     const box = await provider.create({
       sessionId: `${PREFIX}-empty`,

@@ -258,10 +258,24 @@ export class DockerSandboxProvider implements SandboxProvider {
     }
   }
 
+  /**
+   * Sandboxes being made, per session: a second request for the same session (discovery's listing and
+   * the terminal at once) waits for the first instead of starting or removing its half-made container.
+   */
+  private readonly creating = new Map<string, Promise<Sandbox>>();
+
   async create(options: CreateSandboxOptions): Promise<Sandbox> {
+    const inflight = this.creating.get(options.sessionId);
+    if (inflight) return inflight;
+    const making = this.createOnce(options).finally(() => this.creating.delete(options.sessionId));
+    this.creating.set(options.sessionId, making);
+    return making;
+  }
+
+  private async createOnce(options: CreateSandboxOptions): Promise<Sandbox> {
     const { sessionId } = options;
     const name = containerNameFor(sessionId);
-    const existing = await this.get(sessionId);
+    const existing = await this.lookup(sessionId);
     if (existing) {
       this.log.info({ sessionId, container: name }, "re-attached to existing sandbox");
       return existing;
@@ -323,7 +337,7 @@ export class DockerSandboxProvider implements SandboxProvider {
     } catch (error) {
       // Another request created it first: use that one.
       if (statusOf(error) === 409) {
-        const raced = await this.get(sessionId);
+        const raced = await this.lookup(sessionId);
         if (raced) return raced;
       }
       if (statusOf(error) === 404) {
@@ -336,7 +350,10 @@ export class DockerSandboxProvider implements SandboxProvider {
       throw this.wrap(error, "create the sandbox container");
     }
     try {
-      await container.start();
+      // 304: another process's get() started it first; it is still ours to clone into.
+      await container.start().catch((error: unknown) => {
+        if (statusOf(error) !== 304) throw error;
+      });
       if (options.repoPath) await this.cloneInto(container, options.repoPath, branch);
     } catch (error) {
       // A half-made sandbox would be re-attached by the next create(); remove it so a retry starts clean.
@@ -351,6 +368,12 @@ export class DockerSandboxProvider implements SandboxProvider {
   }
 
   async get(sessionId: string): Promise<Sandbox | null> {
+    const inflight = this.creating.get(sessionId);
+    if (inflight) return inflight.catch(() => null);
+    return this.lookup(sessionId);
+  }
+
+  private async lookup(sessionId: string): Promise<Sandbox | null> {
     const name = containerNameFor(sessionId);
     let info: Docker.ContainerInspectInfo;
     try {

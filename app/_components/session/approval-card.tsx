@@ -2,7 +2,7 @@
 
 import { useMutation } from "@tanstack/react-query";
 import { useState } from "react";
-import { integrationCheckCommands } from "@/server/domain/contract/child-checks";
+import { checkHintsFor, integrationCheckCommands } from "@/server/domain/contract/child-checks";
 import type { ToolCallBody } from "@/server/domain/events/schema";
 import { type PreApprovableCategory, preApprovableCategoryOf } from "@/server/domain/policy/checkpoints";
 import type { ApprovalView, SessionView } from "@/server/domain/session/view";
@@ -167,7 +167,12 @@ export function ApprovalCard({
             onChange={setChildren}
             discovered={view.runs[approval.runId]?.intent ?? null}
           />
-          <IntegrationChecks commands={integrationCheckCommands(intention?.contract ?? [])} />
+          <IntegrationChecks
+            commands={integrationCheckCommands(
+              intention?.contract ?? [],
+              checkHintsFor({ what: intention?.what ?? "" }, view.runs[approval.runId]?.intent?.codebase),
+            )}
+          />
         </>
       )}
       {decide.error && (

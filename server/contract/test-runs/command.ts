@@ -58,7 +58,7 @@ function withoutLauncher(words: readonly string[]): string[] {
 }
 
 /** The runner a single command's words run, after its launcher, or null. */
-function runnerOfWords(words: readonly string[]): TestRunner | null {
+export function runnerOfWords(words: readonly string[]): TestRunner | null {
   const [program = "", ...args] = withoutLauncher(words);
   const name = program.split("/").pop() ?? "";
   if (name === "vitest") return "vitest";
@@ -75,7 +75,7 @@ function runnerOfWords(words: readonly string[]): TestRunner | null {
 }
 
 /** `npm test`, `npm run test:unit`, `pnpm test`, `yarn test`: the package manager and the script's name. */
-function packageScriptOf(words: readonly string[]): { manager: string; script: string } | null {
+export function packageScriptOf(words: readonly string[]): { manager: string; script: string } | null {
   const [program = "", verb = "", name = ""] = words;
   const manager = program.split("/").pop() ?? "";
   if (!["npm", "pnpm", "yarn"].includes(manager)) return null;
@@ -85,7 +85,7 @@ function packageScriptOf(words: readonly string[]): { manager: string; script: s
 }
 
 /** The command's single simple part, when it is one (no `&&`, pipes, redirections or expansions). */
-function simplePart(command: string): CommandPart | null {
+export function simplePart(command: string): CommandPart | null {
   const split = splitShellCommand(command);
   if (!split.ok || split.parts.length !== 1 || split.constructs.length > 0) return null;
   const [part] = split.parts;
@@ -94,7 +94,7 @@ function simplePart(command: string): CommandPart | null {
   return part;
 }
 
-function wordsOf(part: CommandPart): string[] {
+export function wordsOf(part: CommandPart): string[] {
   return part.words.map((word) => word.text);
 }
 
@@ -150,7 +150,7 @@ const HANDS_OFF: Record<TestRunner, readonly string[]> = {
   cargo: [],
 };
 
-function handsOff(runner: TestRunner, args: readonly string[]): boolean {
+export function handsOff(runner: TestRunner, args: readonly string[]): boolean {
   return args.some((arg) =>
     HANDS_OFF[runner].some(
       (flag) => arg === flag || arg.startsWith(`${flag}=`) || arg.startsWith(`${flag}.`),
@@ -187,7 +187,7 @@ function reporterArgs(runner: TestRunner, path: string, args: readonly string[])
   }
 }
 
-function quoteAssignment(text: string): string {
+export function quoteAssignment(text: string): string {
   const at = text.indexOf("=");
   return `${text.slice(0, at + 1)}${shellQuote(text.slice(at + 1))}`;
 }

@@ -3,7 +3,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { DockerSandboxProvider } from "@/server/sandbox";
 import type { Sandbox } from "@/server/sandbox/types";
 import { silentLogger } from "@/server/testing/fakes";
-import { runnableCheckCommand, verifyContract, verifyCriterion } from "../verify";
+import { verifyContract, verifyCriterion } from "../verify";
 
 /**
  * Real test runners in the real sandbox image, through verifyContract: a node:test project (run as
@@ -52,7 +52,7 @@ beforeAll(async () => {
 afterAll(async () => sandbox?.dispose());
 
 describe("test results in a real sandbox", () => {
-  it("npm test over a node:test script: counts and the failing test's name, from its summary lines", async () => {
+  it("npm test over a node:test script, the script unread: run as written, read from its summary lines", async () => {
     const [result] = await verifyContract(exec, [{ kind: "TESTS_PASS", command: "npm test" }]);
     expect(result?.passed).toBe(false);
     expect(result?.tests).toMatchObject({
@@ -64,18 +64,32 @@ describe("test results in a real sandbox", () => {
       failingTests: ["adds negatives"],
       source: "summary-line",
     });
-    // The check ran exactly the command its approval binds: no reporter was added.
+    // The runner is not certain without the script's text: no reporter was added.
     expect(result?.ranCommand).toBeUndefined();
     expect(result?.evidence).toContain(
       "`npm test` failed: 2 passed, 1 failed, 0 skipped\nfailing: adds negatives",
     );
-    // The reporter form a future card could show and bind (reads package.json, runs nothing).
-    expect(await runnableCheckCommand(exec, { kind: "TESTS_PASS", command: "npm test" })).toMatch(
-      /^npm test -- --test-reporter=spec .*--test-reporter=tap /,
+  });
+
+  it("npm test over a node:test script discovery read: TAP on stdout, read as the report", async () => {
+    const [result] = await verifyContract(exec, [{ kind: "TESTS_PASS", command: "npm test" }], {
+      testScript: "node --test",
+    });
+    expect(result?.passed).toBe(false);
+    expect(result?.tests).toMatchObject({
+      runner: "node-test",
+      passed: 2,
+      failed: 1,
+      skipped: 0,
+      failingTests: ["adds negatives"],
+      source: "reporter",
+    });
+    expect(result?.evidence).toContain(
+      "`npm test -- --test-reporter=tap` failed: 2 passed, 1 failed, 0 skipped",
     );
   });
 
-  it("pytest: counts and the failing test's name, from its summary lines", async () => {
+  it("pytest: counts and the failing test's name, from its JUnit XML on stdout", async () => {
     const [result] = await verifyContract(exec, [
       { kind: "TESTS_PASS", command: "python3 -m pytest -q -p no:cacheprovider py/test_calc.py" },
     ]);
@@ -86,9 +100,13 @@ describe("test results in a real sandbox", () => {
       failed: 1,
       skipped: 1,
       failingTests: [expect.stringContaining("test_add_negatives")],
-      source: "summary-line",
+      source: "reporter",
     });
-    expect(result?.ranCommand).toBeUndefined();
+    expect(result?.evidence).toContain("py/test_calc.py --junitxml=/dev/stdout` failed");
+    // The node shows the exact command that ran.
+    expect(result?.ranCommand).toBe(
+      "python3 -m pytest -q -p no:cacheprovider py/test_calc.py --junitxml=/dev/stdout",
+    );
   });
 
   it("a passing pytest run passes, with its counts", async () => {
@@ -98,14 +116,14 @@ describe("test results in a real sandbox", () => {
       command: "python3 -m pytest -q -p no:cacheprovider py/test_calc.py -k 'not negatives'",
     });
     expect(result.passed).toBe(true);
-    expect(result.tests).toMatchObject({ passed: 1, failed: 0, skipped: 1 });
+    expect(result.tests).toMatchObject({ passed: 1, failed: 0, skipped: 1, source: "reporter" });
   });
 
   it.each([
-    // node with a file pattern that matches nothing: exit 0, "tests 0" (read from the TAP report).
-    ["node --test 'none/*.test.js'", "summary-line", "ran 0 tests"],
-    // Every test skipped: pytest exits 0.
-    ["python3 -m pytest -q -p no:cacheprovider py/test_later.py", "summary-line", "ran 0 tests (1 skipped)"],
+    // node with a file pattern that matches nothing: exit 0, "1..0" (read from the TAP report).
+    ["node --test 'none/*.test.js'", "reporter", "ran 0 tests"],
+    // Every test skipped: pytest exits 0 (read from the JUnit XML).
+    ["python3 -m pytest -q -p no:cacheprovider py/test_later.py", "reporter", "ran 0 tests (1 skipped)"],
     // Compound: no reporter can be added, the summary lines are read.
     ["mkdir -p empty && cd empty && node --test", "summary-line", "ran 0 tests"],
   ])("%s exits 0 but ran no test: not a pass", async (command, source, veto) => {

@@ -1,3 +1,4 @@
+import { type CheckTestHints, checkRunOf } from "@/server/contract/test-runs/check-run";
 import { shellQuote } from "@/server/domain/text/shell-quote";
 import type { Criterion } from "./criteria";
 
@@ -22,19 +23,20 @@ export function functionCommand(name: string, path: string | null): string {
 /**
  * Exactly the shell commands checking `criterion` runs, in order: what a decomposition card lists
  * ("these checks will run without asking") and what a person's approval of it is bound to, by hash.
+ * A test command is the form that runs, with its reporter (check-run.ts), from the same `hints`.
  */
-export function checkCommandsOf(criterion: Criterion): string[] {
+export function checkCommandsOf(criterion: Criterion, hints: CheckTestHints = {}): string[] {
   switch (criterion.kind) {
     case "FILE_EXISTS":
       return [existsCommand(criterion.path)];
     case "FILE_CONTAINS":
       return [containsCommand(criterion.path, criterion.text)];
     case "TESTS_PASS":
-      return [criterion.command];
+      return [checkRunOf(criterion.command, hints).command];
     case "FUNCTION_EXISTS":
       return [functionCommand(criterion.name, criterion.path)];
     case "GENERATED_TEST_PASSES":
-      return [existsCommand(criterion.path), criterion.command];
+      return [existsCommand(criterion.path), checkRunOf(criterion.command, hints).command];
     case "LAYER_APPROPRIATE":
       return [CHANGED_FILES_COMMAND];
   }

@@ -1,8 +1,9 @@
-import { checkCommandsOf } from "@/server/domain/contract/check-commands";
-import type { Criterion } from "@/server/domain/contract/criteria";
-import { parseAcceptance } from "@/server/domain/contract/parse-acceptance";
+import { type CheckTestHints, checkRunOf } from "@/server/contract/test-runs/check-run";
 import type { CodebaseIntent } from "@/server/domain/intent/codebase-intent";
+import { checkCommandsOf } from "./check-commands";
+import type { Criterion } from "./criteria";
 import { detectedFallback } from "./detected-tests";
+import { parseAcceptance } from "./parse-acceptance";
 import { requestedCommand } from "./requested-command";
 
 /**
@@ -12,6 +13,14 @@ import { requestedCommand } from "./requested-command";
  * when every named check is already green before any work). A person's approval of the card covers
  * exactly these commands, bound by their hash (check-approvals.ts). Pure: the page computes the same.
  */
+/**
+ * The version of what a decomposition card lists as each child's checks (`childCheckPlan`,
+ * `integrationCheckCommands`, the reporter forms of `checkRunOf`). A person's approval records the
+ * version it saw; when the plan's rules change, bump it, so an approval given under the old rules
+ * never covers a command the new rules compute (the check then asks, or the policy decides).
+ */
+export const CHECK_PLAN_VERSION = 2;
+
 export interface ChildCheckPlan {
   /** The exact commands of the named checks (or of the child's own command), in order. */
   named: string[];
@@ -21,19 +30,46 @@ export interface ChildCheckPlan {
   detected: string | null;
 }
 
+/** What discovery read that decides a test check's reporter form (check-run.ts): the same everywhere. */
+export function testHintsOf(
+  codebase: Pick<CodebaseIntent, "testFramework" | "testScript"> | null | undefined,
+): CheckTestHints {
+  return { testScript: codebase?.testScript ?? null, framework: codebase?.testFramework ?? null };
+}
+
+/**
+ * The hints for an intention's checks: an intention that is itself a command ("run `pytest`") is
+ * checked by exactly that command, never with a reporter added; every other one by the reporter form.
+ */
+export function checkHintsFor(
+  intention: { what: string },
+  codebase: Pick<CodebaseIntent, "testFramework" | "testScript"> | null | undefined,
+): CheckTestHints {
+  return requestedCommand(intention.what) !== null ? { asWritten: true } : testHintsOf(codebase);
+}
+
 export function childCheckPlan(
   child: { what: string; acceptance: string },
-  codebase: Pick<CodebaseIntent, "testFramework" | "testCommand" | "testFiles"> | null | undefined,
+  codebase:
+    | Pick<CodebaseIntent, "testFramework" | "testCommand" | "testFiles" | "testScript">
+    | null
+    | undefined,
   requestTargets: readonly string[],
 ): ChildCheckPlan {
+  const hints = checkHintsFor(child, codebase);
   const parsed = parseAcceptance(child.acceptance);
   const own = requestedCommand(child.what);
   const requested = parsed.length === 0 ? own : null;
-  const named = parsed.length > 0 ? parsed.flatMap(checkCommandsOf) : requested ? [requested] : [];
+  const named =
+    parsed.length > 0
+      ? parsed.flatMap((criterion) => checkCommandsOf(criterion, hints))
+      : requested
+        ? [checkRunOf(requested, hints).command]
+        : [];
   const source = parsed.length > 0 ? "acceptance" : requested ? "request" : null;
   // An intention that is itself a command is checked by that command, never by a fallback.
   const detected = own ? null : detectedFallback(child, codebase, requestTargets);
-  return { named, source, detected: detected?.command ?? null };
+  return { named, source, detected: detected ? checkRunOf(detected.command, hints).command : null };
 }
 
 /** Every command the card listed for the child: what a person's approval of the card covers. */
@@ -45,6 +81,9 @@ export function childCheckCommands(plan: ChildCheckPlan): string[] {
  * The checks a split intention runs itself at integration, once every child is verified: its own
  * contract's commands. Its decomposition card lists them, and a person's approval covers them.
  */
-export function integrationCheckCommands(contract: readonly Criterion[]): string[] {
-  return contract.flatMap(checkCommandsOf);
+export function integrationCheckCommands(
+  contract: readonly Criterion[],
+  hints: CheckTestHints = {},
+): string[] {
+  return contract.flatMap((criterion) => checkCommandsOf(criterion, hints));
 }

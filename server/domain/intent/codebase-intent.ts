@@ -2,6 +2,7 @@ import { z } from "zod";
 import { isTestFile } from "@/server/domain/contract/test-files";
 
 const MAX_TEST_FILES = 50;
+const MAX_TEST_SCRIPT = 500;
 
 /**
  * What the workspace is, read from its file list and package manifest (seed 000's "scan codebase":
@@ -20,6 +21,11 @@ export const CodebaseIntent = z.object({
    * when none exists for its target, issue #4). Defaulted: runs discovered before it have none.
    */
   testFiles: z.array(z.string()).max(MAX_TEST_FILES).default([]),
+  /**
+   * package.json's `scripts.test`, when `npm test` is the test command and the script is short: what
+   * decides whether a check of `npm test` can run with a reporter (check-run.ts). Absent in older runs.
+   */
+  testScript: z.string().max(MAX_TEST_SCRIPT).nullish(),
 });
 export type CodebaseIntent = z.infer<typeof CodebaseIntent>;
 
@@ -56,7 +62,7 @@ export function scriptFramework(script: string): string | null {
 function detectTests(
   files: readonly string[],
   packageJson: string | null,
-): { framework: string | null; command: string | null } {
+): { framework: string | null; command: string | null; script?: string } {
   const has = (pattern: RegExp) => files.some((file) => pattern.test(file));
   if (packageJson) {
     let manifest: {
@@ -75,7 +81,11 @@ function detectTests(
       scriptFramework(script) ?? ["vitest", "jest", "mocha", "ava"].find((name) => name in deps) ?? null;
     // npm init's placeholder ("Error: no test specified" && exit 1) is no test command.
     if (script && !NO_TEST_SCRIPT.test(script))
-      return { framework: framework ?? "npm test script", command: "npm test" };
+      return {
+        framework: framework ?? "npm test script",
+        command: "npm test",
+        ...(script.length <= MAX_TEST_SCRIPT ? { script } : {}),
+      };
     if (framework) return { framework, command: `npx ${framework}${framework === "vitest" ? " run" : ""}` };
   }
   if (has(/(^|\/)(pytest\.ini|conftest\.py|pyproject\.toml)$/) || has(/(^|\/)(test_[^/]+|[^/]+_test)\.py$/))
@@ -133,5 +143,6 @@ export function analyzeCodebase(
     fileCount: files.length,
     relatedFiles,
     testFiles,
+    ...(tests.script !== undefined ? { testScript: tests.script } : {}),
   };
 }

@@ -45,6 +45,7 @@ export function recordDecision(approval: ApprovalView, body: EventOf<"approval-d
   approval.editedCommand = body.command;
   approval.answer = body.answer;
   approval.editedCall = body.call;
+  approval.checkPlanVersion = body.checkPlanVersion;
 }
 
 /**

@@ -145,6 +145,8 @@ export interface ApprovalView {
   interruption?: EventOf<"approval-requested">["interruption"] | null;
   /** A check's card outside any cycle (before any work, or at integration): never run as an action. */
   checkPhase?: "baseline" | "integration";
+  /** kind "decomposition": the check plan's version the person approved (null: none recorded). */
+  checkPlanVersion?: number | null;
 }
 
 /**

@@ -43,6 +43,8 @@ describe("analyzeCodebase", () => {
       languages: ["TypeScript"],
       testFramework: "vitest",
       testCommand: "npm test",
+      // What decides whether a check of `npm test` can run with the runner's reporter (check-run.ts).
+      testScript: "vitest run",
       fileCount: 6,
       relatedFiles: ["src/parser.ts", "src/parser.test.ts"],
       // What a generated test is checked against (issue #4: only when none exists for the target).
@@ -62,6 +64,13 @@ describe("analyzeCodebase", () => {
     [["README.md"], null, null],
   ])("detects the test framework of %j", (files, framework, command) => {
     expect(analyzeCodebase(files, null)).toMatchObject({ testFramework: framework, testCommand: command });
+  });
+
+  it("keeps no test script that is too long to show on a card", () => {
+    const long = `vitest run ${"x".repeat(600)}`;
+    const intent = analyzeCodebase(["package.json"], JSON.stringify({ scripts: { test: long } }));
+    expect(intent.testCommand).toBe("npm test");
+    expect(intent.testScript).toBeUndefined();
   });
 
   it("survives a broken package.json", () => {

@@ -72,6 +72,11 @@ export const ApprovalDecidedBody = z.object({
    * without a card; dangerous tools, protected paths and secrets still ask (decide.ts).
    */
   preApproveRun: z.array(PreApprovableCategory).max(PRE_APPROVABLE_CATEGORIES.length).default([]),
+  /**
+   * kind "decomposition": the version of the check plan the card listed (server/riva/child-checks.ts).
+   * Null (older logs): the approval covers no check command, so each check asks or the policy decides.
+   */
+  checkPlanVersion: z.number().int().nullable().default(null),
 });
 
 /**
