@@ -1,7 +1,7 @@
 import { describe, expect, it } from "vitest";
+import { READ_ONLY_TOOLS, TOOL_NAMES } from "@/server/domain/tools/catalogue";
 import type { MessageView } from "@/server/events/fold";
 import { stagePolicy } from "@/server/policy/stages/policy";
-import { READ_ONLY_TOOLS, TOOL_NAMES } from "@/server/policy/stages/vocabulary";
 import {
   answerHistory,
   MAX_ANSWER_TOOL_CALLS,

@@ -1,6 +1,6 @@
+import { TOOL_NAMES, type ToolName } from "@/server/domain/tools/catalogue";
 import type { MessageView } from "@/server/events/fold";
 import { compressHistory, type HistoryMessage } from "@/server/model/context/compression";
-import { TOOL_NAMES, type ToolName } from "@/server/policy/stages/vocabulary";
 
 /**
  * The pure parts of the answer path (Chat mode, and Agent-mode questions): how many tool calls a

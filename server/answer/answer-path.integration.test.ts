@@ -1,9 +1,9 @@
 import { describe, expect, it } from "vitest";
+import { READ_ONLY_TOOLS } from "@/server/domain/tools/catalogue";
 import type { StoredEvent } from "@/server/events/schema";
 import { EventStore } from "@/server/events/store";
 import { type AgentModel, AiSdkModel, createOfflineModel } from "@/server/model";
 import { actToolNames } from "@/server/model/act-turn";
-import { READ_ONLY_TOOLS } from "@/server/policy/stages/vocabulary";
 import { orchestratorWorld } from "@/server/testing/orchestrator-world";
 import { answerStream, type PartialAnswer } from "./answer-stream";
 

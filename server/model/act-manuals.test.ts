@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { TOOL_NAMES, type ToolName } from "@/server/policy/stages/vocabulary";
+import { TOOL_NAMES, type ToolName } from "@/server/domain/tools/catalogue";
 import { toolManuals } from "@/server/tools/registry";
 import { actToolNames } from "./act-turn";
 import { functionNameOf } from "./tool-names";

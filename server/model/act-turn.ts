@@ -1,6 +1,6 @@
 import { jsonSchema, type ModelMessage, type ToolSet, tool } from "ai";
+import type { ToolName } from "@/server/domain/tools/catalogue";
 import { stagePolicy } from "@/server/policy/stages/policy";
-import type { ToolName } from "@/server/policy/stages/vocabulary";
 import { isInTurnCall } from "@/server/riva/tool-action";
 import { toolManuals } from "@/server/tools/registry";
 import type { CorrectionNote, RenderedCorrection } from "./corrections";

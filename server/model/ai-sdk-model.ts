@@ -1,7 +1,7 @@
 import { type LanguageModel, type ModelMessage, type ToolSet, tool } from "ai";
+import type { ToolName } from "@/server/domain/tools/catalogue";
 import { composeSystemPrompt } from "@/server/policy/stages/compose";
 import { REASONING_MICRO_PROMPT, stagePolicy } from "@/server/policy/stages/policy";
-import type { ToolName } from "@/server/policy/stages/vocabulary";
 import { actInstructions } from "./act-prompt";
 import { actToolNames, actToolSet, runActTurn } from "./act-turn";
 import { type AnswerStepRequest, streamAnswerStep } from "./answer-step";

@@ -1,6 +1,6 @@
 import { jsonSchema, type ModelMessage, type ToolSet, tool } from "ai";
+import type { ToolName } from "@/server/domain/tools/catalogue";
 import { QaReport } from "@/server/events/bodies/qa";
-import type { ToolName } from "@/server/policy/stages/vocabulary";
 import { toolManuals } from "@/server/tools/registry";
 import { readToolSet } from "./read-tools";
 import type { ToolCallOutcome } from "./request-tool-call";

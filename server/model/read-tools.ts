@@ -1,5 +1,5 @@
 import { jsonSchema, type ToolSet, tool } from "ai";
-import type { ToolName } from "@/server/policy/stages/vocabulary";
+import type { ToolName } from "@/server/domain/tools/catalogue";
 import { toolManuals } from "@/server/tools/registry";
 import { functionNameOf } from "./tool-names";
 

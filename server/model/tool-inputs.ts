@@ -1,6 +1,6 @@
 import { z } from "zod";
+import type { ToolName } from "@/server/domain/tools/catalogue";
 import { ScopeGlob } from "@/server/intents/project-intent";
-import type { ToolName } from "@/server/policy/stages/vocabulary";
 import { toolNamed } from "@/server/tools/registry";
 import { MAX_CHILDREN, MIN_CHILDREN } from "./heuristics/split-task";
 import { functionNameOf, toolNameOf } from "./tool-names";

@@ -1,8 +1,8 @@
 import { describe, expect, it } from "vitest";
+import { READ_ONLY_TOOLS } from "@/server/domain/tools/catalogue";
 import { foldEvents } from "@/server/events/fold";
 import { EventStore } from "@/server/events/store";
 import { CheckpointPolicy } from "@/server/policy/checkpoints";
-import { READ_ONLY_TOOLS } from "@/server/policy/stages/vocabulary";
 import { ofType } from "@/server/testing/events";
 import { orchestratorWorld } from "@/server/testing/orchestrator-world";
 

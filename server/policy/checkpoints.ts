@@ -1,6 +1,6 @@
 import { z } from "zod";
+import { categoryOf } from "@/server/domain/tools/catalogue";
 import { CommandPattern } from "./approval/policy";
-import { categoryOf } from "./approval/risk";
 
 /**
  * Which of the agent's questions go to a person, per project (seed 000's checkpoints, seed 004's

@@ -1,4 +1,5 @@
 import { randomUUID } from "node:crypto";
+import { isReadOnlyTool } from "@/server/domain/tools/catalogue";
 import type { IntentionView, SessionView } from "@/server/events/fold";
 import type { EventInput } from "@/server/events/schema";
 import { createOfflineModel, reviewWithHeuristics } from "@/server/model/offline-model";
@@ -6,7 +7,6 @@ import type { RequestContext } from "@/server/model/request-check";
 import type { AgentModel, ReadPort } from "@/server/model/types";
 import { errorMessage } from "@/server/orchestrator/errors";
 import { stagePolicy } from "@/server/policy/stages/policy";
-import { isReadOnlyTool } from "@/server/policy/stages/vocabulary";
 import { resultText, type ToolDispatch } from "@/server/tools/dispatch";
 import { callWithRetries } from "./model-calls";
 import type { RivaDeps } from "./ports";

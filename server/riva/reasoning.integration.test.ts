@@ -1,10 +1,10 @@
 import { describe, expect, it } from "vitest";
+import { READ_ONLY_TOOLS } from "@/server/domain/tools/catalogue";
 import type { StoredEvent } from "@/server/events/schema";
 import { EventStore } from "@/server/events/store";
 import type { AgentModel } from "@/server/model";
 import { WARMUP_ANALYSIS_MARK } from "@/server/model/fake-openai/scenarios";
 import { WARMUP_READ_MARK } from "@/server/model/fake-openai/warmup-replies";
-import { READ_ONLY_TOOLS } from "@/server/policy/stages/vocabulary";
 import { orchestratorWorld } from "@/server/testing/orchestrator-world";
 
 /**

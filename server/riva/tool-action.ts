@@ -1,6 +1,6 @@
+import { isReadOnlyTool } from "@/server/domain/tools/catalogue";
 import type { Action, ToolCallBody } from "@/server/events/schema";
 import type { ActionType, Judgment } from "@/server/events/vocabulary";
-import { isReadOnlyTool } from "@/server/policy/stages/vocabulary";
 import type { ToolResult } from "@/server/tools/dispatch";
 import { judgeCommand } from "./judge";
 

@@ -1,7 +1,7 @@
-import { z } from "zod";
-import { quotedPath, relativePath, WorkspacePathInput } from "./paths";
+import { fsReadSpec } from "@/server/domain/tools/fs-read";
+import { quotedPath, relativePath } from "./paths";
 import { combinedOutput, execIn, isFailure, noteTruncation } from "./sandbox-calls";
-import { defineTool, type ToolOutput, type ToolRuntime } from "./types";
+import { implementTool, type ToolOutput, type ToolRuntime } from "./types";
 
 const MAX_READ_BYTES = 256 * 1024;
 /** `exact` reads return the whole file, so they are capped by the file's size instead of cut. */
@@ -9,25 +9,7 @@ export const MAX_EXACT_READ_BYTES = 1024 * 1024;
 /** What `exact` prints before the base64 when the file is larger than the cap: `too large <bytes>`. */
 const TOO_LARGE = "too large ";
 
-export const fsRead = defineTool({
-  name: "fs.read",
-  risk: "safe",
-  description: [
-    "Reads a text file in the workspace and returns its lines, each prefixed with its line number.",
-    "Use it before editing a file, so fs.edit's search text matches exactly.",
-    "For a long file give `startLine` and `lineCount` to read one part; output past 256 KB is cut and says so.",
-    "Fails with not_found when the file does not exist and not_a_file for a directory (use fs.list).",
-    "Needs no approval and no active intent.",
-    "`exact: true` returns the whole file (at most 1 MiB) as base64 instead, byte for byte; the workspace editor uses it, you rarely need it.",
-  ].join(" "),
-  input: z.strictObject({
-    path: WorkspacePathInput,
-    startLine: z.number().int().min(1).optional().describe("First line to return (1-based)."),
-    lineCount: z.number().int().min(1).max(10_000).optional().describe("How many lines to return."),
-    exact: z.boolean().optional().describe("Return the whole file as base64 (no line numbers)."),
-  }),
-  paths: (input) => [input.path],
-  writes: false,
+export const fsRead = implementTool(fsReadSpec, {
   async execute(input, runtime) {
     if (input.exact) return readExact(input.path, runtime);
     const file = quotedPath(input.path);

@@ -1,28 +1,10 @@
-import { z } from "zod";
+import { fsSearchSpec } from "@/server/domain/tools/fs-search";
 import { shellQuote } from "@/server/sandbox/shell";
-import { quotedPath, relativePath, WorkspacePathInput } from "./paths";
+import { quotedPath, relativePath } from "./paths";
 import { combinedOutput, execIn, isFailure } from "./sandbox-calls";
-import { defineTool } from "./types";
+import { implementTool } from "./types";
 
-export const fsSearch = defineTool({
-  name: "fs.search",
-  risk: "safe",
-  description: [
-    "Searches file contents in the workspace and returns matching lines as `path:line:text`.",
-    "`pattern` is literal text by default; set `regex` to use an extended regular expression.",
-    "Without `path` it searches the whole workspace (.git and node_modules are skipped; binary files are ignored).",
-    "Returns at most `maxResults` lines (default 100). No match is a normal answer, not an error.",
-    "Use it to find where something is defined or used. Needs no approval and no active intent.",
-  ].join(" "),
-  input: z.strictObject({
-    pattern: z.string().min(1).max(1_000).describe("The text (or regular expression) to look for."),
-    path: WorkspacePathInput.optional(),
-    regex: z.boolean().default(false).describe("Treat the pattern as an extended regular expression."),
-    ignoreCase: z.boolean().default(false),
-    maxResults: z.number().int().min(1).max(1_000).default(100),
-  }),
-  paths: (input) => (input.path === undefined ? [] : [input.path]),
-  writes: false,
+export const fsSearch = implementTool(fsSearchSpec, {
   async execute(input, runtime) {
     const where = quotedPath(input.path ?? ".");
     const flags = ["-rnI", input.regex ? "-E" : "-F", ...(input.ignoreCase ? ["-i"] : [])].join(" ");

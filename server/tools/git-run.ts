@@ -1,4 +1,3 @@
-import { z } from "zod";
 import { combinedOutput, commandFailure, execIn, isFailure, noteTruncation } from "./sandbox-calls";
 import type { ToolOutput, ToolRuntime } from "./types";
 
@@ -22,23 +21,3 @@ export async function runGit(
     output: noteTruncation(output === "" ? (options.empty ?? "(no output)") : output, result.truncated),
   };
 }
-
-/** A branch name git accepts and no option parser could mistake for a flag. */
-export const BranchName = z
-  .string()
-  .min(1)
-  .max(200)
-  .regex(/^[A-Za-z0-9._/-]+$/, "letters, digits, `.`, `_`, `/` and `-` only")
-  .refine((name) => !name.startsWith("-"), "a branch name cannot start with -")
-  .refine(
-    (name) =>
-      !name.includes("..") &&
-      !name.includes("//") &&
-      !name.endsWith("/") &&
-      !name.endsWith(".") &&
-      !name.endsWith(".lock") &&
-      !name.startsWith("/") &&
-      !name.split("/").some((part) => part.startsWith(".")),
-    "not a valid git branch name",
-  )
-  .describe("A branch name, e.g. `feature/login`.");

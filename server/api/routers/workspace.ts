@@ -1,10 +1,10 @@
 import { z } from "zod";
 import { createRouter, sessionProcedure } from "@/server/api/trpc";
 import type { AppContext } from "@/server/app-context";
+import { WorkspacePathInput } from "@/server/domain/tools/workspace-path-input";
 import { env } from "@/server/env";
 import { logger } from "@/server/logger";
 import { readCheckpointPolicy } from "@/server/policy/checkpoints";
-import { WorkspacePathInput } from "@/server/tools/paths";
 import { deleteFile, renameFile } from "@/server/workspace-editor/file-operations";
 import { deleteFolder, renameFolder } from "@/server/workspace-editor/folder-operations";
 import { type EditorDeps, WorkspaceEditor } from "@/server/workspace-editor/workspace-editor";

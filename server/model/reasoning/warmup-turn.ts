@@ -1,5 +1,5 @@
 import { generateText, jsonSchema, type LanguageModel, type ModelMessage, type ToolSet, tool } from "ai";
-import type { ToolName } from "@/server/policy/stages/vocabulary";
+import type { ToolName } from "@/server/domain/tools/catalogue";
 import { toolManuals } from "@/server/tools/registry";
 import { estimateTokens } from "../offline-model";
 import { readToolSet } from "../read-tools";

@@ -1,3 +1,4 @@
+import { isToolName, TOOL_SPECS } from "@/server/domain/tools/catalogue";
 import {
   type ActiveIntent,
   INTENT_REQUIRED_ERROR,
@@ -7,7 +8,7 @@ import { matchScope, protectionOf, resolveWorkspacePath } from "@/server/governa
 import type { SecretFinding } from "@/server/governance/secrets";
 import { type ApprovalDecision, approve, ask, deny } from "./decision";
 import { ApprovalPolicy, type ApprovedScope, PreApprovals } from "./policy";
-import { isToolName, RiskClass, stricterRisk, TOOL_PROFILES } from "./risk";
+import { RiskClass, stricterRisk } from "./risk";
 import { decideShellCommand } from "./shell-gate";
 import { subjectOf } from "./subject";
 
@@ -50,8 +51,8 @@ export function decideApproval(request: ApprovalRequest): ApprovalDecision {
     return deny(`Unknown tool ${JSON.stringify(tool)}: it has no risk class, so it cannot run.`);
   const declared = RiskClass.safeParse(request.risk);
   if (!declared.success) return deny(`${tool} declares an unknown risk class, so it cannot run.`);
-  const profile = TOOL_PROFILES[tool];
-  const risk = stricterRisk(profile.risk, declared.data);
+  const spec = TOOL_SPECS[tool];
+  const risk = stricterRisk(spec.risk, declared.data);
   const dangerous = risk === "dangerous";
   const subject = subjectOf(tool, request.input);
   if (!subject) return deny(`The input of ${tool} lacks the fields the approval gate checks.`);
@@ -103,7 +104,7 @@ export function decideApproval(request: ApprovalRequest): ApprovalDecision {
     if (reason) return ask(`${path} is protected (${reason}); it always needs approval.`, true);
   }
 
-  const { category } = profile;
+  const { category } = spec;
   const target = paths.length > 0 ? paths.join(", ") : tool;
   const forProject = preApprovals.data.project.includes(category);
   if (dangerous)

@@ -1,17 +1,14 @@
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
-import { type StagePolicy, stagePolicy, stagesFor } from "./policy";
 import {
   isReadOnlyTool,
   READ_ONLY_TOOLS,
-  REASONING_SWITCHES,
   SERVER_ONLY_TOOLS,
-  STAGES,
-  type Stage,
   TOOL_NAMES,
   type ToolName,
-  USER_MODES,
-} from "./vocabulary";
+} from "@/server/domain/tools/catalogue";
+import { type StagePolicy, stagePolicy, stagesFor } from "./policy";
+import { REASONING_SWITCHES, STAGES, type Stage, USER_MODES } from "./vocabulary";
 
 const R = READ_ONLY_TOOLS;
 /** Every tool a model may get: setup.run is the server's own (never offered in any stage). */
