@@ -1,5 +1,7 @@
 import { randomUUID } from "node:crypto";
 import type { ModelMessage } from "ai";
+import { fsListSpec } from "@/server/domain/tools/fs-list";
+import { fsSearchSpec } from "@/server/domain/tools/fs-search";
 import { foldEvents, type RunView, type SessionView } from "@/server/events/fold";
 import type { EventInput, EventOf } from "@/server/events/schema";
 import { checkModelRequest } from "@/server/model/request-check";
@@ -14,6 +16,7 @@ import type { SessionWorkspace } from "@/server/riva/session-workspace";
 import { stoppedBy } from "@/server/riva/stop";
 import { resultText, type ToolCall, ToolDispatch, type ToolResult } from "@/server/tools/dispatch";
 import { toolNamed } from "@/server/tools/registry";
+import { toolData } from "@/server/tools/tool-data";
 import {
   answerHistory,
   MAX_ANSWER_REQUESTS,
@@ -219,17 +222,14 @@ export class AnswerRunner {
         signal,
       );
       const failed = result.status === "ok" ? null : (result.error?.message ?? result.status);
-      findings.push({ keyword, files: failed ? [] : filesFromSearch(result.output), failed });
+      const matches = toolData(result, fsSearchSpec)?.matches ?? [];
+      findings.push({ keyword, files: failed ? [] : filesFromSearch(matches), failed });
     }
     if (keywords.length === 0) {
       const result = await this.runTool({ tool: "fs.list", input: {} }, signal);
       const failed = result.status === "ok" ? null : (result.error?.message ?? result.status);
-      const entries = result.output.split("\n").filter((line) => line.trim() !== "");
-      findings.push({
-        keyword: null,
-        files: failed ? [] : entries.map((line) => line.replace(/^[a-z] /, "")),
-        failed,
-      });
+      const entries = toolData(result, fsListSpec)?.entries ?? [];
+      findings.push({ keyword: null, files: failed ? [] : entries.map((entry) => entry.path), failed });
     }
     const text = offlineAnswerText(findings);
     // No request leaves the server, but the answer is still one model step: logged like the others.

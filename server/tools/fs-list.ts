@@ -30,17 +30,23 @@ export const fsList = implementTool(fsListSpec, {
         output: combinedOutput(result),
       };
     const base = name === "." ? "" : `${name}/`;
-    const lines = result.stdout
+    const found = result.stdout
       .split("\n")
       .filter((line) => line !== "")
       // `find -printf %y` says l for a link, f for a file; the model needs only file or directory.
-      .map((line) => `${line[0] === "d" ? "d" : "f"} ${base}${line.slice(2)}`);
-    const more = lines.length > input.limit;
-    const shown = lines.slice(0, input.limit);
-    if (shown.length === 0) return { ok: true, output: `(${name} is empty)` };
+      .map(
+        (line) =>
+          ({ kind: line[0] === "d" ? "directory" : "file", path: `${base}${line.slice(2)}` }) as const,
+      );
+    const more = found.length > input.limit;
+    const entries = found.slice(0, input.limit);
+    const data = { entries, more };
+    if (entries.length === 0) return { ok: true, output: `(${name} is empty)`, data };
+    const lines = entries.map((entry) => `${entry.kind === "directory" ? "d" : "f"} ${entry.path}`);
     return {
       ok: true,
-      output: shown.join("\n") + (more ? `\n[more than ${input.limit} entries: list a subdirectory]` : ""),
+      output: lines.join("\n") + (more ? `\n[more than ${input.limit} entries: list a subdirectory]` : ""),
+      data,
     };
   },
 });

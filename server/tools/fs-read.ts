@@ -18,7 +18,7 @@ export const fsRead = implementTool(fsReadSpec, {
     const command = [
       `if [ -d ${file} ]; then echo "is a directory" >&2; exit 3; fi`,
       `if [ ! -e ${file} ]; then echo "no such file" >&2; exit 2; fi`,
-      `awk -v first=${first} -v last=${last} 'last && NR > last { exit } NR >= first { printf "%6d\\t%s\\n", NR, $0 }' ${file}`,
+      `awk -v first=${first} -v last=${last} 'last && NR > last { exit } NR >= first { print }' ${file}`,
     ].join("\n");
     const result = await execIn(runtime, command, { maxOutputBytes: MAX_READ_BYTES });
     if (isFailure(result)) return result.failure;
@@ -33,8 +33,15 @@ export const fsRead = implementTool(fsReadSpec, {
         message: `Could not read ${name}: ${result.stderr.trim().slice(0, 300)}`,
         output: combinedOutput(result),
       };
-    const body = result.stdout === "" ? `(${name} is empty or has no lines from ${first} on)` : result.stdout;
-    return { ok: true, output: noteTruncation(body, result.truncated) };
+    const body =
+      result.stdout === ""
+        ? `(${name} is empty or has no lines from ${first} on)`
+        : numbered(result.stdout, first);
+    return {
+      ok: true,
+      output: noteTruncation(body, result.truncated),
+      data: { text: result.stdout, firstLine: first, truncated: result.truncated },
+    };
   },
 });
 
@@ -75,4 +82,11 @@ async function readExact(path: string, runtime: ToolRuntime): Promise<ToolOutput
       output: combinedOutput(result),
     };
   return { ok: true, output: result.stdout.trim() };
+}
+
+/** Each line with its number in front, as the model reads a file: `     12\tconst a = 1;`. */
+function numbered(text: string, first: number): string {
+  const lines = text.split("\n");
+  if (lines.at(-1) === "") lines.pop();
+  return lines.map((line, index) => `${String(first + index).padStart(6)}\t${line}\n`).join("");
 }

@@ -10,7 +10,12 @@ export const gitLog = implementTool(gitLogSpec, {
       runtime,
       `if git rev-parse --verify -q HEAD >/dev/null; then git log --no-color --format='%h %ad %an: %s' --date=short -n ${input.limit}${limit}; else echo '(no commits yet)'; fi`,
       "git log",
-      { empty: "(no commits yet)" },
+      {
+        empty: "(no commits yet)",
+        shape: (stdout) => ({
+          data: { commits: stdout.split("\n").filter((line) => line !== "" && line !== "(no commits yet)") },
+        }),
+      },
     );
   },
 });

@@ -19,6 +19,12 @@ export const fsListSpec = defineToolSpec({
     recursive: z.boolean().default(false).describe("Walk subdirectories too."),
     limit: z.number().int().min(1).max(5_000).default(500).describe("Most entries to return."),
   }),
+  data: z.object({
+    /** In `find`'s order sorted by path; a symbolic link counts as a file (it is not entered). */
+    entries: z.array(z.object({ kind: z.enum(["directory", "file"]), path: z.string() })),
+    /** There were more than `limit` entries; only the first `limit` are here. */
+    more: z.boolean(),
+  }),
   paths: (input) => (input.path === undefined ? [] : [input.path]),
   writes: false,
 });

@@ -22,6 +22,14 @@ export const fsReadSpec = defineToolSpec({
     lineCount: z.number().int().min(1).max(10_000).optional().describe("How many lines to return."),
     exact: z.boolean().optional().describe("Return the whole file as base64 (no line numbers)."),
   }),
+  /** Numbered reads only (an `exact` read's output is the base64 itself): the lines as in the file. */
+  data: z.object({
+    /** The lines read, without their numbers, each ending in a line break. */
+    text: z.string(),
+    firstLine: z.number().int().min(1),
+    /** The output cap cut the read: `text` ends early. */
+    truncated: z.boolean(),
+  }),
   paths: (input) => [input.path],
   writes: false,
 });

@@ -22,6 +22,11 @@ export const fsSearchSpec = defineToolSpec({
     ignoreCase: z.boolean().default(false),
     maxResults: z.number().int().min(1).max(1_000).default(100),
   }),
+  data: z.object({
+    matches: z.array(z.object({ path: z.string(), line: z.number().int().min(1), text: z.string() })),
+    /** There were more than `maxResults` matches; only the first `maxResults` are here. */
+    more: z.boolean(),
+  }),
   paths: (input) => (input.path === undefined ? [] : [input.path]),
   writes: false,
 });

@@ -17,6 +17,10 @@ export const gitLogSpec = defineToolSpec({
     limit: z.number().int().min(1).max(100).default(10),
     path: WorkspacePathInput.optional(),
   }),
+  data: z.object({
+    /** Newest first, each `hash date author: subject`; empty before the first commit. */
+    commits: z.array(z.string()),
+  }),
   paths: (input) => (input.path === undefined ? [] : [input.path]),
   writes: false,
 });

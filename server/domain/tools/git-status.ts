@@ -13,6 +13,12 @@ export const gitStatusSpec = defineToolSpec({
     "Use it before git.add and git.commit. Needs no approval and no active intent.",
   ].join(" "),
   input: z.strictObject({}),
+  data: z.object({
+    /** The `## branch...upstream` line without its `## `, or null when git printed none. */
+    branch: z.string().nullable(),
+    /** One `XY path` line per changed file (X the index, Y the working tree, `??` untracked). */
+    changes: z.array(z.string()),
+  }),
   paths: () => [],
   writes: false,
 });
