@@ -2,19 +2,19 @@ import { randomUUID } from "node:crypto";
 import type { ModelMessage } from "ai";
 import { fsListSpec } from "@/server/domain/tools/fs-list";
 import { fsSearchSpec } from "@/server/domain/tools/fs-search";
-import { foldEvents, type RunView, type SessionView } from "@/server/events/fold";
+import type { RunView, SessionView } from "@/server/events/fold";
 import type { EventInput, EventOf } from "@/server/events/schema";
 import { checkModelRequest } from "@/server/model/request-check";
 import type { AgentModel } from "@/server/model/types";
 import { errorMessage } from "@/server/orchestrator/errors";
-import { DEFAULT_CHECKPOINTS, STRICTEST_CHECKPOINTS } from "@/server/policy/checkpoints";
 import { composeSystemPrompt, type StagePolicy, stagePolicy } from "@/server/policy/stages";
 import type { RivaDeps } from "@/server/riva/ports";
 import { llmCalledEvent } from "@/server/riva/run-events";
 import { runWorkspace } from "@/server/riva/run-workspace";
 import type { SessionWorkspace } from "@/server/riva/session-workspace";
 import { stoppedBy } from "@/server/riva/stop";
-import { resultText, type ToolCall, ToolDispatch, type ToolResult } from "@/server/tools/dispatch";
+import { checkpointsOfSession, foldSessionLog, sessionDispatch } from "@/server/runtime/session-runtime";
+import { resultText, type ToolCall, type ToolDispatch, type ToolResult } from "@/server/tools/dispatch";
 import { toolNamed } from "@/server/tools/registry";
 import { toolData } from "@/server/tools/tool-data";
 import {
@@ -66,19 +66,13 @@ export class AnswerRunner {
       deps,
       { sessionId, runId },
       (events) => this.append(events),
-      async () => ({
-        checkpoints:
-          (await deps.checkpointsOf?.(sessionId).catch(() => STRICTEST_CHECKPOINTS)) ?? DEFAULT_CHECKPOINTS,
-      }),
+      async () => ({ checkpoints: await checkpointsOfSession(deps.checkpointsOf, sessionId) }),
     );
-    this.tools = new ToolDispatch({
+    this.tools = sessionDispatch({
       sandbox: () => this.workspace.box(),
       // Read-only tools never ask, but the gate still gets the project's policy (fail closed).
-      policy: async () => ({
-        checkpoints:
-          (await deps.checkpointsOf?.(sessionId).catch(() => STRICTEST_CHECKPOINTS)) ?? DEFAULT_CHECKPOINTS,
-      }),
-      timeoutMs: deps.commandTimeoutMs,
+      policy: async () => ({ checkpoints: await checkpointsOfSession(deps.checkpointsOf, sessionId) }),
+      commandTimeoutMs: deps.commandTimeoutMs,
       workspaceMaxBytes: deps.workspaceMaxBytes ?? null,
       logger: deps.logger,
     });
@@ -307,13 +301,8 @@ export class AnswerRunner {
     ]);
   }
 
-  private async readView(): Promise<SessionView> {
-    let view: SessionView | undefined;
-    for (;;) {
-      const events = await this.deps.log.read(this.sessionId, view?.lastSeq ?? 0);
-      if (events.length === 0) return view ?? foldEvents([]);
-      view = foldEvents(events, view);
-    }
+  private readView(): Promise<SessionView> {
+    return foldSessionLog(this.deps.log, this.sessionId);
   }
 
   private async append(bodies: EventInput[]): Promise<void> {

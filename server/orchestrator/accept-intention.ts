@@ -1,6 +1,7 @@
-import { emptySessionView, foldEvents, type IntentionView, type SessionView } from "@/server/events/fold";
+import { emptySessionView, type IntentionView, type SessionView } from "@/server/events/fold";
 import { type EventLog, StaleLogError } from "@/server/events/log";
 import { leafEvidence } from "@/server/riva/evidence";
+import { foldSessionLog } from "@/server/runtime/session-runtime";
 import { UserFacingError } from "./errors";
 
 /**
@@ -52,11 +53,8 @@ export async function acceptIntention(
 ): Promise<void> {
   const view = emptySessionView();
   for (let attempt = 0; attempt < MAX_ATTEMPTS; attempt++) {
-    for (;;) {
-      const events = await log.read(input.sessionId, view.lastSeq);
-      if (events.length === 0) break;
-      foldEvents(events, view);
-    }
+    // Each attempt catches the same view up with what was appended since (another person's accept).
+    await foldSessionLog(log, input.sessionId, view);
     const intention = view.intentions[input.intentionId];
     const refusal = acceptRefusal(view, intention);
     if (refusal !== null || !intention)

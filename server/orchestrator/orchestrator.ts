@@ -2,7 +2,7 @@ import { randomUUID } from "node:crypto";
 import { AnswerRunner } from "@/server/answer/answer-runner";
 import { routeRun } from "@/server/answer/route";
 import type { CheckpointAnswerInput } from "@/server/events/checkpoint-schema";
-import { emptySessionView, foldEvents, type SessionView } from "@/server/events/fold";
+import type { SessionView } from "@/server/events/fold";
 import {
   ChildProposal,
   type ChildProposalInput,
@@ -21,6 +21,7 @@ import type { RivaDeps, RunTiers } from "@/server/riva/ports";
 import { RunStopped } from "@/server/riva/stop";
 import { tierRef } from "@/server/riva/tier-step";
 import { checkEditedCall } from "@/server/riva/tool-approval";
+import { foldSessionLog } from "@/server/runtime/session-runtime";
 import type { ModelSettingValues } from "@/server/settings/layers";
 import type { RunModelChoice } from "@/server/settings/run-model";
 import { resolveCheckpointAnswer } from "./checkpoint-answers";
@@ -280,13 +281,8 @@ export class Orchestrator {
     while (this.active.size > 0) await Promise.all([...this.active.values()].map((entry) => entry.done));
   }
 
-  private async viewOf(sessionId: string): Promise<SessionView> {
-    const view = emptySessionView();
-    for (;;) {
-      const events = await this.deps.log.read(sessionId, view.lastSeq);
-      if (events.length === 0) return view;
-      foldEvents(events, view);
-    }
+  private viewOf(sessionId: string): Promise<SessionView> {
+    return foldSessionLog(this.deps.log, sessionId);
   }
 
   private engine(

@@ -6,12 +6,9 @@ import { CycleLedger } from "@/server/governance/ledger/cycle-ledger";
 import type { RequestContext } from "@/server/model/request-check";
 import type { ModelCallRecord, Plan } from "@/server/model/types";
 import { runGrantsFor } from "@/server/policy/approval/run-pre-approvals";
-import {
-  type CheckpointPolicy,
-  DEFAULT_CHECKPOINTS,
-  STRICTEST_CHECKPOINTS,
-} from "@/server/policy/checkpoints";
-import { ToolDispatch } from "@/server/tools/dispatch";
+import type { CheckpointPolicy } from "@/server/policy/checkpoints";
+import { checkpointsOfSession, sessionDispatch } from "@/server/runtime/session-runtime";
+import type { ToolDispatch } from "@/server/tools/dispatch";
 import { listWorkspace } from "@/server/tools/workspace-listing";
 import { compressionEvent } from "./act-compression";
 import { actContext } from "./act-context";
@@ -95,7 +92,7 @@ export class RivaEngine {
           logger: deps.logger,
         })
       : undefined;
-    this.tools = new ToolDispatch({
+    this.tools = sessionDispatch({
       sandbox: () => this.workspace.box(),
       policy: async (context) => ({
         checkpoints: await this.checkpoints(),
@@ -111,7 +108,7 @@ export class RivaEngine {
           context.activeIntent,
           await this.checkpoints(),
         ),
-      timeoutMs: deps.commandTimeoutMs,
+      commandTimeoutMs: deps.commandTimeoutMs,
       workspaceMaxBytes: deps.workspaceMaxBytes ?? null,
       // The project's own cap once its sandbox is known (the dispatch asks after acquiring it).
       workspaceCap: () => this.workspace.workspaceCapBytes() ?? deps.workspaceMaxBytes ?? null,
@@ -430,10 +427,8 @@ export class RivaEngine {
   }
 
   private async checkpoints(): Promise<CheckpointPolicy> {
-    this.policy ??=
-      // A policy that cannot be read asks about everything (fail closed), never less.
-      (await this.deps.checkpointsOf?.(this.sessionId).catch(() => STRICTEST_CHECKPOINTS)) ??
-      DEFAULT_CHECKPOINTS;
+    // A policy that cannot be read asks about everything (fail closed), never less.
+    this.policy ??= await checkpointsOfSession(this.deps.checkpointsOf, this.sessionId);
     return this.policy;
   }
 

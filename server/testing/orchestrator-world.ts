@@ -2,7 +2,7 @@ import { mkdtemp, rm } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import path from "node:path";
 import { afterAll, beforeAll, beforeEach } from "vitest";
-import { foldEvents, type SessionView } from "@/server/events/fold";
+import type { SessionView } from "@/server/events/fold";
 import { EventStore } from "@/server/events/store";
 import type { PrismaClient } from "@/server/generated/prisma/client";
 import { logger } from "@/server/logger";
@@ -11,6 +11,7 @@ import { type FakeModelServer, startFakeModelServer } from "@/server/model/fake-
 import { Orchestrator, type OrchestratorDeps } from "@/server/orchestrator/orchestrator";
 import { createEmptyRepository } from "@/server/projects/git-repository";
 import { DEFAULT_LIMITS } from "@/server/riva/limits";
+import { foldSessionLog } from "@/server/runtime/session-runtime";
 import { DockerSandboxProvider } from "@/server/sandbox";
 import { createTestDb, seedSession } from "./test-db";
 
@@ -118,7 +119,7 @@ export function orchestratorWorld(options: { repoName: string; fakeModel?: boole
       });
     },
     async view() {
-      return foldEvents(await new EventStore(database()).read(sessionId));
+      return foldSessionLog(new EventStore(database()), sessionId);
     },
     async waitForApproval(kind) {
       for (let i = 0; i < 200; i++) {

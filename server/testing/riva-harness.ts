@@ -7,6 +7,7 @@ import { Orchestrator } from "@/server/orchestrator/orchestrator";
 import { CheckpointPolicy, type CheckpointPolicyInput } from "@/server/policy/checkpoints";
 import { DEFAULT_LIMITS, type RivaLimits, type RunBudget } from "@/server/riva/limits";
 import type { RunTiers } from "@/server/riva/ports";
+import { foldSessionLog } from "@/server/runtime/session-runtime";
 import type { SandboxProvider } from "@/server/sandbox/types";
 import { silentLogger } from "./fakes";
 
@@ -153,7 +154,7 @@ function startServer(log: MemoryEventLog, options: Parameters<typeof runTask>[0]
     sleep: async () => undefined,
     ...(options.tiers ? { tiersForRun: async () => options.tiers ?? null } : {}),
     runningRuns: async () =>
-      Object.values(foldEvents(await log.read(SESSION)).runs)
+      Object.values((await foldSessionLog(log, SESSION)).runs)
         .filter((run) => run.status === "RUNNING")
         .map((run) => ({ runId: run.id, sessionId: SESSION })),
   });

@@ -96,7 +96,7 @@ describe("git tools", () => {
 
 describe("shell.exec", () => {
   it("returns output and exit codes the model can read; a timeout kills it", async () => {
-    const tools = dispatchWith({ timeoutMs: 1_500 });
+    const tools = dispatchWith({ commandTimeoutMs: 1_500 });
     const ok = await tools.run(
       { tool: "shell.exec", input: { command: "echo out; echo err >&2" } },
       { activeIntent: WIDE },
