@@ -10,12 +10,11 @@ import { AiSdkModel } from "@/server/model/ai-sdk-model";
 import { type FakeModelServer, startFakeModelServer } from "@/server/model/fake-openai/server";
 import { CheckpointPolicy } from "@/server/policy/checkpoints";
 import { createEmptyRepository } from "@/server/projects/git-repository";
-import { DEFAULT_LIMITS } from "@/server/riva/limits";
 import { DockerSandboxProvider } from "@/server/sandbox";
 import { ofType } from "@/server/testing/events";
+import { testOrchestrator } from "@/server/testing/orchestrator-deps";
 import { createTestDb, seedSession } from "@/server/testing/test-db";
 import { fold } from "./crash-soak/soak-run";
-import { Orchestrator } from "./orchestrator";
 import { OutputSoFarFiles } from "./output-so-far-files";
 
 /**
@@ -103,15 +102,12 @@ it("kill -9 during a command that writes: after the restart it asks with its run
 
   // The restarted server: the person's model choice resolves again from the log; the default differs.
   const model = (name: string) => new AiSdkModel({ baseUrl: fake.url, modelName: name, timeoutMs: 10_000 });
-  const orchestrator = new Orchestrator({
+  const orchestrator = testOrchestrator({
     log: new EventStore(db),
     model: model("server-default-model"),
     modelForRun: async (_session, overrides) => model(overrides.modelName ?? "server-default-model"),
     sandboxes,
-    limits: DEFAULT_LIMITS,
-    clock: Date.now,
     commandTimeoutMs: 60_000,
-    sandboxImage: "arbor-sandbox:latest",
     logger,
     outputSoFar: new OutputSoFarFiles(soFarDir),
     workspaceOf: async () => ({ repoPath, branch: `arbor/session-${sessionId}` }),

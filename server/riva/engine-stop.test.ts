@@ -2,12 +2,11 @@ import { describe, expect, it } from "vitest";
 import { emptySessionView, foldEvents } from "@/server/events/fold";
 import { MemoryEventLog } from "@/server/events/log";
 import type { EventOf, StoredEvent } from "@/server/events/schema";
-import { Orchestrator } from "@/server/orchestrator/orchestrator";
 import { CheckpointPolicy } from "@/server/policy/checkpoints";
-import { DEFAULT_LIMITS } from "@/server/riva/limits";
 import type { ExecOptions, ExecResult, Sandbox, SandboxProvider } from "@/server/sandbox/types";
 import { backticked, splitPlan } from "@/server/testing/engine-scripts";
-import { scriptedModel, silentLogger } from "@/server/testing/fakes";
+import { scriptedModel } from "@/server/testing/fakes";
+import { testOrchestrator } from "@/server/testing/orchestrator-deps";
 
 /**
  * Stop while a command runs, through the real orchestrator and engine over an in-memory log. The
@@ -83,17 +82,12 @@ const withContracts = scriptedModel({
 });
 
 function orchestratorWith(sandboxes: SandboxProvider, log: MemoryEventLog) {
-  return new Orchestrator({
+  return testOrchestrator({
     log,
     model: withContracts,
     sandboxes,
-    limits: DEFAULT_LIMITS,
-    clock: Date.now,
     commandTimeoutMs: 60_000,
     sandboxImage: "fake",
-    logger: silentLogger,
-    workspaceOf: async () => ({ repoPath: "/nowhere.git", branch: "b" }),
-    runningRuns: async () => [],
     checkpointsOf: async () => CheckpointPolicy.parse({ commands: "never-ask", decompositions: "auto" }),
     sleep: async () => undefined,
   });

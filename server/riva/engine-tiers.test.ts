@@ -4,12 +4,11 @@ import { MemoryEventLog } from "@/server/events/log";
 import type { EventInput } from "@/server/events/schema";
 import { type EscalationPolicy, SIMPLE_TIER_DEFAULTS, type TierConfig } from "@/server/model/tiers/schema";
 import { type AgentModel, commandAction, type Plan } from "@/server/model/types";
-import { Orchestrator } from "@/server/orchestrator/orchestrator";
 import { CheckpointPolicy } from "@/server/policy/checkpoints";
 import { discovered, ofType } from "@/server/testing/events";
-import { FakeSandboxProvider, scriptedModel, silentLogger } from "@/server/testing/fakes";
+import { FakeSandboxProvider, scriptedModel } from "@/server/testing/fakes";
+import { testOrchestrator } from "@/server/testing/orchestrator-deps";
 import { runTask } from "@/server/testing/riva-harness";
-import { DEFAULT_LIMITS } from "./limits";
 import { escalatedEvent } from "./tier-events";
 
 /**
@@ -252,16 +251,12 @@ describe("RivaEngine with model tiers", () => {
     // The server restarts here: a new orchestrator with fresh models picks the run up from the log.
     const weak = tierModel("weak", "false");
     const strong = tierModel("strong", "true");
-    const restarted = new Orchestrator({
+    const restarted = testOrchestrator({
       log,
       model: weak,
       sandboxes: sandbox(),
-      limits: DEFAULT_LIMITS,
-      clock: Date.now,
       commandTimeoutMs: 1_000,
       sandboxImage: "fake",
-      logger: silentLogger,
-      workspaceOf: async () => ({ repoPath: "/nowhere.git", branch: "b" }),
       runningRuns: async () => [{ runId, sessionId: "s1" }],
       tiersForRun: async () => ({ config: tiers, models: [weak, strong] }),
       // The contract's check (`make` itself) runs unasked here, as the other engine tests' commands do.

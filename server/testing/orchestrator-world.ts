@@ -8,11 +8,11 @@ import type { PrismaClient } from "@/server/generated/prisma/client";
 import { logger } from "@/server/logger";
 import { type AgentModel, AiSdkModel, createOfflineModel } from "@/server/model";
 import { type FakeModelServer, startFakeModelServer } from "@/server/model/fake-openai/server";
-import { Orchestrator, type OrchestratorDeps } from "@/server/orchestrator/orchestrator";
+import type { Orchestrator, OrchestratorDeps } from "@/server/orchestrator/orchestrator";
 import { createEmptyRepository } from "@/server/projects/git-repository";
-import { DEFAULT_LIMITS } from "@/server/riva/limits";
 import { foldSessionLog } from "@/server/runtime/session-runtime";
 import { DockerSandboxProvider } from "@/server/sandbox";
+import { testOrchestrator } from "./orchestrator-deps";
 import { createTestDb, seedSession } from "./test-db";
 
 /**
@@ -92,14 +92,10 @@ export function orchestratorWorld(options: { repoName: string; fakeModel?: boole
     orchestrator(overrides = {}) {
       const current = database();
       const session = sessionId;
-      return new Orchestrator({
+      return testOrchestrator({
         log: new EventStore(current),
         model: createOfflineModel(),
         sandboxes,
-        limits: DEFAULT_LIMITS,
-        clock: Date.now,
-        commandTimeoutMs: 30_000,
-        sandboxImage: "arbor-sandbox:latest",
         logger,
         workspaceOf: async () => ({ repoPath, branch: `arbor/session-${session}` }),
         runningRuns: async () =>
