@@ -3,7 +3,7 @@ import { TOOL_NAMES, TOOL_SPECS, type ToolName } from "@/server/domain/tools/cat
 import { TOOLS, toolManuals, toolNamed } from "./registry";
 
 describe("the tool registry", () => {
-  it("has exactly one tool per name of the approval gate's vocabulary, with the risk table's class", () => {
+  it("has exactly one tool per name of the approval gate's vocabulary, with the catalogue's class", () => {
     expect(Object.keys(TOOLS).sort()).toEqual([...TOOL_NAMES].sort());
     for (const name of TOOL_NAMES) {
       expect(TOOLS[name].name).toBe(name);

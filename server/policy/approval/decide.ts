@@ -27,7 +27,7 @@ export interface ApprovalRequest {
   tool: string;
   /** The tool's input after its own zod schema accepted it. */
   input: unknown;
-  /** The risk class the tool declares; the stricter of it and the risk table applies. */
+  /** The risk class the tool declares; the stricter of it and the catalogue's class applies. */
   risk: unknown;
   activeIntent: ActiveIntent | null;
   /** The project's ApprovalPolicy as stored; validated here, so bad data means ask. */

@@ -18,7 +18,7 @@ export interface StagePolicy {
   reasoning: ReasoningSwitch;
   /** False when this stage never runs in this mode/switch; tools and prompts are then empty. */
   allowed: boolean;
-  /** Tool subset offered to the model, in vocabulary order. */
+  /** Tool subset offered to the model, in catalogue order. */
   tools: readonly ToolName[];
   /** Prompt file names in composition order: base, project context, mode, stage, reasoning. */
   prompts: readonly string[];
