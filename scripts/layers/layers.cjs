@@ -51,6 +51,8 @@ const LAYERS = [
       "server/settings/",
       "server/projects/",
       "server/terminal/",
+      // The session wiring (dispatch, checkpoint policy, folded view) the engine and services share.
+      "server/runtime/",
     ],
   },
   { name: "riva", paths: ["server/riva/"] },

@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
 import type { MessageView } from "@/server/domain/session/view";
-import { READ_ONLY_TOOLS, TOOL_NAMES } from "@/server/domain/vocabulary/stages";
+import { READ_ONLY_TOOLS, TOOL_NAMES } from "@/server/domain/tools/catalogue";
 import { stagePolicy } from "@/server/policy/stages/policy";
 import {
   answerHistory,

@@ -1,5 +1,5 @@
 import type { MessageView } from "@/server/domain/session/view";
-import { TOOL_NAMES, type ToolName } from "@/server/domain/vocabulary/stages";
+import { TOOL_NAMES, type ToolName } from "@/server/domain/tools/catalogue";
 import { compressHistory, type HistoryMessage } from "@/server/model/context/compression";
 
 /**

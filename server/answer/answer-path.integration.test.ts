@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
 import type { StoredEvent } from "@/server/domain/events/schema";
-import { READ_ONLY_TOOLS } from "@/server/domain/vocabulary/stages";
+import { READ_ONLY_TOOLS } from "@/server/domain/tools/catalogue";
 import { EventStore } from "@/server/events/store";
 import { type AgentModel, AiSdkModel, createOfflineModel } from "@/server/model";
 import { actToolNames } from "@/server/model/act-turn";

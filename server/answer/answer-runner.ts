@@ -2,9 +2,9 @@ import { randomUUID } from "node:crypto";
 import type { ModelMessage } from "ai";
 import { errorMessage } from "@/server/domain/errors";
 import type { EventInput, EventOf } from "@/server/domain/events/schema";
-import { DEFAULT_CHECKPOINTS, STRICTEST_CHECKPOINTS } from "@/server/domain/policy/checkpoints";
-import { foldEvents } from "@/server/domain/session/fold";
 import type { RunView, SessionView } from "@/server/domain/session/view";
+import { fsListSpec } from "@/server/domain/tools/fs-list";
+import { fsSearchSpec } from "@/server/domain/tools/fs-search";
 import { composeSystemPrompt } from "@/server/model/compose-prompt";
 import { checkModelRequest } from "@/server/model/request-check";
 import type { AgentModel } from "@/server/model/types";
@@ -14,8 +14,10 @@ import { llmCalledEvent } from "@/server/riva/run-events";
 import { runWorkspace } from "@/server/riva/run-workspace";
 import type { SessionWorkspace } from "@/server/riva/session-workspace";
 import { stoppedBy } from "@/server/riva/stop";
-import { resultText, type ToolCall, ToolDispatch, type ToolResult } from "@/server/tools/dispatch";
+import { checkpointsOfSession, foldSessionLog, sessionDispatch } from "@/server/runtime/session-runtime";
+import { resultText, type ToolCall, type ToolDispatch, type ToolResult } from "@/server/tools/dispatch";
 import { toolNamed } from "@/server/tools/registry";
+import { toolData } from "@/server/tools/tool-data";
 import {
   answerHistory,
   MAX_ANSWER_REQUESTS,
@@ -65,19 +67,13 @@ export class AnswerRunner {
       deps,
       { sessionId, runId },
       (events) => this.append(events),
-      async () => ({
-        checkpoints:
-          (await deps.checkpointsOf?.(sessionId).catch(() => STRICTEST_CHECKPOINTS)) ?? DEFAULT_CHECKPOINTS,
-      }),
+      async () => ({ checkpoints: await checkpointsOfSession(deps.checkpointsOf, sessionId) }),
     );
-    this.tools = new ToolDispatch({
+    this.tools = sessionDispatch({
       sandbox: () => this.workspace.box(),
       // Read-only tools never ask, but the gate still gets the project's policy (fail closed).
-      policy: async () => ({
-        checkpoints:
-          (await deps.checkpointsOf?.(sessionId).catch(() => STRICTEST_CHECKPOINTS)) ?? DEFAULT_CHECKPOINTS,
-      }),
-      timeoutMs: deps.commandTimeoutMs,
+      policy: async () => ({ checkpoints: await checkpointsOfSession(deps.checkpointsOf, sessionId) }),
+      commandTimeoutMs: deps.commandTimeoutMs,
       workspaceMaxBytes: deps.workspaceMaxBytes ?? null,
       logger: deps.logger,
     });
@@ -221,17 +217,14 @@ export class AnswerRunner {
         signal,
       );
       const failed = result.status === "ok" ? null : (result.error?.message ?? result.status);
-      findings.push({ keyword, files: failed ? [] : filesFromSearch(result.output), failed });
+      const matches = toolData(result, fsSearchSpec)?.matches ?? [];
+      findings.push({ keyword, files: failed ? [] : filesFromSearch(matches), failed });
     }
     if (keywords.length === 0) {
       const result = await this.runTool({ tool: "fs.list", input: {} }, signal);
       const failed = result.status === "ok" ? null : (result.error?.message ?? result.status);
-      const entries = result.output.split("\n").filter((line) => line.trim() !== "");
-      findings.push({
-        keyword: null,
-        files: failed ? [] : entries.map((line) => line.replace(/^[a-z] /, "")),
-        failed,
-      });
+      const entries = toolData(result, fsListSpec)?.entries ?? [];
+      findings.push({ keyword: null, files: failed ? [] : entries.map((entry) => entry.path), failed });
     }
     const text = offlineAnswerText(findings);
     // No request leaves the server, but the answer is still one model step: logged like the others.
@@ -309,13 +302,8 @@ export class AnswerRunner {
     ]);
   }
 
-  private async readView(): Promise<SessionView> {
-    let view: SessionView | undefined;
-    for (;;) {
-      const events = await this.deps.log.read(this.sessionId, view?.lastSeq ?? 0);
-      if (events.length === 0) return view ?? foldEvents([]);
-      view = foldEvents(events, view);
-    }
+  private readView(): Promise<SessionView> {
+    return foldSessionLog(this.deps.log, this.sessionId);
   }
 
   private async append(bodies: EventInput[]): Promise<void> {

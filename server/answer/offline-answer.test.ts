@@ -17,7 +17,12 @@ describe("the offline model's answer", () => {
   });
 
   it("reads file names out of fs.search lines", () => {
-    expect(filesFromSearch("a.ts:1:x\na.ts:9:y\nsrc/b.ts:2:z\nNo matches")).toEqual(["a.ts", "src/b.ts"]);
+    const matches = [
+      { path: "a.ts", line: 1, text: "x" },
+      { path: "a.ts", line: 9, text: "y" },
+      { path: "src/b.ts", line: 2, text: "z" },
+    ];
+    expect(filesFromSearch(matches)).toEqual(["a.ts", "src/b.ts"]);
   });
 
   it("is labelled as not a real answer and points to configuring a model", () => {

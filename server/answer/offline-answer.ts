@@ -25,13 +25,9 @@ export interface OfflineFinding {
   failed: string | null;
 }
 
-/** Distinct file paths from fs.search's `path:line:text` lines. */
-export function filesFromSearch(output: string): string[] {
-  const files = output
-    .split("\n")
-    .map((line) => /^([^:\n]+):\d+:/.exec(line)?.[1])
-    .filter((file): file is string => file !== undefined);
-  return [...new Set(files)];
+/** Distinct file paths of fs.search's matches (its typed data), in the order found. */
+export function filesFromSearch(matches: readonly { path: string }[]): string[] {
+  return [...new Set(matches.map((match) => match.path))];
 }
 
 const SHOWN_FILES = 10;

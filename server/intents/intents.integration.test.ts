@@ -5,16 +5,16 @@ import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
 import { appRouter } from "@/server/api/root";
 import { CheckpointPolicy, readCheckpointPolicy } from "@/server/domain/policy/checkpoints";
 import { foldEvents } from "@/server/domain/session/fold";
-import { DEFAULT_LIMITS } from "@/server/domain/session/limits";
 import { EventStore } from "@/server/events/store";
 import type { PrismaClient } from "@/server/generated/prisma/client";
 import { logger } from "@/server/logger";
 import { createOfflineModel } from "@/server/model";
-import { Orchestrator } from "@/server/orchestrator/orchestrator";
+import type { Orchestrator } from "@/server/orchestrator/orchestrator";
 import { scopeGrantsFor } from "@/server/policy/approval/approved-scopes";
 import { createEmptyRepository } from "@/server/projects/git-repository";
 import { DockerSandboxProvider } from "@/server/sandbox";
 import type { Sandbox } from "@/server/sandbox/types";
+import { testOrchestrator } from "@/server/testing/orchestrator-deps";
 import { createTestDb } from "@/server/testing/test-db";
 import { ToolDispatch } from "@/server/tools/dispatch";
 import { intentsFileFor } from "./store";
@@ -60,14 +60,10 @@ beforeAll(async () => {
   projectId = project.id;
   app.current = { sandboxes };
   store = new EventStore(db);
-  orch = new Orchestrator({
+  orch = testOrchestrator({
     log: store,
     model: createOfflineModel(),
     sandboxes,
-    limits: DEFAULT_LIMITS,
-    clock: Date.now,
-    commandTimeoutMs: 30_000,
-    sandboxImage: "arbor-sandbox:latest",
     logger,
     // As app-context.ts does it: the project's intents go with the workspace.
     async workspaceOf(sessionId) {
@@ -88,7 +84,6 @@ beforeAll(async () => {
       });
       return readCheckpointPolicy(session.project.checkpointPolicy);
     },
-    runningRuns: async () => [],
   });
 }, 120_000);
 

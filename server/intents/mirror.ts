@@ -1,5 +1,5 @@
+import { INTENTS_FILE } from "@/server/domain/tools/select-active-intent";
 import type { Sandbox } from "@/server/sandbox/types";
-import { INTENTS_FILE } from "@/server/tools/intents-file";
 
 /**
  * Writes the project's intents into a session's workspace as `.orchestration/active_intents.yaml`,

@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
+import { TOOL_NAMES, type ToolName } from "@/server/domain/tools/catalogue";
 import { functionNameOf } from "@/server/domain/tools/wire-names";
-import { TOOL_NAMES, type ToolName } from "@/server/domain/vocabulary/stages";
 import { toolManuals } from "@/server/tools/registry";
 import { actToolNames } from "./act-turn";
 

@@ -1,7 +1,7 @@
 import { jsonSchema, type ModelMessage, type ToolSet, tool } from "ai";
+import type { ToolName } from "@/server/domain/tools/catalogue";
+import { isReadOnlyTool } from "@/server/domain/tools/catalogue";
 import { functionNameOf } from "@/server/domain/tools/wire-names";
-import type { ToolName } from "@/server/domain/vocabulary/stages";
-import { isReadOnlyTool } from "@/server/domain/vocabulary/stages";
 import { stagePolicy } from "@/server/policy/stages/policy";
 import { toolManuals } from "@/server/tools/registry";
 import type { NextAction } from "./actions";

@@ -1,7 +1,7 @@
 import "server-only";
 import { type LanguageModel, type ModelMessage, type ToolSet, tool } from "ai";
+import type { ToolName } from "@/server/domain/tools/catalogue";
 import { PROVIDER_SHORT_LABELS, type ProviderId } from "@/server/domain/vocabulary/providers";
-import type { ToolName } from "@/server/domain/vocabulary/stages";
 import { REASONING_MICRO_PROMPT, stagePolicy } from "@/server/policy/stages/policy";
 import { actInstructions } from "./act-prompt";
 import { actToolNames, actToolSet, runActTurn } from "./act-turn";

@@ -1,5 +1,5 @@
 import type { ToolSet } from "ai";
-import type { ToolName } from "@/server/domain/vocabulary/stages";
+import type { ToolName } from "@/server/domain/tools/catalogue";
 import type { RequestContext } from "./request-check";
 import type { Interpretation, ToolCallLike } from "./tool-inputs";
 

@@ -1,6 +1,6 @@
 import type { ModelMessage } from "ai";
 import { describe, expect, it } from "vitest";
-import { READ_ONLY_TOOLS } from "@/server/domain/vocabulary/stages";
+import { READ_ONLY_TOOLS } from "@/server/domain/tools/catalogue";
 import { qaToolSet, runQaTurn, SUBMIT_QA_REPORT } from "./qa-turn";
 import type { ToolCallOutcome } from "./request-tool-call";
 import type { ReadPort } from "./types";

@@ -1,8 +1,7 @@
-import { jsonSchema, type ModelMessage, type ToolSet, tool } from "ai";
+import { type ModelMessage, type ToolSet, tool } from "ai";
 import { QaReport } from "@/server/domain/events/bodies/qa";
-import { functionNameOf, toolNameOf } from "@/server/domain/tools/wire-names";
-import type { ToolName } from "@/server/domain/vocabulary/stages";
-import { toolManuals } from "@/server/tools/registry";
+import type { ToolName } from "@/server/domain/tools/catalogue";
+import { toolNameOf } from "@/server/domain/tools/wire-names";
 import { readToolSet } from "./read-tools";
 import type { ToolCallOutcome } from "./request-tool-call";
 import type { QaInput, ReadPort } from "./types";

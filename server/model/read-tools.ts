@@ -1,6 +1,6 @@
 import { jsonSchema, type ToolSet, tool } from "ai";
+import type { ToolName } from "@/server/domain/tools/catalogue";
 import { functionNameOf } from "@/server/domain/tools/wire-names";
-import type { ToolName } from "@/server/domain/vocabulary/stages";
 import { toolManuals } from "@/server/tools/registry";
 
 /** Offered tools with their operating manuals and JSON Schemas, as the reviewer and the warmup read. */

@@ -1,6 +1,6 @@
 import { z } from "zod";
+import type { ToolName } from "@/server/domain/tools/catalogue";
 import { functionNameOf, toolNameOf } from "@/server/domain/tools/wire-names";
-import type { ToolName } from "@/server/domain/vocabulary/stages";
 import { ScopeGlob } from "@/server/intents/project-intent";
 import { toolNamed } from "@/server/tools/registry";
 import type { NextAction, Plan } from "./actions";

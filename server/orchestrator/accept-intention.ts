@@ -1,8 +1,9 @@
 import { UserFacingError } from "@/server/domain/errors";
-import { emptySessionView, foldEvents } from "@/server/domain/session/fold";
+import { emptySessionView } from "@/server/domain/session/fold";
 import type { IntentionView, SessionView } from "@/server/domain/session/view";
 import { type EventLog, StaleLogError } from "@/server/events/log";
 import { leafEvidence } from "@/server/riva/evidence";
+import { foldSessionLog } from "@/server/runtime/session-runtime";
 
 /**
  * Issue #15: a person explicitly accepts a node as verified. Only a leaf that ended FAILED because
@@ -53,11 +54,8 @@ export async function acceptIntention(
 ): Promise<void> {
   const view = emptySessionView();
   for (let attempt = 0; attempt < MAX_ATTEMPTS; attempt++) {
-    for (;;) {
-      const events = await log.read(input.sessionId, view.lastSeq);
-      if (events.length === 0) break;
-      foldEvents(events, view);
-    }
+    // Each attempt catches the same view up with what was appended since (another person's accept).
+    await foldSessionLog(log, input.sessionId, view);
     const intention = view.intentions[input.intentionId];
     const refusal = acceptRefusal(view, intention);
     if (refusal !== null || !intention)

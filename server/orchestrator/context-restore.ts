@@ -1,6 +1,6 @@
 import { UserFacingError } from "@/server/domain/errors";
-import { emptySessionView, foldEvents } from "@/server/domain/session/fold";
 import type { EventLog } from "@/server/events/log";
+import { foldSessionLog } from "@/server/runtime/session-runtime";
 
 /**
  * A person restores an item the intention's latest compression left out (the Restore button): the
@@ -18,12 +18,7 @@ export async function restoreContextItem(
     actor: { userId: string; name: string };
   },
 ): Promise<{ restored: boolean }> {
-  const view = emptySessionView();
-  for (;;) {
-    const events = await log.read(input.sessionId, view.lastSeq);
-    if (events.length === 0) break;
-    foldEvents(events, view);
-  }
+  const view = await foldSessionLog(log, input.sessionId);
   const run = view.runs[input.runId];
   const intention = view.intentions[input.intentionId];
   if (!run || intention?.runId !== run.id)

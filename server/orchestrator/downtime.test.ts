@@ -5,8 +5,9 @@ import { DEFAULT_LIMITS } from "@/server/domain/session/limits";
 import { MemoryEventLog } from "@/server/events/log";
 import type { AgentModel } from "@/server/model/types";
 import { ofType } from "@/server/testing/events";
-import { FakeSandboxProvider, scriptedModel, silentLogger } from "@/server/testing/fakes";
-import { Orchestrator } from "./orchestrator";
+import { FakeSandboxProvider, scriptedModel } from "@/server/testing/fakes";
+import { runningRunsOfLog, testOrchestrator } from "@/server/testing/orchestrator-deps";
+import type { Orchestrator } from "./orchestrator";
 
 /**
  * Issue #15: time the server was down counts against a run's wall clock (a crash does not extend a
@@ -40,20 +41,14 @@ function world() {
     },
   };
   const server = (commands: "never-ask" | "ask-always") =>
-    new Orchestrator({
+    testOrchestrator({
       log,
       model,
       sandboxes: new FakeSandboxProvider(() => ({ stdout: "ok" })),
-      limits: DEFAULT_LIMITS,
       clock: () => now,
       commandTimeoutMs: 1_000,
       sandboxImage: "fake",
-      logger: silentLogger,
-      workspaceOf: async () => ({ repoPath: "/nowhere.git", branch: "b" }),
-      runningRuns: async () =>
-        Object.values(foldEvents(await log.read(SESSION)).runs)
-          .filter((run) => run.status === "RUNNING")
-          .map((run) => ({ runId: run.id, sessionId: SESSION })),
+      runningRuns: runningRunsOfLog(log, SESSION),
       checkpointsOf: async () => CheckpointPolicy.parse({ commands }),
     });
   return {

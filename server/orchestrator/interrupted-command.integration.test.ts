@@ -4,7 +4,6 @@ import { tmpdir } from "node:os";
 import path from "node:path";
 import { afterAll, beforeAll, expect, it } from "vitest";
 import { CheckpointPolicy } from "@/server/domain/policy/checkpoints";
-import { DEFAULT_LIMITS } from "@/server/domain/session/limits";
 import { EventStore } from "@/server/events/store";
 import type { PrismaClient } from "@/server/generated/prisma/client";
 import { logger } from "@/server/logger";
@@ -13,9 +12,9 @@ import { type FakeModelServer, startFakeModelServer } from "@/server/model/fake-
 import { createEmptyRepository } from "@/server/projects/git-repository";
 import { DockerSandboxProvider } from "@/server/sandbox";
 import { ofType } from "@/server/testing/events";
+import { testOrchestrator } from "@/server/testing/orchestrator-deps";
 import { createTestDb, seedSession } from "@/server/testing/test-db";
 import { fold } from "./crash-soak/soak-run";
-import { Orchestrator } from "./orchestrator";
 import { OutputSoFarFiles } from "./output-so-far-files";
 
 /**
@@ -103,15 +102,12 @@ it("kill -9 during a command that writes: after the restart it asks with its run
 
   // The restarted server: the person's model choice resolves again from the log; the default differs.
   const model = (name: string) => new AiSdkModel({ baseUrl: fake.url, modelName: name, timeoutMs: 10_000 });
-  const orchestrator = new Orchestrator({
+  const orchestrator = testOrchestrator({
     log: new EventStore(db),
     model: model("server-default-model"),
     modelForRun: async (_session, overrides) => model(overrides.modelName ?? "server-default-model"),
     sandboxes,
-    limits: DEFAULT_LIMITS,
-    clock: Date.now,
     commandTimeoutMs: 60_000,
-    sandboxImage: "arbor-sandbox:latest",
     logger,
     outputSoFar: new OutputSoFarFiles(soFarDir),
     workspaceOf: async () => ({ repoPath, branch: `arbor/session-${sessionId}` }),

@@ -11,7 +11,6 @@ import {
   type ToolCallBody,
 } from "@/server/domain/events/schema";
 import type { PreApprovableCategory } from "@/server/domain/policy/checkpoints";
-import { emptySessionView, foldEvents } from "@/server/domain/session/fold";
 import type { SessionView } from "@/server/domain/session/view";
 import type { ReasoningSwitch, UserMode } from "@/server/domain/vocabulary/session";
 import type { TwoPhaseOptions } from "@/server/domain/vocabulary/two-phase";
@@ -26,6 +25,7 @@ import type { RivaDeps } from "@/server/riva/ports";
 import { RunStopped } from "@/server/riva/stop";
 import { tierRef } from "@/server/riva/tier-step";
 import { checkEditedCall } from "@/server/riva/tool-approval";
+import { foldSessionLog } from "@/server/runtime/session-runtime";
 import type { ModelSettingValues } from "@/server/settings/layers";
 import type { RunModelChoice } from "@/server/settings/run-model";
 import { resolveCheckpointAnswer } from "./checkpoint-answers";
@@ -285,13 +285,8 @@ export class Orchestrator {
     while (this.active.size > 0) await Promise.all([...this.active.values()].map((entry) => entry.done));
   }
 
-  private async viewOf(sessionId: string): Promise<SessionView> {
-    const view = emptySessionView();
-    for (;;) {
-      const events = await this.deps.log.read(sessionId, view.lastSeq);
-      if (events.length === 0) return view;
-      foldEvents(events, view);
-    }
+  private viewOf(sessionId: string): Promise<SessionView> {
+    return foldSessionLog(this.deps.log, sessionId);
   }
 
   private engine(

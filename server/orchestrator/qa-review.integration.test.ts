@@ -1,7 +1,7 @@
 import { describe, expect, it } from "vitest";
 import { CheckpointPolicy } from "@/server/domain/policy/checkpoints";
 import { foldEvents } from "@/server/domain/session/fold";
-import { READ_ONLY_TOOLS } from "@/server/domain/vocabulary/stages";
+import { READ_ONLY_TOOLS } from "@/server/domain/tools/catalogue";
 import { EventStore } from "@/server/events/store";
 import { ofType } from "@/server/testing/events";
 import { orchestratorWorld } from "@/server/testing/orchestrator-world";

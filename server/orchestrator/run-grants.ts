@@ -1,7 +1,7 @@
 import { UserFacingError } from "@/server/domain/errors";
 import type { PreApprovableCategory } from "@/server/domain/policy/checkpoints";
-import { emptySessionView, foldEvents } from "@/server/domain/session/fold";
 import type { EventLog } from "@/server/events/log";
+import { foldSessionLog } from "@/server/runtime/session-runtime";
 
 /**
  * Seed 004's batch pre-approval for one run, granted from the session bar (a tool card grants it
@@ -17,12 +17,7 @@ export async function grantRunPreApproval(
     actor: { userId: string; name: string };
   },
 ): Promise<void> {
-  const view = emptySessionView();
-  for (;;) {
-    const events = await log.read(input.sessionId, view.lastSeq);
-    if (events.length === 0) break;
-    foldEvents(events, view);
-  }
+  const view = await foldSessionLog(log, input.sessionId);
   const run = view.runs[input.runId];
   if (!run) throw new UserFacingError("That run does not exist.", "NOT_FOUND");
   if (run.status !== "RUNNING")

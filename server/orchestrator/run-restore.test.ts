@@ -1,13 +1,12 @@
 import { describe, expect, it } from "vitest";
 import { CheckpointPolicy } from "@/server/domain/policy/checkpoints";
 import { foldEvents } from "@/server/domain/session/fold";
-import { DEFAULT_LIMITS } from "@/server/domain/session/limits";
 import { MemoryEventLog } from "@/server/events/log";
 import type { AgentModel } from "@/server/model/types";
 import type { RunModelChoice } from "@/server/settings/run-model";
 import { ofType } from "@/server/testing/events";
-import { FakeSandboxProvider, scriptedModel, silentLogger } from "@/server/testing/fakes";
-import { Orchestrator } from "./orchestrator";
+import { FakeSandboxProvider, scriptedModel } from "@/server/testing/fakes";
+import { runningRunsOfLog, testOrchestrator } from "@/server/testing/orchestrator-deps";
 import { modelMismatch, recordedOverrides, tiersMismatch } from "./run-restore";
 
 /** A restart restores the run's model, tiers, mode and reasoning exactly, or stops it saying why. */
@@ -62,22 +61,13 @@ describe("the pure checks", () => {
 describe("an orchestrator restarted mid-run", () => {
   const SESSION = "s1";
   const orchestrator = (log: MemoryEventLog, modelForRun: (overrides: RunModelChoice) => AgentModel) =>
-    new Orchestrator({
+    testOrchestrator({
       log,
       model: named("server-default"),
       sandboxes: new FakeSandboxProvider(() => ({ stdout: "ok" })),
-      limits: DEFAULT_LIMITS,
-      clock: Date.now,
       commandTimeoutMs: 1_000,
       sandboxImage: "fake",
-      logger: silentLogger,
-      workspaceOf: async () => ({ repoPath: "/nowhere.git", branch: "b" }),
-      runningRuns: async () => {
-        const view = foldEvents(await log.read(SESSION));
-        return Object.values(view.runs)
-          .filter((run) => run.status === "RUNNING")
-          .map((run) => ({ runId: run.id, sessionId: SESSION }));
-      },
+      runningRuns: runningRunsOfLog(log, SESSION),
       // Every command asks, so the first server stops at a card: the crash point.
       checkpointsOf: async () => CheckpointPolicy.parse({ commands: "ask-always" }),
       modelForRun: async (_session, overrides) => modelForRun(overrides),

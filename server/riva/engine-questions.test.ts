@@ -1,11 +1,11 @@
 import { describe, expect, it } from "vitest";
 import { CheckpointPolicy } from "@/server/domain/policy/checkpoints";
 import { type emptySessionView, foldEvents } from "@/server/domain/session/fold";
-import { DEFAULT_LIMITS } from "@/server/domain/session/limits";
 import { MemoryEventLog } from "@/server/events/log";
 import { Orchestrator } from "@/server/orchestrator/orchestrator";
 import { intentions, ok, splitOnAnd } from "@/server/testing/engine-scripts";
-import { scriptedModel, silentLogger } from "@/server/testing/fakes";
+import { scriptedModel } from "@/server/testing/fakes";
+import { testOrchestratorDeps } from "@/server/testing/orchestrator-deps";
 import { runTask } from "@/server/testing/riva-harness";
 
 /** The judgment questions end to end through the orchestrator and engine, answered like a person would. */
@@ -73,20 +73,16 @@ describe("judge_action asked of a person", () => {
   it("a pending judgment survives a restart: the action is not run again and the answer still counts", async () => {
     const log = new MemoryEventLog(Date.now);
     const sandboxes = ok();
-    const deps = {
+    const deps = testOrchestratorDeps({
       log,
       model: oneCommand(),
       sandboxes,
-      limits: DEFAULT_LIMITS,
-      clock: Date.now,
       commandTimeoutMs: 1_000,
       sandboxImage: "fake",
-      logger: silentLogger,
-      workspaceOf: async () => ({ repoPath: "/nowhere.git", branch: "b" }),
       runningRuns: async () => [{ runId, sessionId: "s" }],
       checkpointsOf: async () => CheckpointPolicy.parse({ ...QUIET, judgeAction: "ask" }),
       sleep: async () => undefined,
-    };
+    });
     let runId = "";
     const before = new Orchestrator(deps);
     ({ runId } = await before.startRun({ sessionId: "s", task: "run `make`", mode: "agent", actor: ADA }));

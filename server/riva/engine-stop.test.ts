@@ -3,12 +3,11 @@ import type { EventOf, StoredEvent } from "@/server/domain/events/schema";
 import { CheckpointPolicy } from "@/server/domain/policy/checkpoints";
 import type { ExecOptions, ExecResult } from "@/server/domain/sandbox-port";
 import { emptySessionView, foldEvents } from "@/server/domain/session/fold";
-import { DEFAULT_LIMITS } from "@/server/domain/session/limits";
 import { MemoryEventLog } from "@/server/events/log";
-import { Orchestrator } from "@/server/orchestrator/orchestrator";
 import type { Sandbox, SandboxProvider } from "@/server/sandbox/types";
 import { backticked, splitPlan } from "@/server/testing/engine-scripts";
-import { scriptedModel, silentLogger } from "@/server/testing/fakes";
+import { scriptedModel } from "@/server/testing/fakes";
+import { testOrchestrator } from "@/server/testing/orchestrator-deps";
 
 /**
  * Stop while a command runs, through the real orchestrator and engine over an in-memory log. The
@@ -84,17 +83,12 @@ const withContracts = scriptedModel({
 });
 
 function orchestratorWith(sandboxes: SandboxProvider, log: MemoryEventLog) {
-  return new Orchestrator({
+  return testOrchestrator({
     log,
     model: withContracts,
     sandboxes,
-    limits: DEFAULT_LIMITS,
-    clock: Date.now,
     commandTimeoutMs: 60_000,
     sandboxImage: "fake",
-    logger: silentLogger,
-    workspaceOf: async () => ({ repoPath: "/nowhere.git", branch: "b" }),
-    runningRuns: async () => [],
     checkpointsOf: async () => CheckpointPolicy.parse({ commands: "never-ask", decompositions: "auto" }),
     sleep: async () => undefined,
   });

@@ -2,15 +2,14 @@ import { describe, expect, it } from "vitest";
 import type { EventInput } from "@/server/domain/events/schema";
 import { CheckpointPolicy } from "@/server/domain/policy/checkpoints";
 import { foldEvents } from "@/server/domain/session/fold";
-import { DEFAULT_LIMITS } from "@/server/domain/session/limits";
 import type { EscalationPolicy } from "@/server/domain/vocabulary/two-phase";
 import { MemoryEventLog } from "@/server/events/log";
 import { commandAction, type Plan } from "@/server/model/actions";
 import { SIMPLE_TIER_DEFAULTS, type TierConfig } from "@/server/model/tiers/schema";
 import type { AgentModel } from "@/server/model/types";
-import { Orchestrator } from "@/server/orchestrator/orchestrator";
 import { discovered, ofType } from "@/server/testing/events";
-import { FakeSandboxProvider, scriptedModel, silentLogger } from "@/server/testing/fakes";
+import { FakeSandboxProvider, scriptedModel } from "@/server/testing/fakes";
+import { testOrchestrator } from "@/server/testing/orchestrator-deps";
 import { runTask } from "@/server/testing/riva-harness";
 import { escalatedEvent } from "./tier-events";
 
@@ -254,16 +253,12 @@ describe("RivaEngine with model tiers", () => {
     // The server restarts here: a new orchestrator with fresh models picks the run up from the log.
     const weak = tierModel("weak", "false");
     const strong = tierModel("strong", "true");
-    const restarted = new Orchestrator({
+    const restarted = testOrchestrator({
       log,
       model: weak,
       sandboxes: sandbox(),
-      limits: DEFAULT_LIMITS,
-      clock: Date.now,
       commandTimeoutMs: 1_000,
       sandboxImage: "fake",
-      logger: silentLogger,
-      workspaceOf: async () => ({ repoPath: "/nowhere.git", branch: "b" }),
       runningRuns: async () => [{ runId, sessionId: "s1" }],
       tiersForRun: async () => ({ config: tiers, models: [weak, strong] }),
       // The contract's check (`make` itself) runs unasked here, as the other engine tests' commands do.

@@ -3,11 +3,7 @@ import { checkHintsFor } from "@/server/domain/contract/child-checks";
 import { contractTargets, detectedFallback } from "@/server/domain/contract/detected-tests";
 import type { EventInput } from "@/server/domain/events/schema";
 import { summarizeIntent } from "@/server/domain/intent/discovered-intent";
-import {
-  type CheckpointPolicy,
-  DEFAULT_CHECKPOINTS,
-  STRICTEST_CHECKPOINTS,
-} from "@/server/domain/policy/checkpoints";
+import { type CheckpointPolicy } from "@/server/domain/policy/checkpoints";
 import { applyEvent, emptySessionView } from "@/server/domain/session/fold";
 import type { IntentionView, SessionView } from "@/server/domain/session/view";
 import { commandOutput } from "@/server/events/command-output";
@@ -16,7 +12,8 @@ import type { Plan } from "@/server/model/actions";
 import type { ModelCallRecord } from "@/server/model/call-record";
 import type { RequestContext } from "@/server/model/request-check";
 import { runGrantsFor } from "@/server/policy/approval/run-pre-approvals";
-import { ToolDispatch } from "@/server/tools/dispatch";
+import { checkpointsOfSession, sessionDispatch } from "@/server/runtime/session-runtime";
+import type { ToolDispatch } from "@/server/tools/dispatch";
 import { listWorkspace } from "@/server/tools/workspace-listing";
 import { compressionEvent } from "./act-compression";
 import { actContext } from "./act-context";
@@ -101,7 +98,7 @@ export class RivaEngine {
           logger: deps.logger,
         })
       : undefined;
-    this.tools = new ToolDispatch({
+    this.tools = sessionDispatch({
       sandbox: () => this.workspace.box(),
       policy: async (context) => ({
         checkpoints: await this.checkpoints(),
@@ -117,7 +114,7 @@ export class RivaEngine {
           context.activeIntent,
           await this.checkpoints(),
         ),
-      timeoutMs: deps.commandTimeoutMs,
+      commandTimeoutMs: deps.commandTimeoutMs,
       workspaceMaxBytes: deps.workspaceMaxBytes ?? null,
       // The project's own cap once its sandbox is known (the dispatch asks after acquiring it).
       workspaceCap: () => this.workspace.workspaceCapBytes() ?? deps.workspaceMaxBytes ?? null,
@@ -448,10 +445,8 @@ export class RivaEngine {
   }
 
   private async checkpoints(): Promise<CheckpointPolicy> {
-    this.policy ??=
-      // A policy that cannot be read asks about everything (fail closed), never less.
-      (await this.deps.checkpointsOf?.(this.sessionId).catch(() => STRICTEST_CHECKPOINTS)) ??
-      DEFAULT_CHECKPOINTS;
+    // A policy that cannot be read asks about everything (fail closed), never less.
+    this.policy ??= await checkpointsOfSession(this.deps.checkpointsOf, this.sessionId);
     return this.policy;
   }
 

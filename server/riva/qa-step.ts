@@ -2,7 +2,7 @@ import { randomUUID } from "node:crypto";
 import { errorMessage } from "@/server/domain/errors";
 import type { EventInput } from "@/server/domain/events/schema";
 import type { IntentionView, SessionView } from "@/server/domain/session/view";
-import { isReadOnlyTool } from "@/server/domain/vocabulary/stages";
+import { isReadOnlyTool } from "@/server/domain/tools/catalogue";
 import { createOfflineModel, reviewWithHeuristics } from "@/server/model/offline-model";
 import type { RequestContext } from "@/server/model/request-check";
 import type { AgentModel, ReadPort } from "@/server/model/types";

@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
 import type { StoredEvent } from "@/server/domain/events/schema";
-import { READ_ONLY_TOOLS } from "@/server/domain/vocabulary/stages";
+import { READ_ONLY_TOOLS } from "@/server/domain/tools/catalogue";
 import { EventStore } from "@/server/events/store";
 import type { AgentModel } from "@/server/model";
 import { WARMUP_ANALYSIS_MARK } from "@/server/model/fake-openai/scenarios";

@@ -1,4 +1,7 @@
+import { gitLogSpec } from "@/server/domain/tools/git-log";
+import { gitStatusSpec } from "@/server/domain/tools/git-status";
 import { resultText, type ToolResult } from "@/server/tools/dispatch";
+import { toolData } from "@/server/tools/tool-data";
 
 /**
  * Repo context for the act step (seed 004: "repo context each turn"): the branch, what is staged,
@@ -23,19 +26,25 @@ function capped(text: string, max: number): string {
   return `${lines}… (${text.length - lines.length} more characters not shown)`;
 }
 
-/** `git status --short --branch` and `git log` outputs, as the prompt's "repository now" section. */
+/** git.status's and git.log's typed data, as the prompt's "repository now" section. */
 export function formatRepoContext(status: ToolResult, log: ToolResult): string {
-  const section = (title: string, result: ToolResult, max: number) =>
-    result.status === "ok"
-      ? `${title}:\n${capped(result.output.trimEnd() || "(nothing)", max)}`
-      : `${title}: unavailable (${capped(resultText(result), 300)})`;
+  const statusData = toolData(status, gitStatusSpec);
+  const logData = toolData(log, gitLogSpec);
+  const section = (title: string, result: ToolResult, lines: string[] | null, max: number) =>
+    lines !== null
+      ? `${title}:\n${capped(lines.join("\n") || "(nothing)", max)}`
+      : `${title}: unavailable (${capped(resultText(result) || "it returned no data", 300)})`;
   return [
     section(
       "Branch and changed files (git status; `??` untracked, left column staged)",
       status,
+      statusData && [
+        ...(statusData.branch === null ? [] : [`## ${statusData.branch}`]),
+        ...statusData.changes,
+      ],
       MAX_STATUS_CHARS,
     ),
-    section(`Last ${RECENT_COMMITS} commits (git log)`, log, MAX_LOG_CHARS),
+    section(`Last ${RECENT_COMMITS} commits (git log)`, log, logData?.commits ?? null, MAX_LOG_CHARS),
   ].join("\n\n");
 }
 

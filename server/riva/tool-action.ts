@@ -1,6 +1,6 @@
 import type { Action, ToolCallBody } from "@/server/domain/events/schema";
+import { isReadOnlyTool } from "@/server/domain/tools/catalogue";
 import type { ActionType, Judgment } from "@/server/domain/vocabulary/session";
-import { isReadOnlyTool } from "@/server/domain/vocabulary/stages";
 import type { ToolResult } from "@/server/tools/dispatch";
 import { judgeCommand } from "./judge";
 

@@ -4,14 +4,13 @@ import pino from "pino";
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from "vitest";
 import { CheckpointPolicy } from "@/server/domain/policy/checkpoints";
 import { foldEvents } from "@/server/domain/session/fold";
-import { DEFAULT_LIMITS } from "@/server/domain/session/limits";
 import { openedKeys } from "@/server/events/opened-keys";
 import { EventStore } from "@/server/events/store";
 import type { PrismaClient } from "@/server/generated/prisma/client";
 import { createOfflineModel } from "@/server/model";
 import { type FakeModelServer, startFakeModelServer } from "@/server/model/fake-openai/server";
-import { Orchestrator } from "@/server/orchestrator/orchestrator";
 import { FakeSandboxProvider } from "@/server/testing/fakes";
+import { testOrchestrator } from "@/server/testing/orchestrator-deps";
 import { createTestDb, seedSession } from "@/server/testing/test-db";
 import { saveSettings } from "./model-settings";
 import { modelForSession } from "./run-model";
@@ -51,20 +50,16 @@ function capturedLogger() {
 }
 
 function orchestrator(logger: pino.Logger, sandbox: FakeSandboxProvider, secretBox: SecretBox) {
-  return new Orchestrator({
+  return testOrchestrator({
     log: new EventStore(db, () => openedKeys()),
     model: createOfflineModel(),
     modelForRun: (sessionId, overrides) =>
       modelForSession({ db, box: secretBox, environment: {} }, sessionId, overrides),
     sandboxes: sandbox,
-    limits: DEFAULT_LIMITS,
-    clock: Date.now,
     commandTimeoutMs: 5_000,
     sandboxImage: "fake",
     logger,
-    workspaceOf: async () => ({ repoPath: "/nowhere.git", branch: "b" }),
     checkpointsOf: async () => CheckpointPolicy.parse({ decompositions: "auto", commands: "never-ask" }),
-    runningRuns: async () => [],
     sleep: async () => undefined,
   });
 }

@@ -2,8 +2,9 @@ import type { EventBody } from "@/server/domain/events/schema";
 import { setupOutputId } from "@/server/domain/session/fold-environment";
 import type { EgressSettings } from "@/server/domain/vocabulary/egress";
 import { commandOutput } from "@/server/events/command-output";
+import { sessionDispatch } from "@/server/runtime/session-runtime";
 import type { EgressApplied, Sandbox, SandboxProvider } from "@/server/sandbox/types";
-import { type DispatchDeps, ToolDispatch } from "@/server/tools/dispatch";
+import type { DispatchDeps } from "@/server/tools/dispatch";
 
 /** What a session needs to know of its project's environment (built by app-context from the database). */
 export interface SessionEnvironment {
@@ -174,10 +175,10 @@ export function environmentPreparer(ctx: {
   gvisorSetup?: { sandboxSessionId: string; problem?: string },
 ) => Promise<void> {
   return async (environment, fresh, sandbox, gvisorSetup) => {
-    const dispatch = new ToolDispatch({
+    const dispatch = sessionDispatch({
       sandbox: async () => sandbox,
       policy: ctx.policy,
-      timeoutMs: ctx.timeoutMs,
+      commandTimeoutMs: ctx.timeoutMs,
     });
     // The setup's output goes to the session's live readers like a cycle's (ephemeral; the stored
     // tail is in `setup-ran`), under a key of its own.

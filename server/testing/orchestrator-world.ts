@@ -2,17 +2,17 @@ import { mkdtemp, rm } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import path from "node:path";
 import { afterAll, beforeAll, beforeEach } from "vitest";
-import { foldEvents } from "@/server/domain/session/fold";
-import { DEFAULT_LIMITS } from "@/server/domain/session/limits";
 import type { SessionView } from "@/server/domain/session/view";
 import { EventStore } from "@/server/events/store";
 import type { PrismaClient } from "@/server/generated/prisma/client";
 import { logger } from "@/server/logger";
 import { type AgentModel, AiSdkModel, createOfflineModel } from "@/server/model";
 import { type FakeModelServer, startFakeModelServer } from "@/server/model/fake-openai/server";
-import { Orchestrator, type OrchestratorDeps } from "@/server/orchestrator/orchestrator";
+import type { Orchestrator, OrchestratorDeps } from "@/server/orchestrator/orchestrator";
 import { createEmptyRepository } from "@/server/projects/git-repository";
+import { foldSessionLog } from "@/server/runtime/session-runtime";
 import { DockerSandboxProvider } from "@/server/sandbox";
+import { testOrchestrator } from "./orchestrator-deps";
 import { createTestDb, seedSession } from "./test-db";
 
 /**
@@ -92,14 +92,10 @@ export function orchestratorWorld(options: { repoName: string; fakeModel?: boole
     orchestrator(overrides = {}) {
       const current = database();
       const session = sessionId;
-      return new Orchestrator({
+      return testOrchestrator({
         log: new EventStore(current),
         model: createOfflineModel(),
         sandboxes,
-        limits: DEFAULT_LIMITS,
-        clock: Date.now,
-        commandTimeoutMs: 30_000,
-        sandboxImage: "arbor-sandbox:latest",
         logger,
         workspaceOf: async () => ({ repoPath, branch: `arbor/session-${session}` }),
         runningRuns: async () =>
@@ -119,7 +115,7 @@ export function orchestratorWorld(options: { repoName: string; fakeModel?: boole
       });
     },
     async view() {
-      return foldEvents(await new EventStore(database()).read(sessionId));
+      return foldSessionLog(new EventStore(database()), sessionId);
     },
     async waitForApproval(kind) {
       for (let i = 0; i < 200; i++) {

@@ -7,9 +7,8 @@ import type { ApprovalView, SessionView } from "@/server/domain/session/view";
 import { MemoryEventLog } from "@/server/events/log";
 import type { RunTiers } from "@/server/model/tiers/run-tiers";
 import type { AgentModel } from "@/server/model/types";
-import { Orchestrator } from "@/server/orchestrator/orchestrator";
 import type { SandboxProvider } from "@/server/sandbox/types";
-import { silentLogger } from "./fakes";
+import { runningRunsOfLog, testOrchestrator } from "./orchestrator-deps";
 
 export type Answer =
   | {
@@ -137,7 +136,7 @@ function lifeOf(log: MemoryEventLog, crashAfter: number | null) {
 
 function startServer(log: MemoryEventLog, options: Parameters<typeof runTask>[0], crashAfter: number | null) {
   const life = lifeOf(log, crashAfter);
-  const orchestrator = new Orchestrator({
+  const orchestrator = testOrchestrator({
     log: life.log,
     model: options.model,
     sandboxes: options.sandboxes,
@@ -145,18 +144,13 @@ function startServer(log: MemoryEventLog, options: Parameters<typeof runTask>[0]
     clock: options.clock ?? Date.now,
     commandTimeoutMs: 1_000,
     sandboxImage: "fake",
-    logger: silentLogger,
-    workspaceOf: async () => ({ repoPath: "/nowhere.git", branch: "b" }),
     budget: options.budget ?? null,
     priceOf: (call) => (call.tokensIn + call.tokensOut) / 1_000,
     checkpointsOf: async () => CheckpointPolicy.parse(options.checkpoints ?? { commands: "never-ask" }),
     // Retries are part of what is tested; their waiting is not.
     sleep: async () => undefined,
     ...(options.tiers ? { tiersForRun: async () => options.tiers ?? null } : {}),
-    runningRuns: async () =>
-      Object.values(foldEvents(await log.read(SESSION)).runs)
-        .filter((run) => run.status === "RUNNING")
-        .map((run) => ({ runId: run.id, sessionId: SESSION })),
+    runningRuns: runningRunsOfLog(log, SESSION),
   });
   return { orchestrator, life };
 }

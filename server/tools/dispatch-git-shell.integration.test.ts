@@ -20,6 +20,9 @@ describe("git tools", () => {
     const status = await tools.run({ tool: "git.status", input: {} }, { activeIntent: null });
     expect(status.output).toMatch(/^## arbor\/tools/);
     expect(status.output).toContain("?? lib/");
+    // The same facts typed, for code (repo context) that must not parse the text.
+    expect(status.data).toMatchObject({ branch: expect.stringMatching(/^arbor\/tools/) });
+    expect((status.data as { changes: string[] }).changes).toContain("?? lib/");
     const add = await approved(tools, { tool: "git.add", input: { paths: ["lib/v.ts"] } }, ctx);
     expect(add).toMatchObject({ status: "ok" });
     expect(add.output).toContain("A  lib/v.ts");
@@ -37,6 +40,7 @@ describe("git tools", () => {
     expect(log.output.split("\n")).toHaveLength(2);
     expect(log.output).toContain("Arbor Agent: --amend");
     expect(log.output).toContain("init");
+    expect((log.data as { commits: string[] }).commits).toEqual(log.output.split("\n"));
 
     const nothing = await approved(tools, { tool: "git.commit", input: { message: "empty" } }, ctx);
     expect(nothing).toMatchObject({ status: "failed", error: { code: "git_failed" } });
@@ -92,7 +96,7 @@ describe("git tools", () => {
 
 describe("shell.exec", () => {
   it("returns output and exit codes the model can read; a timeout kills it", async () => {
-    const tools = dispatchWith({ timeoutMs: 1_500 });
+    const tools = dispatchWith({ commandTimeoutMs: 1_500 });
     const ok = await tools.run(
       { tool: "shell.exec", input: { command: "echo out; echo err >&2" } },
       { activeIntent: WIDE },

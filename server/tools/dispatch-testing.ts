@@ -1,9 +1,10 @@
 import { afterAll, beforeAll } from "vitest";
 import { CheckpointPolicy } from "@/server/domain/policy/checkpoints";
+import { type SessionDispatchSettings, sessionDispatch } from "@/server/runtime/session-runtime";
 import type { DockerSandboxProvider } from "@/server/sandbox/docker-provider";
 import { cleanUp, makeBareRepo, PREFIX, testProvider } from "@/server/sandbox/docker-testing";
 import type { Sandbox } from "@/server/sandbox/types";
-import { type DispatchContext, type DispatchDeps, type ToolCall, ToolDispatch } from "./dispatch";
+import type { DispatchContext, ToolCall, ToolDispatch } from "./dispatch";
 import type { GatePolicy } from "./tool-gate";
 
 /**
@@ -36,11 +37,11 @@ export function toolSandboxSuite(name: string) {
     await cleanUp(provider);
   });
 
-  function dispatchWith(overrides: Partial<DispatchDeps> = {}) {
-    return new ToolDispatch({
+  function dispatchWith(overrides: Partial<SessionDispatchSettings> = {}) {
+    return sessionDispatch({
       sandbox: async () => box,
       policy: async () => NO_QUESTIONS,
-      timeoutMs: 20_000,
+      commandTimeoutMs: 20_000,
       ...overrides,
     });
   }

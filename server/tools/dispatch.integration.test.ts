@@ -21,6 +21,8 @@ describe("fs tools", () => {
       { activeIntent: null },
     );
     expect(read).toMatchObject({ status: "ok", output: "     2\tconst b = 2;\n" });
+    // The typed data next to the text: the lines as in the file, no numbers to strip.
+    expect(read.data).toEqual({ text: "const b = 2;\n", firstLine: 2, truncated: false });
     const list = await tools().run({ tool: "fs.list", input: {} }, { activeIntent: null });
     expect(list.output.split("\n")).toEqual(expect.arrayContaining(["d .git", "f README.md", "d src"]));
     const deep = await tools().run(
@@ -28,13 +30,28 @@ describe("fs tools", () => {
       { activeIntent: null },
     );
     expect(deep.output).toBe("f src/app.ts");
+    expect(deep.data).toEqual({ entries: [{ kind: "file", path: "src/app.ts" }], more: false });
     const search = await tools().run(
       { tool: "fs.search", input: { pattern: "b = 2" } },
       { activeIntent: null },
     );
     expect(search).toMatchObject({ status: "ok", output: "src/app.ts:2:const b = 2;" });
+    expect(search.data).toEqual({
+      matches: [{ path: "src/app.ts", line: 2, text: "const b = 2;" }],
+      more: false,
+    });
+    // A path that reads like `path:line:` is still one path in the data (grep -Z ends it with a NUL).
+    await sh("mkdir -p 'src/x:9:' && printf 'b = 2\\n' > 'src/x:9:/y.ts'");
+    const odd = await tools().run(
+      { tool: "fs.search", input: { pattern: "b = 2", path: "src/x:9:" } },
+      { activeIntent: null },
+    );
+    expect(odd.output).toBe("src/x:9:/y.ts:1:b = 2");
+    expect(odd.data).toEqual({ matches: [{ path: "src/x:9:/y.ts", line: 1, text: "b = 2" }], more: false });
+    await sh("rm -rf 'src/x:9:'");
     const none = await tools().run({ tool: "fs.search", input: { pattern: "zzz" } }, { activeIntent: null });
     expect(none).toMatchObject({ status: "ok", output: 'No matches for "zzz" in ..' });
+    expect(none.data).toEqual({ matches: [], more: false });
   });
 
   it("reports a missing file, a directory and a missing search text as results, not crashes", async () => {

@@ -90,6 +90,11 @@ export interface ToolResult {
   status: ToolResultStatus;
   /** What the command or tool printed (raw); see `resultText` for the model's whole view. */
   output: string;
+  /**
+   * The same facts typed, when the call succeeded and its spec declares `data`: read it with
+   * `toolData` (`tool-data.ts`), never by parsing `output` (which is written for the model).
+   */
+  data?: unknown;
   error: { code: ToolErrorCode; message: string } | null;
   exitCode: number | null;
   timedOut: boolean;
@@ -272,7 +277,7 @@ export class ToolDispatch {
     };
     const ledger = tool.risk !== "safe" && context.traceIds ? this.deps.ledger : undefined;
     const mark = ledger ? await ledger.begin().catch(() => null) : null;
-    const output: ToolOutput = await tool.execute(input as never, runtime);
+    const output: ToolOutput<unknown> = await tool.execute(input as never, runtime);
     // Collected right after the tool, before anything else runs, so only its own changes count.
     const trace =
       ledger && mark && context.traceIds
@@ -290,6 +295,7 @@ export class ToolDispatch {
         binding,
         input,
         trace,
+        ...(output.data !== undefined ? { data: output.data } : {}),
         ...(output.selectedIntent ? { selectedIntent: output.selectedIntent } : {}),
       });
     return base(tool.name, started, {

@@ -1,22 +1,9 @@
-import { z } from "zod";
-import { quotedPath, relativePath, WorkspacePathInput } from "./paths";
+import { fsDeleteSpec } from "@/server/domain/tools/fs-delete";
+import { quotedPath, relativePath } from "./paths";
 import { combinedOutput, execIn, isFailure } from "./sandbox-calls";
-import { defineTool } from "./types";
+import { implementTool } from "./types";
 
-export const fsDelete = defineTool({
-  name: "fs.delete",
-  risk: "dangerous",
-  description: [
-    "Deletes one file (or symbolic link) from the workspace. It does not delete directories.",
-    "Irreversible unless the file is committed in git. Dangerous: a person must confirm it every time",
-    "unless the project pre-approves file changes (a pre-approval for one run does not cover deletes); protected paths always ask.",
-    "Needs an active intent and a path inside its owned scope. Fails with not_found when the file does not exist.",
-  ].join(" "),
-  input: z.strictObject({ path: WorkspacePathInput }),
-  paths: (input) => [input.path],
-  writes: true,
-  // `rm` removes a symbolic link, never its target: the link is what is judged and deleted.
-  actsOnEntry: true,
+export const fsDelete = implementTool(fsDeleteSpec, {
   async execute(input, runtime) {
     const file = quotedPath(input.path);
     const name = relativePath(input.path);

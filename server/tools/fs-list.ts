@@ -1,27 +1,12 @@
-import { z } from "zod";
-import { quotedPath, relativePath, WorkspacePathInput } from "./paths";
+import { fsListSpec } from "@/server/domain/tools/fs-list";
+import { quotedPath, relativePath } from "./paths";
 import { combinedOutput, execIn, isFailure } from "./sandbox-calls";
-import { defineTool } from "./types";
+import { implementTool } from "./types";
 
 /** Folders nobody reads entry by entry: listed as one line, never descended into. */
 const PRUNED = [".git", "node_modules", ".venv", "__pycache__", ".next"];
 
-export const fsList = defineTool({
-  name: "fs.list",
-  risk: "safe",
-  description: [
-    "Lists a directory of the workspace: one entry per line, `d` for a directory or `f` for a file, then its path relative to /workspace, sorted.",
-    "Without `path` it lists the workspace root. Set `recursive` to walk subdirectories (.git, node_modules and similar folders are shown but not entered).",
-    "At most `limit` entries are returned (default 500); a note says when there were more.",
-    "Use it to find files before reading them. Needs no approval and no active intent.",
-  ].join(" "),
-  input: z.strictObject({
-    path: WorkspacePathInput.optional(),
-    recursive: z.boolean().default(false).describe("Walk subdirectories too."),
-    limit: z.number().int().min(1).max(5_000).default(500).describe("Most entries to return."),
-  }),
-  paths: (input) => (input.path === undefined ? [] : [input.path]),
-  writes: false,
+export const fsList = implementTool(fsListSpec, {
   async execute(input, runtime) {
     const dir = quotedPath(input.path ?? ".");
     const depth = input.recursive ? 64 : 1;
@@ -45,17 +30,23 @@ export const fsList = defineTool({
         output: combinedOutput(result),
       };
     const base = name === "." ? "" : `${name}/`;
-    const lines = result.stdout
+    const found = result.stdout
       .split("\n")
       .filter((line) => line !== "")
       // `find -printf %y` says l for a link, f for a file; the model needs only file or directory.
-      .map((line) => `${line[0] === "d" ? "d" : "f"} ${base}${line.slice(2)}`);
-    const more = lines.length > input.limit;
-    const shown = lines.slice(0, input.limit);
-    if (shown.length === 0) return { ok: true, output: `(${name} is empty)` };
+      .map(
+        (line) =>
+          ({ kind: line[0] === "d" ? "directory" : "file", path: `${base}${line.slice(2)}` }) as const,
+      );
+    const more = found.length > input.limit;
+    const entries = found.slice(0, input.limit);
+    const data = { entries, more };
+    if (entries.length === 0) return { ok: true, output: `(${name} is empty)`, data };
+    const lines = entries.map((entry) => `${entry.kind === "directory" ? "d" : "f"} ${entry.path}`);
     return {
       ok: true,
-      output: shown.join("\n") + (more ? `\n[more than ${input.limit} entries: list a subdirectory]` : ""),
+      output: lines.join("\n") + (more ? `\n[more than ${input.limit} entries: list a subdirectory]` : ""),
+      data,
     };
   },
 });

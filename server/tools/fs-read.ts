@@ -1,7 +1,7 @@
-import { z } from "zod";
-import { quotedPath, relativePath, WorkspacePathInput } from "./paths";
+import { fsReadSpec } from "@/server/domain/tools/fs-read";
+import { quotedPath, relativePath } from "./paths";
 import { combinedOutput, execIn, isFailure, noteTruncation } from "./sandbox-calls";
-import { defineTool, type ToolOutput, type ToolRuntime } from "./types";
+import { implementTool, type ToolOutput, type ToolRuntime } from "./types";
 
 const MAX_READ_BYTES = 256 * 1024;
 /** `exact` reads return the whole file, so they are capped by the file's size instead of cut. */
@@ -9,25 +9,7 @@ export const MAX_EXACT_READ_BYTES = 1024 * 1024;
 /** What `exact` prints before the base64 when the file is larger than the cap: `too large <bytes>`. */
 const TOO_LARGE = "too large ";
 
-export const fsRead = defineTool({
-  name: "fs.read",
-  risk: "safe",
-  description: [
-    "Reads a text file in the workspace and returns its lines, each prefixed with its line number.",
-    "Use it before editing a file, so fs.edit's search text matches exactly.",
-    "For a long file give `startLine` and `lineCount` to read one part; output past 256 KB is cut and says so.",
-    "Fails with not_found when the file does not exist and not_a_file for a directory (use fs.list).",
-    "Needs no approval and no active intent.",
-    "`exact: true` returns the whole file (at most 1 MiB) as base64 instead, byte for byte; the workspace editor uses it, you rarely need it.",
-  ].join(" "),
-  input: z.strictObject({
-    path: WorkspacePathInput,
-    startLine: z.number().int().min(1).optional().describe("First line to return (1-based)."),
-    lineCount: z.number().int().min(1).max(10_000).optional().describe("How many lines to return."),
-    exact: z.boolean().optional().describe("Return the whole file as base64 (no line numbers)."),
-  }),
-  paths: (input) => [input.path],
-  writes: false,
+export const fsRead = implementTool(fsReadSpec, {
   async execute(input, runtime) {
     if (input.exact) return readExact(input.path, runtime);
     const file = quotedPath(input.path);
@@ -36,7 +18,7 @@ export const fsRead = defineTool({
     const command = [
       `if [ -d ${file} ]; then echo "is a directory" >&2; exit 3; fi`,
       `if [ ! -e ${file} ]; then echo "no such file" >&2; exit 2; fi`,
-      `awk -v first=${first} -v last=${last} 'last && NR > last { exit } NR >= first { printf "%6d\\t%s\\n", NR, $0 }' ${file}`,
+      `awk -v first=${first} -v last=${last} 'last && NR > last { exit } NR >= first { print }' ${file}`,
     ].join("\n");
     const result = await execIn(runtime, command, { maxOutputBytes: MAX_READ_BYTES });
     if (isFailure(result)) return result.failure;
@@ -51,8 +33,15 @@ export const fsRead = defineTool({
         message: `Could not read ${name}: ${result.stderr.trim().slice(0, 300)}`,
         output: combinedOutput(result),
       };
-    const body = result.stdout === "" ? `(${name} is empty or has no lines from ${first} on)` : result.stdout;
-    return { ok: true, output: noteTruncation(body, result.truncated) };
+    const body =
+      result.stdout === ""
+        ? `(${name} is empty or has no lines from ${first} on)`
+        : numbered(result.stdout, first);
+    return {
+      ok: true,
+      output: noteTruncation(body, result.truncated),
+      data: { text: result.stdout, firstLine: first, truncated: result.truncated },
+    };
   },
 });
 
@@ -93,4 +82,11 @@ async function readExact(path: string, runtime: ToolRuntime): Promise<ToolOutput
       output: combinedOutput(result),
     };
   return { ok: true, output: result.stdout.trim() };
+}
+
+/** Each line with its number in front, as the model reads a file: `     12\tconst a = 1;`. */
+function numbered(text: string, first: number): string {
+  const lines = text.split("\n");
+  if (lines.at(-1) === "") lines.pop();
+  return lines.map((line, index) => `${String(first + index).padStart(6)}\t${line}\n`).join("");
 }

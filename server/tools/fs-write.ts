@@ -1,29 +1,10 @@
-import { z } from "zod";
+import { fsWriteSpec } from "@/server/domain/tools/fs-write";
 import { detectSecrets } from "@/server/governance/secrets";
-import { relativePath, WorkspacePathInput } from "./paths";
-import { defineTool } from "./types";
+import { relativePath } from "./paths";
+import { implementTool } from "./types";
 import { countLines, writeChecked } from "./write-file";
 
-export const fsWrite = defineTool({
-  name: "fs.write",
-  risk: "moderate",
-  description: [
-    "Creates a file, or replaces a file's whole content, with exactly `content` (missing parent directories are created).",
-    "To change part of an existing file prefer fs.edit, which cannot drop the rest of it by accident.",
-    "Works under the active intent (in a run, the intention being worked, which the engine selects for you): the path must be inside its owned scope.",
-    "Moderate risk: a person approves it unless the path is in a scope approved with the decomposition;",
-    "protected paths (.git, .orchestration, package.json, .env, CI workflows, hooks) always ask.",
-    "Refused when the write would take /workspace over its size cap.",
-  ].join(" "),
-  input: z.strictObject({
-    path: WorkspacePathInput,
-    content: z
-      .string()
-      .max(8 * 1024 * 1024)
-      .describe("The file's complete new content."),
-  }),
-  paths: (input) => [input.path],
-  writes: true,
+export const fsWrite = implementTool(fsWriteSpec, {
   inspect: async (input) => ({ secretFindings: detectSecrets(input.content, { fileName: input.path }) }),
   async execute(input, runtime) {
     const failed = await writeChecked(runtime, input.path, input.content);

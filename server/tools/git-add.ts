@@ -1,21 +1,9 @@
-import { z } from "zod";
+import { gitAddSpec } from "@/server/domain/tools/git-add";
 import { runGit } from "./git-run";
-import { quotedPath, WorkspacePathInput } from "./paths";
-import { defineTool } from "./types";
+import { quotedPath } from "./paths";
+import { implementTool } from "./types";
 
-export const gitAdd = defineTool({
-  name: "git.add",
-  risk: "moderate",
-  description: [
-    "Stages files for the next commit (`git add`), including deletions of tracked files. Give each file or directory in `paths`;",
-    "paths are taken literally (no globs). Check the result with git.status or git.diff with staged.",
-    "Needs an active intent and paths inside its owned scope; moderate risk: a person approves it unless git-write tools are pre-approved.",
-  ].join(" "),
-  input: z.strictObject({
-    paths: z.array(WorkspacePathInput).min(1).max(200).describe("Files or directories to stage."),
-  }),
-  paths: (input) => input.paths,
-  writes: true,
+export const gitAdd = implementTool(gitAddSpec, {
   execute: (input, runtime) =>
     runGit(
       runtime,

@@ -1,21 +1,8 @@
-import { z } from "zod";
-import { BranchName, runGit } from "./git-run";
-import { defineTool } from "./types";
+import { gitBranchSpec } from "@/server/domain/tools/git-branch";
+import { runGit } from "./git-run";
+import { implementTool } from "./types";
 
-export const gitBranch = defineTool({
-  name: "git.branch",
-  risk: "moderate",
-  description: [
-    "Creates a new branch `name` at `from` (default: the current commit) without switching to it; use git.checkout to switch.",
-    "It never deletes, renames or moves an existing branch: creating a name that exists fails.",
-    "Needs an active intent; moderate risk: a person approves it unless git-write tools are pre-approved.",
-  ].join(" "),
-  input: z.strictObject({
-    name: BranchName,
-    from: BranchName.optional().describe("The branch or commit to start from."),
-  }),
-  paths: () => [],
-  writes: false,
+export const gitBranch = implementTool(gitBranchSpec, {
   execute: (input, runtime) =>
     runGit(
       runtime,

@@ -1,28 +1,10 @@
-import { z } from "zod";
+import { gitCommitSpec } from "@/server/domain/tools/git-commit";
 import { secretsInStagedDiff } from "@/server/git/staged-secrets";
 import { runGit } from "./git-run";
 import { execIn, isFailure } from "./sandbox-calls";
-import { defineTool } from "./types";
+import { implementTool } from "./types";
 
-export const gitCommit = defineTool({
-  name: "git.commit",
-  risk: "moderate",
-  description: [
-    "Commits what is staged (see git.add) with `message` on the current branch and returns the new commit's one-line summary.",
-    "It only ever adds a commit: it cannot amend, rebase, reset or push, and there is no option to.",
-    "Fails when nothing is staged. A person approves it after seeing the staged diff and the message;",
-    "staged content that looks like a secret (.env files, private keys, tokens) is flagged for their explicit decision.",
-    "Needs an active intent.",
-  ].join(" "),
-  input: z.strictObject({
-    message: z
-      .string()
-      .max(10_000)
-      .regex(/\S/, "the commit message must not be blank")
-      .describe("The commit message: a short subject line, optionally a blank line and a body."),
-  }),
-  paths: () => [],
-  writes: false,
+export const gitCommit = implementTool(gitCommitSpec, {
   async inspect(_input, runtime) {
     const staged = await execIn(
       runtime,

@@ -1,4 +1,3 @@
-import { z } from "zod";
 import { combinedOutput, commandFailure, execIn, isFailure, noteTruncation } from "./sandbox-calls";
 import type { ToolOutput, ToolRuntime } from "./types";
 
@@ -7,38 +6,25 @@ import type { ToolOutput, ToolRuntime } from "./types";
  * input can smuggle in a flag: there is no `force`, `amend`, `--hard` or free-form arguments field in
  * any git tool's schema, and names may not start with `-`.
  */
-export async function runGit(
+export async function runGit<Data = never>(
   runtime: ToolRuntime,
   command: string,
   what: string,
-  options: { stdin?: string; empty?: string } = {},
-): Promise<ToolOutput> {
+  options: {
+    stdin?: string;
+    empty?: string;
+    /** The tool's typed data from git's stdout, and the text the model reads when it differs. */
+    shape?: (stdout: string) => { data: Data; stdout?: string };
+  } = {},
+): Promise<ToolOutput<Data>> {
   const result = await execIn(runtime, command, options.stdin === undefined ? {} : { stdin: options.stdin });
   if (isFailure(result)) return result.failure;
   if (result.exitCode !== 0 || result.timedOut) return commandFailure(result, what);
-  const output = combinedOutput(result).trimEnd();
+  const shaped = options.shape?.(result.stdout);
+  const output = combinedOutput({ ...result, stdout: shaped?.stdout ?? result.stdout }).trimEnd();
   return {
     ok: true,
     output: noteTruncation(output === "" ? (options.empty ?? "(no output)") : output, result.truncated),
+    ...(shaped ? { data: shaped.data } : {}),
   };
 }
-
-/** A branch name git accepts and no option parser could mistake for a flag. */
-export const BranchName = z
-  .string()
-  .min(1)
-  .max(200)
-  .regex(/^[A-Za-z0-9._/-]+$/, "letters, digits, `.`, `_`, `/` and `-` only")
-  .refine((name) => !name.startsWith("-"), "a branch name cannot start with -")
-  .refine(
-    (name) =>
-      !name.includes("..") &&
-      !name.includes("//") &&
-      !name.endsWith("/") &&
-      !name.endsWith(".") &&
-      !name.endsWith(".lock") &&
-      !name.startsWith("/") &&
-      !name.split("/").some((part) => part.startsWith(".")),
-    "not a valid git branch name",
-  )
-  .describe("A branch name, e.g. `feature/login`.");

@@ -1,20 +1,15 @@
-import { z } from "zod";
+import { gitStatusSpec } from "@/server/domain/tools/git-status";
 import { runGit } from "./git-run";
-import { defineTool } from "./types";
+import { implementTool } from "./types";
 
-export const gitStatus = defineTool({
-  name: "git.status",
-  risk: "safe",
-  description: [
-    "Shows the repository's state in short form: the first line is the branch (`## branch...upstream`),",
-    "then one line per changed file: `M` modified, `A` added, `D` deleted, `??` untracked; the left column is the index (staged), the right the working tree.",
-    "Use it before git.add and git.commit. Needs no approval and no active intent.",
-  ].join(" "),
-  input: z.strictObject({}),
-  paths: () => [],
-  writes: false,
+export const gitStatus = implementTool(gitStatusSpec, {
   execute: (_input, runtime) =>
     runGit(runtime, "git -c core.quotePath=false status --short --branch", "git status", {
       empty: "(clean)",
+      shape: (stdout) => {
+        const lines = stdout.split("\n").filter((line) => line !== "");
+        const branch = lines[0]?.startsWith("## ") ? lines[0].slice(3) : null;
+        return { data: { branch, changes: branch === null ? lines : lines.slice(1) } };
+      },
     }),
 });

@@ -5,7 +5,6 @@ import { z } from "zod";
  * `.orchestration/active_intents.yaml` (seed 003) and the `<intent_context>` block that
  * select_active_intent returns. Pure: parsing and rendering only.
  */
-export const INTENTS_FILE = ".orchestration/active_intents.yaml";
 
 const texts = z.array(z.coerce.string()).default([]);
 export const IntentRecord = z.object({

@@ -1,13 +1,5 @@
-import { z } from "zod";
 import { shellQuote } from "@/server/domain/text/shell-quote";
 import { resolveWorkspacePath } from "@/server/domain/text/workspace-path";
-
-/** A path as the model writes it: relative to /workspace, or absolute inside it. */
-export const WorkspacePathInput = z
-  .string()
-  .min(1, "a path is required")
-  .max(4_096)
-  .describe("A path relative to /workspace (e.g. `src/app.ts`), or an absolute path inside /workspace.");
 
 /**
  * The absolute path, quoted for the shell. The dispatch's scope guard has already refused anything

@@ -1,6 +1,6 @@
 import { z } from "zod";
+import { isToolName, TOOL_NAMES, type ToolName, type ToolSpecs } from "@/server/domain/tools/catalogue";
 import type { RiskClass } from "@/server/domain/tools/risk";
-import { isToolName, type ToolName } from "@/server/domain/vocabulary/stages";
 import { fsDelete } from "./fs-delete";
 import { fsEdit } from "./fs-edit";
 import { fsList } from "./fs-list";
@@ -20,9 +20,9 @@ import { shellExec } from "./shell-exec";
 import type { ToolDefinition } from "./types";
 
 /**
- * Every tool the agent has, by name. The names are the approval gate's vocabulary
- * (`server/policy/stages/vocabulary.ts`), so the registry, the risk table and the stage policy
- * cannot disagree: `satisfies Record<ToolName, …>` fails to compile when one is missing.
+ * The code that runs each tool of the catalogue (`server/domain/tools/catalogue.ts`), by name. Each
+ * entry is built from its catalogue spec (`implementTool`), so its facts cannot differ; the type below
+ * fails to compile when a tool of the catalogue has no implementation here, or one has a wrong spec.
  */
 export const TOOLS = {
   "fs.read": fsRead,
@@ -41,7 +41,7 @@ export const TOOLS = {
   "shell.exec": shellExec,
   select_active_intent: selectActiveIntent,
   "setup.run": setupRun,
-} as const satisfies Record<ToolName, { name: ToolName; risk: RiskClass; description: string }>;
+} as const satisfies { [Name in ToolName]: ToolDefinition<ToolSpecs[Name]> };
 
 /** The tool of that name, or null: the dispatch answers an unknown name with an error result. */
 export function toolNamed(name: string): ToolDefinition | null {
@@ -55,7 +55,7 @@ export function toolManuals(): {
   description: string;
   inputSchema: unknown;
 }[] {
-  return Object.values(TOOLS).map((tool) => ({
+  return TOOL_NAMES.map((name) => TOOLS[name]).map((tool) => ({
     name: tool.name,
     risk: tool.risk,
     description: tool.description,

@@ -1,6 +1,6 @@
-import { z } from "zod";
+import { setupRunSpec } from "@/server/domain/tools/setup-run";
 import { combinedOutput, commandFailure, execIn, isFailure } from "./sandbox-calls";
-import { defineTool } from "./types";
+import { implementTool } from "./types";
 
 /** Installing a project's dependencies may take a while; the agent's commands keep their own limit. */
 const SETUP_TIMEOUT_MS = 15 * 60 * 1000;
@@ -12,19 +12,7 @@ const SETUP_TIMEOUT_MS = 15 * 60 * 1000;
  * network and the project's setup secrets as environment variables (ToolRuntime.env), which are not
  * part of its input and so appear in no event.
  */
-export const setupRun = defineTool({
-  name: "setup.run",
-  risk: "dangerous",
-  description: [
-    "Runs the project's setup command (installing dependencies) in /workspace, once, when a session's workspace is made.",
-    "Server only: it is never offered to a model. It needs an active intent and always the approval a person gave this exact command in the project's settings;",
-    "it runs with the setup phase's network and the project's setup secrets.",
-  ].join(" "),
-  input: z.strictObject({
-    command: z.string().min(1).max(2_000).describe("The setup command, exactly as approved."),
-  }),
-  paths: () => [],
-  writes: false,
+export const setupRun = implementTool(setupRunSpec, {
   async execute(input, runtime) {
     const result = await execIn(runtime, input.command, {
       timeoutMs: Math.max(runtime.timeoutMs, SETUP_TIMEOUT_MS),

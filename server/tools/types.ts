@@ -1,14 +1,13 @@
 import type { z } from "zod";
-import type { RiskClass } from "@/server/domain/tools/risk";
-import type { ToolName } from "@/server/domain/vocabulary/stages";
+import type { ToolSpec } from "@/server/domain/tools/spec";
 import type { SecretFinding } from "@/server/governance/secrets";
 import type { Sandbox } from "@/server/sandbox/types";
 
 /**
- * What every tool is: a name, an operating manual for the model, a zod schema its input must pass
- * (model output is parsed, never cast), a risk class (seed 004) and the code that runs it in the
- * session's sandbox. Tools never decide whether they may run: the dispatch (`dispatch.ts`) does, and
- * calls `execute` only after every gate said yes.
+ * What every tool is: its spec from the catalogue (`server/domain/tools/`: name, risk, stages, the
+ * operating manual, the zod schema its input must pass — model output is parsed, never cast) and the
+ * code that runs it in the session's sandbox. Tools never decide whether they may run: the dispatch
+ * (`dispatch.ts`) does, and calls `execute` only after every gate said yes.
  */
 
 /** How a tool failed, in words the model can act on; none of these ends a run. */
@@ -30,11 +29,13 @@ export type ToolErrorCode =
   | "sandbox_error";
 
 /** What `execute` hands back; the dispatch wraps it into a ToolResult. */
-export type ToolOutput =
+export type ToolOutput<Data = never> =
   | {
       ok: true;
       /** What the model reads. */
       output: string;
+      /** The same facts typed (the spec's `data` schema), for code: never parsed back from `output`. */
+      data?: Data;
       exitCode?: number;
       /** select_active_intent only: the intent the run now works under. */
       selectedIntent?: { id: string; ownedScope: string[] };
@@ -71,33 +72,20 @@ export interface ToolRuntime {
   env?: Record<string, string>;
 }
 
-export interface ToolDefinition<Schema extends z.ZodType = z.ZodType> {
-  name: ToolName;
-  risk: RiskClass;
-  /** An operating manual, written for the model: what it does, when to use it, what it returns. */
-  description: string;
-  input: Schema;
-  /**
-   * The workspace paths the call touches. The scope guard resolves each one inside the sandbox
-   * (`..`, symlinks) before any gate; `writes` decides whether the owned scope applies.
-   */
-  paths(input: z.output<Schema>): string[];
-  /** True when the paths are written (checked against the intent's owned scope), false for reads. */
-  writes: boolean;
-  /**
-   * True when the call acts on the directory entry itself, never on what a symbolic link points to
-   * (fs.delete removes the link). The scope guard then resolves the parent directory and keeps the
-   * last component as written: a link to outside /workspace can be deleted, its target is never
-   * touched or judged.
-   */
-  actsOnEntry?: boolean;
+/** How a tool runs: the part of a tool that is not in its spec. */
+export interface ToolExecution<Input, Data> {
   /**
    * What the approval gate and the person asked should see before it runs: the content's secrets (a
    * write, the staged diff of a commit) and a preview. Runs after the scope guard, before the gate.
    */
-  inspect?(input: z.output<Schema>, runtime: ToolRuntime): Promise<ToolInspection>;
-  execute(input: z.output<Schema>, runtime: ToolRuntime): Promise<ToolOutput>;
+  inspect?(input: Input, runtime: ToolRuntime): Promise<ToolInspection>;
+  execute(input: Input, runtime: ToolRuntime): Promise<ToolOutput<Data>>;
 }
+
+type DataOf<Schema> = Schema extends z.ZodType ? z.output<Schema> : never;
+
+export type ToolDefinition<Spec extends ToolSpec = ToolSpec> = Spec &
+  ToolExecution<z.output<Spec["input"]>, DataOf<Spec["data"]>>;
 
 export interface ToolInspection {
   secretFindings: SecretFinding[];
@@ -105,7 +93,10 @@ export interface ToolInspection {
   preview?: string;
 }
 
-/** Keeps each tool file's types exact while the registry holds them side by side. */
-export function defineTool<Schema extends z.ZodType>(tool: ToolDefinition<Schema>): ToolDefinition<Schema> {
-  return tool;
+/** A tool: its catalogue spec and the code that runs it, with the spec's input and data types. */
+export function implementTool<Spec extends ToolSpec>(
+  spec: Spec,
+  execution: ToolExecution<z.output<Spec["input"]>, DataOf<Spec["data"]>>,
+): ToolDefinition<Spec> {
+  return { ...spec, ...execution };
 }

@@ -52,14 +52,16 @@ describe("conflictOf", () => {
 
 describe("treeEntries", () => {
   it("puts folders first, sorts by name, hides .git and notices a cut listing", () => {
-    const listing = [
-      "d .git",
-      "f src/z.ts",
-      "d src/lib",
-      "f src/a.ts",
-      "d node_modules",
-      "[more than 2 entries: list a subdirectory]",
-    ].join("\n");
+    const listing = {
+      entries: [
+        { kind: "directory", path: ".git" },
+        { kind: "file", path: "src/z.ts" },
+        { kind: "directory", path: "src/lib" },
+        { kind: "file", path: "src/a.ts" },
+        { kind: "directory", path: "node_modules" },
+      ] as const,
+      more: true,
+    };
     expect(treeEntries(listing)).toEqual({
       entries: [
         { path: "src/lib", name: "lib", kind: "dir" },
@@ -72,7 +74,7 @@ describe("treeEntries", () => {
   });
 
   it("reads an empty folder's note as no entries", () => {
-    expect(treeEntries("(src is empty)")).toEqual({ entries: [], more: false });
+    expect(treeEntries({ entries: [], more: false })).toEqual({ entries: [], more: false });
   });
 });
 

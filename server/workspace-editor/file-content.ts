@@ -51,25 +51,23 @@ export interface TreeEntry {
 const HIDDEN = new Set([".git"]);
 
 /**
- * fs.list's output (`d path` / `f path` lines, plus notes in brackets) as tree entries of one folder:
- * folders first, then files, each by name; `.git` left out.
+ * fs.list's typed data as tree entries of one folder: folders first, then files, each by name; `.git`
+ * left out.
  */
-export function treeEntries(listing: string): { entries: TreeEntry[]; more: boolean } {
+export function treeEntries(listing: {
+  entries: readonly { kind: "directory" | "file"; path: string }[];
+  more: boolean;
+}): { entries: TreeEntry[]; more: boolean } {
   const entries: TreeEntry[] = [];
-  let more = false;
-  for (const line of listing.split("\n")) {
-    if (line.startsWith("[more than")) more = true;
-    const kind = line.startsWith("d ") ? "dir" : line.startsWith("f ") ? "file" : null;
-    if (!kind) continue;
-    const path = line.slice(2);
+  for (const { kind, path } of listing.entries) {
     const name = path.slice(path.lastIndexOf("/") + 1);
     if (name === "" || HIDDEN.has(name)) continue;
-    entries.push({ path, name, kind });
+    entries.push({ path, name, kind: kind === "directory" ? "dir" : "file" });
   }
   entries.sort((a, b) =>
     a.kind !== b.kind ? (a.kind === "dir" ? -1 : 1) : a.name < b.name ? -1 : a.name > b.name ? 1 : 0,
   );
-  return { entries, more };
+  return { entries, more: listing.more };
 }
 
 /** Longest name of one file or folder on Linux filesystems, in bytes. */

@@ -1,7 +1,9 @@
 import { UserFacingError } from "@/server/domain/errors";
 import { FOLDER_MAX_FILES } from "@/server/domain/events/bodies/editor-files";
+import { fsListSpec } from "@/server/domain/tools/fs-list";
 import type { ToolDispatch } from "@/server/tools/dispatch";
 import { relativePath } from "@/server/tools/paths";
+import { toolData } from "@/server/tools/tool-data";
 import { fileHash } from "./file-content";
 import { refusal } from "./workspace-editor";
 
@@ -101,8 +103,7 @@ async function list(
       throw new UserFacingError(`${relativePath(path ?? ".")} is a file, not a folder.`, "BAD_REQUEST");
     throw refusal(result);
   }
-  return result.output
-    .split("\n")
-    .filter((line) => line.startsWith("d ") || line.startsWith("f "))
-    .map((line) => ({ kind: line[0] as "d" | "f", path: line.slice(2) }));
+  const listing = toolData(result, fsListSpec);
+  if (!listing) throw refusal(result);
+  return listing.entries.map((entry) => ({ kind: entry.kind === "directory" ? "d" : "f", path: entry.path }));
 }

@@ -1,6 +1,7 @@
 import { randomUUID } from "node:crypto";
 import { UserFacingError } from "@/server/domain/errors";
 import type { EventInput } from "@/server/domain/events/schema";
+import { fsListSpec } from "@/server/domain/tools/fs-list";
 import type { ActiveIntent } from "@/server/governance/intent-gate";
 import { ledgerExecOf } from "@/server/governance/ledger/collect";
 import { CycleLedger } from "@/server/governance/ledger/cycle-ledger";
@@ -9,9 +10,11 @@ import {
   ARBOR_METADATA_KEY,
   arborMetadataOf,
 } from "@/server/governance/ledger/record";
+import { sessionDispatch } from "@/server/runtime/session-runtime";
 import type { Sandbox } from "@/server/sandbox/types";
-import { type ToolCall, ToolDispatch, type ToolResult } from "@/server/tools/dispatch";
+import type { ToolCall, ToolDispatch, ToolResult } from "@/server/tools/dispatch";
 import { relativePath } from "@/server/tools/paths";
+import { toolData } from "@/server/tools/tool-data";
 import type { GatePolicy } from "@/server/tools/tool-gate";
 import {
   conflictOf,
@@ -75,8 +78,9 @@ export class WorkspaceEditor {
       { tool: "fs.list", input: { ...(path ? { path } : {}), limit: LIST_LIMIT } },
       { activeIntent: null },
     );
-    if (result.status !== "ok") throw refusal(result);
-    return treeEntries(result.output);
+    const listing = toolData(result, fsListSpec);
+    if (!listing) throw refusal(result);
+    return treeEntries(listing);
   }
 
   async read(path: string): Promise<OpenedFile> {
@@ -195,10 +199,10 @@ export async function openDispatch(
         ...(deps.logger ? { logger: deps.logger } : {}),
       })
     : null;
-  const dispatch = new ToolDispatch({
+  const dispatch = sessionDispatch({
     sandbox: async () => sandbox,
     policy: () => deps.policy(),
-    timeoutMs: deps.timeoutMs,
+    commandTimeoutMs: deps.timeoutMs,
     workspaceMaxBytes: deps.workspaceMaxBytes,
     ...(ledger ? { ledger } : {}),
     ...(deps.logger ? { logger: deps.logger } : {}),

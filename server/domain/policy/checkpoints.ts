@@ -1,6 +1,6 @@
 import { z } from "zod";
 import { CommandPattern } from "@/server/domain/policy/approval-policy";
-import { categoryOf } from "@/server/domain/tools/risk";
+import { categoryOf } from "@/server/domain/tools/catalogue";
 
 /**
  * Which of the agent's questions go to a person, per project (seed 000's checkpoints, seed 004's

@@ -71,10 +71,3 @@ describe("active_intents.yaml and <intent_context>", () => {
     expect(parseIntentsFile("")).toEqual({ ok: true, intents: [] });
   });
 });
-
-describe("discovery's package.json through fs.read", () => {
-  it("gets the file's text back from numbered lines", async () => {
-    const { withoutLineNumbers } = await import("@/server/tools/workspace-listing");
-    expect(withoutLineNumbers('     1\t{\n     2\t  "a": "\t1"\n     3\t}\n')).toBe('{\n  "a": "\t1"\n}\n');
-  });
-});

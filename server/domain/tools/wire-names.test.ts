@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { TOOL_NAMES } from "@/server/domain/vocabulary/stages";
+import { TOOL_NAMES } from "@/server/domain/tools/catalogue";
 import { functionNameOf, toolNameOf } from "./wire-names";
 
 describe("tool names for providers", () => {

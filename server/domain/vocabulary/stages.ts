@@ -25,56 +25,6 @@ export const STAGES = [
 export const Stage = z.enum(STAGES);
 export type Stage = z.infer<typeof Stage>;
 
-export const TOOL_NAMES = [
-  "fs.read",
-  "fs.list",
-  "fs.search",
-  "fs.write",
-  "fs.edit",
-  "fs.delete",
-  "git.status",
-  "git.diff",
-  "git.log",
-  "git.add",
-  "git.commit",
-  "git.branch",
-  "git.checkout",
-  "shell.exec",
-  "select_active_intent",
-  "setup.run",
-] as const;
-export const ToolName = z.enum(TOOL_NAMES);
-export type ToolName = z.infer<typeof ToolName>;
-
-/**
- * Tools only the server calls, never offered to a model in any stage: `setup.run` runs the project's
- * setup command, approved by a person in the project's settings, once per new workspace.
- */
-export const SERVER_ONLY_TOOLS: readonly ToolName[] = ["setup.run"];
-
-/**
- * Tools that cannot change the workspace, the repository or the governance state. `shell.exec` is not
- * here (a command can do anything), nor is `select_active_intent` (it changes which intent owns writes).
- */
-export const READ_ONLY_TOOLS = [
-  "fs.read",
-  "fs.list",
-  "fs.search",
-  "git.status",
-  "git.diff",
-  "git.log",
-] as const satisfies readonly ToolName[];
-export const ReadOnlyToolName = z.enum(READ_ONLY_TOOLS);
-export type ReadOnlyToolName = z.infer<typeof ReadOnlyToolName>;
-
-export function isReadOnlyTool(name: string): name is ReadOnlyToolName {
-  return ReadOnlyToolName.safeParse(name).success;
-}
-
-export function isToolName(name: string): name is ToolName {
-  return ToolName.safeParse(name).success;
-}
-
 /** Prompt files are kebab-case (the prompt repository refuses `_`), stage ids are snake_case. */
 export function stagePromptName(stage: Stage): string {
   return `stage-${stage.replaceAll("_", "-")}`;

@@ -1,8 +1,7 @@
-import { generateText, jsonSchema, type LanguageModel, type ModelMessage, type ToolSet, tool } from "ai";
-import { functionNameOf, toolNameOf } from "@/server/domain/tools/wire-names";
-import type { ToolName } from "@/server/domain/vocabulary/stages";
+import { generateText, type LanguageModel, type ModelMessage } from "ai";
+import type { ToolName } from "@/server/domain/tools/catalogue";
+import { toolNameOf } from "@/server/domain/tools/wire-names";
 import type { ModelCallRecord } from "@/server/model/call-record";
-import { toolManuals } from "@/server/tools/registry";
 import { estimateTokens } from "../offline-model";
 import { readToolSet } from "../read-tools";
 import type { ReadPort } from "../types";

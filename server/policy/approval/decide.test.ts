@@ -1,12 +1,7 @@
 import { describe, expect, it } from "vitest";
 import type { ApprovalPolicyInput } from "@/server/domain/policy/approval-policy";
-import {
-  RISK_CLASSES,
-  type RiskClass,
-  TOOL_NAMES,
-  TOOL_PROFILES,
-  type ToolName,
-} from "@/server/domain/tools/risk";
+import { TOOL_NAMES, TOOL_SPECS, type ToolName } from "@/server/domain/tools/catalogue";
+import { RISK_CLASSES, type RiskClass } from "@/server/domain/tools/risk";
 import { INTENT_REQUIRED_ERROR } from "@/server/governance/intent-gate";
 import { detectSecrets } from "@/server/governance/secrets";
 import { type ApprovalRequest, decideApproval } from "./decide";
@@ -37,7 +32,7 @@ const SAMPLE_INPUT: Record<ToolName, unknown> = {
 function request(overrides: Partial<ApprovalRequest> & { tool: ToolName }): ApprovalRequest {
   return {
     input: SAMPLE_INPUT[overrides.tool],
-    risk: TOOL_PROFILES[overrides.tool].risk,
+    risk: TOOL_SPECS[overrides.tool].risk,
     activeIntent: INTENT,
     policy: EMPTY_POLICY,
     preApprovals: { run: [], project: [] },
@@ -85,7 +80,7 @@ describe("decideApproval: every tool × declared risk × intent × pre-approval"
 
   it.each(cells)("$tool declared $declared, intent $hasIntent, pre-approved $preApproved", (cell) => {
     const { tool, declared, hasIntent, preApproved } = cell;
-    const category = TOOL_PROFILES[tool].category;
+    const category = TOOL_SPECS[tool].category;
     const decision = decideApproval(
       request({
         tool,
@@ -102,7 +97,7 @@ describe("decideApproval: every tool × declared risk × intent × pre-approval"
       expect(decision.reason).toContain("unknown risk class");
       return;
     }
-    const want = expected(stricter(TOOL_PROFILES[tool].risk, declared), hasIntent, preApproved, tool);
+    const want = expected(stricter(TOOL_SPECS[tool].risk, declared), hasIntent, preApproved, tool);
     expect(decision.decision).toBe(want.decision);
     if ("reason" in want) expect(decision.reason).toBe(want.reason);
     if ("confirm" in want) expect(decision.confirm).toBe(want.confirm);

@@ -1,5 +1,6 @@
 import { ApprovalPolicy, type ApprovedScope } from "@/server/domain/policy/approval-policy";
-import { isToolName, RiskClass, stricterRisk, TOOL_PROFILES } from "@/server/domain/tools/risk";
+import { isToolName, TOOL_SPECS } from "@/server/domain/tools/catalogue";
+import { RiskClass, stricterRisk } from "@/server/domain/tools/risk";
 import {
   type ActiveIntent,
   INTENT_REQUIRED_ERROR,
@@ -27,7 +28,7 @@ export interface ApprovalRequest {
   tool: string;
   /** The tool's input after its own zod schema accepted it. */
   input: unknown;
-  /** The risk class the tool declares; the stricter of it and the risk table applies. */
+  /** The risk class the tool declares; the stricter of it and the catalogue's class applies. */
   risk: unknown;
   activeIntent: ActiveIntent | null;
   /** The project's ApprovalPolicy as stored; validated here, so bad data means ask. */
@@ -51,8 +52,8 @@ export function decideApproval(request: ApprovalRequest): ApprovalDecision {
     return deny(`Unknown tool ${JSON.stringify(tool)}: it has no risk class, so it cannot run.`);
   const declared = RiskClass.safeParse(request.risk);
   if (!declared.success) return deny(`${tool} declares an unknown risk class, so it cannot run.`);
-  const profile = TOOL_PROFILES[tool];
-  const risk = stricterRisk(profile.risk, declared.data);
+  const spec = TOOL_SPECS[tool];
+  const risk = stricterRisk(spec.risk, declared.data);
   const dangerous = risk === "dangerous";
   const subject = subjectOf(tool, request.input);
   if (!subject) return deny(`The input of ${tool} lacks the fields the approval gate checks.`);
@@ -104,7 +105,7 @@ export function decideApproval(request: ApprovalRequest): ApprovalDecision {
     if (reason) return ask(`${path} is protected (${reason}); it always needs approval.`, true);
   }
 
-  const { category } = profile;
+  const { category } = spec;
   const target = paths.length > 0 ? paths.join(", ") : tool;
   const forProject = preApprovals.data.project.includes(category);
   if (dangerous)

@@ -1,5 +1,5 @@
 import { z } from "zod";
-import type { ToolName } from "@/server/domain/tools/risk";
+import type { ToolName } from "@/server/domain/tools/catalogue";
 
 /**
  * The part of a tool's input the approval gate judges: the paths it touches or the command it runs.

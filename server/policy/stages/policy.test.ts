@@ -3,14 +3,11 @@ import { describe, expect, it } from "vitest";
 import {
   isReadOnlyTool,
   READ_ONLY_TOOLS,
-  REASONING_SWITCHES,
   SERVER_ONLY_TOOLS,
-  STAGES,
-  type Stage,
   TOOL_NAMES,
   type ToolName,
-  USER_MODES,
-} from "@/server/domain/vocabulary/stages";
+} from "@/server/domain/tools/catalogue";
+import { REASONING_SWITCHES, STAGES, type Stage, USER_MODES } from "@/server/domain/vocabulary/stages";
 import { type StagePolicy, stagePolicy, stagesFor } from "./policy";
 
 const R = READ_ONLY_TOOLS;

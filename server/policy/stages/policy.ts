@@ -1,12 +1,9 @@
+import { TOOL_NAMES, TOOL_SPECS, type ToolName } from "@/server/domain/tools/catalogue";
 import {
-  READ_ONLY_TOOLS,
   type ReasoningSwitch,
-  SERVER_ONLY_TOOLS,
   STAGES,
   type Stage,
   stagePromptName,
-  TOOL_NAMES,
-  type ToolName,
   type UserMode,
 } from "@/server/domain/vocabulary/stages";
 
@@ -27,7 +24,7 @@ export interface StagePolicy {
   reasoning: ReasoningSwitch;
   /** False when this stage never runs in this mode/switch; tools and prompts are then empty. */
   allowed: boolean;
-  /** Tool subset offered to the model, in vocabulary order. */
+  /** Tool subset offered to the model, in catalogue order. */
   tools: readonly ToolName[];
   /** Prompt file names in composition order: base, project context, mode, stage, reasoning. */
   prompts: readonly string[];
@@ -40,37 +37,31 @@ interface StageRule {
   modes: readonly UserMode[];
   /** Warmup is the macro reasoning pass: without the user's switch on it has nothing to do. */
   onlyWithReasoning: boolean;
-  tools: readonly ToolName[];
 }
-
-const NONE: readonly ToolName[] = [];
-const READ: readonly ToolName[] = READ_ONLY_TOOLS;
-/** Verification runs the project's tests, so it needs a shell, but never the file-writing tools. */
-const READ_AND_SHELL: readonly ToolName[] = [...READ_ONLY_TOOLS, "shell.exec"];
-const EVERYTHING: readonly ToolName[] = TOOL_NAMES.filter((name) => !SERVER_ONLY_TOOLS.includes(name));
 
 /**
  * Chat answers questions about the project: it explores (discover), checks it answered (delivery) and
- * may get advisory QA. Everything that plans or changes the project belongs to Agent mode.
+ * may get advisory QA. Everything that plans or changes the project belongs to Agent mode. Which tools
+ * each stage offers is a fact of each tool's spec (`stages` in `server/domain/tools/`): seed 001 §6.2's
+ * delivery-only step is in no tool's stages (it judges, it does not act), QA only in the read-only ones.
  */
 const RULES: Record<Stage, StageRule> = {
-  warmup: { modes: ["agent"], onlyWithReasoning: true, tools: READ },
-  discover: { modes: ["agent", "chat"], onlyWithReasoning: false, tools: READ },
-  contract: { modes: ["agent"], onlyWithReasoning: false, tools: READ },
-  act: { modes: ["agent"], onlyWithReasoning: false, tools: EVERYTHING },
-  // The follow-up request after a tool result continues the same work, so it keeps act's tools.
-  micro_step: { modes: ["agent"], onlyWithReasoning: false, tools: EVERYTHING },
-  verify: { modes: ["agent"], onlyWithReasoning: false, tools: READ_AND_SHELL },
-  decompose: { modes: ["agent"], onlyWithReasoning: false, tools: READ },
-  reflect: { modes: ["agent"], onlyWithReasoning: false, tools: READ },
-  // Seed 001 §6.2: the delivery-only step has its tools disabled; it judges, it does not act.
-  delivery_check: { modes: ["agent", "chat"], onlyWithReasoning: false, tools: NONE },
+  warmup: { modes: ["agent"], onlyWithReasoning: true },
+  discover: { modes: ["agent", "chat"], onlyWithReasoning: false },
+  contract: { modes: ["agent"], onlyWithReasoning: false },
+  act: { modes: ["agent"], onlyWithReasoning: false },
+  micro_step: { modes: ["agent"], onlyWithReasoning: false },
+  verify: { modes: ["agent"], onlyWithReasoning: false },
+  decompose: { modes: ["agent"], onlyWithReasoning: false },
+  reflect: { modes: ["agent"], onlyWithReasoning: false },
+  delivery_check: { modes: ["agent", "chat"], onlyWithReasoning: false },
   // QA is advisory (§2.3): read-only, whatever the mode.
-  qa_review: { modes: ["agent", "chat"], onlyWithReasoning: false, tools: READ },
+  qa_review: { modes: ["agent", "chat"], onlyWithReasoning: false },
 };
 
-function inVocabularyOrder(tools: readonly ToolName[]): readonly ToolName[] {
-  return TOOL_NAMES.filter((name) => tools.includes(name));
+/** The tools whose spec offers them in this stage, in catalogue order. */
+function toolsOfStage(stage: Stage): readonly ToolName[] {
+  return TOOL_NAMES.filter((name) => (TOOL_SPECS[name].stages as readonly Stage[]).includes(stage));
 }
 
 export function stagePolicy(stage: Stage, mode: UserMode, reasoning: ReasoningSwitch): StagePolicy {
@@ -89,8 +80,9 @@ export function stagePolicy(stage: Stage, mode: UserMode, reasoning: ReasoningSw
   if (rule.onlyWithReasoning && reasoning === "off") {
     return denied(`the ${stage} stage only runs when the user's reasoning switch is on`);
   }
-  // Chat must never see a mutating tool, even if a later edit of RULES gives a shared stage one.
-  const allowedTools = mode === "chat" ? rule.tools.filter((tool) => READ.includes(tool)) : rule.tools;
+  // Chat must never see a mutating tool, even if a later spec offers one in a shared stage.
+  const stageTools = toolsOfStage(stage);
+  const allowedTools = mode === "chat" ? stageTools.filter((tool) => TOOL_SPECS[tool].readOnly) : stageTools;
   const reasoningRequired = reasoning === "on";
   const reasoningPrompt = stage === "warmup" ? REASONING_MACRO_PROMPT : REASONING_MICRO_PROMPT;
   return {
@@ -98,7 +90,7 @@ export function stagePolicy(stage: Stage, mode: UserMode, reasoning: ReasoningSw
     mode,
     reasoning,
     allowed: true,
-    tools: inVocabularyOrder(allowedTools),
+    tools: allowedTools,
     prompts: [
       "base-system",
       "project-context",
