@@ -11,8 +11,6 @@ import { errorMessage } from "@/server/domain/errors";
 import type { ExecResult } from "@/server/domain/sandbox-port";
 import { couldNotRunReason } from "./could-not-run";
 import { type CheckTestHints, checkRunOf, testsOfCheckRun, withoutReport } from "./test-runs/check-run";
-import { testsOfOutput } from "./test-runs/parse-run";
-import { planTestCheck } from "./test-runs/test-check";
 
 /** The one thing verifiers need from a sandbox: run a command in /workspace and see what happened. */
 export type Exec = (command: string) => Promise<ExecResult>;
