@@ -1,4 +1,5 @@
 import { repositoryPrograms } from "@/server/git/repository-programs";
+import { singleQuote } from "@/server/sandbox/quote";
 import type { Sandbox } from "@/server/sandbox/types";
 import { parseUnifiedDiff } from "./diff-ranges";
 import { type AgentTraceRecord, type LedgerContributor, ledgerRecords } from "./record";
@@ -64,12 +65,8 @@ const SNAPSHOT_SCRIPT = [
 ].join("\n");
 
 function diffCommand(before: string, after: string, path?: string): string {
-  const tail = path === undefined ? "" : ` -- ${shellQuote(`:(literal)${path}`)}`;
+  const tail = path === undefined ? "" : ` -- ${singleQuote(`:(literal)${path}`)}`;
   return `git -c core.quotePath=false diff --no-color --no-ext-diff --no-textconv -M --unified=0 ${before} ${after}${tail} 2>/dev/null`;
-}
-
-function shellQuote(text: string): string {
-  return `'${text.replaceAll("'", `'\\''`)}'`;
 }
 
 /**

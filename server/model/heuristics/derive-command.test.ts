@@ -1,6 +1,7 @@
 import { describe, expect, it } from "vitest";
+import { singleQuote } from "@/server/sandbox/quote";
 import { deriveCommand, explainNoCommand, unwrap } from "./derive-command";
-import { printLine, shellQuote } from "./shell-quote";
+import { printLine } from "./shell-quote";
 
 describe("deriveCommand", () => {
   it.each([
@@ -73,9 +74,9 @@ describe("deriveCommand", () => {
 
 describe("shell quoting helpers", () => {
   it("single-quotes and escapes embedded quotes", () => {
-    expect(shellQuote("plain")).toBe("'plain'");
-    expect(shellQuote("it's")).toBe("'it'\\''s'");
-    expect(shellQuote("")).toBe("''");
+    expect(singleQuote("plain")).toBe("'plain'");
+    expect(singleQuote("it's")).toBe("'it'\\''s'");
+    expect(singleQuote("")).toBe("''");
   });
 
   it("unwraps one layer of quotes or backticks, and a bare word's trailing full stop", () => {
