@@ -1,4 +1,5 @@
 import picomatch from "picomatch";
+import { keepTail } from "@/server/domain/text/cap";
 import { errorMessage } from "@/server/orchestrator/errors";
 import type { ExecResult } from "@/server/sandbox/types";
 import { CHANGED_FILES_COMMAND, containsCommand, existsCommand, functionCommand } from "./check-commands";
@@ -14,8 +15,7 @@ export type Exec = (command: string) => Promise<ExecResult>;
 const EVIDENCE_CHARS = 1_500;
 
 function tail(text: string): string {
-  const trimmed = text.trim();
-  return trimmed.length <= EVIDENCE_CHARS ? trimmed : `…${trimmed.slice(-EVIDENCE_CHARS)}`;
+  return keepTail(text.trim(), EVIDENCE_CHARS);
 }
 
 function outputOf(result: ExecResult): string {

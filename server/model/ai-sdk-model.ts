@@ -1,4 +1,5 @@
 import { type LanguageModel, type ModelMessage, type ToolSet, tool } from "ai";
+import { estimateTokens } from "@/server/domain/text/tokens";
 import { composeSystemPrompt } from "@/server/policy/stages/compose";
 import { REASONING_MICRO_PROMPT, stagePolicy } from "@/server/policy/stages/policy";
 import type { ToolName } from "@/server/policy/stages/vocabulary";
@@ -10,7 +11,6 @@ import { deliveryAsk } from "./delivery/delivery-ask";
 import type { DeliveryCheckInput } from "./delivery/types";
 import { ModelOutputError } from "./errors";
 import { MAX_CHILDREN, MIN_CHILDREN } from "./heuristics/split-task";
-import { estimateTokens } from "./offline-model";
 import { loadPrompt, renderPrompt } from "./prompts";
 import { PROVIDER_SHORT_LABELS, type ProviderId } from "./provider-vocabulary";
 import { createLanguageModel, effectiveBaseUrl } from "./providers";

@@ -1,3 +1,4 @@
+import { estimateTokens } from "@/server/domain/text/tokens";
 import type { QaReport } from "@/server/events/bodies/qa";
 import { deliveryHeuristic } from "./delivery/heuristic";
 import type { DeliveryAnswer, DeliveryCheckInput } from "./delivery/types";
@@ -18,11 +19,6 @@ import {
 } from "./types";
 
 export const OFFLINE_MODEL_ID = "offline-heuristics";
-
-/** Token counts for the offline model are estimates (about four characters per token), not billing. */
-export function estimateTokens(text: string): number {
-  return Math.ceil(text.length / 4);
-}
 
 function record(
   stage: ModelCallRecord["stage"],

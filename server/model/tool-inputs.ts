@@ -1,4 +1,5 @@
 import { z } from "zod";
+import { capEnd } from "@/server/domain/text/cap";
 import { ScopeGlob } from "@/server/intents/project-intent";
 import type { ToolName } from "@/server/policy/stages/vocabulary";
 import { toolNamed } from "@/server/tools/registry";
@@ -68,8 +69,7 @@ export interface ToolCallLike {
 export type Interpretation<T> = { ok: true; value: T } | { ok: false; problem: string };
 
 function capThought(thought: string): string {
-  const text = thought.trim();
-  return text.length <= MAX_THOUGHT_CHARS ? text : `${text.slice(0, MAX_THOUGHT_CHARS - 1)}…`;
+  return capEnd(thought.trim(), MAX_THOUGHT_CHARS);
 }
 
 function describeIssues(toolName: string, error: z.ZodError): string {

@@ -1,4 +1,5 @@
 import { randomUUID } from "node:crypto";
+import { capEndCounted } from "@/server/domain/text/cap";
 import type { IntentionView } from "@/server/events/fold";
 import type { EventInput, ToolCallBody } from "@/server/events/schema";
 import type { NextAction, ReadPort } from "@/server/model/types";
@@ -28,10 +29,6 @@ export interface ActHost {
   append(bodies: EventInput[]): Promise<void>;
 }
 
-function cap(text: string, max: number): string {
-  return text.length <= max ? text : `${text.slice(0, max)}\n… (${text.length - max} more characters cut)`;
-}
-
 /** The read port handed to the model for one act turn: read-only tools only, each one logged. */
 export function readPortFor(host: ActHost, intention: IntentionView, signal?: AbortSignal): ReadPort {
   const cycleIndex = intention.cycles.length;
@@ -53,7 +50,7 @@ export function readPortFor(host: ActHost, intention: IntentionView, signal?: Ab
           tool: call.tool,
           input: describeCall(call),
           status: result.status,
-          output: cap(text, MAX_LOGGED_READ_CHARS),
+          output: capEndCounted(text, MAX_LOGGED_READ_CHARS),
           durationMs: result.durationMs,
         },
         // From now on the run's writes must stay in this intent's owned_scope (run-scope.ts).
@@ -69,7 +66,7 @@ export function readPortFor(host: ActHost, intention: IntentionView, signal?: Ab
             ]
           : []),
       ]);
-      return cap(text === "" ? "(no output)" : text, MAX_READ_CHARS_FOR_MODEL);
+      return capEndCounted(text === "" ? "(no output)" : text, MAX_READ_CHARS_FOR_MODEL);
     },
   };
 }

@@ -2,6 +2,7 @@ import { randomUUID } from "node:crypto";
 import type { CriterionResult } from "@/server/contract/criteria";
 import { testsOfOutput } from "@/server/contract/test-runs/parse-run";
 import { verifyCriterion } from "@/server/contract/verify";
+import { capEndCounted } from "@/server/domain/text/cap";
 import type { ApprovalView, IntentionView } from "@/server/events/fold";
 import type { Action, EventInput, GateRecord, ToolCallBody } from "@/server/events/schema";
 import type { CycleLedger } from "@/server/governance/ledger/cycle-ledger";
@@ -79,10 +80,7 @@ const MAX_RESULT_CHARS = 100_000;
  * any other tool's output, or its error (a scope violation, a search text not found, …).
  */
 function outcomeOf(call: ToolCallBody, result: ToolResult): ActionOutcome {
-  const output =
-    result.output.length > MAX_RESULT_CHARS
-      ? `${result.output.slice(0, MAX_RESULT_CHARS)}\n… (output cut)`
-      : result.output;
+  const output = capEndCounted(result.output, MAX_RESULT_CHARS);
   if (call.tool !== "shell.exec") {
     const error =
       result.status === "ok"

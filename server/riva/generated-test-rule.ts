@@ -1,4 +1,4 @@
-import { shellQuote } from "@/server/model/heuristics/shell-quote";
+import { shellQuote } from "@/server/sandbox/quote";
 
 /**
  * Issue #4's rule for a model-written test (test generation before the loop): a test file is
@@ -61,7 +61,7 @@ function isRust(framework: string | null): boolean {
 /** The command that runs only `path`, per framework; null when discovery knows no such command. */
 export function scopedTestCommand(framework: string | null, path: string): string | null {
   const file = normalize(path);
-  const quoted = /^[\w./-]+$/.test(file) ? file : shellQuote(file);
+  const quoted = shellQuote(file);
   const dir = file.includes("/") ? file.slice(0, file.lastIndexOf("/")) : ".";
   switch (framework) {
     case "vitest":
@@ -74,7 +74,7 @@ export function scopedTestCommand(framework: string | null, path: string): strin
       return `python3 -m pytest -q ${quoted}`;
     case "go test":
       // Go runs packages, not files: the generated file's package is its directory.
-      return dir === "." ? "go test ." : `go test ./${/^[\w./-]+$/.test(dir) ? dir : shellQuote(dir)}`;
+      return dir === "." ? "go test ." : `go test ./${shellQuote(dir)}`;
     case "rspec":
       return `bundle exec rspec ${quoted}`;
     default:

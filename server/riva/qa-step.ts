@@ -1,4 +1,5 @@
 import { randomUUID } from "node:crypto";
+import { capEndCounted } from "@/server/domain/text/cap";
 import type { IntentionView, SessionView } from "@/server/events/fold";
 import type { EventInput } from "@/server/events/schema";
 import { createOfflineModel, reviewWithHeuristics } from "@/server/model/offline-model";
@@ -52,9 +53,7 @@ export function qaReadPort(
       if (made.length >= MAX_QA_READS) return "No reads left in this review.";
       made.push(describeCall({ tool: call.tool, input: (call.input ?? {}) as Record<string, unknown> }));
       const text = resultText(await tools.run(call, { activeIntent: null, signal }));
-      return text.length <= MAX_QA_READ_CHARS
-        ? text || "(no output)"
-        : `${text.slice(0, MAX_QA_READ_CHARS)}\n… (cut)`;
+      return capEndCounted(text || "(no output)", MAX_QA_READ_CHARS);
     },
   };
 }

@@ -1,6 +1,6 @@
+import { canonicalJson } from "@/server/domain/text/canonical-json";
 import type { ApprovalView } from "@/server/events/fold";
 import type { EventInput, GateRecord, ToolCallBody } from "@/server/events/schema";
-import { canonicalJson } from "@/server/policy/approval/binding";
 
 /**
  * Approval requests for any tool that asks, and the person's edit of one. Pure. A shell command keeps

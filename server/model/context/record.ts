@@ -1,4 +1,5 @@
-import { canonicalJson, sha256Of } from "./text";
+import { canonicalJson } from "@/server/domain/text/canonical-json";
+import { sha256Of } from "./text";
 import type { ContextItemKind, DropKind } from "./vocabulary";
 
 export {

@@ -1,5 +1,8 @@
 import { describe, expect, it } from "vitest";
-import { canonicalJson, capText, estimateTokens, flatten, sha256Of, squeeze } from "./text";
+import { canonicalJson } from "@/server/domain/text/canonical-json";
+import { capEnd } from "@/server/domain/text/cap";
+import { estimateTokens } from "@/server/domain/text/tokens";
+import { flatten, sha256Of, squeeze } from "./text";
 
 describe("text helpers", () => {
   it("estimates four characters per token, rounding up", () => {
@@ -12,9 +15,9 @@ describe("text helpers", () => {
   });
 
   it("caps and squeezes to the exact length", () => {
-    expect(capText("abcdef", 4)).toBe("abc…");
-    expect(capText("abc", 4)).toBe("abc");
-    expect(capText("abc", 0)).toBe("");
+    expect(capEnd("abcdef", 4)).toBe("abc…");
+    expect(capEnd("abc", 4)).toBe("abc");
+    expect(capEnd("abc", 0)).toBe("");
     const squeezed = squeeze(`start ${"x".repeat(500)} the error`, 60);
     expect(squeezed).toHaveLength(60);
     expect(squeezed.startsWith("start ")).toBe(true);

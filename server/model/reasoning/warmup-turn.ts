@@ -1,7 +1,7 @@
 import { generateText, jsonSchema, type LanguageModel, type ModelMessage, type ToolSet, tool } from "ai";
+import { estimateTokens } from "@/server/domain/text/tokens";
 import type { ToolName } from "@/server/policy/stages/vocabulary";
 import { toolManuals } from "@/server/tools/registry";
-import { estimateTokens } from "../offline-model";
 import { readToolSet } from "../read-tools";
 import { functionNameOf, toolNameOf } from "../tool-names";
 import type { ModelCallRecord, ReadPort } from "../types";

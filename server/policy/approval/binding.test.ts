@@ -1,6 +1,7 @@
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
-import { approvalBinding, canonicalJson, verifyBinding } from "./binding";
+import { canonicalJson } from "@/server/domain/text/canonical-json";
+import { approvalBinding, verifyBinding } from "./binding";
 
 describe("canonicalJson", () => {
   it("sorts keys at every depth and drops undefined properties", () => {

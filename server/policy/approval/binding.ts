@@ -1,4 +1,5 @@
 import { createHash, timingSafeEqual } from "node:crypto";
+import { canonicalJson } from "@/server/domain/text/canonical-json";
 
 /**
  * Binds an approval to exactly what will run. The binding is a SHA-256 over a canonical JSON of the
@@ -8,36 +9,6 @@ import { createHash, timingSafeEqual } from "node:crypto";
  */
 
 const PREFIX = "sha256:";
-
-/** JSON with sorted keys; refuses values JSON would silently change (undefined in arrays, NaN, Dates). */
-export function canonicalJson(value: unknown): string {
-  return encode(value, new Set());
-}
-
-function encode(value: unknown, seen: Set<object>): string {
-  if (value === null || typeof value === "boolean" || typeof value === "string") return JSON.stringify(value);
-  if (typeof value === "number") {
-    if (!Number.isFinite(value)) throw new TypeError(`cannot bind a non-finite number (${value})`);
-    return JSON.stringify(value);
-  }
-  if (typeof value !== "object") throw new TypeError(`cannot bind a value of type ${typeof value}`);
-  if (seen.has(value)) throw new TypeError("cannot bind a value that contains itself");
-  seen.add(value);
-  let encoded: string;
-  if (Array.isArray(value)) {
-    encoded = `[${value.map((item) => encode(item, seen)).join(",")}]`;
-  } else {
-    const prototype = Object.getPrototypeOf(value);
-    if (prototype !== Object.prototype && prototype !== null)
-      throw new TypeError("cannot bind an object that is not plain JSON data");
-    const entries = Object.entries(value)
-      .filter(([, item]) => item !== undefined)
-      .sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0));
-    encoded = `{${entries.map(([key, item]) => `${JSON.stringify(key)}:${encode(item, seen)}`).join(",")}}`;
-  }
-  seen.delete(value);
-  return encoded;
-}
 
 /** `sha256:<hex>` over `{"input":…,"tool":…}`. Throws TypeError for input that is not JSON data. */
 export function approvalBinding(tool: string, input: unknown): string {
