@@ -2,6 +2,7 @@ import { randomBytes } from "node:crypto";
 import { chmodSync, existsSync, mkdirSync, readFileSync, writeFileSync } from "node:fs";
 import path from "node:path";
 import { z } from "zod";
+import { issuesOf } from "./domain/text/zod-problems";
 import { PROVIDER_IDS } from "./model/provider-vocabulary";
 import { EscalationPolicy } from "./model/tiers/schema";
 import { FULL_MODE_CHOICES, TWO_PHASE_DEFAULTS } from "./model/tiers/two-phase";
@@ -175,7 +176,7 @@ function generatedSecretKey(dataDir: string): Buffer {
 export function parseEnv(source: Record<string, string | undefined>): Env {
   const parsed = schema.safeParse(source);
   if (!parsed.success) {
-    const problems = parsed.error.issues.map((issue) => `  ${issue.path.join(".")}: ${issue.message}`);
+    const problems = issuesOf(parsed.error).map((problem) => `  ${problem.path}: ${problem.message}`);
     throw new Error(`Invalid environment:\n${problems.join("\n")}`);
   }
   const values = parsed.data;

@@ -5,7 +5,7 @@ import {
   buildKillArgv,
   containerNameFor,
   formatTimeout,
-  resolveWorkspacePath,
+  resolveContainerPath,
   shellQuote,
 } from "./shell";
 import { SandboxError } from "./types";
@@ -31,15 +31,15 @@ describe("shellQuote", () => {
   });
 });
 
-describe("resolveWorkspacePath", () => {
+describe("resolveContainerPath", () => {
   it("resolves relative paths against /workspace and normalises", () => {
-    expect(resolveWorkspacePath(".")).toBe("/workspace");
-    expect(resolveWorkspacePath("src/../README.md")).toBe("/workspace/README.md");
-    expect(resolveWorkspacePath("/tmp/x")).toBe("/tmp/x");
+    expect(resolveContainerPath(".")).toBe("/workspace");
+    expect(resolveContainerPath("src/../README.md")).toBe("/workspace/README.md");
+    expect(resolveContainerPath("/tmp/x")).toBe("/tmp/x");
   });
 
   it("refuses NUL bytes", () => {
-    expect(() => resolveWorkspacePath("a\0b")).toThrow(SandboxError);
+    expect(() => resolveContainerPath("a\0b")).toThrow(SandboxError);
   });
 });
 
