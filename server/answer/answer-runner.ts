@@ -1,6 +1,7 @@
 import { randomUUID } from "node:crypto";
 import type { ModelMessage } from "ai";
-import { foldEvents, type RunView, type SessionView } from "@/server/events/fold";
+import type { RunView, SessionView } from "@/server/events/fold";
+import { readView } from "@/server/events/read-view";
 import type { EventInput, EventOf } from "@/server/events/schema";
 import { checkModelRequest } from "@/server/model/request-check";
 import type { AgentModel } from "@/server/model/types";
@@ -308,12 +309,7 @@ export class AnswerRunner {
   }
 
   private async readView(): Promise<SessionView> {
-    let view: SessionView | undefined;
-    for (;;) {
-      const events = await this.deps.log.read(this.sessionId, view?.lastSeq ?? 0);
-      if (events.length === 0) return view ?? foldEvents([]);
-      view = foldEvents(events, view);
-    }
+    return readView(this.deps.log, this.sessionId);
   }
 
   private async append(bodies: EventInput[]): Promise<void> {

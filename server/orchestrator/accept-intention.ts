@@ -1,5 +1,6 @@
-import { emptySessionView, foldEvents, type IntentionView, type SessionView } from "@/server/events/fold";
+import { emptySessionView, type IntentionView, type SessionView } from "@/server/events/fold";
 import { type EventLog, StaleLogError } from "@/server/events/log";
+import { readView } from "@/server/events/read-view";
 import { leafEvidence } from "@/server/riva/evidence";
 import { UserFacingError } from "./errors";
 
@@ -52,11 +53,7 @@ export async function acceptIntention(
 ): Promise<void> {
   const view = emptySessionView();
   for (let attempt = 0; attempt < MAX_ATTEMPTS; attempt++) {
-    for (;;) {
-      const events = await log.read(input.sessionId, view.lastSeq);
-      if (events.length === 0) break;
-      foldEvents(events, view);
-    }
+    await readView(log, input.sessionId, view);
     const intention = view.intentions[input.intentionId];
     const refusal = acceptRefusal(view, intention);
     if (refusal !== null || !intention)

@@ -1,5 +1,5 @@
-import { emptySessionView, foldEvents } from "@/server/events/fold";
 import type { EventLog } from "@/server/events/log";
+import { readView } from "@/server/events/read-view";
 import { UserFacingError } from "./errors";
 
 /**
@@ -18,12 +18,7 @@ export async function restoreContextItem(
     actor: { userId: string; name: string };
   },
 ): Promise<{ restored: boolean }> {
-  const view = emptySessionView();
-  for (;;) {
-    const events = await log.read(input.sessionId, view.lastSeq);
-    if (events.length === 0) break;
-    foldEvents(events, view);
-  }
+  const view = await readView(log, input.sessionId);
   const run = view.runs[input.runId];
   const intention = view.intentions[input.intentionId];
   if (!run || intention?.runId !== run.id)

@@ -2,7 +2,8 @@ import { randomUUID } from "node:crypto";
 import { AnswerRunner } from "@/server/answer/answer-runner";
 import { routeRun } from "@/server/answer/route";
 import type { CheckpointAnswerInput } from "@/server/events/checkpoint-schema";
-import { emptySessionView, foldEvents, type SessionView } from "@/server/events/fold";
+import type { SessionView } from "@/server/events/fold";
+import { readView } from "@/server/events/read-view";
 import {
   ChildProposal,
   type ChildProposalInput,
@@ -281,12 +282,7 @@ export class Orchestrator {
   }
 
   private async viewOf(sessionId: string): Promise<SessionView> {
-    const view = emptySessionView();
-    for (;;) {
-      const events = await this.deps.log.read(sessionId, view.lastSeq);
-      if (events.length === 0) return view;
-      foldEvents(events, view);
-    }
+    return readView(this.deps.log, sessionId);
   }
 
   private engine(

@@ -1,5 +1,5 @@
-import { emptySessionView, foldEvents } from "@/server/events/fold";
 import type { EventLog } from "@/server/events/log";
+import { readView } from "@/server/events/read-view";
 import type { PreApprovableCategory } from "@/server/policy/checkpoints";
 import { UserFacingError } from "./errors";
 
@@ -17,12 +17,7 @@ export async function grantRunPreApproval(
     actor: { userId: string; name: string };
   },
 ): Promise<void> {
-  const view = emptySessionView();
-  for (;;) {
-    const events = await log.read(input.sessionId, view.lastSeq);
-    if (events.length === 0) break;
-    foldEvents(events, view);
-  }
+  const view = await readView(log, input.sessionId);
   const run = view.runs[input.runId];
   if (!run) throw new UserFacingError("That run does not exist.", "NOT_FOUND");
   if (run.status !== "RUNNING")

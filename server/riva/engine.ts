@@ -1,6 +1,7 @@
 import { randomUUID } from "node:crypto";
 import { commandOutput } from "@/server/events/command-output";
 import { applyEvent, emptySessionView, type IntentionView, type SessionView } from "@/server/events/fold";
+import { readView } from "@/server/events/read-view";
 import type { EventInput } from "@/server/events/schema";
 import { CycleLedger } from "@/server/governance/ledger/cycle-ledger";
 import type { RequestContext } from "@/server/model/request-check";
@@ -488,10 +489,6 @@ export class RivaEngine {
   }
 
   private async catchUp(): Promise<void> {
-    for (;;) {
-      const events = await this.deps.log.read(this.sessionId, this.view.lastSeq);
-      if (events.length === 0) return;
-      for (const event of events) applyEvent(this.view, event);
-    }
+    await readView(this.deps.log, this.sessionId, this.view);
   }
 }

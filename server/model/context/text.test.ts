@@ -1,19 +1,9 @@
 import { describe, expect, it } from "vitest";
 import { canonicalJson } from "@/server/domain/text/canonical-json";
 import { capEnd } from "@/server/domain/text/cap";
-import { estimateTokens } from "@/server/domain/text/tokens";
 import { flatten, sha256Of, squeeze } from "./text";
 
 describe("text helpers", () => {
-  it("estimates four characters per token, rounding up", () => {
-    expect([
-      estimateTokens(""),
-      estimateTokens("abc"),
-      estimateTokens("abcd"),
-      estimateTokens("abcde"),
-    ]).toEqual([0, 1, 1, 2]);
-  });
-
   it("caps and squeezes to the exact length", () => {
     expect(capEnd("abcdef", 4)).toBe("abc…");
     expect(capEnd("abc", 4)).toBe("abc");
