@@ -1,14 +1,12 @@
 import { tracked } from "@trpc/server";
 import { z } from "zod";
 import { followAnswers } from "@/server/answer/answer-stream";
+import { RunRequest } from "@/server/api/run-request";
 import { createRouter, projectProcedure, sessionProcedure } from "@/server/api/trpc";
-import { TaskText } from "@/server/api/user-text";
 import { permissionsOf } from "@/server/auth/roles";
 import { followCommandOutput } from "@/server/events/command-output";
 import { firstLineSummary } from "@/server/events/fit-text";
 import { followEvents } from "@/server/events/follow";
-import { ReasoningSwitch, UserMode } from "@/server/events/vocabulary";
-import { RunModelOverrides } from "@/server/settings/run-overrides";
 import { titleFrom } from "@/server/text/display-name";
 
 const MAX_REPLAY_EVENTS = 50_000;
@@ -30,16 +28,7 @@ export const sessionRouter = createRouter({
   /** Opens a session and starts its first run with the task typed on the project page. */
   create: projectProcedure
     .requires("run")
-    .input(
-      z.object({
-        task: TaskText,
-        mode: UserMode.default("agent"),
-        /** The person's reasoning switch (never set by the server). */
-        reasoning: ReasoningSwitch.default("off"),
-        /** Run overrides: the highest layer of the model configuration. */
-        model: RunModelOverrides.optional(),
-      }),
-    )
+    .input(RunRequest)
     .mutation(async ({ ctx, input }) => {
       const session = await ctx.db.session.create({
         data: {
