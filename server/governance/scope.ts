@@ -45,8 +45,8 @@ export function isInScope(path: string, ownedScope: readonly string[]): boolean 
   return matchScope(path, ownedScope) === "in";
 }
 
-export { isProtectedPath, protectionOf } from "./protected-paths";
-export { type ResolvedPath, resolveWorkspacePath, WORKSPACE_ROOT } from "./workspace-path";
+export { protectionOf } from "./protected-paths";
+export { resolveWorkspacePath } from "./workspace-path";
 
 /**
  * Resolves symlinks the way `realpath -m` does: every existing component is followed, missing trailing

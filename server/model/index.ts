@@ -34,7 +34,6 @@ export function createAgentModel(config: AgentModelConfig): AgentModel {
   });
 }
 
-export { AiSdkModel, type AiSdkModelConfig } from "./ai-sdk-model";
-export { ModelError, ModelOutputError, ModelRequestError, ModelUnavailableError } from "./errors";
+export { AiSdkModel } from "./ai-sdk-model";
 export { createOfflineModel, OFFLINE_MODEL_ID } from "./offline-model";
-export type { AgentModel, ChildProposal, ModelCallRecord, NextAction, Plan, PlanInput } from "./types";
+export type { AgentModel } from "./types";

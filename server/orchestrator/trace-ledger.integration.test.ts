@@ -1,8 +1,8 @@
 import { describe, expect, it } from "vitest";
 import { EventStore } from "@/server/events/store";
 import { intentMap, recordsFromEvents, toJsonl } from "@/server/governance/ledger/export";
-import { validateJsonSchema } from "@/server/governance/ledger/json-schema-subset";
 import { arborMetadataOf } from "@/server/governance/ledger/trace-schema";
+import { validateJsonSchema } from "@/server/testing/agent-trace-schema";
 import { orchestratorWorld } from "@/server/testing/orchestrator-world";
 
 const world = orchestratorWorld({ repoName: "Ledgered" });

@@ -9,13 +9,6 @@ export function commandBinding(command: string): string {
   return approvalBinding("shell.exec", { command });
 }
 
-/** The command a criterion runs itself, when it names one (TESTS_PASS, GENERATED_TEST_PASSES). */
-export function criterionCommand(criterion: Criterion): string | null {
-  return criterion.kind === "TESTS_PASS" || criterion.kind === "GENERATED_TEST_PASSES"
-    ? criterion.command
-    : null;
-}
-
 /**
  * Checks an intention's contract. A TESTS_PASS criterion is not run twice only when the command the
  * action executed (and that exited 0) is byte-identical to the criterion's: the binding hashes are

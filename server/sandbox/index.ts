@@ -10,7 +10,6 @@ import { effectiveResources, limitsOf } from "./resources";
 import type { SandboxProvider } from "./types";
 
 export { DockerSandboxProvider } from "./docker-provider";
-export { shellQuote } from "./shell";
 export * from "./types";
 
 /**

@@ -1,8 +1,8 @@
 import { describe, expect, it, vi } from "vitest";
 import { workspaceRouter } from "@/server/api/routers/workspace";
 import { recordsFromEvents, toJsonl } from "@/server/governance/ledger/export";
-import { validateJsonSchema } from "@/server/governance/ledger/json-schema-subset";
 import { arborMetadataOf } from "@/server/governance/ledger/trace-schema";
+import { validateJsonSchema } from "@/server/testing/agent-trace-schema";
 import { seedSession } from "@/server/testing/test-db";
 import { workspaceRouterWorld } from "@/server/testing/workspace-router-world";
 import { fileHash } from "@/server/workspace-editor/file-content";

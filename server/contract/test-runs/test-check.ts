@@ -36,6 +36,8 @@ async function readScript(exec: RunInSandbox, name: string): Promise<string | nu
  * Runs a planned test check and reads its counts: from the report file when the plan added a reporter
  * (read, then removed, so a later run can never read this one's report), else from the output's
  * closing lines. A report cut by the output cap does not parse, and the summary lines decide.
+ *
+ * @public Not called yet: the checks Arbor runs itself with a machine-readable reporter (#15) use it.
  */
 export async function runTestCheck(
   exec: RunInSandbox,

@@ -1,7 +1,7 @@
 import { describe, expect, it, vi } from "vitest";
+import { validateJsonSchema } from "@/server/testing/agent-trace-schema";
 import type { LedgerExec } from "./collect";
 import { CycleLedger } from "./cycle-ledger";
-import { validateJsonSchema } from "./json-schema-subset";
 import { arborMetadataOf } from "./trace-schema";
 
 const BEFORE = "a".repeat(40);

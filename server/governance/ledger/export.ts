@@ -2,8 +2,6 @@ import { z } from "zod";
 import type { IntentionView } from "@/server/events/fold";
 import { AgentTraceRecord, ARBOR_METADATA_KEY, arborMetadataOf, TraceRecordedBody } from "./trace-schema";
 
-export { TraceRecordedBody } from "./trace-schema";
-
 /**
  * The ledger as files a person or tool can take away: `agent_trace.jsonl` (one Agent Trace record
  * per line) and `intent_map.md` (which intention touched which files). Pure.

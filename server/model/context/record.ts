@@ -2,14 +2,7 @@ import { canonicalJson } from "@/server/domain/text/canonical-json";
 import { sha256Of } from "./text";
 import type { ContextItemKind, DropKind } from "./vocabulary";
 
-export {
-  COMPRESSION_TRIGGERS,
-  CONTEXT_ITEM_KINDS,
-  type CompressionTrigger,
-  type ContextItemKind,
-  DROP_KINDS,
-  type DropKind,
-} from "./vocabulary";
+export type { CompressionTrigger } from "./vocabulary";
 
 import type { CompressionTrigger } from "./vocabulary";
 

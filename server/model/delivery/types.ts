@@ -38,5 +38,3 @@ export interface DeliveryCheckInput {
   qa: string[];
   request?: RequestContext;
 }
-
-export type { DeliveryState };
