@@ -29,6 +29,7 @@ step() {
 
 step "lint and format (biome)" npx --no-install biome check .
 step "types (tsc)" npx --no-install tsc --noEmit
+step "dead code (knip: unused files, exports, dependencies)" npx --no-install knip --reporter compact
 step "unit tests" npx --no-install vitest run --project unit --reporter=default --reporter=json --outputFile="$RESULTS/unit.json"
 step "integration tests" npx --no-install vitest run --project integration --reporter=default --reporter=json --outputFile="$RESULTS/integration.json"
 step "production build" ensure_build
