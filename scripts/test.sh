@@ -10,6 +10,7 @@ ensure_debian_packages git ca-certificates docker.io debootstrap squid tinyproxy
 ensure_sandbox
 ensure_npm_packages
 ensure_database
+ensure_secrets
 
 RESULTS=".test-results"
 rm -rf "$RESULTS"

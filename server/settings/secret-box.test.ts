@@ -1,7 +1,7 @@
 import { randomBytes } from "node:crypto";
 import { describe, expect, it } from "vitest";
+import { parseSecretKey } from "@/server/data-dir/secret-key";
 import { createSecretBox, SecretKeyMismatchError, SecretTamperedError } from "./secret-box";
-import { parseSecretKey } from "./secret-key";
 
 const key = randomBytes(32);
 const box = createSecretBox(key);

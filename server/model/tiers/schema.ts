@@ -7,14 +7,9 @@ import { z } from "zod";
  * instead of silently falling back to no limit.
  */
 
-export const ESCALATION_POLICIES = [
-  "escalate-then-decompose",
-  "decompose-then-escalate",
-  "escalate-only",
-  "decompose-only",
-] as const;
-export const EscalationPolicy = z.enum(ESCALATION_POLICIES);
-export type EscalationPolicy = z.infer<typeof EscalationPolicy>;
+import { EscalationPolicy } from "@/server/domain/vocabulary/two-phase";
+
+export { EscalationPolicy } from "@/server/domain/vocabulary/two-phase";
 
 export const PROVIDERS = ["openai", "anthropic", "openai-compatible", "offline"] as const;
 export const Provider = z.enum(PROVIDERS);

@@ -1,11 +1,8 @@
+import { TWO_PHASE_DEFAULTS, type TwoPhaseOptions } from "@/server/domain/vocabulary/two-phase";
 import type { AgentModel } from "../types";
-import {
-  type EscalationPolicy,
-  PROVIDERS,
-  type Provider,
-  SIMPLE_TIER_DEFAULTS,
-  type TierConfig,
-} from "./schema";
+import { PROVIDERS, type Provider, SIMPLE_TIER_DEFAULTS, type TierConfig } from "./schema";
+
+export { TWO_PHASE_DEFAULTS, type TwoPhaseOptions } from "@/server/domain/vocabulary/two-phase";
 
 /**
  * Seed 002's two-phase default for a run without a tier file: the run's model works alone (simple
@@ -16,24 +13,6 @@ import {
  * model says it is atomic). `full: "always"` skips simple mode (seed 002's `--full`), `"off"` never
  * leaves it (`--no-escalate`).
  */
-
-export const FULL_MODE_CHOICES = ["escalate", "always", "off"] as const;
-export type FullModeChoice = (typeof FULL_MODE_CHOICES)[number];
-
-export interface TwoPhaseOptions {
-  full: FullModeChoice;
-  /** Iterations an intention gets in simple mode before it counts as failing there (seed 002: 5). */
-  simpleIterations: number;
-  fullIterations: number;
-  escalation: EscalationPolicy;
-}
-
-export const TWO_PHASE_DEFAULTS: TwoPhaseOptions = {
-  full: "escalate",
-  simpleIterations: 5,
-  fullIterations: 5,
-  escalation: "decompose-then-escalate",
-};
 
 /** No cap of its own: the run's budget and limits still apply (the loop enforces them). */
 const UNCAPPED = { maxCostUsd: Number.MAX_SAFE_INTEGER, maxTokens: Number.MAX_SAFE_INTEGER };
