@@ -7,7 +7,7 @@ import type { ApprovalView, IntentionView } from "@/server/events/fold";
 import type { Action, EventInput, GateRecord, ToolCallBody } from "@/server/events/schema";
 import type { CycleLedger } from "@/server/governance/ledger/cycle-ledger";
 import { errorMessage } from "@/server/orchestrator/errors";
-import { approvalBinding } from "@/server/policy/approval/binding";
+import { verifyBinding } from "@/server/policy/approval/binding";
 import type { CheckpointPolicy } from "@/server/policy/checkpoints";
 import type { ToolDispatch, ToolResult } from "@/server/tools/dispatch";
 import { type CheckRecord, type CheckSite, checkExec } from "./check-exec";
@@ -144,7 +144,7 @@ export class CycleRunner {
       );
     }
     // What runs is exactly what was approved: the request is bound to a hash of its call.
-    if (approval.binding !== approvalBinding(original.tool, original.input)) {
+    if (approval.binding === null || !verifyBinding(approval.binding, original.tool, original.input)) {
       return this.blocked(
         cycle,
         { decision: "deny", reason: "binding mismatch" },
