@@ -1,4 +1,4 @@
-import { type Criterion, type CriterionResult, describeCriterion } from "@/server/contract/criteria";
+import { type CriterionResult, describeCriterion } from "@/server/contract/criteria";
 import { type Exec, verifyCriterion } from "@/server/contract/verify";
 import type { IntentionView } from "@/server/events/fold";
 import type { Judgment } from "@/server/events/vocabulary";

@@ -1,5 +1,4 @@
 import { z } from "zod";
-import type { DeliveryState } from "@/server/policy/stages/reasoning-outcome";
 import type { RequestContext } from "../request-check";
 
 /**
