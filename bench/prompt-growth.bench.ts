@@ -6,8 +6,9 @@
  * tokens an unmanaged agent that resends its whole history would have sent for the same run.
  * Deterministic: sizes, not times.
  */
+
+import { estimateTokens } from "@/server/domain/text/tokens";
 import { actInstructions } from "@/server/model/act-prompt";
-import { estimateTokens } from "@/server/model/context/text";
 import { actContext } from "@/server/riva/act-context";
 import { contextSession } from "./support/context-session";
 

@@ -19,4 +19,5 @@ export NEXTAUTH_URL="http://localhost:$PORT"
 export ARBOR_IMPORT_LOCAL_ROOT="${ARBOR_IMPORT_LOCAL_ROOT:-${TMPDIR:-/tmp}}"
 export NODE_ENV=production
 npx --no-install prisma migrate deploy >/dev/null
+npx --no-install tsx scripts/ensure-secrets.ts >/dev/null
 exec node node_modules/next/dist/bin/next start -p "$PORT"

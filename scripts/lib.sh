@@ -52,6 +52,12 @@ ensure_database() {
   (umask 077 && npx --no-install prisma migrate deploy 2>&1 | grep -E "applied|No pending|Error") || true
 }
 
+# The generated secrets (<data dir>/auth-secret, secret-key) that the environment does not set, once.
+# Only this start step writes them: importing server/env.ts never does (the build imports it too).
+ensure_secrets() {
+  (umask 077 && npx --no-install tsx scripts/ensure-secrets.ts) || die "could not create Arbor's secrets in its data directory."
+}
+
 ensure_sandbox() {
   bash scripts/ensure-docker.sh
   # gVisor for projects that choose it (optional: warns and goes on when it cannot be set up).
@@ -66,6 +72,8 @@ ensure_build() {
   if [ -f "$stamp" ] && [ "$(cat "$stamp")" = "$want" ] && [ -f .next/BUILD_ID ]; then
     say "The production build is up to date."
   else
+    say "Checking the environment (scripts/check-env.ts)…"
+    npx --no-install tsx scripts/check-env.ts || die "the environment is invalid (see above)."
     say "Building the app (next build)…"
     npx --no-install next build >/tmp/arbor-next-build.log 2>&1 || { tail -n 40 /tmp/arbor-next-build.log >&2; die "next build failed."; }
     echo "$want" >"$stamp"

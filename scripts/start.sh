@@ -11,6 +11,7 @@ ensure_sandbox
 ensure_npm_packages
 ensure_database
 ensure_build
+ensure_secrets
 
 # A previous Arbor started by this script is replaced, so running the command again restarts it.
 PIDFILE="data/arbor-server.pid"

@@ -10,6 +10,7 @@ ensure_debian_packages git ca-certificates docker.io debootstrap squid tinyproxy
 ensure_sandbox
 ensure_npm_packages
 ensure_database
+ensure_secrets
 
 RESULTS=".test-results"
 rm -rf "$RESULTS"
@@ -30,6 +31,7 @@ step() {
 step "lint and format (biome)" npx --no-install biome check .
 step "types (tsc)" npx --no-install tsc --noEmit
 step "layers (dependency-cruiser)" bash scripts/layers/check.sh
+step "dead code (knip: unused files, exports, dependencies)" npx --no-install knip --reporter compact
 step "unit tests" npx --no-install vitest run --project unit --reporter=default --reporter=json --outputFile="$RESULTS/unit.json"
 step "integration tests" npx --no-install vitest run --project integration --reporter=default --reporter=json --outputFile="$RESULTS/integration.json"
 step "production build" ensure_build

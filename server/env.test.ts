@@ -1,8 +1,9 @@
 import { randomBytes } from "node:crypto";
-import { mkdtempSync, readFileSync, rmSync, statSync, writeFileSync } from "node:fs";
+import { mkdtempSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import path from "node:path";
 import { afterEach, describe, expect, it } from "vitest";
+import { ensureSecretFiles } from "./data-dir/secret-files";
 import { parseEnv } from "./env";
 
 const dirs: string[] = [];
@@ -16,14 +17,50 @@ afterEach(() => {
 });
 
 describe("parseEnv: ARBOR_SECRET_KEY and the model variables", () => {
-  it("generates a 32-byte secret key into the data directory once, readable only by the owner", () => {
+  it("reads the generated secrets from the files the start command creates, the same key every time", () => {
     const dir = dataDir();
-    const first = parseEnv({ ARBOR_DATA_DIR: dir, NEXTAUTH_SECRET: "x" });
-    const second = parseEnv({ ARBOR_DATA_DIR: dir, NEXTAUTH_SECRET: "x" });
+    const files = parseEnv({ ARBOR_DATA_DIR: dir }).secretFiles;
+    expect(files).toEqual({
+      authSecret: path.join(dir, "auth-secret"),
+      secretKey: path.join(dir, "secret-key"),
+    });
+    expect(ensureSecretFiles(files)).toEqual([files.authSecret, files.secretKey]);
+    expect(ensureSecretFiles(files)).toEqual([]);
+    const first = parseEnv({ ARBOR_DATA_DIR: dir });
+    const second = parseEnv({ ARBOR_DATA_DIR: dir });
     expect(first.secretKey).toHaveLength(32);
     expect(second.secretKey).toEqual(first.secretKey);
+    expect(first.NEXTAUTH_SECRET).toBe(readFileSync(path.join(dir, "auth-secret"), "utf8"));
     expect(statSync(path.join(dir, "secret-key")).mode & 0o777).toBe(0o600);
-    expect(readFileSync(path.join(dir, "secret-key"), "utf8")).not.toBe("");
+    expect(statSync(path.join(dir, "auth-secret")).mode & 0o777).toBe(0o600);
+  });
+
+  it("never writes a file when parsing; a missing secret file is named when the secret is first used", () => {
+    const dir = dataDir();
+    const parsed = parseEnv({ ARBOR_DATA_DIR: path.join(dir, "data") });
+    expect(readdirSync(dir)).toEqual([]);
+    expect(() => parsed.secretKey).toThrow(
+      /ARBOR_SECRET_KEY: not set, and .*secret-key does not exist.*scripts\/start\.sh/,
+    );
+    expect(() => parsed.NEXTAUTH_SECRET).toThrow(
+      /NEXTAUTH_SECRET: not set, and .*auth-secret does not exist/,
+    );
+    expect(readdirSync(dir)).toEqual([]);
+  });
+
+  it("needs no secret file for a secret set in the environment", () => {
+    const dir = dataDir();
+    const key = randomBytes(32);
+    const parsed = parseEnv({
+      ARBOR_DATA_DIR: dir,
+      NEXTAUTH_SECRET: "x",
+      ARBOR_SECRET_KEY: key.toString("base64"),
+    });
+    expect(parsed.secretFiles).toEqual({ authSecret: null, secretKey: null });
+    expect(parsed.NEXTAUTH_SECRET).toBe("x");
+    expect(parsed.secretKey).toEqual(key);
+    expect(ensureSecretFiles(parsed.secretFiles)).toEqual([]);
+    expect(readdirSync(dir)).toEqual([]);
   });
 
   it("uses a given key and refuses a malformed one with every problem listed", () => {
@@ -59,7 +96,7 @@ describe("parseEnv: ARBOR_SECRET_KEY and the model variables", () => {
   it("names a damaged generated key file instead of silently making a new key", () => {
     const dir = dataDir();
     writeFileSync(path.join(dir, "secret-key"), "not-a-key");
-    expect(() => parseEnv({ ARBOR_DATA_DIR: dir, NEXTAUTH_SECRET: "x" })).toThrow(
+    expect(() => parseEnv({ ARBOR_DATA_DIR: dir, NEXTAUTH_SECRET: "x" }).secretKey).toThrow(
       /secret-key: must be 32 bytes/,
     );
   });
@@ -81,5 +118,30 @@ describe("parseEnv: ARBOR_IMPORT_LOCAL_ROOT", () => {
     expect(() =>
       parseEnv({ ARBOR_DATA_DIR: dir, NEXTAUTH_SECRET: "x", ARBOR_IMPORT_LOCAL_ROOT: "relative" }),
     ).toThrow(/ARBOR_IMPORT_LOCAL_ROOT: must be an absolute path/);
+  });
+});
+
+describe("the env module's imports", () => {
+  it("pull in no feature folder: only node built-ins, zod, the domain layer and the data directory's format", () => {
+    const seen = new Set<string>();
+    const outside: string[] = [];
+    const visit = (file: string) => {
+      if (seen.has(file)) return;
+      seen.add(file);
+      const text = readFileSync(file, "utf8");
+      for (const [, specifier] of text.matchAll(/^import[^"]*"([^"]+)";$/gm)) {
+        if (specifier === undefined || specifier.startsWith("node:") || specifier === "zod") continue;
+        const target = path.resolve(path.dirname(file), `${specifier}.ts`);
+        const relative = path.relative(import.meta.dirname, target);
+        // provider-vocabulary.ts imports only zod; the domain-layer move takes it to domain/vocabulary/.
+        const allowed =
+          /^(domain|data-dir)\//.test(relative) || relative === path.join("model", "provider-vocabulary.ts");
+        if (!allowed) outside.push(`${path.relative(import.meta.dirname, file)} → ${specifier}`);
+        else visit(target);
+      }
+    };
+    visit(path.join(import.meta.dirname, "env.ts"));
+    expect(outside).toEqual([]);
+    expect(seen.size).toBeGreaterThan(2);
   });
 });

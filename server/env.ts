@@ -1,16 +1,21 @@
-import { randomBytes } from "node:crypto";
-import { chmodSync, existsSync, mkdirSync, readFileSync, writeFileSync } from "node:fs";
+import { existsSync, readFileSync } from "node:fs";
 import path from "node:path";
 import { z } from "zod";
 // Relative paths only, here and in what these import: prisma.config.ts loads this module in the Prisma
 // CLI, which does not resolve the "@/" alias.
 import { parseSecretKey } from "./data-dir/secret-key";
+import { issuesOf } from "./domain/text/zod-problems";
 import { PROVIDER_IDS } from "./domain/vocabulary/providers";
 import { EscalationPolicy, FULL_MODE_CHOICES, TWO_PHASE_DEFAULTS } from "./domain/vocabulary/two-phase";
 
 /**
  * The one place that reads `process.env`. Every other module imports `env` from here, so a bad value
- * fails at startup with every problem listed at once, never at the first request.
+ * fails at build and at startup with every problem listed at once, never at the first request.
+ *
+ * Importing this module never writes a file: the build (`scripts/check-env.ts`) and `prisma generate`
+ * import it with no secrets at hand. The two secrets that may be generated (`NEXTAUTH_SECRET`,
+ * `ARBOR_SECRET_KEY`) are read from the data directory when first used; the start command creates
+ * those files (`scripts/ensure-secrets.ts`, see `server/data-dir/secret-files.ts`).
  */
 const optionalString = z
   .string()
@@ -25,7 +30,7 @@ const schema = z.object({
   ARBOR_DATA_DIR: z.string().default("data"),
   /** Prisma connection string; defaults to `file:<ARBOR_DATA_DIR>/arbor.db`. */
   DATABASE_URL: optionalString,
-  /** Secret for next-auth JWTs; generated once into the data directory when not set. */
+  /** Secret for next-auth JWTs; when not set, read from `<data dir>/auth-secret` (the start command creates it). */
   NEXTAUTH_SECRET: optionalString,
   NEXTAUTH_URL: z.url().default("http://localhost:3000"),
   GITHUB_ID: optionalString,
@@ -41,8 +46,8 @@ const schema = z.object({
   ARBOR_MODEL_NAME: optionalString,
   ARBOR_MODEL_TIMEOUT_MS: z.coerce.number().int().positive().optional(),
   /**
-   * 32 bytes (64 hex digits or base64) that encrypt API keys stored in settings (AES-256-GCM);
-   * generated once into the data directory when not set.
+   * 32 bytes (64 hex digits or base64) that encrypt API keys stored in settings (AES-256-GCM); when
+   * not set, read from `<data dir>/secret-key` (the start command creates it).
    */
   ARBOR_SECRET_KEY: z
     .string()
@@ -135,6 +140,8 @@ export type Env = z.infer<typeof schema> & {
   dataDir: string;
   /** The 32-byte key behind ARBOR_SECRET_KEY (or the generated one). */
   secretKey: Buffer;
+  /** The files the secrets not set in the environment are read from (null: set in the environment). */
+  secretFiles: SecretFiles;
   /** The host's upstream proxy from HTTPS_PROXY / HTTP_PROXY (either case), or null. */
   upstreamProxy: { host: string; port: number } | null;
 };
@@ -150,21 +157,26 @@ function upstreamProxyOf(values: z.infer<typeof schema>): { host: string; port: 
   }
 }
 
-function readOrCreateSecret(dataDir: string, name = "auth-secret"): string {
-  const file = path.join(dataDir, name);
-  if (existsSync(file)) return readFileSync(file, "utf8").trim();
-  mkdirSync(dataDir, { recursive: true, mode: 0o700 });
-  const secret = randomBytes(32).toString("base64url");
-  writeFileSync(file, secret, { mode: 0o600 });
-  chmodSync(file, 0o600);
-  return secret;
+/** Where the generated secrets live; the start command creates the ones that are not null. */
+export interface SecretFiles {
+  authSecret: string | null;
+  secretKey: string | null;
+}
+
+function readSecretFile(file: string, variable: string): string {
+  if (!existsSync(file)) {
+    throw new Error(
+      `Invalid environment:\n  ${variable}: not set, and ${file} does not exist. The start command (scripts/start.sh) creates it; or set ${variable}.`,
+    );
+  }
+  return readFileSync(file, "utf8").trim();
 }
 
 /** The key generated into the data directory; a damaged file is named in the error, not guessed around. */
-function generatedSecretKey(dataDir: string): Buffer {
-  const file = path.join(dataDir, "secret-key");
+function generatedSecretKey(file: string): Buffer {
+  const text = readSecretFile(file, "ARBOR_SECRET_KEY");
   try {
-    return parseSecretKey(readOrCreateSecret(dataDir, "secret-key"));
+    return parseSecretKey(text);
   } catch (error) {
     const reason = error instanceof Error ? error.message : String(error);
     throw new Error(
@@ -173,10 +185,19 @@ function generatedSecretKey(dataDir: string): Buffer {
   }
 }
 
+/** A value computed on first use and kept. */
+function once<T>(compute: () => T): () => T {
+  let value: { ok: T } | undefined;
+  return () => {
+    value ??= { ok: compute() };
+    return value.ok;
+  };
+}
+
 export function parseEnv(source: Record<string, string | undefined>): Env {
   const parsed = schema.safeParse(source);
   if (!parsed.success) {
-    const problems = parsed.error.issues.map((issue) => `  ${issue.path.join(".")}: ${issue.message}`);
+    const problems = issuesOf(parsed.error).map((problem) => `  ${problem.path}: ${problem.message}`);
     throw new Error(`Invalid environment:\n${problems.join("\n")}`);
   }
   const values = parsed.data;
@@ -187,15 +208,33 @@ export function parseEnv(source: Record<string, string | undefined>): Env {
       `Invalid environment:\n  ARBOR_IMPORT_LOCAL_ROOT: ${localRoot} is Arbor's data directory or inside it; name a directory outside ${dataDir}.`,
     );
   }
+  const secretFiles: SecretFiles = {
+    authSecret: values.NEXTAUTH_SECRET ? null : path.join(dataDir, "auth-secret"),
+    secretKey: values.ARBOR_SECRET_KEY ? null : path.join(dataDir, "secret-key"),
+  };
+  const authSecret = once(() =>
+    secretFiles.authSecret === null
+      ? (values.NEXTAUTH_SECRET as string)
+      : readSecretFile(secretFiles.authSecret, "NEXTAUTH_SECRET"),
+  );
+  const secretKey = once(() =>
+    secretFiles.secretKey === null
+      ? parseSecretKey(values.ARBOR_SECRET_KEY as string)
+      : generatedSecretKey(secretFiles.secretKey),
+  );
   return {
     ...values,
     dataDir,
     DATABASE_URL: values.DATABASE_URL ?? `file:${path.join(dataDir, "arbor.db")}`,
-    NEXTAUTH_SECRET: values.NEXTAUTH_SECRET ?? readOrCreateSecret(dataDir),
     upstreamProxy: upstreamProxyOf(values),
-    secretKey: values.ARBOR_SECRET_KEY
-      ? parseSecretKey(values.ARBOR_SECRET_KEY)
-      : generatedSecretKey(dataDir),
+    secretFiles,
+    // Read on first use, so the build and `prisma generate` need no secrets (see the top of this file).
+    get NEXTAUTH_SECRET() {
+      return authSecret();
+    },
+    get secretKey() {
+      return secretKey();
+    },
   };
 }
 

@@ -24,7 +24,10 @@ const trustProxy = compileTrust(env.ARBOR_TRUSTED_PROXIES);
  * app is configured. The token carries our user id; everything else is read from the database.
  */
 export const authOptions: NextAuthOptions = {
-  secret: env.NEXTAUTH_SECRET,
+  // Read when next-auth handles a request, not when the build imports this module (see server/env.ts).
+  get secret() {
+    return env.NEXTAUTH_SECRET;
+  },
   session: { strategy: "jwt" },
   pages: { signIn: "/login" },
   providers: [

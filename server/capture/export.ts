@@ -2,6 +2,7 @@ import { z } from "zod";
 import { Action, StoredEvent } from "@/server/domain/events/schema";
 import { foldEvents } from "@/server/domain/session/fold";
 import type { IntentionView, SessionView } from "@/server/domain/session/view";
+import { issuesOf } from "@/server/domain/text/zod-problems";
 import { IntentionStatus, Judgment, RunStatus } from "@/server/domain/vocabulary/session";
 import { checkEventLog, type Problem } from "./check-log";
 
@@ -152,15 +153,6 @@ export type { Problem };
 
 export type ParsedExport = { ok: true; value: SessionExport } | { ok: false; problems: Problem[] };
 
-/** `events[3].body.type`: the path as a person would look it up in the file. */
-function formatPath(path: readonly PropertyKey[]): string {
-  let out = "";
-  for (const key of path) {
-    out += typeof key === "number" ? `[${key}]` : `${out ? "." : ""}${String(key)}`;
-  }
-  return out || "(the document)";
-}
-
 /**
  * Validates an uploaded document. Every problem is returned at once, each with its path, so a person
  * can fix a hand-edited file in one pass. The log's references are checked too (an event naming an
@@ -171,10 +163,7 @@ export function parseSessionExport(json: unknown): ParsedExport {
   if (!parsed.success) {
     return {
       ok: false,
-      problems: parsed.error.issues.map((issue) => ({
-        path: formatPath(issue.path),
-        message: issue.message,
-      })),
+      problems: issuesOf(parsed.error, "(the document)"),
     };
   }
   const problems = checkEventLog(parsed.data.events).map((problem) => ({

@@ -1,4 +1,5 @@
 import type { IntentionView, SessionView } from "@/server/domain/session/view";
+import { capEnd } from "@/server/domain/text/cap";
 
 /**
  * Project memory (seed 001's project memory, seed 000's `project_memory.py`): what earlier runs on
@@ -34,10 +35,6 @@ export function isTestCommand(command: string): boolean {
   return TEST_COMMAND.test(command.trim());
 }
 
-function cap(text: string): string {
-  return text.length > TEXT_CAP ? `${text.slice(0, TEXT_CAP - 1)}…` : text;
-}
-
 function memoriesOfRun(view: SessionView, runId: string, at: string): Memory[] {
   const memories: Memory[] = [];
   const intentions = Object.values(view.intentions).filter((intention) => intention.runId === runId);
@@ -53,8 +50,8 @@ function memoriesOfRun(view: SessionView, runId: string, at: string): Memory[] {
       const command = cycle.action.content.trim();
       memories.push({
         kind: isTestCommand(command) ? "test-command" : "command",
-        summary: cap(command),
-        detail: cap(intention.what),
+        summary: capEnd(command, TEXT_CAP),
+        detail: capEnd(intention.what, TEXT_CAP),
         runId,
         at,
       });
@@ -66,8 +63,8 @@ function memoriesOfRun(view: SessionView, runId: string, at: string): Memory[] {
     if (!parent) continue;
     memories.push({
       kind: "decision",
-      summary: cap(parent.what),
-      detail: cap(childrenOf(view, parent).join("\n")),
+      summary: capEnd(parent.what, TEXT_CAP),
+      detail: capEnd(childrenOf(view, parent).join("\n"), TEXT_CAP),
       runId,
       at,
     });

@@ -1,13 +1,7 @@
 import { describe, expect, it } from "vitest";
 import type { EventInput } from "@/server/domain/events/schema";
 import { cycle, decomposedRun, sequence } from "@/server/testing/events";
-import {
-  capText,
-  OUTPUT_CAP,
-  PREVIOUS_ATTEMPTS_CAP,
-  type TrainingExample,
-  trainingExamples,
-} from "./training";
+import { OUTPUT_CAP, PREVIOUS_ATTEMPTS_CAP, type TrainingExample, trainingExamples } from "./training";
 
 const run = "run-1";
 
@@ -189,16 +183,5 @@ describe("trainingExamples", () => {
   it("is empty for a session with no judged cycle", () => {
     expect(trainingExamples(sequence(decomposedRun()))).toBe("");
     expect(trainingExamples([])).toBe("");
-  });
-});
-
-describe("capText", () => {
-  it("never exceeds the cap and leaves short text alone", () => {
-    expect(capText("short", 10)).toBe("short");
-    for (const length of [11, 100, 2_001, 123_456]) {
-      for (const max of [5, 40, 2_000]) {
-        expect(capText("y".repeat(length), max).length).toBeLessThanOrEqual(max);
-      }
-    }
   });
 });

@@ -1,6 +1,7 @@
 import type { StoredEvent } from "@/server/domain/events/schema";
 import { foldEvents } from "@/server/domain/session/fold";
 import type { CycleView, IntentionView, SessionView } from "@/server/domain/session/view";
+import { keepHeadAndTail } from "@/server/domain/text/cap";
 import type { ActionType, Judgment } from "@/server/domain/vocabulary/session";
 
 /**
@@ -35,23 +36,8 @@ export interface TrainingExample {
   reflection: string | null;
 }
 
-/**
- * Shortens text to at most `max` characters, keeping the start (what ran) and the end (where the
- * error usually is), with a marker that says how much was left out.
- */
-export function capText(text: string, max: number): string {
-  if (text.length <= max) return text;
-  const marker = (omitted: number) => `\n…[${omitted} characters omitted]…\n`;
-  // The marker's own length depends on the count it reports; size it for the worst case.
-  const room = Math.max(0, max - marker(text.length).length);
-  const head = Math.ceil(room / 2);
-  const tail = room - head;
-  const kept = text.slice(0, head) + marker(text.length - room) + (tail > 0 ? text.slice(-tail) : "");
-  return kept.length <= max ? kept : text.slice(0, max);
-}
-
 function actionOf(cycle: CycleView, cap: number) {
-  return { type: cycle.action.type, content: capText(cycle.action.content, cap) };
+  return { type: cycle.action.type, content: keepHeadAndTail(cycle.action.content, cap) };
 }
 
 /** What came back, as the judge saw it: the error when the action could not run, else its output. */
@@ -74,11 +60,12 @@ function examplesOf(task: string, intention: IntentionView): TrainingExample[] {
           action: actionOf(attempt, ATTEMPT_TEXT_CAP),
           exit_code: attempt.exitCode,
           judgment: attempt.judgment,
-          reflection: attempt.reflection === null ? null : capText(attempt.reflection, ATTEMPT_TEXT_CAP),
+          reflection:
+            attempt.reflection === null ? null : keepHeadAndTail(attempt.reflection, ATTEMPT_TEXT_CAP),
         })),
       },
       action: { type: cycle.action.type, content: cycle.action.content },
-      result: { exit_code: cycle.exitCode, output: capText(resultText(cycle), OUTPUT_CAP) },
+      result: { exit_code: cycle.exitCode, output: keepHeadAndTail(resultText(cycle), OUTPUT_CAP) },
       judgment: cycle.judgment,
       reflection: cycle.reflection,
     });

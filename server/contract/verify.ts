@@ -9,6 +9,7 @@ import type { Criterion, CriterionResult } from "@/server/domain/contract/criter
 import { countsVeto, describeCounts } from "@/server/domain/contract/test-results";
 import { errorMessage } from "@/server/domain/errors";
 import type { ExecResult } from "@/server/domain/sandbox-port";
+import { keepTail } from "@/server/domain/text/cap";
 import { couldNotRunReason } from "./could-not-run";
 import { type CheckTestHints, checkRunOf, testsOfCheckRun, withoutReport } from "./test-runs/check-run";
 
@@ -18,8 +19,7 @@ export type Exec = (command: string) => Promise<ExecResult>;
 const EVIDENCE_CHARS = 1_500;
 
 function tail(text: string): string {
-  const trimmed = text.trim();
-  return trimmed.length <= EVIDENCE_CHARS ? trimmed : `…${trimmed.slice(-EVIDENCE_CHARS)}`;
+  return keepTail(text.trim(), EVIDENCE_CHARS);
 }
 
 function outputOf(result: ExecResult): string {

@@ -45,8 +45,8 @@ export function isInScope(path: string, ownedScope: readonly string[]): boolean 
   return matchScope(path, ownedScope) === "in";
 }
 
-export { type ResolvedPath, resolveWorkspacePath, WORKSPACE_ROOT } from "@/server/domain/text/workspace-path";
-export { isProtectedPath, protectionOf } from "./protected-paths";
+export { resolveWorkspacePath } from "@/server/domain/text/workspace-path";
+export { protectionOf } from "./protected-paths";
 
 /**
  * Resolves symlinks the way `realpath -m` does: every existing component is followed, missing trailing

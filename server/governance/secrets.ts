@@ -1,3 +1,4 @@
+import { capEnd } from "@/server/domain/text/cap";
 /**
  * Finds secrets in text about to be written or committed (seed 004: "never commit secrets"). A finding
  * makes the approval gate ask instead of approving; it never blocks on its own, because test fixtures
@@ -135,7 +136,7 @@ function redactLine(line: string, hits: readonly Hit[]): string {
     cursor = hit.end;
   }
   result = (result + line.slice(cursor)).trim();
-  return result.length <= MAX_PREVIEW ? result : `${result.slice(0, MAX_PREVIEW - 1)}…`;
+  return capEnd(result, MAX_PREVIEW);
 }
 
 /** Keeps at most a fifth (and at most 4 characters) of the secret, enough to recognise which one. */

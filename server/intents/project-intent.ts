@@ -70,7 +70,6 @@ export type IntentFields = z.infer<typeof IntentFields>;
 
 export const ProjectIntent = IntentFields.extend({ intentId: IntentId });
 export type ProjectIntent = z.infer<typeof ProjectIntent>;
-export type ProjectIntentInput = z.input<typeof ProjectIntent>;
 
 /** A whole list, as a project holds it: each id once. */
 export const ProjectIntentList = z.array(ProjectIntent).superRefine((intents, context) => {

@@ -184,7 +184,9 @@ describe("one corrective re-ask", () => {
       modelFor("malformed-then-valid").plan({ task: "list files and show git status" }),
     );
     expect(bodies).toHaveLength(2);
-    expect(bodies[1]?.messages.at(-1)?.content).toMatch(/do not match its schema .*children: Too small/);
+    expect(bodies[1]?.messages.at(-1)?.content).toMatch(
+      /do not match its schema:\n[\s\S]*✖ Too small.*\n {2}→ at children\n/,
+    );
     expect(value?.plan).toMatchObject({
       kind: "decompose",
       children: [{ what: "list files" }, { what: "show git status" }],

@@ -1,5 +1,6 @@
 import "server-only";
 import { type LanguageModel, type ModelMessage, type ToolSet, tool } from "ai";
+import { estimateTokens } from "@/server/domain/text/tokens";
 import type { ToolName } from "@/server/domain/tools/catalogue";
 import { PROVIDER_SHORT_LABELS, type ProviderId } from "@/server/domain/vocabulary/providers";
 import { REASONING_MICRO_PROMPT, stagePolicy } from "@/server/policy/stages/policy";
@@ -15,7 +16,6 @@ import { deliveryAsk } from "./delivery/delivery-ask";
 import type { DeliveryCheckInput } from "./delivery/types";
 import { ModelOutputError } from "./errors";
 import { MAX_CHILDREN, MIN_CHILDREN } from "./heuristics/split-task";
-import { estimateTokens } from "./offline-model";
 import { loadPrompt, renderPrompt } from "./prompts";
 import { createLanguageModel, effectiveBaseUrl } from "./providers";
 import { qaToolSet, qaUserMessage, runQaTurn } from "./qa-turn";

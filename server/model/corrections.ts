@@ -1,4 +1,5 @@
 import type { CorrectionKind } from "@/server/domain/events/bodies/reasoning";
+import { capEnd } from "@/server/domain/text/cap";
 import { fillTemplate, loadPrompt, type PromptOptions } from "./prompts";
 import { ROLE_PROMPTS } from "./roles/role-prompts";
 
@@ -25,11 +26,6 @@ export const CORRECTION_PROMPTS: Record<CorrectionKind, { prompt: string; variab
 };
 
 const MAX_PROBLEM_CHARS = 2_000;
-
-function capped(text: string, max = MAX_PROBLEM_CHARS): string {
-  const trimmed = text.trim();
-  return trimmed.length <= max ? trimmed : `${trimmed.slice(0, max - 1)}…`;
-}
 
 /** Text outside any `<ide_reasoning>` block: a reflection alone is not an answer. */
 export function withoutReasoning(text: string): string {
@@ -76,7 +72,7 @@ export function correctAnswer(
     kind === "empty-response"
       ? { tools }
       : kind === "asks-for-files"
-        ? { tools, request: capped(withoutReasoning(answer.text), 300) }
+        ? { tools, request: capEnd(withoutReasoning(answer.text).trim(), 300) }
         : { problem, tools };
   return render(kind, vars, problem, options);
 }
@@ -86,7 +82,7 @@ export function correctFailedTool(
   failed: { tool: string; error: string },
   options: PromptOptions = {},
 ): RenderedCorrection {
-  const error = capped(failed.error, 1_000);
+  const error = capEnd(failed.error.trim(), 1_000);
   return render("failed-tool", { tool: failed.tool, error }, `${failed.tool} failed: ${error}`, options);
 }
 
@@ -98,7 +94,7 @@ function render(
 ): RenderedCorrection {
   const { prompt } = CORRECTION_PROMPTS[kind];
   const message = fillTemplate(prompt, loadPrompt(prompt, options), vars);
-  return { note: { kind, prompt, problem: capped(problem) }, message };
+  return { note: { kind, prompt, problem: capEnd(problem.trim(), MAX_PROBLEM_CHARS) }, message };
 }
 
 /**

@@ -34,9 +34,6 @@ export function createAgentModel(config: AgentModelConfig): AgentModel {
   });
 }
 
-export type { ChildProposal, NextAction, Plan } from "./actions";
-export { AiSdkModel, type AiSdkModelConfig } from "./ai-sdk-model";
-export type { ModelCallRecord } from "./call-record";
-export { ModelError, ModelOutputError, ModelRequestError, ModelUnavailableError } from "./errors";
+export { AiSdkModel } from "./ai-sdk-model";
 export { createOfflineModel, OFFLINE_MODEL_ID } from "./offline-model";
-export type { AgentModel, PlanInput } from "./types";
+export type { AgentModel } from "./types";

@@ -1,11 +1,6 @@
 import { describe, expect, it } from "vitest";
-import {
-  createOfflineModel,
-  estimateTokens,
-  nextActionOffline,
-  OFFLINE_MODEL_ID,
-  planOffline,
-} from "./offline-model";
+import { estimateTokens } from "@/server/domain/text/tokens";
+import { createOfflineModel, nextActionOffline, OFFLINE_MODEL_ID, planOffline } from "./offline-model";
 
 describe("planOffline", () => {
   it("works a single step directly", () => {

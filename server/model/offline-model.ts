@@ -1,4 +1,5 @@
 import type { QaReport } from "@/server/domain/events/bodies/qa";
+import { estimateTokens } from "@/server/domain/text/tokens";
 import { commandAction, type NextAction, type Plan } from "./actions";
 import type { ModelCallRecord } from "./call-record";
 import { deliveryHeuristic } from "./delivery/heuristic";
@@ -12,11 +13,6 @@ import { offlineReflectionText, offlineWarmupText } from "./reasoning/offline-re
 import type { AgentModel, QaInput, ReadPort } from "./types";
 
 export const OFFLINE_MODEL_ID = "offline-heuristics";
-
-/** Token counts for the offline model are estimates (about four characters per token), not billing. */
-export function estimateTokens(text: string): number {
-  return Math.ceil(text.length / 4);
-}
 
 function record(
   stage: ModelCallRecord["stage"],

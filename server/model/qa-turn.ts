@@ -1,4 +1,5 @@
 import { type ModelMessage, type ToolSet, tool } from "ai";
+import { z } from "zod";
 import { QaReport } from "@/server/domain/events/bodies/qa";
 import type { ToolName } from "@/server/domain/tools/catalogue";
 import { toolNameOf } from "@/server/domain/tools/wire-names";
@@ -51,13 +52,6 @@ export interface QaTurnDeps {
 
 export type QaTurnResult = { ok: true; report: QaReport; reads: string[] } | { ok: false; problem: string };
 
-function problemOf(error: { issues: { path: PropertyKey[]; message: string }[] }): string {
-  return error.issues
-    .slice(0, 5)
-    .map((issue) => `${issue.path.map(String).join(".") || "report"}: ${issue.message}`)
-    .join("; ");
-}
-
 export async function runQaTurn(task: ModelMessage, deps: QaTurnDeps): Promise<QaTurnResult> {
   const messages: ModelMessage[] = [task];
   const made: string[] = [];
@@ -76,8 +70,8 @@ export async function runQaTurn(task: ModelMessage, deps: QaTurnDeps): Promise<Q
     if (submit) {
       const parsed = QaReport.safeParse(submit.input);
       if (parsed.success) return { ok: true, report: parsed.data, reads: made };
-      if (reAsk(`the report does not validate: ${problemOf(parsed.error)}`)) continue;
-      return { ok: false, problem: `the report does not validate: ${problemOf(parsed.error)}` };
+      if (reAsk(`the report does not validate: ${z.prettifyError(parsed.error)}`)) continue;
+      return { ok: false, problem: `the report does not validate: ${z.prettifyError(parsed.error)}` };
     }
     if (outcome.calls.length === 0) {
       if (reAsk(`call ${SUBMIT_QA_REPORT} (or a read tool); plain text is not a report`)) continue;

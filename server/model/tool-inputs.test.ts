@@ -18,10 +18,10 @@ describe("interpretPlan", () => {
   });
 
   it.each([
-    [[child("a")], /children: Too small/],
-    [[1, 2, 3, 4, 5, 6].map((n) => child(`s${n}`)), /children: Too big/],
-    [[child("a"), { what: "b" }], /children\.1\.acceptance/],
-    [[child("a"), { what: "   ", acceptance: "x" }], /children\.1\.what: must not be blank/],
+    [[child("a")], /✖ Too small.*\n {2}→ at children$/],
+    [[1, 2, 3, 4, 5, 6].map((n) => child(`s${n}`)), /✖ Too big.*\n {2}→ at children$/],
+    [[child("a"), { what: "b" }], /→ at children\[1\]\.acceptance/],
+    [[child("a"), { what: "   ", acceptance: "x" }], /✖ must not be blank\n {2}→ at children\[1\]\.what/],
   ])("rejects invalid children %#", (children, problem) => {
     const result = interpretPlan(
       [{ toolName: "propose_decomposition", input: { thought: "t", children } }],
@@ -33,7 +33,9 @@ describe("interpretPlan", () => {
 
   it("rejects input that is not even an object (unparsable JSON arrives as a string)", () => {
     const result = interpretPlan([{ toolName: "work_directly", input: '{"thought": ' }], "");
-    expect(!result.ok && result.problem).toMatch(/work_directly do not match its schema \(\(input\)/);
+    expect(!result.ok && result.problem).toMatch(
+      /work_directly do not match its schema:\n✖ Invalid input: expected object, received string$/,
+    );
   });
 
   it("explains a text answer, quoting the start of the text", () => {
@@ -81,7 +83,7 @@ describe("interpretAction", () => {
       "",
       offered,
     );
-    expect(!result.ok && result.problem).toMatch(/fs_edit do not match its schema \(search/);
+    expect(!result.ok && result.problem).toMatch(/fs_edit do not match its schema:\n✖ .*\n {2}→ at search/);
     const extra = interpretAction(
       [{ toolName: "shell_exec", input: { thought: "t", command: "ls", sudo: true } }],
       "",

@@ -1,4 +1,6 @@
 import { z } from "zod";
+import { capEnd } from "@/server/domain/text/cap";
+import { argumentsMismatch } from "@/server/domain/text/zod-problems";
 import type { ToolName } from "@/server/domain/tools/catalogue";
 import { functionNameOf, toolNameOf } from "@/server/domain/tools/wire-names";
 import { ScopeGlob } from "@/server/intents/project-intent";
@@ -68,13 +70,7 @@ export interface ToolCallLike {
 export type Interpretation<T> = { ok: true; value: T } | { ok: false; problem: string };
 
 function capThought(thought: string): string {
-  const text = thought.trim();
-  return text.length <= MAX_THOUGHT_CHARS ? text : `${text.slice(0, MAX_THOUGHT_CHARS - 1)}…`;
-}
-
-function describeIssues(toolName: string, error: z.ZodError): string {
-  const issues = error.issues.map((issue) => `${issue.path.join(".") || "(input)"}: ${issue.message}`);
-  return `the arguments of ${toolName} do not match its schema (${issues.join("; ")})`;
+  return capEnd(thought.trim(), MAX_THOUGHT_CHARS);
 }
 
 function noToolCall(text: string, expected: readonly string[]): string {
@@ -110,16 +106,16 @@ export function interpretPlan(
   const { toolName, input } = picked.value;
   if (toolName === "cannot_decompose") {
     const parsed = CannotDecomposeInput.safeParse(input);
-    if (!parsed.success) return { ok: false, problem: describeIssues(toolName, parsed.error) };
+    if (!parsed.success) return { ok: false, problem: argumentsMismatch(toolName, parsed.error) };
     return { ok: true, value: { kind: "atomic", thought: capThought(parsed.data.reason) } };
   }
   if (toolName === "work_directly") {
     const parsed = WorkDirectlyInput.safeParse(input);
-    if (!parsed.success) return { ok: false, problem: describeIssues(toolName, parsed.error) };
+    if (!parsed.success) return { ok: false, problem: argumentsMismatch(toolName, parsed.error) };
     return { ok: true, value: { kind: "direct", thought: capThought(parsed.data.thought) } };
   }
   const parsed = ProposeDecompositionInput.safeParse(input);
-  if (!parsed.success) return { ok: false, problem: describeIssues(toolName, parsed.error) };
+  if (!parsed.success) return { ok: false, problem: argumentsMismatch(toolName, parsed.error) };
   const children = parsed.data.children.map((child) => ({
     what: child.what.trim(),
     acceptance: child.acceptance.trim(),
@@ -149,7 +145,7 @@ export function interpretAction(
     return { ok: false, problem: `the arguments of ${toolName} must be a JSON object` };
   const { thought, ...args } = input as Record<string, unknown>;
   const parsed = (definition.input as z.ZodType).safeParse(args);
-  if (!parsed.success) return { ok: false, problem: describeIssues(toolName, parsed.error) };
+  if (!parsed.success) return { ok: false, problem: argumentsMismatch(toolName, parsed.error) };
   const said = typeof thought === "string" && thought.trim() !== "" ? thought : `Call ${tool}.`;
   return { ok: true, value: { thought: capThought(said), tool, input: args } };
 }

@@ -178,5 +178,3 @@ export interface AgentModel {
     signal?: AbortSignal,
   ): Promise<{ test: AdversarialTest; call: ModelCallRecord }>;
 }
-
-export { ModelError, ModelOutputError, ModelRequestError, ModelUnavailableError } from "./errors";

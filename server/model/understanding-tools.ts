@@ -1,6 +1,7 @@
 import { z } from "zod";
 import { type Criterion, Criterion as CriterionSchema } from "@/server/domain/contract/criteria";
 import { type PromptIntent, RequestKind } from "@/server/domain/intent/prompt-intent";
+import { argumentsMismatch } from "@/server/domain/text/zod-problems";
 import type { Interpretation, ToolCallLike } from "./tool-inputs";
 
 /**
@@ -95,11 +96,6 @@ function pick(calls: readonly ToolCallLike[], name: string, text: string): Inter
   return { ok: false, problem: `you answered with text instead of calling ${name}${said}` };
 }
 
-function issues(name: string, error: z.ZodError): string {
-  const list = error.issues.map((issue) => `${issue.path.join(".") || "(input)"}: ${issue.message}`);
-  return `the arguments of ${name} do not match its schema (${list.join("; ")})`;
-}
-
 /** The `name` call's arguments parsed by `schema`, or what was wrong with the answer, for a re-ask. */
 export function answerOf<T>(
   calls: readonly ToolCallLike[],
@@ -112,14 +108,14 @@ export function answerOf<T>(
   const parsed = schema.safeParse(picked.value);
   return parsed.success
     ? { ok: true, value: parsed.data }
-    : { ok: false, problem: issues(name, parsed.error) };
+    : { ok: false, problem: argumentsMismatch(name, parsed.error) };
 }
 
 export function interpretIntent(calls: readonly ToolCallLike[], text: string): Interpretation<PromptIntent> {
   const picked = pick(calls, "report_intent", text);
   if (!picked.ok) return picked;
   const parsed = ReportIntentInput.safeParse(picked.value);
-  if (!parsed.success) return { ok: false, problem: issues("report_intent", parsed.error) };
+  if (!parsed.success) return { ok: false, problem: argumentsMismatch("report_intent", parsed.error) };
   return { ok: true, value: { ...parsed.data, action: parsed.data.action.toLowerCase(), source: "model" } };
 }
 
@@ -130,7 +126,7 @@ export function interpretContract(
   const picked = pick(calls, "propose_contract", text);
   if (!picked.ok) return picked;
   const parsed = ProposeContractInput.safeParse(picked.value);
-  if (!parsed.success) return { ok: false, problem: issues("propose_contract", parsed.error) };
+  if (!parsed.success) return { ok: false, problem: argumentsMismatch("propose_contract", parsed.error) };
   const generatedTest = parsed.data.generated_test ?? null;
   return {
     ok: true,

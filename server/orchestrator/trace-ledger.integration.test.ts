@@ -2,7 +2,7 @@ import { describe, expect, it } from "vitest";
 import { arborMetadataOf } from "@/server/domain/events/trace-schema";
 import { EventStore } from "@/server/events/store";
 import { intentMap, recordsFromEvents, toJsonl } from "@/server/governance/ledger/export";
-import { validateJsonSchema } from "@/server/governance/ledger/json-schema-subset";
+import { validateJsonSchema } from "@/server/testing/agent-trace-schema";
 import { orchestratorWorld } from "@/server/testing/orchestrator-world";
 
 const world = orchestratorWorld({ repoName: "Ledgered" });

@@ -1,6 +1,7 @@
 import { randomUUID } from "node:crypto";
 import type { EventInput, ToolCallBody } from "@/server/domain/events/schema";
 import type { IntentionView } from "@/server/domain/session/view";
+import { capEndCounted } from "@/server/domain/text/cap";
 import { isInTurnCall } from "@/server/model/act-turn";
 import type { NextAction } from "@/server/model/actions";
 import type { ReadPort } from "@/server/model/types";
@@ -30,10 +31,6 @@ export interface ActHost {
   append(bodies: EventInput[]): Promise<void>;
 }
 
-function cap(text: string, max: number): string {
-  return text.length <= max ? text : `${text.slice(0, max)}\n… (${text.length - max} more characters cut)`;
-}
-
 /** The read port handed to the model for one act turn: read-only tools only, each one logged. */
 export function readPortFor(host: ActHost, intention: IntentionView, signal?: AbortSignal): ReadPort {
   const cycleIndex = intention.cycles.length;
@@ -55,7 +52,7 @@ export function readPortFor(host: ActHost, intention: IntentionView, signal?: Ab
           tool: call.tool,
           input: describeCall(call),
           status: result.status,
-          output: cap(text, MAX_LOGGED_READ_CHARS),
+          output: capEndCounted(text, MAX_LOGGED_READ_CHARS),
           durationMs: result.durationMs,
         },
         // From now on the run's writes must stay in this intent's owned_scope (run-scope.ts).
@@ -71,7 +68,7 @@ export function readPortFor(host: ActHost, intention: IntentionView, signal?: Ab
             ]
           : []),
       ]);
-      return cap(text === "" ? "(no output)" : text, MAX_READ_CHARS_FOR_MODEL);
+      return capEndCounted(text === "" ? "(no output)" : text, MAX_READ_CHARS_FOR_MODEL);
     },
   };
 }

@@ -1,6 +1,6 @@
 import type { CheckTestHints } from "@/server/contract/test-runs/check-run";
 import { type Exec, verifyCriterion } from "@/server/contract/verify";
-import { type Criterion, type CriterionResult, describeCriterion } from "@/server/domain/contract/criteria";
+import { type CriterionResult, describeCriterion } from "@/server/domain/contract/criteria";
 import type { IntentionView } from "@/server/domain/session/view";
 import type { Judgment } from "@/server/domain/vocabulary/session";
 import { approvalBinding } from "@/server/policy/approval/binding";
@@ -8,13 +8,6 @@ import { approvalBinding } from "@/server/policy/approval/binding";
 /** The binding hash of a shell command, as the approval gate binds it: equal only for identical bytes. */
 export function commandBinding(command: string): string {
   return approvalBinding("shell.exec", { command });
-}
-
-/** The command a criterion runs itself, when it names one (TESTS_PASS, GENERATED_TEST_PASSES). */
-export function criterionCommand(criterion: Criterion): string | null {
-  return criterion.kind === "TESTS_PASS" || criterion.kind === "GENERATED_TEST_PASSES"
-    ? criterion.command
-    : null;
 }
 
 /**

@@ -8,8 +8,9 @@ import { errorMessage } from "@/server/domain/errors";
 import type { Action, EventInput, GateRecord, ToolCallBody } from "@/server/domain/events/schema";
 import type { CheckpointPolicy } from "@/server/domain/policy/checkpoints";
 import type { ApprovalView, IntentionView } from "@/server/domain/session/view";
+import { capEndCounted } from "@/server/domain/text/cap";
 import type { CycleLedger } from "@/server/governance/ledger/cycle-ledger";
-import { approvalBinding } from "@/server/policy/approval/binding";
+import { verifyBinding } from "@/server/policy/approval/binding";
 import type { ToolDispatch, ToolResult } from "@/server/tools/dispatch";
 import { type CheckRecord, type CheckSite, checkExec } from "./check-exec";
 import { checkContract, gapOf, gapReflection, judgeWithContract } from "./contract-check";
@@ -90,10 +91,7 @@ const MAX_RESULT_CHARS = 100_000;
  * any other tool's output, or its error (a scope violation, a search text not found, …).
  */
 function outcomeOf(call: ToolCallBody, result: ToolResult): ActionOutcome {
-  const output =
-    result.output.length > MAX_RESULT_CHARS
-      ? `${result.output.slice(0, MAX_RESULT_CHARS)}\n… (output cut)`
-      : result.output;
+  const output = capEndCounted(result.output, MAX_RESULT_CHARS);
   if (call.tool !== "shell.exec") {
     const error =
       result.status === "ok"
@@ -157,7 +155,7 @@ export class CycleRunner {
       );
     }
     // What runs is exactly what was approved: the request is bound to a hash of its call.
-    if (approval.binding !== approvalBinding(original.tool, original.input)) {
+    if (approval.binding === null || !verifyBinding(approval.binding, original.tool, original.input)) {
       return this.blocked(
         cycle,
         { decision: "deny", reason: "binding mismatch" },

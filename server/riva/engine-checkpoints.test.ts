@@ -26,7 +26,7 @@ describe("RivaEngine command checkpoints", () => {
       status: "APPROVED",
       confirm: true,
     });
-    expect(approval?.binding).toMatch(/^sha256:[0-9a-f]{64}$/);
+    expect(approval?.binding).toMatch(/^v2:sha256:[0-9a-f]{64}$/);
     expect(sandboxes.actions).toEqual(["make build"]);
     const cycle = intentions(view)[0]?.cycles[0];
     expect(cycle).toMatchObject({

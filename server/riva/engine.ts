@@ -3,7 +3,7 @@ import { checkHintsFor } from "@/server/domain/contract/child-checks";
 import { contractTargets, detectedFallback } from "@/server/domain/contract/detected-tests";
 import type { EventInput } from "@/server/domain/events/schema";
 import { summarizeIntent } from "@/server/domain/intent/discovered-intent";
-import { type CheckpointPolicy } from "@/server/domain/policy/checkpoints";
+import type { CheckpointPolicy } from "@/server/domain/policy/checkpoints";
 import { applyEvent, emptySessionView } from "@/server/domain/session/fold";
 import type { IntentionView, SessionView } from "@/server/domain/session/view";
 import { commandOutput } from "@/server/events/command-output";
@@ -12,7 +12,7 @@ import type { Plan } from "@/server/model/actions";
 import type { ModelCallRecord } from "@/server/model/call-record";
 import type { RequestContext } from "@/server/model/request-check";
 import { runGrantsFor } from "@/server/policy/approval/run-pre-approvals";
-import { checkpointsOfSession, sessionDispatch } from "@/server/runtime/session-runtime";
+import { checkpointsOfSession, foldSessionLog, sessionDispatch } from "@/server/runtime/session-runtime";
 import type { ToolDispatch } from "@/server/tools/dispatch";
 import { listWorkspace } from "@/server/tools/workspace-listing";
 import { compressionEvent } from "./act-compression";
@@ -501,10 +501,6 @@ export class RivaEngine {
   }
 
   private async catchUp(): Promise<void> {
-    for (;;) {
-      const events = await this.deps.log.read(this.sessionId, this.view.lastSeq);
-      if (events.length === 0) return;
-      for (const event of events) applyEvent(this.view, event);
-    }
+    await foldSessionLog(this.deps.log, this.sessionId, this.view);
   }
 }

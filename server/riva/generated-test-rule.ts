@@ -1,5 +1,5 @@
 import { isTestFile, testSubject } from "@/server/domain/contract/test-files";
-import { shellQuote } from "@/server/domain/text/shell-quote-always";
+import { shellQuote } from "@/server/domain/text/shell-quote";
 
 /**
  * Issue #4's rule for a model-written test (test generation before the loop): a test file is
@@ -44,7 +44,7 @@ function isRust(framework: string | null): boolean {
 /** The command that runs only `path`, per framework; null when discovery knows no such command. */
 export function scopedTestCommand(framework: string | null, path: string): string | null {
   const file = normalize(path);
-  const quoted = /^[\w./-]+$/.test(file) ? file : shellQuote(file);
+  const quoted = shellQuote(file);
   const dir = file.includes("/") ? file.slice(0, file.lastIndexOf("/")) : ".";
   switch (framework) {
     case "vitest":
@@ -57,7 +57,7 @@ export function scopedTestCommand(framework: string | null, path: string): strin
       return `python3 -m pytest -q ${quoted}`;
     case "go test":
       // Go runs packages, not files: the generated file's package is its directory.
-      return dir === "." ? "go test ." : `go test ./${/^[\w./-]+$/.test(dir) ? dir : shellQuote(dir)}`;
+      return dir === "." ? "go test ." : `go test ./${shellQuote(dir)}`;
     case "rspec":
       return `bundle exec rspec ${quoted}`;
     default:

@@ -2,6 +2,7 @@ import { randomUUID } from "node:crypto";
 import { errorMessage } from "@/server/domain/errors";
 import type { EventInput } from "@/server/domain/events/schema";
 import type { IntentionView, SessionView } from "@/server/domain/session/view";
+import { capEndCounted } from "@/server/domain/text/cap";
 import { isReadOnlyTool } from "@/server/domain/tools/catalogue";
 import { createOfflineModel, reviewWithHeuristics } from "@/server/model/offline-model";
 import type { RequestContext } from "@/server/model/request-check";
@@ -52,9 +53,7 @@ export function qaReadPort(
       if (made.length >= MAX_QA_READS) return "No reads left in this review.";
       made.push(describeCall({ tool: call.tool, input: (call.input ?? {}) as Record<string, unknown> }));
       const text = resultText(await tools.run(call, { activeIntent: null, signal }));
-      return text.length <= MAX_QA_READ_CHARS
-        ? text || "(no output)"
-        : `${text.slice(0, MAX_QA_READ_CHARS)}\n… (cut)`;
+      return capEndCounted(text || "(no output)", MAX_QA_READ_CHARS);
     },
   };
 }

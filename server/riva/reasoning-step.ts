@@ -6,6 +6,7 @@ import { summarizeIntent } from "@/server/domain/intent/discovered-intent";
 import { compactReasoning, type ReasoningOutcome } from "@/server/domain/policy/reasoning-outcome";
 import { latestOutcome } from "@/server/domain/session/fold-reasoning";
 import type { IntentionView, SessionView } from "@/server/domain/session/view";
+import { capEnd } from "@/server/domain/text/cap";
 import type { ModelCallRecord } from "@/server/model/call-record";
 import { offlineWarmup } from "@/server/model/offline-model";
 import type { RequestContext } from "@/server/model/request-check";
@@ -31,10 +32,6 @@ export interface ReasoningHost {
   append(bodies: EventInput[]): Promise<void>;
 }
 
-function capped(text: string, max: number): string {
-  return text.length <= max ? text : `${text.slice(0, max - 1)}…`;
-}
-
 export function reasoningEvent(
   runId: string,
   where: { intentionId: string | null; cycleIndex?: number | null },
@@ -49,7 +46,7 @@ export function reasoningEvent(
     intentionId: where.intentionId,
     cycleIndex: where.cycleIndex ?? null,
     kind,
-    text: capped(text.trim(), MAX_REASONING_CHARS),
+    text: capEnd(text.trim(), MAX_REASONING_CHARS),
     outcome,
     modelId: model.id,
     offline: model.offline,
@@ -98,7 +95,7 @@ export async function warmUp(
     const { text, call } = outcome.value;
     const written = text.trim() === "" ? "(the model wrote no warmup)" : text;
     // Seed 001 §4.1: the warmup ends with a short statement of next steps, which the person reads in chat.
-    const statement = capped(written.replace(/^[\s\S]*<\/ide_reasoning>/, "").trim(), 2_000);
+    const statement = capEnd(written.replace(/^[\s\S]*<\/ide_reasoning>/, "").trim(), 2_000);
     return host.append([
       llmCalledEvent(host.runId, root.id, call, host.deps.priceOf, request),
       reasoningEvent(host.runId, where, "macro", written, model),
@@ -117,7 +114,7 @@ export async function warmUp(
   }
   if (outcome.error instanceof Error && outcome.error.name === "AbortError") return;
   // The run goes on without a plan rather than stopping: the failure is shown where the warmup would be.
-  const message = capped(errorMessage(outcome.error), 180);
+  const message = capEnd(errorMessage(outcome.error), 180);
   const failed = { plan_delta: "", next_action: "", known_risks: `warmup failed: ${message}` };
   return host.append([
     failedCallEvent({ ...request, intentionId: root.id, stage: "warmup" }, model, message),

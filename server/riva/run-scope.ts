@@ -1,5 +1,6 @@
 import type { CheckpointPolicy } from "@/server/domain/policy/checkpoints";
 import type { SessionView } from "@/server/domain/session/view";
+import { capEnd } from "@/server/domain/text/cap";
 import type { ActiveIntent } from "@/server/governance/intent-gate";
 import { personApprovedScope } from "@/server/policy/approval/approved-scopes";
 import type { EnforcedIntent } from "@/server/tools/dispatch";
@@ -32,7 +33,7 @@ function narrowed(
   const approved = personApprovedScope(view, intentionId);
   if (approved)
     return {
-      id: `the step "${clip(approved.what)}" (approved scope ${approved.ownedScope.join(" ")})`,
+      id: `the step "${capEnd(approved.what.split("\n")[0] ?? "", 60)}" (approved scope ${approved.ownedScope.join(" ")})`,
       ownedScope: approved.ownedScope,
     };
   const selected = view.runs[runId]?.selectedIntent;
@@ -42,9 +43,4 @@ function narrowed(
       ownedScope: selected.ownedScope,
     };
   return given;
-}
-
-function clip(text: string): string {
-  const line = text.split("\n")[0] ?? "";
-  return line.length <= 60 ? line : `${line.slice(0, 59)}…`;
 }

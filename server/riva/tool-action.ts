@@ -1,4 +1,5 @@
 import type { Action, ToolCallBody } from "@/server/domain/events/schema";
+import { capEndCounted } from "@/server/domain/text/cap";
 import { isReadOnlyTool } from "@/server/domain/tools/catalogue";
 import type { ActionType, Judgment } from "@/server/domain/vocabulary/session";
 import type { ToolResult } from "@/server/tools/dispatch";
@@ -29,17 +30,16 @@ export function actionTypeOf(tool: string, fileExisted: boolean | null): ActionT
   return "COMMAND";
 }
 
-function cap(text: string, max: number): string {
-  return text.length <= max ? text : `${text.slice(0, max)}… (${text.length - max} more characters)`;
-}
-
 /** The input with every long string capped, for the log; non-string values are kept as they are. */
 export function recordedInput(
   input: Record<string, unknown>,
   max = MAX_RECORDED_STRING,
 ): Record<string, unknown> {
   return Object.fromEntries(
-    Object.entries(input).map(([key, value]) => [key, typeof value === "string" ? cap(value, max) : value]),
+    Object.entries(input).map(([key, value]) => [
+      key,
+      typeof value === "string" ? capEndCounted(value, max) : value,
+    ]),
   );
 }
 
@@ -67,7 +67,7 @@ function contentOf(call: ToolCallBody): string {
 export function actionOf(call: ToolCallBody, fileExisted: boolean | null = null): Action {
   return {
     type: actionTypeOf(call.tool, fileExisted),
-    content: cap(contentOf(call), MAX_RECORDED_STRING),
+    content: capEndCounted(contentOf(call), MAX_RECORDED_STRING),
     target: str(call.input.path),
     tool: call.tool,
     input: recordedInput(call.input),
@@ -80,13 +80,13 @@ export function describeCall(call: { tool: string; input: unknown }, max = 2_000
     string,
     unknown
   >;
-  if (call.tool === "shell.exec") return cap(str(input.command) ?? "", max);
+  if (call.tool === "shell.exec") return capEndCounted(str(input.command) ?? "", max);
   const path = str(input.path);
   const rest = Object.entries(input)
     .filter(([key]) => key !== "path" && key !== "content" && key !== "search" && key !== "replace")
     .map(([key, value]) => `${key}=${JSON.stringify(value)}`);
   const words = [call.tool, path ?? "", ...rest].filter((word) => word !== "").join(" ");
-  return cap(words, max);
+  return capEndCounted(words, max);
 }
 
 /**

@@ -1,6 +1,6 @@
 import type { EventInput, GateRecord, ToolCallBody } from "@/server/domain/events/schema";
 import type { ApprovalView } from "@/server/domain/session/view";
-import { canonicalJson } from "@/server/policy/approval/binding";
+import { canonicalJson } from "@/server/domain/text/canonical-json";
 
 /**
  * Approval requests for any tool that asks, and the person's edit of one. Pure. A shell command keeps

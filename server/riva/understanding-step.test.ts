@@ -4,8 +4,8 @@ import type { EventInput } from "@/server/domain/events/schema";
 import type { CodebaseIntent } from "@/server/domain/intent/codebase-intent";
 import { DEFAULT_CHECKPOINTS } from "@/server/domain/policy/checkpoints";
 import type { IntentionView } from "@/server/domain/session/view";
+import { ModelOutputError } from "@/server/model/errors";
 import type { AgentModel, ContractInput } from "@/server/model/types";
-import { ModelOutputError } from "@/server/model/types";
 import { buildContract, contractEvents, testFirstAction, type UnderstandingHost } from "./understanding-step";
 
 const CALL = {

@@ -1,10 +1,9 @@
 import "server-only";
-import { Writable } from "node:stream";
-import { StringDecoder } from "node:string_decoder";
 import type DockerModem from "docker-modem";
 import type Docker from "dockerode";
 import type { OutputStream } from "@/server/domain/sandbox-port";
-import { CappedOutput, DEFAULT_MAX_OUTPUT_BYTES } from "./output";
+import { DEFAULT_MAX_OUTPUT_BYTES } from "./output";
+import { OutputSink } from "./output-sink";
 
 export interface RunOptions {
   stdin?: string;
@@ -61,10 +60,10 @@ export async function runInContainer(
 
   const max = options.maxOutputBytes ?? DEFAULT_MAX_OUTPUT_BYTES;
   const sinks = {
-    stdout: new Sink("stdout", max, options.onOutput),
-    stderr: new Sink("stderr", max, options.onOutput),
+    stdout: new OutputSink("stdout", max, options.onOutput),
+    stderr: new OutputSink("stderr", max, options.onOutput),
   };
-  (container.modem as DockerModem).demuxStream(stream, sinks.stdout.writable, sinks.stderr.writable);
+  (container.modem as DockerModem).demuxStream(stream, sinks.stdout.writable(), sinks.stderr.writable());
 
   let deadlineAt = Date.now() + options.deadlineMs;
   let deadlineHit = false;
@@ -138,40 +137,4 @@ export async function runInContainer(
     truncated: sinks.stdout.capture.truncated || sinks.stderr.capture.truncated,
     deadlineHit,
   };
-}
-
-/** One output stream: bytes go to the capped capture, decoded text to the live callback. */
-class Sink {
-  readonly capture: CappedOutput;
-  readonly writable: Writable;
-  private readonly decoder = new StringDecoder("utf8");
-
-  constructor(
-    private readonly name: OutputStream,
-    maxBytes: number,
-    private readonly onOutput?: (stream: OutputStream, chunk: string) => void,
-  ) {
-    this.capture = new CappedOutput(maxBytes);
-    this.writable = new Writable({
-      write: (chunk: Buffer, _encoding, callback) => {
-        this.capture.push(chunk);
-        this.emit(this.decoder.write(chunk));
-        callback();
-      },
-    });
-  }
-
-  finish(): string {
-    this.emit(this.decoder.end());
-    return this.capture.toString();
-  }
-
-  private emit(text: string): void {
-    if (text === "" || !this.onOutput) return;
-    try {
-      this.onOutput(this.name, text);
-    } catch {
-      // A failing listener (e.g. a closed browser stream) must not break the command's result.
-    }
-  }
 }

@@ -568,12 +568,4 @@ export class DockerSandboxProvider implements SandboxProvider {
   }
 }
 
-export {
-  DEFAULT_SANDBOX_IMAGE,
-  LABEL_INSTANCE,
-  LABEL_MANAGED,
-  LABEL_POOL,
-  LABEL_SESSION,
-  type SandboxLimits,
-} from "./container-spec";
-export { dockerMessage } from "./docker-errors";
+export type { SandboxLimits } from "./container-spec";

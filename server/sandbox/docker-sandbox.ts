@@ -14,7 +14,7 @@ import {
   buildKillArgv,
   KILL_AFTER_MS,
   parseEndedLeftovers,
-  resolveWorkspacePath,
+  resolveContainerPath,
 } from "./shell";
 import { AgentUnavailableError, type DirectCommand, type ShellAgent } from "./shell-agent";
 import { probeToolchains } from "./toolchains";
@@ -75,7 +75,7 @@ export class DockerSandbox implements Sandbox {
     const timeoutMs = options.timeoutMs ?? this.deps.defaultTimeoutMs;
     // A unique tag in the command line lets the host find and kill the process group if it must.
     const tag = `arbor-exec-${randomBytes(6).toString("hex")}`;
-    const cwd = resolveWorkspacePath(options.cwd ?? ".");
+    const cwd = resolveContainerPath(options.cwd ?? ".");
     const argv = buildExecArgv({ command, cwd, timeoutMs, tag });
     const started = performance.now();
     if (options.signal?.aborted) return abortedBeforeStart();
@@ -165,7 +165,7 @@ export class DockerSandbox implements Sandbox {
   }
 
   async readFile(filePath: string): Promise<string> {
-    const target = resolveWorkspacePath(filePath);
+    const target = resolveContainerPath(filePath);
     const result = await this.run(["cat", "--", target], { maxOutputBytes: MAX_READ_BYTES }, "read a file");
     if (result.exitCode !== 0) {
       throw new SandboxFileError(target, `Cannot read ${target}: ${cleanError(result.stderr)}`);
@@ -177,7 +177,7 @@ export class DockerSandbox implements Sandbox {
   }
 
   async writeFile(filePath: string, content: string): Promise<void> {
-    const target = resolveWorkspacePath(filePath);
+    const target = resolveContainerPath(filePath);
     // The content travels on stdin, so quotes, `$`, newlines and size need no escaping.
     const script = 'mkdir -p -- "$(dirname -- "$1")" && cat > "$1"';
     const result = await this.run(

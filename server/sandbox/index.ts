@@ -10,7 +10,6 @@ import { serverResourcePolicy } from "./resource-policy";
 import { effectiveResources, limitsOf } from "./resources";
 import type { SandboxProvider } from "./types";
 
-export { shellQuote } from "@/server/domain/text/shell-quote";
 export { DockerSandboxProvider } from "./docker-provider";
 export * from "./types";
 

@@ -1,12 +1,11 @@
 import "server-only";
 import type { Duplex } from "node:stream";
 import { PassThrough } from "node:stream";
-import { StringDecoder } from "node:string_decoder";
 import type DockerModem from "docker-modem";
 import type Docker from "dockerode";
-import type { OutputStream } from "@/server/domain/sandbox-port";
 import { ABORT_GRACE_MS, ABORTED_EXIT_CODE, type RunOptions, type RunResult } from "./docker-exec";
-import { CappedOutput, DEFAULT_MAX_OUTPUT_BYTES } from "./output";
+import { DEFAULT_MAX_OUTPUT_BYTES } from "./output";
+import { OutputSink } from "./output-sink";
 import { AGENT_SOURCE } from "./shell-agent-source";
 
 export interface AgentRunResult extends RunResult {
@@ -38,7 +37,7 @@ export class AgentUnavailableError extends Error {
 }
 
 interface Job {
-  sinks: { stdout: AgentSink; stderr: AgentSink };
+  sinks: { stdout: OutputSink; stderr: OutputSink };
   resolve: (result: { code: number; oom: boolean }) => void;
   reject: (error: AgentUnavailableError) => void;
   started: boolean;
@@ -112,8 +111,8 @@ export class ShellAgent {
     const id = this.nextId++;
     const max = options.maxOutputBytes ?? DEFAULT_MAX_OUTPUT_BYTES;
     const sinks = {
-      stdout: new AgentSink("stdout", max, options.onOutput),
-      stderr: new AgentSink("stderr", max, options.onOutput),
+      stdout: new OutputSink("stdout", max, options.onOutput),
+      stderr: new OutputSink("stderr", max, options.onOutput),
     };
     let deadlineHit = false;
     let aborted = false;
@@ -213,40 +212,6 @@ export class ShellAgent {
         this.jobs.delete(id);
         job.reject(new AgentUnavailableError(`cannot start the command: ${payload.toString("utf8")}`, true));
       }
-    }
-  }
-}
-
-/** One output stream of one command: bytes to the capped capture, decoded text to the callback. */
-class AgentSink {
-  readonly capture: CappedOutput;
-  private readonly decoder = new StringDecoder("utf8");
-
-  constructor(
-    private readonly name: OutputStream,
-    maxBytes: number,
-    private readonly onOutput?: (stream: OutputStream, chunk: string) => void,
-  ) {
-    this.capture = new CappedOutput(maxBytes);
-  }
-
-  push(chunk: Buffer): void {
-    // The frame parser reuses no memory, but copy anyway: CappedOutput keeps references.
-    this.capture.push(Buffer.from(chunk));
-    this.emit(this.decoder.write(chunk));
-  }
-
-  finish(): string {
-    this.emit(this.decoder.end());
-    return this.capture.toString();
-  }
-
-  private emit(text: string): void {
-    if (text === "" || !this.onOutput) return;
-    try {
-      this.onOutput(this.name, text);
-    } catch {
-      // A failing listener must not break the command's result.
     }
   }
 }

@@ -1,7 +1,7 @@
 import { execFileSync } from "node:child_process";
 import { describe, expect, it } from "vitest";
 import { shellQuote } from "@/server/domain/text/shell-quote";
-import { buildExecArgv, buildKillArgv, containerNameFor, formatTimeout, resolveWorkspacePath } from "./shell";
+import { buildExecArgv, buildKillArgv, containerNameFor, formatTimeout, resolveContainerPath } from "./shell";
 import { SandboxError } from "./types";
 
 describe("shellQuote", () => {
@@ -25,15 +25,15 @@ describe("shellQuote", () => {
   });
 });
 
-describe("resolveWorkspacePath", () => {
+describe("resolveContainerPath", () => {
   it("resolves relative paths against /workspace and normalises", () => {
-    expect(resolveWorkspacePath(".")).toBe("/workspace");
-    expect(resolveWorkspacePath("src/../README.md")).toBe("/workspace/README.md");
-    expect(resolveWorkspacePath("/tmp/x")).toBe("/tmp/x");
+    expect(resolveContainerPath(".")).toBe("/workspace");
+    expect(resolveContainerPath("src/../README.md")).toBe("/workspace/README.md");
+    expect(resolveContainerPath("/tmp/x")).toBe("/tmp/x");
   });
 
   it("refuses NUL bytes", () => {
-    expect(() => resolveWorkspacePath("a\0b")).toThrow(SandboxError);
+    expect(() => resolveContainerPath("a\0b")).toThrow(SandboxError);
   });
 });
 

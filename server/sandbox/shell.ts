@@ -11,10 +11,13 @@ export const WORKSPACE_DIR = "/workspace";
 /** Grace between `timeout`'s TERM and its KILL, for commands that ignore TERM. */
 export const KILL_AFTER_MS = 2_000;
 
-export { shellQuote } from "@/server/domain/text/shell-quote";
-
-/** Relative paths resolve against /workspace; the result is normalised (no `..` left in it). */
-export function resolveWorkspacePath(target: string): string {
+/**
+ * A path inside the container: relative paths resolve against /workspace, absolute ones stay where they
+ * point (the sandbox may read `/tmp`); the result is normalised (no `..` left in it). Confining a path
+ * to the workspace is the scope guard's `resolveWorkspacePath` (governance/workspace-path.ts), a policy
+ * that runs before a call reaches the sandbox.
+ */
+export function resolveContainerPath(target: string): string {
   if (target.includes("\0")) throw new SandboxError("invalid_argument", "A path cannot contain a NUL byte.");
   return path.posix.resolve(WORKSPACE_DIR, target);
 }

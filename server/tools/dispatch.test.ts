@@ -54,7 +54,7 @@ describe("ToolDispatch", () => {
     const invalid = await dispatch.run({ tool: "fs.write", input: { path: 3 } }, { activeIntent: INTENT });
     expect(invalid).toMatchObject({ status: "invalid", error: { code: "invalid_input" } });
     expect(resultText(invalid)).toMatch(
-      /^fs.write invalid: The input of fs.write does not match its schema: path:/,
+      /^fs.write invalid: The input of fs.write does not match its schema:\n✖ .*\n {2}→ at path/,
     );
     expect(acquired()).toBe(0);
   });

@@ -1,4 +1,4 @@
-import type { z } from "zod";
+import { z } from "zod";
 import { errorMessage } from "@/server/domain/errors";
 import { type ActiveIntent, INTENT_REQUIRED_ERROR } from "@/server/governance/intent-gate";
 import type { CycleIds, LedgerMark } from "@/server/governance/ledger/cycle-ledger";
@@ -187,15 +187,12 @@ export class ToolDispatch {
       };
     const parsed = (tool.input as z.ZodType).safeParse(call.input);
     if (!parsed.success) {
-      const issues = parsed.error.issues.map(
-        (issue) => `${issue.path.join(".") || "(input)"}: ${issue.message}`,
-      );
       return {
         done: base(tool.name, started, {
           status: "invalid",
           error: {
             code: "invalid_input",
-            message: `The input of ${tool.name} does not match its schema: ${issues.join("; ")}.`,
+            message: `The input of ${tool.name} does not match its schema:\n${z.prettifyError(parsed.error)}`,
           },
         }),
       };

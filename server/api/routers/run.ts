@@ -1,29 +1,19 @@
 import "server-only";
 import { z } from "zod";
+import { RunRequest } from "@/server/api/run-request";
 import { createRouter, sessionProcedure } from "@/server/api/trpc";
-import { DecisionReason, EditedCommand, TaskText } from "@/server/api/user-text";
+import { DecisionReason, EditedCommand } from "@/server/api/user-text";
 import { CheckpointAnswer } from "@/server/domain/events/checkpoint-schema";
 import { ChildProposal, ToolCallBody } from "@/server/domain/events/schema";
 import { PRE_APPROVABLE_CATEGORIES, PreApprovableCategory } from "@/server/domain/policy/checkpoints";
-import { ReasoningSwitch, UserMode } from "@/server/domain/vocabulary/session";
 import { acceptIntention } from "@/server/orchestrator/accept-intention";
 import { grantRunPreApproval } from "@/server/orchestrator/run-grants";
-import { RunModelOverrides } from "@/server/settings/run-overrides";
 import { assertMayAnswerApproval, assignApproval, assignableMembers } from "@/server/teams/delegation";
 
 export const runRouter = createRouter({
   start: sessionProcedure
     .requires("run")
-    .input(
-      z.object({
-        task: TaskText,
-        mode: UserMode.default("agent"),
-        /** The person's reasoning switch, as set in the chat panel (never by the server). */
-        reasoning: ReasoningSwitch.default("off"),
-        /** Run overrides: the highest layer of the model configuration. */
-        model: RunModelOverrides.optional(),
-      }),
-    )
+    .input(RunRequest)
     .mutation(({ ctx, input }) =>
       ctx.app.orchestrator.startRun({
         sessionId: ctx.session.id,

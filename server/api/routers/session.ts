@@ -2,15 +2,13 @@ import "server-only";
 import { tracked } from "@trpc/server";
 import { z } from "zod";
 import { followAnswers } from "@/server/answer/answer-stream";
+import { RunRequest } from "@/server/api/run-request";
 import { createRouter, projectProcedure, sessionProcedure } from "@/server/api/trpc";
-import { TaskText } from "@/server/api/user-text";
 import { titleFrom } from "@/server/domain/text/display-name";
 import { firstLineSummary } from "@/server/domain/text/fit-text";
-import { ReasoningSwitch, UserMode } from "@/server/domain/vocabulary/session";
 import { permissionsOf } from "@/server/domain/vocabulary/team-roles";
 import { followCommandOutput } from "@/server/events/command-output";
 import { followEvents } from "@/server/events/follow";
-import { RunModelOverrides } from "@/server/settings/run-overrides";
 
 const MAX_REPLAY_EVENTS = 50_000;
 
@@ -31,16 +29,7 @@ export const sessionRouter = createRouter({
   /** Opens a session and starts its first run with the task typed on the project page. */
   create: projectProcedure
     .requires("run")
-    .input(
-      z.object({
-        task: TaskText,
-        mode: UserMode.default("agent"),
-        /** The person's reasoning switch (never set by the server). */
-        reasoning: ReasoningSwitch.default("off"),
-        /** Run overrides: the highest layer of the model configuration. */
-        model: RunModelOverrides.optional(),
-      }),
-    )
+    .input(RunRequest)
     .mutation(async ({ ctx, input }) => {
       const session = await ctx.db.session.create({
         data: {

@@ -5,8 +5,8 @@ import { foldEvents } from "@/server/domain/session/fold";
 import { EventStore } from "@/server/events/store";
 import type { PrismaClient } from "@/server/generated/prisma/client";
 import { parseJsonl } from "@/server/governance/ledger/export";
-import { validateJsonSchema } from "@/server/governance/ledger/json-schema-subset";
 import { ledgerRecords } from "@/server/governance/ledger/record";
+import { validateJsonSchema } from "@/server/testing/agent-trace-schema";
 import { verifiedRun } from "@/server/testing/capture-events";
 import { createTestDb, seedSession } from "@/server/testing/test-db";
 

@@ -2,7 +2,7 @@ import { describe, expect, it, vi } from "vitest";
 import { workspaceRouter } from "@/server/api/routers/workspace";
 import { arborMetadataOf } from "@/server/domain/events/trace-schema";
 import { recordsFromEvents, toJsonl } from "@/server/governance/ledger/export";
-import { validateJsonSchema } from "@/server/governance/ledger/json-schema-subset";
+import { validateJsonSchema } from "@/server/testing/agent-trace-schema";
 import { seedSession } from "@/server/testing/test-db";
 import { workspaceRouterWorld } from "@/server/testing/workspace-router-world";
 import { fileHash } from "@/server/workspace-editor/file-content";

@@ -26,7 +26,6 @@ export const Criterion = z.discriminatedUnion("kind", [
   z.object({ kind: z.literal("LAYER_APPROPRIATE"), allowed: z.array(z.string().min(1)).min(1).max(20) }),
 ]);
 export type Criterion = z.infer<typeof Criterion>;
-export type CriterionKind = Criterion["kind"];
 
 export const CriterionResult = z.object({
   criterion: Criterion,

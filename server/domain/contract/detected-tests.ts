@@ -2,7 +2,7 @@ import type { Criterion, CriterionResult } from "@/server/domain/contract/criter
 import { isTestFile, testSubject } from "@/server/domain/contract/test-files";
 import type { CodebaseIntent } from "@/server/domain/intent/codebase-intent";
 import { analyzePrompt } from "@/server/domain/intent/prompt-intent";
-import { shellQuote } from "@/server/domain/text/shell-quote-always";
+import { shellQuote } from "../text/shell-quote";
 import { requestedCommand } from "./requested-command";
 
 /**

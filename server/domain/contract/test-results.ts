@@ -1,4 +1,5 @@
 import { z } from "zod";
+import { capEnd } from "@/server/domain/text/cap";
 
 /**
  * What a test run reports, read from the runner's machine output (or, when Arbor could not add a
@@ -46,9 +47,7 @@ export function testResults(input: {
     failed: input.failed,
     skipped: input.skipped,
     total: input.passed + input.failed + input.skipped,
-    failingTests: names
-      .slice(0, MAX_FAILING_TESTS)
-      .map((name) => (name.length > MAX_TEST_NAME ? `${name.slice(0, MAX_TEST_NAME - 1)}…` : name)),
+    failingTests: names.slice(0, MAX_FAILING_TESTS).map((name) => capEnd(name, MAX_TEST_NAME)),
     source: input.source,
   };
 }

@@ -1,4 +1,5 @@
 import { z } from "zod";
+import { capLine } from "@/server/domain/text/cap";
 
 /**
  * Reasoning retention (seed 001 §4.3): the UI may show a model's full `<ide_reasoning>`, but the next
@@ -58,11 +59,6 @@ function fieldOf(label: string): Field | "ignored" | undefined {
   const field = FIELDS.find((candidate) => SYNONYMS[candidate].includes(key));
   if (field) return field;
   return IGNORED.includes(key) ? "ignored" : undefined;
-}
-
-function oneLine(text: string, cap: number): string {
-  const flat = text.replace(/\s+/g, " ").trim();
-  return flat.length <= cap ? flat : `${flat.slice(0, cap - 1)}…`;
 }
 
 function deliveryFrom(value: string | undefined): DeliveryState {
@@ -177,9 +173,9 @@ export function compactReasoning(fullText: string): ReasoningOutcome {
   const structured = Object.keys(found).length > 0;
   return ReasoningOutcome.parse({
     // Unstructured prose still keeps its gist rather than vanishing from the next request.
-    plan_delta: oneLine(found.plan_delta ?? (structured ? "" : text), OUTCOME_FIELD_CAP),
-    next_action: oneLine(found.next_action ?? "", OUTCOME_FIELD_CAP),
-    known_risks: oneLine(found.known_risks ?? "", RISK_CAP),
+    plan_delta: capLine(found.plan_delta ?? (structured ? "" : text), OUTCOME_FIELD_CAP),
+    next_action: capLine(found.next_action ?? "", OUTCOME_FIELD_CAP),
+    known_risks: capLine(found.known_risks ?? "", RISK_CAP),
     delivery_state: deliveryFrom(found.delivery_state ?? trailingState(text)),
   });
 }

@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
+import { validateJsonSchema } from "@/server/testing/agent-trace-schema";
 import { collectCycleTrace, EMPTY_TREE, type LedgerExec, snapshotWorkingTree } from "./collect";
-import { validateJsonSchema } from "./json-schema-subset";
 import { arborMetadataOf } from "./record";
 
 const TREE_A = "a".repeat(40);

@@ -1,5 +1,6 @@
 import type { TraceRecordedBody } from "@/server/domain/events/trace-schema";
 import type { SandboxExec } from "@/server/domain/sandbox-port";
+import { singleQuote } from "@/server/domain/text/shell-quote";
 import { repositoryPrograms } from "@/server/governance/repository-programs";
 import { parseUnifiedDiff } from "./diff-ranges";
 import { type AgentTraceRecord, type LedgerContributor, ledgerRecords } from "./record";
@@ -64,12 +65,8 @@ const SNAPSHOT_SCRIPT = [
 ].join("\n");
 
 function diffCommand(before: string, after: string, path?: string): string {
-  const tail = path === undefined ? "" : ` -- ${shellQuote(`:(literal)${path}`)}`;
+  const tail = path === undefined ? "" : ` -- ${singleQuote(`:(literal)${path}`)}`;
   return `git -c core.quotePath=false diff --no-color --no-ext-diff --no-textconv -M --unified=0 ${before} ${after}${tail} 2>/dev/null`;
-}
-
-function shellQuote(text: string): string {
-  return `'${text.replaceAll("'", `'\\''`)}'`;
 }
 
 /**

@@ -1,8 +1,8 @@
 import { describe, expect, it, vi } from "vitest";
 import { arborMetadataOf } from "@/server/domain/events/trace-schema";
+import { validateJsonSchema } from "@/server/testing/agent-trace-schema";
 import type { LedgerExec } from "./collect";
 import { CycleLedger } from "./cycle-ledger";
-import { validateJsonSchema } from "./json-schema-subset";
 
 const BEFORE = "a".repeat(40);
 const AFTER = "b".repeat(40);

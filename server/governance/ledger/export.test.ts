@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
+import { validateJsonSchema } from "@/server/testing/agent-trace-schema";
 import { intentMap, parseJsonl, recordsFromEvents, toJsonl, withEvidence } from "./export";
-import { validateJsonSchema } from "./json-schema-subset";
 import { type AgentTraceRecord, ledgerRecords } from "./record";
 
 function recordFor(intentionId: string, cycleId: string, diff: string): AgentTraceRecord {

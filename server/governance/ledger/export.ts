@@ -7,8 +7,6 @@ import {
 } from "@/server/domain/events/trace-schema";
 import type { IntentionView } from "@/server/domain/session/view";
 
-export { TraceRecordedBody } from "@/server/domain/events/trace-schema";
-
 /**
  * The ledger as files a person or tool can take away: `agent_trace.jsonl` (one Agent Trace record
  * per line) and `intent_map.md` (which intention touched which files). Pure.

@@ -1,3 +1,6 @@
+import { canonicalJson } from "@/server/domain/text/canonical-json";
+import { capEnd } from "@/server/domain/text/cap";
+import { estimateTokens } from "@/server/domain/text/tokens";
 import {
   type AttemptView,
   attemptLabel,
@@ -16,7 +19,7 @@ import {
   type RestoredRef,
   restoredSection,
 } from "./restored-section";
-import { canonicalJson, capText, estimateTokens, flatten, squeeze } from "./text";
+import { flatten, squeeze } from "./text";
 
 /**
  * The Ralph context builder (seed 002, DESIGN "each model call is built fresh from the store"): one
@@ -114,7 +117,7 @@ function chainSection(
         );
       }
       const [what = "", acceptance = "", decisions = ""] = fields.map((text) =>
-        capText(text, limits.intentionFieldChars),
+        capEnd(text, limits.intentionFieldChars),
       );
       const marker = index === chain.length - 1 ? " ← current" : "";
       const lines = [`${index + 1}. ${what}${marker}`, `   Acceptance: ${acceptance}`];
@@ -139,7 +142,7 @@ function contractSection(contract: readonly CriterionView[], limits: ContextLimi
         `contract (${contract.length} checks)`,
       ),
     );
-  return capText(text, limits.contractChars);
+  return capEnd(text, limits.contractChars);
 }
 
 function repoSection(repoContext: string, limits: ContextLimits, dropped: DroppedItem[]): string {
@@ -149,7 +152,7 @@ function repoSection(repoContext: string, limits: ContextLimits, dropped: Droppe
     dropped.push(
       droppedItem("repo_context", "shortened", repoContext, REPO_CONTEXT_ITEM_ID, "repository context"),
     );
-  return capText(text, limits.repoContextChars);
+  return capEnd(text, limits.repoContextChars);
 }
 
 function finishedSection(

@@ -1,5 +1,7 @@
+import { capEnd } from "@/server/domain/text/cap";
+import { estimateTokens } from "@/server/domain/text/tokens";
 import { type CompressionRecord, type CompressionTrigger, type DroppedItem, droppedItem } from "./record";
-import { capText, estimateTokens, flatten } from "./text";
+import { flatten } from "./text";
 
 /**
  * History compression for conversations that do keep a history (Chat mode, seed 001 §7): when the
@@ -64,7 +66,7 @@ const SUMMARY_LINE_CHARS = 160;
 function summaryMessage(removed: readonly HistoryMessage[]): HistoryMessage {
   const goals = removed
     .filter((message) => message.role === "user")
-    .map((message) => capText(flatten(message.content), SUMMARY_LINE_CHARS))
+    .map((message) => capEnd(flatten(message.content), SUMMARY_LINE_CHARS))
     .filter((goal) => goal !== "")
     .slice(-SUMMARY_GOALS);
   const byRole = (role: HistoryMessage["role"]) => removed.filter((message) => message.role === role).length;

@@ -1,6 +1,7 @@
+import { capEnd } from "@/server/domain/text/cap";
 import type { Judgment } from "@/server/domain/vocabulary/session";
 import { type DroppedItem, droppedItem } from "./record";
-import { capText, flatten, squeeze } from "./text";
+import { flatten, squeeze } from "./text";
 
 /**
  * Capped failure summaries (seed 002): what earlier cycles of this intention tried, in a size that
@@ -102,7 +103,7 @@ function tierBlock(
       blockCut || lines[index]?.shortened ? [dropAttempt(attempt, "shortened")] : [],
     ),
   ];
-  return { text: capText(whole, limits.tierSummaryChars), dropped };
+  return { text: capEnd(whole, limits.tierSummaryChars), dropped };
 }
 
 export function summarizeFailures(
@@ -138,5 +139,5 @@ export function summarizeFailures(
       dropped.push(...tierAttempts.map((attempt) => dropAttempt(attempt, "omitted")));
     }
   }
-  return { text: capText(blocks.join("\n\n"), limits.failureSummaryChars), dropped };
+  return { text: capEnd(blocks.join("\n\n"), limits.failureSummaryChars), dropped };
 }

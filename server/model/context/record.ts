@@ -1,14 +1,8 @@
+import { canonicalJson } from "@/server/domain/text/canonical-json";
 import type { ContextItemKind, DropKind } from "@/server/domain/vocabulary/context";
-import { canonicalJson, sha256Of } from "./text";
+import { sha256Of } from "./text";
 
-export {
-  COMPRESSION_TRIGGERS,
-  CONTEXT_ITEM_KINDS,
-  type CompressionTrigger,
-  type ContextItemKind,
-  DROP_KINDS,
-  type DropKind,
-} from "@/server/domain/vocabulary/context";
+export type { CompressionTrigger, ContextItemKind, DropKind } from "@/server/domain/vocabulary/context";
 
 import type { CompressionTrigger } from "@/server/domain/vocabulary/context";
 

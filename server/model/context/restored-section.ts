@@ -1,5 +1,6 @@
+import { capEnd } from "@/server/domain/text/cap";
 import type { AttemptView } from "./failure-summary";
-import { capText, flatten } from "./text";
+import { flatten } from "./text";
 
 /**
  * Items a person restored after a compression left them out (the Restore button on an intention):
@@ -70,7 +71,7 @@ export function restoredSection(
       continue;
     }
     included.add(ref.id);
-    const block = `### ${item.label}\n\n${capText(item.text, limits.restoredItemChars)}`;
+    const block = `### ${item.label}\n\n${capEnd(item.text, limits.restoredItemChars)}`;
     byUser.set(ref.by, [...(byUser.get(ref.by) ?? []), block]);
   }
   const sections = [...byUser.entries()].map(

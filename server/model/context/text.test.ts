@@ -1,20 +1,13 @@
 import { describe, expect, it } from "vitest";
-import { canonicalJson, capText, estimateTokens, flatten, sha256Of, squeeze } from "./text";
+import { canonicalJson } from "@/server/domain/text/canonical-json";
+import { capEnd } from "@/server/domain/text/cap";
+import { flatten, sha256Of, squeeze } from "./text";
 
 describe("text helpers", () => {
-  it("estimates four characters per token, rounding up", () => {
-    expect([
-      estimateTokens(""),
-      estimateTokens("abc"),
-      estimateTokens("abcd"),
-      estimateTokens("abcde"),
-    ]).toEqual([0, 1, 1, 2]);
-  });
-
   it("caps and squeezes to the exact length", () => {
-    expect(capText("abcdef", 4)).toBe("abc…");
-    expect(capText("abc", 4)).toBe("abc");
-    expect(capText("abc", 0)).toBe("");
+    expect(capEnd("abcdef", 4)).toBe("abc…");
+    expect(capEnd("abc", 4)).toBe("abc");
+    expect(capEnd("abc", 0)).toBe("");
     const squeezed = squeeze(`start ${"x".repeat(500)} the error`, 60);
     expect(squeezed).toHaveLength(60);
     expect(squeezed.startsWith("start ")).toBe(true);

@@ -1,4 +1,5 @@
 import { tool } from "ai";
+import { argumentsMismatch } from "@/server/domain/text/zod-problems";
 import type { Ask } from "@/server/model/ask";
 import { composeSystemPrompt } from "@/server/model/compose-prompt";
 import { REASONING_MICRO_PROMPT, stagePolicy } from "@/server/policy/stages/policy";
@@ -61,11 +62,7 @@ export function interpretDelivery(
   }
   const parsed = SubmitDeliveryInput.safeParse(call.input);
   if (parsed.success) return { ok: true, value: parsed.data };
-  const list = parsed.error.issues.map((issue) => `${issue.path.join(".") || "(input)"}: ${issue.message}`);
-  return {
-    ok: false,
-    problem: `the arguments of ${SUBMIT_DELIVERY} do not match its schema (${list.join("; ")})`,
-  };
+  return { ok: false, problem: argumentsMismatch(SUBMIT_DELIVERY, parsed.error) };
 }
 
 export function deliveryAsk(input: DeliveryCheckInput, dir?: string): Ask<DeliveryAnswer> {

@@ -1,5 +1,4 @@
 import { z } from "zod";
-import type { DeliveryState } from "@/server/domain/policy/reasoning-outcome";
 import type { RequestContext } from "../request-check";
 
 /**
@@ -38,5 +37,3 @@ export interface DeliveryCheckInput {
   qa: string[];
   request?: RequestContext;
 }
-
-export type { DeliveryState };

@@ -1,5 +1,6 @@
 import { describe, expect, it } from "vitest";
-import { printLine, shellQuote } from "@/server/domain/text/shell-quote-always";
+import { singleQuote } from "@/server/domain/text/shell-quote";
+import { printLine } from "@/server/domain/text/shell-quote-always";
 import { deriveCommand, explainNoCommand, unwrap } from "./derive-command";
 
 describe("deriveCommand", () => {
@@ -73,9 +74,9 @@ describe("deriveCommand", () => {
 
 describe("shell quoting helpers", () => {
   it("single-quotes and escapes embedded quotes", () => {
-    expect(shellQuote("plain")).toBe("'plain'");
-    expect(shellQuote("it's")).toBe("'it'\\''s'");
-    expect(shellQuote("")).toBe("''");
+    expect(singleQuote("plain")).toBe("'plain'");
+    expect(singleQuote("it's")).toBe("'it'\\''s'");
+    expect(singleQuote("")).toBe("''");
   });
 
   it("unwraps one layer of quotes or backticks, and a bare word's trailing full stop", () => {

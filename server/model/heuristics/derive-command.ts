@@ -1,4 +1,5 @@
-import { printLine, shellQuote } from "@/server/domain/text/shell-quote-always";
+import { singleQuote } from "@/server/domain/text/shell-quote";
+import { printLine } from "@/server/domain/text/shell-quote-always";
 import { explicitCommand } from "./code-spans";
 
 /**
@@ -79,7 +80,7 @@ const RULES: Rule[] = [
     ),
     build: (m) => {
       const name = unwrap(m[1] ?? "");
-      return { thought: `Create the empty file ${name}.`, command: `touch -- ${shellQuote(name)}` };
+      return { thought: `Create the empty file ${name}.`, command: `touch -- ${singleQuote(name)}` };
     },
   },
   {
@@ -90,7 +91,7 @@ const RULES: Rule[] = [
     ),
     build: (m) => {
       const name = unwrap(m[1] ?? "");
-      return { thought: `Create the directory ${name}.`, command: `mkdir -p -- ${shellQuote(name)}` };
+      return { thought: `Create the directory ${name}.`, command: `mkdir -p -- ${singleQuote(name)}` };
     },
   },
   {
@@ -127,7 +128,7 @@ const RULES: Rule[] = [
     ),
     build: (m) => {
       const name = unwrap(m[1] ?? "");
-      return { thought: `Show the contents of ${name}.`, command: `cat -- ${shellQuote(name)}` };
+      return { thought: `Show the contents of ${name}.`, command: `cat -- ${singleQuote(name)}` };
     },
   },
   {
@@ -137,7 +138,7 @@ const RULES: Rule[] = [
       const name = unwrap(m[1] ?? "");
       return {
         thought: `Delete the file ${name} (fails if it does not exist).`,
-        command: `rm -- ${shellQuote(name)}`,
+        command: `rm -- ${singleQuote(name)}`,
       };
     },
   },
@@ -165,7 +166,7 @@ const RULES: Rule[] = [
     build: (m) => {
       const dir = m[1] ? unwrap(m[1]) : undefined;
       return dir
-        ? { thought: `List the files in ${dir}.`, command: `ls -la -- ${shellQuote(dir)}` }
+        ? { thought: `List the files in ${dir}.`, command: `ls -la -- ${singleQuote(dir)}` }
         : { thought: "List the files in the workspace.", command: "ls -la" };
     },
   },
@@ -183,7 +184,7 @@ function writeFile(name: string, content: string): { thought: string; command: s
   if (name === "") return undefined;
   return {
     thought: `Write the given content to ${name}.`,
-    command: `${printLine(content)} > ${shellQuote(name)}`,
+    command: `${printLine(content)} > ${singleQuote(name)}`,
   };
 }
 

@@ -1,3 +1,4 @@
+import { capLine } from "@/server/domain/text/cap";
 import type { NextAction } from "@/server/model/actions";
 import { splitTask } from "../heuristics/split-task";
 
@@ -9,11 +10,6 @@ import { splitTask } from "../heuristics/split-task";
  */
 
 const MAX_LINE = 300;
-
-function short(text: string): string {
-  const flat = text.replace(/\s+/g, " ").trim();
-  return flat.length <= MAX_LINE ? flat : `${flat.slice(0, MAX_LINE - 1)}…`;
-}
 
 /** Backticked names that look like files or folders, for the Research section. */
 function namedPaths(task: string): string[] {
@@ -28,16 +24,18 @@ export function offlineWarmupText(task: string, firstAction: NextAction, repoSum
   const paths = namedPaths(task);
   const research = [
     paths.length > 0 ? `the files the request names (${paths.map((p) => `\`${p}\``).join(", ")})` : null,
-    repoSummary?.trim() ? `the workspace as discovered: ${short(repoSummary.split("\n")[0] ?? "")}` : null,
+    repoSummary?.trim()
+      ? `the workspace as discovered: ${capLine(repoSummary.split("\n")[0] ?? "", MAX_LINE)}`
+      : null,
   ].filter((part) => part !== null);
   const plan =
     steps.length > 1
-      ? steps.map((step, index) => `${index + 1}. ${short(step)}`).join("; ")
-      : `work it directly: ${short(first)}`;
-  const action = `${firstAction.tool} ${target(firstAction)} for "${short(first)}"`;
+      ? steps.map((step, index) => `${index + 1}. ${capLine(step, MAX_LINE)}`).join("; ")
+      : `work it directly: ${capLine(first, MAX_LINE)}`;
+  const action = `${firstAction.tool} ${target(firstAction)} for "${capLine(first, MAX_LINE)}"`;
   return [
     "<ide_reasoning>",
-    `- **Analyze**: the request is "${short(task)}"; the heuristics read it as ${steps.length} step${steps.length === 1 ? "" : "s"}.`,
+    `- **Analyze**: the request is "${capLine(task, MAX_LINE)}"; the heuristics read it as ${steps.length} step${steps.length === 1 ? "" : "s"}.`,
     `- **Research**: ${research.length > 0 ? research.join("; ") : "nothing named to inspect; the steps say what to run"}.`,
     `- **Plan**: ${plan}.`,
     "- **Reflect**: built-in offline model (heuristics, no language model): it does only what the words say; commands and file changes may wait for your approval.",
@@ -66,9 +64,9 @@ export function offlineReflectionText(
   return [
     "<ide_reasoning>",
     last
-      ? `- **Plan delta**: attempt ${previousAttempts.length + 1} at "${short(what)}"; the last one ended ${short(last)}.`
-      : `- **Plan delta**: first attempt at "${short(what)}"; the plan stands.`,
-    `- **Next action**: ${action.tool} ${target(action)}, because ${short(action.thought)}`.trimEnd(),
+      ? `- **Plan delta**: attempt ${previousAttempts.length + 1} at "${capLine(what, MAX_LINE)}"; the last one ended ${capLine(last, MAX_LINE)}.`
+      : `- **Plan delta**: first attempt at "${capLine(what, MAX_LINE)}"; the plan stands.`,
+    `- **Next action**: ${action.tool} ${target(action)}, because ${capLine(action.thought, MAX_LINE)}`.trimEnd(),
     last
       ? "- **Known risks**: the heuristics are deterministic, so the same step may fail the same way; a repeat leads to a split."
       : "- **Known risks**: the step may need your approval before it runs.",

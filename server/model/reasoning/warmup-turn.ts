@@ -1,8 +1,8 @@
 import { generateText, type LanguageModel, type ModelMessage } from "ai";
+import { estimateTokens } from "@/server/domain/text/tokens";
 import type { ToolName } from "@/server/domain/tools/catalogue";
 import { toolNameOf } from "@/server/domain/tools/wire-names";
 import type { ModelCallRecord } from "@/server/model/call-record";
-import { estimateTokens } from "../offline-model";
 import { readToolSet } from "../read-tools";
 import type { ReadPort } from "../types";
 import type { WarmupInput, WarmupResult } from "./types";

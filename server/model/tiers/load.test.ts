@@ -1,7 +1,8 @@
 import { readFileSync } from "node:fs";
 import path from "node:path";
 import { describe, expect, it } from "vitest";
-import { formatIssues, formatPath, loadTierConfig, parseTierConfig, TierConfigError } from "./load";
+import { pathText } from "@/server/domain/text/zod-problems";
+import { formatIssues, loadTierConfig, parseTierConfig, TierConfigError } from "./load";
 
 const example = readFileSync(path.join(import.meta.dirname, "example.yaml"), "utf8");
 
@@ -105,14 +106,14 @@ describe("parseTierConfig", () => {
   });
 });
 
-describe("formatPath", () => {
+describe("pathText", () => {
   it.each([
     [[], "(root)"],
     [["tiers", 2, "model"], "tiers[2].model"],
     [["prices", "openai/gpt-4o", "inputPer1M"], 'prices["openai/gpt-4o"].inputPer1M'],
     [["budgets", "maxCostUsd"], "budgets.maxCostUsd"],
   ])("%j → %s", (keys, expected) => {
-    expect(formatPath(keys)).toBe(expected);
+    expect(pathText(keys)).toBe(expected);
   });
 });
 

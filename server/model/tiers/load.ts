@@ -1,5 +1,6 @@
 import { parseDocument } from "yaml";
 import type { z } from "zod";
+import { issuesOf } from "@/server/domain/text/zod-problems";
 import { TierConfig } from "./schema";
 
 /**
@@ -21,18 +22,6 @@ export class TierConfigError extends Error {
     super(`Invalid tier config: ${formatIssues(issues)}`);
     this.name = "TierConfigError";
   }
-}
-
-export function formatPath(path: readonly PropertyKey[]): string {
-  if (path.length === 0) return "(root)";
-  return path
-    .map((key, index) => {
-      if (typeof key === "number") return `[${key}]`;
-      const text = String(key);
-      if (/^[A-Za-z_$][\w$]*$/.test(text)) return index === 0 ? text : `.${text}`;
-      return `[${JSON.stringify(text)}]`;
-    })
-    .join("");
 }
 
 export function formatIssues(issues: readonly TierConfigIssue[]): string {
@@ -58,15 +47,6 @@ const friendly: z.core.$ZodErrorMap = (issue) => {
       return undefined;
   }
 };
-
-/** One issue per unknown key, so each points at the line to fix. */
-function toIssues(error: z.ZodError): TierConfigIssue[] {
-  return error.issues.flatMap((issue) =>
-    issue.code === "unrecognized_keys"
-      ? issue.keys.map((key) => ({ path: formatPath([...issue.path, key]), message: "unknown key" }))
-      : [{ path: formatPath(issue.path), message: issue.message }],
-  );
-}
 
 function isRecord(value: unknown): value is Record<string, unknown> {
   return typeof value === "object" && value !== null && !Array.isArray(value);
@@ -108,7 +88,7 @@ function crossFieldIssues(raw: unknown): TierConfigIssue[] {
 
 export function validateTierConfig(raw: unknown): TierConfigResult {
   const parsed = TierConfig.safeParse(raw, { error: friendly });
-  const issues = [...(parsed.success ? [] : toIssues(parsed.error)), ...crossFieldIssues(raw)];
+  const issues = [...(parsed.success ? [] : issuesOf(parsed.error)), ...crossFieldIssues(raw)];
   if (parsed.success && issues.length === 0) return { ok: true, config: parsed.data };
   return { ok: false, issues };
 }

@@ -179,7 +179,7 @@ describe("a write while a child with an approved scope is worked", () => {
   it("records who approved the scope, bound to the child", () => {
     const { view, childId } = approved();
     expect(view.intentions[childId]?.scopeApproval).toMatchObject({ approvalId: "ap-1", approvedBy: "Ada" });
-    expect(view.intentions[childId]?.scopeApproval?.binding).toMatch(/^sha256:[0-9a-f]{64}$/);
+    expect(view.intentions[childId]?.scopeApproval?.binding).toMatch(/^v2:sha256:[0-9a-f]{64}$/);
   });
 });
 

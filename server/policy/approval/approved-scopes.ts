@@ -1,5 +1,6 @@
 import type { ApprovedScope, CheckStatus } from "@/server/domain/policy/approval-policy";
 import type { IntentionView, SessionView } from "@/server/domain/session/view";
+import { capEnd } from "@/server/domain/text/cap";
 import { approvalBinding, verifyBinding } from "./binding";
 
 /**
@@ -59,7 +60,7 @@ export function approvedScopesFor(view: SessionView, intentionId: string | undef
   return [
     {
       ownedScope: [...intention.ownedScope],
-      checkId: `the acceptance of "${clip(intention.what)}"`,
+      checkId: `the acceptance of "${capEnd(intention.what, 60)}"`,
       checkStatus: checkStatusOf(intention),
     },
   ];
@@ -96,8 +97,4 @@ export function personApprovedScope(
  */
 export function scopeGrantsFor(view: SessionView, intentionId: string | undefined) {
   return { approvedScopes: approvedScopesFor(view, intentionId), approveWhenCheckUnknown: true };
-}
-
-function clip(text: string): string {
-  return text.length <= 60 ? text : `${text.slice(0, 59)}…`;
 }

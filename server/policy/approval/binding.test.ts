@@ -1,6 +1,9 @@
+import { createHash } from "node:crypto";
+import canonicalize from "canonicalize";
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
-import { approvalBinding, canonicalJson, verifyBinding } from "./binding";
+import { canonicalJson } from "@/server/domain/text/canonical-json";
+import { approvalBinding, verifyBinding } from "./binding";
 
 describe("canonicalJson", () => {
   it("sorts keys at every depth and drops undefined properties", () => {
@@ -42,9 +45,9 @@ describe("canonicalJson", () => {
 describe("approvalBinding / verifyBinding", () => {
   const input = { command: "npm test", cwd: "/workspace" };
 
-  it("is a sha256 that ignores key order", () => {
+  it("is a versioned sha256 that ignores key order", () => {
     const binding = approvalBinding("shell.exec", input);
-    expect(binding).toMatch(/^sha256:[0-9a-f]{64}$/);
+    expect(binding).toMatch(/^v2:sha256:[0-9a-f]{64}$/);
     expect(approvalBinding("shell.exec", { cwd: "/workspace", command: "npm test" })).toBe(binding);
   });
 
@@ -69,5 +72,26 @@ describe("approvalBinding / verifyBinding", () => {
         expect(approvalBinding("t", a) === approvalBinding("t", b)).toBe(same);
       }),
     );
+  });
+
+  it("still verifies a binding of the first version (no version prefix), as pending approvals store it", () => {
+    // Made by the first version: sha256 over canonicalJson, prefix `sha256:` (vector computed then).
+    const old = `sha256:${createHash("sha256").update('{"input":{"command":"npm test","cwd":"/workspace"},"tool":"shell.exec"}').digest("hex")}`;
+    expect(verifyBinding(old, "shell.exec", input)).toBe(true);
+    expect(verifyBinding(old, "shell.exec", { ...input, command: "npm test " })).toBe(false);
+    expect(verifyBinding(`v9:${old}`, "shell.exec", input)).toBe(false);
+  });
+
+  it("hashes RFC 8785's form, which is canonicalJson's for every JSON value", () => {
+    fc.assert(
+      fc.property(fc.jsonValue(), (value) => {
+        expect(canonicalize(value)).toBe(canonicalJson(value));
+      }),
+    );
+  });
+
+  it("refuses a lone surrogate, which RFC 8785 cannot encode", () => {
+    expect(() => approvalBinding("fs.write", { content: "\ud800" })).toThrow(TypeError);
+    expect(verifyBinding(approvalBinding("x", {}), "fs.write", { content: "\ud800" })).toBe(false);
   });
 });

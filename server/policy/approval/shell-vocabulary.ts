@@ -1,3 +1,4 @@
+import { capLine } from "@/server/domain/text/cap";
 /**
  * The words the shell analysis speaks: what a command line is made of (words, operators,
  * redirections) and the constructs and notes the approval gate reports to the person asked.
@@ -80,6 +81,5 @@ export interface NestedCommand {
 
 /** One line, at most `max` characters: for reasons shown to people. */
 export function summarise(text: string, max = 60): string {
-  const oneLine = text.replace(/\s+/g, " ").trim();
-  return oneLine.length <= max ? oneLine : `${oneLine.slice(0, max - 1)}…`;
+  return capLine(text, max);
 }

@@ -10,7 +10,7 @@ import { buildNetworkFor } from "./build-network";
 import { findProjectDockerfile, ProjectDockerfileError, readContextTar } from "./find-dockerfile";
 
 export const LABEL_PROJECT = "arbor.project";
-export const LABEL_PROJECT_HASH = "arbor.project.hash";
+const LABEL_PROJECT_HASH = "arbor.project.hash";
 /** How often a running build's log is written to the database (the project page reads it from there). */
 const LOG_FLUSH_MS = 500;
 
