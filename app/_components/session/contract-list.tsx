@@ -1,5 +1,6 @@
 import { type Criterion, type CriterionResult, describeCriterion } from "@/server/domain/contract/criteria";
 import type { IntentionView } from "@/server/domain/session/view";
+import { requestSourceNote } from "./contract-source";
 import { TestCounts } from "./test-counts";
 
 /** An intention's contract: each criterion, with its last check when there is one. */
@@ -23,7 +24,7 @@ export function ContractList({
       ) : null}
       {by?.source === "request" ? (
         <p className="muted" data-testid="contract-source">
-          The intention is itself a command: only that exact command exiting 0 verifies it.
+          {requestSourceNote(criteria)}
         </p>
       ) : null}
       {by?.source === "chaos" ? (
