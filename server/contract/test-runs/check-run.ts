@@ -7,6 +7,7 @@ import {
   packageScriptName,
   packageScriptOf,
   quoteAssignment,
+  REPORT_FORMAT,
   type ReportFormat,
   runnerOfWords,
   simplePart,
@@ -42,17 +43,6 @@ export interface CheckRun {
   /** The machine-readable report it prints on standard output, when it prints one. */
   report: ReportFormat | null;
 }
-
-const STDOUT_FORMAT: Record<TestRunner, ReportFormat | null> = {
-  vitest: "jest-json",
-  jest: "jest-json",
-  "node-test": "tap",
-  pytest: "junit-xml",
-  go: "go-json",
-  rspec: "rspec-json",
-  // Stable cargo has no machine-readable test output (`--format json` needs nightly).
-  cargo: null,
-};
 
 /** The reporter's words; the human output stays where it was, beside the report, except node's and go's. */
 function stdoutArgs(runner: TestRunner): string[] {
@@ -151,7 +141,7 @@ export function checkRunOf(command: string, hints: CheckTestHints = {}): CheckRu
   const plain: CheckRun = { command, runners, report: null };
   if (hints.asWritten) return plain;
   const [runner] = runners;
-  const format = runner ? STDOUT_FORMAT[runner] : null;
+  const format = runner ? REPORT_FORMAT[runner] : null;
   const part = simplePart(command);
   if (!runner || !format || runners.length !== 1 || !part) return plain;
   const words = wordsOf(part);

@@ -128,7 +128,8 @@ export function reportPathFor(command: string, format: ReportFormat): string {
   return `/tmp/arbor-test-report-${id}.${extension[format]}`;
 }
 
-const FORMAT: Record<TestRunner, ReportFormat | null> = {
+/** The machine-readable report each runner can give (shared by the file and stdout forms). */
+export const REPORT_FORMAT: Record<TestRunner, ReportFormat | null> = {
   vitest: "jest-json",
   jest: "jest-json",
   "node-test": "tap",
@@ -198,7 +199,7 @@ export function quoteAssignment(text: string): string {
  */
 export function withReporter(command: string, runner: TestRunner, path: string): string | null {
   const part = simplePart(command);
-  if (!part || !FORMAT[runner]) return null;
+  if (!part || !REPORT_FORMAT[runner]) return null;
   const words = wordsOf(part);
   if (runnerOfWords(words) !== runner) return null;
   const args = words.slice(1);
@@ -248,7 +249,7 @@ function scriptWithReporter(
 export function planTestCommand(command: string, hints: TestCommandHints = {}): TestCommandPlan {
   const runners = detectTestRunners(command, hints);
   const [runner] = runners;
-  const format = runner ? FORMAT[runner] : null;
+  const format = runner ? REPORT_FORMAT[runner] : null;
   if (!runner || !format || runners.length !== 1) return { runners, command, report: null };
   const path = reportPathFor(command, format);
   const part = simplePart(command);
