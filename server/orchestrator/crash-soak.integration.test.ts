@@ -29,6 +29,8 @@ import {
 
 const ROUNDS = env.ARBOR_SOAK_ROUNDS;
 const DRIVER = path.resolve("server/orchestrator/crash-soak/driver.ts");
+/** The driver imports modules marked `server-only`: resolve the marker as Next.js's server bundles do. */
+const SERVER_ONLY_LOADER = path.resolve("bench/support/server-only-loader.mjs");
 
 let db: PrismaClient;
 let dbFile = "";
@@ -66,7 +68,7 @@ interface Driver {
 function startDriver(runs: number): Driver {
   const child = spawn(
     process.execPath,
-    ["--import", "tsx", DRIVER, dbFile, sessionId, repoPath, String(runs)],
+    ["--import", "tsx", "--import", SERVER_ONLY_LOADER, DRIVER, dbFile, sessionId, repoPath, String(runs)],
     {
       stdio: ["ignore", "pipe", "pipe"],
     },

@@ -27,6 +27,8 @@ import { OutputSoFarFiles } from "./output-so-far-files";
  */
 
 const DRIVER = path.resolve("server/orchestrator/crash-soak/interrupt-driver.ts");
+/** The driver imports modules marked `server-only`: resolve the marker as Next.js's server bundles do. */
+const SERVER_ONLY_LOADER = path.resolve("bench/support/server-only-loader.mjs");
 const COMMAND = "echo tick 1 && echo tick 2 && echo tick 3 && sleep 8 && echo once >> marker.txt";
 
 let db: PrismaClient;
@@ -74,7 +76,19 @@ it("kill -9 during a command that writes: after the restart it asks with its run
   const soFarDir = path.join(dir, "output-so-far");
   const child: ChildProcess = spawn(
     process.execPath,
-    ["--import", "tsx", DRIVER, dbFile, sessionId, repoPath, fake.url, soFarDir, `run \`${COMMAND}\``],
+    [
+      "--import",
+      "tsx",
+      "--import",
+      SERVER_ONLY_LOADER,
+      DRIVER,
+      dbFile,
+      sessionId,
+      repoPath,
+      fake.url,
+      soFarDir,
+      `run \`${COMMAND}\``,
+    ],
     { stdio: ["ignore", "pipe", "pipe"] },
   );
   let stderr = "";
