@@ -1,3 +1,4 @@
+import "server-only";
 import { z } from "zod";
 import { ReasoningSwitch, UserMode } from "@/server/domain/vocabulary/stages";
 import { RunModelOverrides } from "@/server/settings/run-overrides";

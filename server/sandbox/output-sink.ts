@@ -1,3 +1,4 @@
+import "server-only";
 import { Writable } from "node:stream";
 import { StringDecoder } from "node:string_decoder";
 import type { OutputStream } from "@/server/domain/sandbox-port";
