@@ -1,3 +1,7 @@
+// e2e/replay.spec.ts seeds a database through server modules marked `import "server-only"` (via
+// bench/support/store-session.ts): this resolve hook resolves the marker as Next.js's server bundles
+// do, in the runner and in every worker (both load this config first).
+import "./bench/support/server-only-loader.mjs";
 import { defineConfig } from "@playwright/test";
 import { APP_PORT, FAKE_MODEL_PORT } from "./e2e/support/ports";
 

@@ -48,7 +48,7 @@ export const environmentRouter = createRouter({
   /** Approves exactly the command the person saw (its hash): a command changed since is refused. */
   approveSetup: projectProcedure
     .requires("settings")
-    .input(z.object({ hash: z.string().regex(/^sha256:[0-9a-f]{64}$/) }))
+    .input(z.object({ hash: z.string().regex(/^(v2:)?sha256:[0-9a-f]{64}$/) }))
     .mutation(async ({ ctx, input }) => {
       const outcome = await approveSetup(ctx.db, ctx.project, ctx.user.id, input.hash);
       if (outcome === "none")
