@@ -2,7 +2,8 @@ import { describe, expect, it } from "vitest";
 import { CheckNotRun, type Exec } from "@/server/contract/verify";
 import type { Criterion } from "@/server/domain/contract/criteria";
 import type { ExecResult } from "@/server/domain/sandbox-port";
-import { checkContract, commandBinding, judgeWithContract } from "./contract-check";
+import { checkContract } from "./contract-check";
+import { commandBinding } from "./contract-judgment";
 
 function result(exitCode: number, stderr = ""): ExecResult {
   return { exitCode, stdout: "", stderr, timedOut: false, truncated: false, durationMs: 1 };
@@ -56,29 +57,5 @@ describe("checkContract: evidence is what actually ran", () => {
     const [refused] = await checkContract(exec, { contract: [{ kind: "FILE_EXISTS", path: "a" }] }, null);
     expect(refused?.passed).toBe(false);
     expect(refused?.couldNotRun).toContain("gate refused");
-  });
-});
-
-describe("judgeWithContract", () => {
-  it("fails (never passes, never a mere gap) when a check could not run, with the reason", () => {
-    const judged = judgeWithContract([
-      {
-        criterion: npmTest,
-        passed: false,
-        couldNotRun: "`npm` is not installed in this sandbox",
-        evidence: "",
-      },
-    ]);
-    expect(judged.judgment).toBe("FAILURE");
-    expect(judged.reason).toContain("`npm` is not installed in this sandbox");
-  });
-
-  it("is SUCCESS only when every check passed", () => {
-    expect(judgeWithContract([{ criterion: npmTest, passed: true, evidence: "ok" }]).judgment).toBe(
-      "SUCCESS",
-    );
-    expect(judgeWithContract([{ criterion: npmTest, passed: false, evidence: "1 failing" }]).judgment).toBe(
-      "PARTIAL",
-    );
   });
 });
