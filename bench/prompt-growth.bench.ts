@@ -9,7 +9,7 @@
 
 import { estimateTokens } from "@/server/domain/text/tokens";
 import { actInstructions } from "@/server/model/act-prompt";
-import { actContext } from "@/server/riva/act-context";
+import { actContext } from "@/server/riva/decide/act-context";
 import { contextSession } from "./support/context-session";
 
 const repoContext =

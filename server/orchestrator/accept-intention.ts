@@ -2,7 +2,7 @@ import { UserFacingError } from "@/server/domain/errors";
 import { emptySessionView } from "@/server/domain/session/fold";
 import type { IntentionView, SessionView } from "@/server/domain/session/view";
 import { type EventLog, StaleLogError } from "@/server/events/log";
-import { leafEvidence } from "@/server/riva/evidence";
+import { leafEvidence } from "@/server/riva/decide/evidence";
 import { foldSessionLog } from "@/server/runtime/session-runtime";
 
 /**

@@ -2,7 +2,7 @@ import { TierRef } from "@/server/domain/events/tier-schema";
 import type { RunView } from "@/server/domain/session/view";
 import type { RunTiers } from "@/server/model/tiers/run-tiers";
 import type { AgentModel } from "@/server/model/types";
-import { tierRef } from "@/server/riva/tier-step";
+import { tierRef } from "@/server/riva/decide/tiers";
 import { RunModelOverrides } from "@/server/settings/run-overrides";
 
 /**

@@ -11,7 +11,7 @@ import { discovered, ofType } from "@/server/testing/events";
 import { FakeSandboxProvider, scriptedModel } from "@/server/testing/fakes";
 import { testOrchestrator } from "@/server/testing/orchestrator-deps";
 import { runTask } from "@/server/testing/riva-harness";
-import { escalatedEvent } from "./tier-events";
+import { escalatedEvent } from "./decide/tier-events";
 
 /**
  * The engine with model tiers, over the in-memory log with scripted models and sandbox: which model

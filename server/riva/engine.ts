@@ -15,23 +15,23 @@ import { runGrantsFor } from "@/server/policy/approval/run-pre-approvals";
 import { checkpointsOfSession, foldSessionLog, sessionDispatch } from "@/server/runtime/session-runtime";
 import type { ToolDispatch } from "@/server/tools/dispatch";
 import { listWorkspace } from "@/server/tools/workspace-listing";
-import { compressionEvent } from "./act-compression";
-import { actContext } from "./act-context";
-import { type ActHost, carryOutAction, type Reviewer, readPortFor } from "./act-step";
-import { checkAnswered, personApprovalForCheck, roomForCycle } from "./check-approvals";
-import { checkpointEvents } from "./checkpoint-events";
-import { correctionEvents } from "./correction-events";
-import { CycleRunner } from "./cycle-runner";
-import { discoverIntent } from "./discovery/discover";
-import type { Verdict } from "./heuristics";
-import { recoveryOf } from "./interrupted-cycle";
-import { callWithRetries, modelFailedEvents } from "./model-calls";
-import { nextStep, workingMs } from "./next-step";
+import { compressionEvent } from "./decide/act-compression";
+import { actContext } from "./decide/act-context";
+import { type ActHost, carryOutAction, type Reviewer, readPortFor } from "./perform/act";
+import { checkAnswered, personApprovalForCheck, roomForCycle } from "./decide/check-approvals";
+import { checkpointEvents } from "./decide/checkpoint-events";
+import { correctionEvents } from "./decide/correction-events";
+import { CycleRunner } from "./perform/cycle-runner";
+import { discoverIntent } from "./perform/discovery";
+import type { Verdict } from "./decide/heuristics";
+import { recoveryOf } from "./decide/interrupted-cycle";
+import { callWithRetries, modelFailedEvents } from "./perform/model-calls";
+import { nextStep, workingMs } from "./decide/next-step";
 import type { RivaDeps } from "./ports";
-import { checkDelivery, deliveryReported, type QaHost, qaNotesFor, reviewIntention } from "./qa-step";
-import { actCarry, afterActEvents, type ReasoningHost, warmUp } from "./reasoning-step";
-import { readRepoContext } from "./repo-context";
-import { chaosDue, chaosTurn, criticTurn, inFullMode, librarianTurn } from "./roles-step";
+import { checkDelivery, deliveryReported, type QaHost, qaNotesFor, reviewIntention } from "./perform/qa";
+import { actCarry, afterActEvents, type ReasoningHost, warmUp } from "./perform/reasoning";
+import { readRepoContext } from "./perform/repo-context";
+import { chaosDue, chaosTurn, criticTurn, inFullMode, librarianTurn } from "./perform/roles";
 import {
   budgetQuestion,
   type Decision,
@@ -42,20 +42,20 @@ import {
   runEndedEvents,
   type Settled,
   statusChanged,
-} from "./run-events";
-import { enforcedIntent } from "./run-scope";
-import { runWorkspace } from "./run-workspace";
-import type { SessionWorkspace } from "./session-workspace";
-import type { Step } from "./step";
+} from "./decide/run-events";
+import { enforcedIntent } from "./decide/run-scope";
+import { runWorkspace } from "./perform/run-workspace";
+import type { SessionWorkspace } from "./perform/session-workspace";
+import type { Step } from "./decide/step";
 import { stoppedBy, withDeadline } from "./stop";
-import { escalatedEvent, modelFor } from "./tier-events";
+import { escalatedEvent, modelFor } from "./decide/tier-events";
 import {
   buildContract,
   contractEvents,
   modelReaderFor,
   testFirstAction,
   type UnderstandingHost,
-} from "./understanding-step";
+} from "./perform/understanding";
 
 type Split = Extract<Plan, { kind: "decompose" }>;
 

@@ -2,7 +2,7 @@ import { describe, expect, it } from "vitest";
 import type { CheckpointAnswerInput } from "@/server/domain/events/checkpoint-schema";
 import type { EventInput } from "@/server/domain/events/schema";
 import { DEFAULT_LIMITS } from "@/server/domain/session/limits";
-import { nextStep } from "@/server/riva/next-step";
+import { nextStep } from "@/server/riva/decide/next-step";
 import { backticked, intentions, ok } from "@/server/testing/engine-scripts";
 import { decomposedRun, sequence } from "@/server/testing/events";
 import { FakeSandboxProvider, scriptedModel } from "@/server/testing/fakes";

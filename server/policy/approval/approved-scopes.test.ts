@@ -2,7 +2,7 @@ import { describe, expect, it } from "vitest";
 import { EventBody, type EventInput } from "@/server/domain/events/schema";
 import { CheckpointPolicy } from "@/server/domain/policy/checkpoints";
 import { foldEvents } from "@/server/domain/session/fold";
-import { childIntentions } from "@/server/riva/children";
+import { childIntentions } from "@/server/riva/decide/children";
 import { TOOLS } from "@/server/tools/registry";
 import { gateToolCall } from "@/server/tools/tool-gate";
 import { approvedScopesFor, checkStatusOf } from "./approved-scopes";

@@ -10,7 +10,7 @@ import type { EventBody } from "@/server/domain/events/schema";
 import { CheckpointPolicy } from "@/server/domain/policy/checkpoints";
 import { type EgressSettings, EgressSettings as Settings } from "@/server/domain/vocabulary/egress";
 import { rootFiles } from "@/server/projects/git-repository";
-import { SessionWorkspace } from "@/server/riva/session-workspace";
+import { SessionWorkspace } from "@/server/riva/perform/session-workspace";
 import { detectSetupCommand, setupCommandHash } from "@/server/setup/detect";
 import {
   environmentPreparer,

@@ -11,12 +11,12 @@ import {
   judgmentStep,
   type Questions,
   reflectionStep,
-} from "./checkpoint-steps";
+} from "./checkpoints";
 import { leafEvidence, weakestEvidence } from "./evidence";
 import { canVerifyDirectly, failureSummary, shouldDecompose } from "./heuristics";
-import { beforeRunEnds, QA_OFF, type QaSettings, qaReviewDue } from "./qa-steps";
+import { beforeRunEnds, QA_OFF, type QaSettings, qaReviewDue } from "./qa";
 import type { Step } from "./step";
-import { afterMissWithTiers, tierAttempts, tierGone } from "./tier-step";
+import { afterMissWithTiers, tierAttempts, tierGone } from "./tiers";
 import { attemptedAction } from "./tool-action";
 
 export interface StepContext {

@@ -2,7 +2,7 @@ import { describe, expect, it } from "vitest";
 import { CHECK_PLAN_VERSION } from "@/server/domain/contract/child-checks";
 import type { ApprovalView, SessionView } from "@/server/domain/session/view";
 import { personApprovalForCheck } from "./check-approvals";
-import { commandBinding } from "./contract-check";
+import { commandBinding } from "./contract-judgment";
 
 function approval(fields: Partial<ApprovalView>): ApprovalView {
   return {

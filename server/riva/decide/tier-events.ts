@@ -2,8 +2,8 @@ import type { EventInput } from "@/server/domain/events/schema";
 import { tierIndexOf } from "@/server/domain/session/fold-tiers";
 import type { IntentionView } from "@/server/domain/session/view";
 import type { AgentModel } from "@/server/model/types";
-import type { RivaDeps } from "./ports";
-import type { EscalateStep } from "./tier-step";
+import type { RivaDeps } from "../ports";
+import type { EscalateStep } from "./tiers";
 
 /** The events of model tiers, built from the pure steps of tier-step.ts, and which model serves a step. */
 

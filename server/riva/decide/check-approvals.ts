@@ -7,7 +7,7 @@ import {
 } from "@/server/domain/contract/child-checks";
 import type { RivaLimits } from "@/server/domain/session/limits";
 import type { ApprovalView, IntentionView, SessionView } from "@/server/domain/session/view";
-import { commandBinding } from "./contract-check";
+import { commandBinding } from "./contract-judgment";
 import { approvedCall } from "./tool-approval";
 
 /** The id the auto checkpoint answers with: its approvals are never a person's. */

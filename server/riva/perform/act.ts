@@ -8,8 +8,8 @@ import type { ReadPort } from "@/server/model/types";
 import type { ToolDispatch } from "@/server/tools/dispatch";
 import { resultText } from "@/server/tools/dispatch";
 import { type CycleRunner, intentionIntent } from "./cycle-runner";
-import { actionOf, describeCall } from "./tool-action";
-import { approvalRequestFor, contentFromNumberedRead, refusal } from "./tool-approval";
+import { actionOf, describeCall } from "../decide/tool-action";
+import { approvalRequestFor, contentFromNumberedRead, refusal } from "../decide/tool-approval";
 
 /**
  * The act step after the model answered: the reads it made along the way are already in the log;

@@ -6,7 +6,7 @@ import type {
 } from "@/server/domain/events/checkpoint-schema";
 import type { ApprovalView, CycleView, IntentionView, SessionView } from "@/server/domain/session/view";
 import type { Judgment } from "@/server/domain/vocabulary/session";
-import { describeGap, gapOf, gapReflection, judgeWithContract } from "./contract-check";
+import { describeGap, gapOf, gapReflection, judgeWithContract } from "./contract-judgment";
 import { judgeCommand, reflectOnFailure } from "./judge";
 
 /**

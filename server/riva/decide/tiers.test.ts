@@ -7,7 +7,7 @@ import { SIMPLE_TIER_DEFAULTS, type TierConfig } from "@/server/model/tiers/sche
 import { discovered, model, sequence } from "@/server/testing/events";
 import { nextStep } from "./next-step";
 import { escalatedEvent } from "./tier-events";
-import { type EscalateStep, tierAttempts } from "./tier-step";
+import { type EscalateStep, tierAttempts } from "./tiers";
 
 /**
  * The loop's transition with model tiers, from folded events alone: an intention climbs the tiers when

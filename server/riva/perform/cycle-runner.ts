@@ -13,14 +13,15 @@ import type { CycleLedger } from "@/server/governance/ledger/cycle-ledger";
 import { verifyBinding } from "@/server/policy/approval/binding";
 import type { ToolDispatch, ToolResult } from "@/server/tools/dispatch";
 import { type CheckRecord, type CheckSite, checkExec } from "./check-exec";
-import { checkContract, gapOf, gapReflection, judgeWithContract } from "./contract-check";
-import { baselinePlan } from "./evidence";
-import { judgeCommand, reflectOnFailure } from "./judge";
-import { statusChanged } from "./run-events";
+import { checkContract } from "./contract-check";
+import { gapOf, gapReflection, judgeWithContract } from "../decide/contract-judgment";
+import { baselinePlan } from "../decide/evidence";
+import { judgeCommand, reflectOnFailure } from "../decide/judge";
+import { statusChanged } from "../decide/run-events";
 import type { ActionOutcome, SessionWorkspace } from "./session-workspace";
-import { stoppedBy } from "./stop";
-import { actionOf, judgeToolResult } from "./tool-action";
-import { approvedCall, requestedCall } from "./tool-approval";
+import { stoppedBy } from "../stop";
+import { actionOf, judgeToolResult } from "../decide/tool-action";
+import { approvedCall, requestedCall } from "../decide/tool-approval";
 
 export interface PlannedCycle {
   intention: IntentionView;

@@ -2,7 +2,7 @@ import type { CheckTestHints } from "@/server/contract/test-runs/check-run";
 import { type Exec, verifyCriterion } from "@/server/contract/verify";
 import type { CriterionResult } from "@/server/domain/contract/criteria";
 import type { IntentionView } from "@/server/domain/session/view";
-import { commandBinding } from "./contract-judgment";
+import { commandBinding } from "../decide/contract-judgment";
 
 /**
  * Checks an intention's contract. A TESTS_PASS criterion is not run twice only when the command the

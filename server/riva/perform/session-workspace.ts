@@ -7,8 +7,8 @@ import { mirrorIntentsFile } from "@/server/intents/mirror";
 import { limitsOf, resourcesOfLimits } from "@/server/sandbox/resources";
 import type { Sandbox } from "@/server/sandbox/types";
 import type { SessionEnvironment } from "@/server/setup/prepare-environment";
-import type { RivaDeps } from "./ports";
-import { stoppedBy } from "./stop";
+import type { RivaDeps } from "../ports";
+import { stoppedBy } from "../stop";
 
 export interface ActionOutcome {
   exitCode: number | null;

@@ -3,7 +3,7 @@ import { CheckNotRun, type Exec } from "@/server/contract/verify";
 import type { Criterion } from "@/server/domain/contract/criteria";
 import type { ExecResult } from "@/server/domain/sandbox-port";
 import { checkContract } from "./contract-check";
-import { commandBinding } from "./contract-judgment";
+import { commandBinding } from "../decide/contract-judgment";
 
 function result(exitCode: number, stderr = ""): ExecResult {
   return { exitCode, stdout: "", stderr, timedOut: false, truncated: false, durationMs: 1 };

@@ -4,7 +4,7 @@ import type { EventInput } from "@/server/domain/events/schema";
 import { foldEvents } from "@/server/domain/session/fold";
 import { DEFAULT_LIMITS } from "@/server/domain/session/limits";
 import { cycle, decomposedRun, sequence } from "@/server/testing/events";
-import { AUTO_QUESTIONS, type Questions } from "./checkpoint-steps";
+import { AUTO_QUESTIONS, type Questions } from "./checkpoints";
 import { nextStep } from "./next-step";
 
 /** The three judgment questions in the pure transition, under "auto" and under "ask". */

@@ -6,7 +6,7 @@ import { DEFAULT_CHECKPOINTS } from "@/server/domain/policy/checkpoints";
 import type { IntentionView } from "@/server/domain/session/view";
 import { ModelOutputError } from "@/server/model/errors";
 import type { AgentModel, ContractInput } from "@/server/model/types";
-import { buildContract, contractEvents, testFirstAction, type UnderstandingHost } from "./understanding-step";
+import { buildContract, contractEvents, testFirstAction, type UnderstandingHost } from "./understanding";
 
 const CALL = {
   stage: "contract" as const,

@@ -11,11 +11,11 @@ import type { ModelCallRecord } from "@/server/model/call-record";
 import { offlineWarmup } from "@/server/model/offline-model";
 import type { RequestContext } from "@/server/model/request-check";
 import type { ActInput, AgentModel, ReadPort } from "@/server/model/types";
-import { correctionEvents } from "./correction-events";
+import { correctionEvents } from "../decide/correction-events";
 import { callWithRetries } from "./model-calls";
-import type { RivaDeps } from "./ports";
-import { failedCallEvent, llmCalledEvent } from "./run-events";
-import { modelFor } from "./tier-events";
+import type { RivaDeps } from "../ports";
+import { failedCallEvent, llmCalledEvent } from "../decide/run-events";
+import { modelFor } from "../decide/tier-events";
 
 /**
  * The person's reasoning switch in the loop (seed 001 §4) and the retry's correction after a failed

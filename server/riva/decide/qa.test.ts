@@ -4,7 +4,7 @@ import { foldEvents } from "@/server/domain/session/fold";
 import { DEFAULT_LIMITS } from "@/server/domain/session/limits";
 import { cycle, decomposedRun, sequence } from "@/server/testing/events";
 import { nextStep } from "./next-step";
-import { QA_NOTES_CAP, type QaSettings, qaInputFor, qaNotesFor } from "./qa-steps";
+import { QA_NOTES_CAP, type QaSettings, qaInputFor, qaNotesFor } from "./qa";
 
 const ON: QaSettings = { qaReview: "on", qaFeedback: true };
 const OFF: QaSettings = { qaReview: "off", qaFeedback: false };

@@ -4,8 +4,8 @@ import { foldEvents } from "@/server/domain/session/fold";
 import { latestOutcome, reflectionOf, warmupOf } from "@/server/domain/session/fold-reasoning";
 import { DEFAULT_LIMITS } from "@/server/domain/session/limits";
 import { discovered, model, sequence } from "@/server/testing/events";
-import { nextStep } from "./next-step";
-import { actCarry, afterActEvents, cappedReads, MAX_WARMUP_READS, reasoningEvent } from "./reasoning-step";
+import { nextStep } from "../decide/next-step";
+import { actCarry, afterActEvents, cappedReads, MAX_WARMUP_READS, reasoningEvent } from "./reasoning";
 
 const START = Date.UTC(2026, 10, 22);
 

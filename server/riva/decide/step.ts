@@ -1,9 +1,9 @@
 import type { BudgetShare, CheckpointProposal } from "@/server/domain/events/checkpoint-schema";
 import type { ApprovalView, IntentionView } from "@/server/domain/session/view";
 import type { EvidenceKind, FinalRunStatus, Judgment } from "@/server/domain/vocabulary/session";
-import type { Verdict } from "@/server/riva/heuristics";
-import type { QaStep } from "@/server/riva/qa-steps";
-import type { EscalateStep } from "@/server/riva/tier-step";
+import type { Verdict } from "@/server/riva/decide/heuristics";
+import type { QaStep } from "@/server/riva/decide/qa";
+import type { EscalateStep } from "@/server/riva/decide/tiers";
 
 /**
  * What `nextStep` (next-step.ts) returns, kept apart so the step builders it calls can name it.

@@ -4,7 +4,7 @@ import { type CheckpointPolicy, READ_ONLY_COMMANDS } from "@/server/domain/polic
 import type { CycleView, IntentionView } from "@/server/domain/session/view";
 import { approvalBinding } from "@/server/policy/approval/binding";
 import { gateCommand } from "@/server/policy/approval/command-gate";
-import { describeOutput, describeRan, interruptionOf, type OutputSoFar } from "./output-so-far";
+import { describeOutput, describeRan, interruptionOf, type OutputSoFar } from "../output-so-far";
 
 /**
  * A cycle whose action was cut off by a crash (`kill -9`, a power cut): its result was never

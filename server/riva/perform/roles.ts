@@ -13,10 +13,10 @@ import { gateCommand } from "@/server/policy/approval/command-gate";
 import type { ToolDispatch } from "@/server/tools/dispatch";
 import { listWorkspace } from "@/server/tools/workspace-listing";
 import { callWithRetries } from "./model-calls";
-import type { ReasoningHost } from "./reasoning-step";
-import { failedCallEvent, llmCalledEvent } from "./run-events";
-import { tierAttempts } from "./tier-step";
-import { describeCall } from "./tool-action";
+import type { ReasoningHost } from "./reasoning";
+import { failedCallEvent, llmCalledEvent } from "../decide/run-events";
+import { tierAttempts } from "../decide/tiers";
+import { describeCall } from "../decide/tool-action";
 
 /**
  * Full mode in the live loop (seed 002): on a tier whose mode is `full`, each cycle's Artisan (the

@@ -1,7 +1,7 @@
 import type { EventBody } from "@/server/domain/events/schema";
 import { environmentPreparer } from "@/server/setup/prepare-environment";
 import type { DispatchDeps } from "@/server/tools/dispatch";
-import type { RivaDeps } from "./ports";
+import type { RivaDeps } from "../ports";
 import { SessionWorkspace } from "./session-workspace";
 
 /**
