@@ -12,7 +12,7 @@
  * still a wrong direction); `.dependency-cruiser.runtime.cjs` checks what reaches the browser bundle,
  * where type-only imports are erased.
  */
-const { CLIENT, LAYERS, SERVER_ONLY, TESTS, under, withSeverity } = require("./scripts/layers/layers.cjs");
+const { CLIENT, LAYERS, RIVA_LAYERS, SERVER_ONLY, TESTS, under, withSeverity } = require("./scripts/layers/layers.cjs");
 
 /** One rule per layer: nothing in it imports a layer above it. */
 const layerRules = LAYERS.slice(0, -1).map((layer, index) => ({
@@ -25,9 +25,21 @@ const layerRules = LAYERS.slice(0, -1).map((layer, index) => ({
   to: { path: under(LAYERS.slice(index + 1).flatMap((l) => l.paths)) },
 }));
 
+/** The same inside riva: decide/ (pure) never imports perform/ (effects) or the engine. */
+const rivaRules = RIVA_LAYERS.slice(0, -1).map((layer, index) => ({
+  name: `layer-${layer.name}`,
+  comment: `${layer.name} imports only ${RIVA_LAYERS.slice(0, index + 1)
+    .map((l) => l.name)
+    .join(", ")} of riva (order: ${RIVA_LAYERS.map((l) => l.name).join(" → ")})`,
+  severity: "error",
+  from: { path: under(layer.paths), pathNot: TESTS },
+  to: { path: under(RIVA_LAYERS.slice(index + 1).flatMap((l) => l.paths)) },
+}));
+
 const config = {
   forbidden: [
     ...layerRules,
+    ...rivaRules,
     {
       name: "no-circular",
       comment:

@@ -1,7 +1,7 @@
 /**
  * Issue #4's context benchmark: a long scripted session (one intention failing cycle after cycle, a
  * verified tree growing next to it), and the act prompt Arbor really sends — the session's events
- * folded, the context built from them (server/riva/act-context.ts) and prompts/act.md filled with it
+ * folded, the context built from them (server/riva/decide/act-context.ts) and prompts/act.md filled with it
  * (server/model/act-prompt.ts) — at cycle 10 and cycle 100 (goal: at most 1.2× growth), against the
  * tokens an unmanaged agent that resends its whole history would have sent for the same run.
  * Deterministic: sizes, not times.

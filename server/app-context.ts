@@ -170,7 +170,7 @@ function create() {
       return memories.map((memory) => `${memory.kind}: ${memory.summary} (${memory.detail.split("\n")[0]})`);
     },
     modelForRun: (sessionId, overrides) => modelForSession({ db, box, environment }, sessionId, overrides),
-    // Model tiers from the config: each intention starts on tier 0 and escalates (server/riva/tier-step.ts).
+    // Model tiers from the config: each intention starts on tier 0 and escalates (server/riva/decide/tiers.ts).
     ...(modelConfig
       ? {
           tiersForRun: (sessionId: string, overrides: ModelSettingValues) =>

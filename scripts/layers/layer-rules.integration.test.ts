@@ -41,6 +41,8 @@ const CASES: { rule: string; file: string; text: string }[] = [
   layer("policy", "server/policy", "@/server/sandbox/shell"),
   layer("adapters", "server/model", "@/server/riva/engine"),
   layer("riva", "server/riva", "@/server/orchestrator/orchestrator"),
+  layer("riva-decide", "server/riva/decide", "@/server/riva/perform/model-calls"),
+  layer("riva-perform", "server/riva/perform", "@/server/riva/engine"),
   layer("services", "server/answer", "@/server/api/root"),
   layer("api", "server/api", "@/app/_trpc/client"),
   {

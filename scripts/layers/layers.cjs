@@ -73,6 +73,18 @@ const LAYERS = [
   { name: "app", paths: ["app/"] },
 ];
 
+/**
+ * Inside riva, the same rule one level down (server/riva/README.md): decide/ (pure: what happens next
+ * and what it writes) → perform/ (the steps that call the model, the sandbox or the log) → the engine
+ * that drives them. A pure file can therefore never reach an effect. The engine's ports, Stop and the
+ * output-so-far store (types, at riva's root) belong to no sub-layer: every part may use them.
+ */
+const RIVA_LAYERS = [
+  { name: "riva-decide", paths: ["server/riva/decide/"] },
+  { name: "riva-perform", paths: ["server/riva/perform/"] },
+  { name: "riva-engine", paths: ["server/riva/engine"] },
+];
+
 const TESTS = "(\\.test\\.tsx?$|^server/testing/|^e2e/|^bench/|^scripts/|/crash-soak/|/fake-openai/)";
 
 /** The files the browser runs: app/_components, app/_trpc and every "use client" module. */
@@ -117,4 +129,4 @@ const REPORT_ONLY = ["layer-domain", "browser-reaches-node-builtin"];
 /** The rule with its severity: "error" (gate) unless it is in REPORT_ONLY. */
 const withSeverity = (rule) => ({ ...rule, severity: REPORT_ONLY.includes(rule.name) ? "warn" : "error" });
 
-module.exports = { CLIENT, LAYERS, REPORT_ONLY, SERVER_ONLY, TESTS, anyOf, under, withSeverity };
+module.exports = { CLIENT, LAYERS, REPORT_ONLY, RIVA_LAYERS, SERVER_ONLY, TESTS, anyOf, under, withSeverity };

@@ -3,7 +3,7 @@ import type { ActInput } from "./types";
 
 /**
  * The act request's instructions (prompts/act.md): the tool guidance, the task, and one context body
- * built fresh from the store for this request (server/riva/act-context.ts with buildContext). Kept out
+ * built fresh from the store for this request (server/riva/decide/act-context.ts with buildContext). Kept out
  * of ai-sdk-model.ts so the benchmark measures exactly what the model is sent.
  */
 

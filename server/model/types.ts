@@ -57,10 +57,10 @@ export interface ActInput {
   previousAttempts: string[];
   /** The run's mode and reasoning switch, for the request invariants and the log (seed 001 §9). */
   request?: RequestContext;
-  /** The repository now: branch, changed files, last commits (`server/riva/repo-context.ts`). */
+  /** The repository now: branch, changed files, last commits (`server/riva/perform/repo-context.ts`). */
   repoContext?: string;
   /**
-   * The request's context built from the store (server/riva/act-context.ts): the root → current
+   * The request's context built from the store (server/riva/decide/act-context.ts): the root → current
    * chain, the contract, the repository, verified parts, capped earlier attempts and restored items.
    * The act prompt sends it instead of `acceptance`, `previousAttempts` and `repoContext`.
    */

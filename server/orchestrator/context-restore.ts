@@ -4,7 +4,7 @@ import { foldSessionLog } from "@/server/runtime/session-runtime";
 
 /**
  * A person restores an item the intention's latest compression left out (the Restore button): the
- * engine's next act request of that intention includes it in full (act-context.ts). Only an item the
+ * engine's next act request of that intention includes it in full (riva/decide/act-context.ts). Only an item the
  * latest compression listed can be restored, and only while the run is going, since nothing else would
  * read it. Restoring twice is a no-op. The caller has checked the person may approve.
  */

@@ -251,7 +251,7 @@ export class RivaEngine {
 
   /**
    * A cycle cut off by a crash: end what it left running in the sandbox, then re-run it only when it
-   * is read-only; any other command waits for a person (interrupted-cycle.ts).
+   * is read-only; any other command waits for a person (decide/interrupted-cycle.ts).
    */
   private async recoverInterrupted(intention: IntentionView, cycleId: string): Promise<void> {
     const cycle = intention.cycles.find((entry) => entry.id === cycleId);
@@ -378,7 +378,7 @@ export class RivaEngine {
     const reads = readPortFor(this.host(), intention, signal);
     const full = inFullMode(this.host(), intention);
     const rankedFiles = full ? await librarianTurn(this.host(), intention, this.tools, reads, signal) : "";
-    // Built fresh from the store (act-context.ts); a compression with news is recorded before the call.
+    // Built fresh from the store (decide/act-context.ts); a compression with news is recorded before the call.
     const repoContext = this.deps.repoContext ? await readRepoContext(this.tools) : "";
     const built = actContext(this.view, intention, repoContext);
     const compressed = compressionEvent(this.runId, intention, built.record);

@@ -60,7 +60,7 @@ export const CompressedItem = z.object({
 export type CompressedItem = z.infer<typeof CompressedItem>;
 
 /**
- * A model request's context was compressed (the act request, built by server/riva/act-context.ts):
+ * A model request's context was compressed (the act request, built by server/riva/decide/act-context.ts):
  * earlier attempts summarised (capped per tier and across tiers), verified subtrees collapsed to one
  * line, long texts shortened, so the request's size does not grow with the run. Says what was dropped,
  * not the text. Appended only when the set of dropped items changed since the intention's last one.

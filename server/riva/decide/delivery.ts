@@ -5,7 +5,7 @@ import type { DeliveryAnswer, DeliveryCheckInput } from "@/server/model/delivery
 /**
  * The pure half of the delivery check (seed 001 §2.5, stage `delivery_check`): what the model is
  * shown of the run — the request, each intention's status with its verified-by (or failed-because)
- * line, the QA verdicts — and how its answer meets the gate. The engine's side is `delivery-step.ts`.
+ * line, the QA verdicts — and how its answer meets the gate. The engine's side is `perform/delivery.ts`.
  */
 
 /** Lines of the tree the check reads, and what each may say: the request stays small however big the tree. */

@@ -9,7 +9,7 @@ import { attemptedAction } from "./tool-action";
 /**
  * The pure half of advisory QA and the delivery gate in the loop (seed 001 §2.3, §2.5): when a review
  * is due, what the reviewer is given, and the capped "QA said" block a later act turn reads. The
- * engine's side (the model call, the events) is `qa-step.ts`.
+ * engine's side (the model call, the events) is `perform/qa.ts`.
  */
 
 export type QaSettings = Pick<CheckpointPolicy, "qaReview" | "qaFeedback">;

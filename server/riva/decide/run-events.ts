@@ -93,7 +93,7 @@ export function llmCalledEvent(
   request?: Pick<RequestContext, "mode" | "reasoning">,
 ): EventInput {
   const costUsd = priceOf?.(call) ?? (call.offline ? 0 : null);
-  // Corrections are their own events (`correction-applied`, see reasoning-step.ts).
+  // Corrections are their own events (`correction-applied`, see perform/reasoning.ts).
   const { corrections: _corrections, ...fields } = call;
   const tools = call.tools ?? [];
   return {

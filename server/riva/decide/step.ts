@@ -28,9 +28,9 @@ export type Step =
   | { kind: "plan"; intention: IntentionView; verdict: Verdict }
   /** Direct work stopped converging (`trigger`): a split is required, or the intention fails. */
   | { kind: "decompose"; intention: IntentionView; trigger: string; summary: string; fallback?: EscalateStep }
-  /** Model tiers: the intention's tier is failing and it climbs to the next one (see tier-step.ts). */
+  /** Model tiers: the intention's tier is failing and it climbs to the next one (see tiers.ts). */
   | EscalateStep
-  /** Advisory QA of a verified intention, and the delivery gate before the run ends (qa-steps.ts). */
+  /** Advisory QA of a verified intention, and the delivery gate before the run ends (qa.ts). */
   | QaStep
   | { kind: "close-interrupted-cycle"; intention: IntentionView; cycleId: string }
   /** verify_integration: every child is verified; the parent's own contract is checked in the sandbox. */

@@ -5,7 +5,7 @@ import type { AgentModel } from "@/server/model/types";
 import type { RivaDeps } from "../ports";
 import type { EscalateStep } from "./tiers";
 
-/** The events of model tiers, built from the pure steps of tier-step.ts, and which model serves a step. */
+/** The events of model tiers, built from the pure steps of tiers.ts, and which model serves a step. */
 
 /** The model of the intention's tier when the run has tiers; else the run's model. */
 export function modelFor(deps: Pick<RivaDeps, "model" | "tiers">, intention: IntentionView): AgentModel {

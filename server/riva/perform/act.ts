@@ -55,7 +55,7 @@ export function readPortFor(host: ActHost, intention: IntentionView, signal?: Ab
           output: capEndCounted(text, MAX_LOGGED_READ_CHARS),
           durationMs: result.durationMs,
         },
-        // From now on the run's writes must stay in this intent's owned_scope (run-scope.ts).
+        // From now on the run's writes must stay in this intent's owned_scope (decide/run-scope.ts).
         ...(result.status === "ok" && result.selectedIntent
           ? [
               {
@@ -90,7 +90,7 @@ async function fileBefore(
 }
 
 /**
- * Full mode's Critic (roles-step.ts), asked before the gate: the events its review adds to the cycle
+ * Full mode's Critic (roles.ts), asked before the gate: the events its review adds to the cycle
  * and, when it sends the change back, why. Null: no review for this call.
  */
 export type Reviewer = (

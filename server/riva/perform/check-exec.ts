@@ -28,7 +28,7 @@ export interface CheckRecord {
  * A contract check's command as a tool call of its own through the one door: `shell.exec` with the
  * gate, the deny-list and the intent gate like any action. A check the gate refuses, or one that waits
  * for a person, does not run and is "could not run" (never a pass); `approvalFor` gives the binding a
- * person approved (the decomposition card that listed the check, see check-approvals.ts), which counts
+ * person approved (the decomposition card that listed the check, see decide/check-approvals.ts), which counts
  * only for that exact command. Each pass through the door is recorded as a `check-ran` event.
  */
 export function checkExec(

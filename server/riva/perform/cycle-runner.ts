@@ -59,7 +59,7 @@ export interface CycleHost {
     finish(cycleId: string): void;
   };
   /**
-   * A person's approval that covers running `command` as a check of `intention` (check-approvals.ts);
+   * A person's approval that covers running `command` as a check of `intention` (decide/check-approvals.ts);
    * absent or null: the dispatch's policy alone decides, and a check it would ask about waits for a click.
    */
   checkApproval?(
