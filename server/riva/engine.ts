@@ -17,21 +17,12 @@ import type { ToolDispatch } from "@/server/tools/dispatch";
 import { listWorkspace } from "@/server/tools/workspace-listing";
 import { compressionEvent } from "./decide/act-compression";
 import { actContext } from "./decide/act-context";
-import { type ActHost, carryOutAction, type Reviewer, readPortFor } from "./perform/act";
 import { checkAnswered, personApprovalForCheck, roomForCycle } from "./decide/check-approvals";
 import { checkpointEvents } from "./decide/checkpoint-events";
 import { correctionEvents } from "./decide/correction-events";
-import { CycleRunner } from "./perform/cycle-runner";
-import { discoverIntent } from "./perform/discovery";
 import type { Verdict } from "./decide/heuristics";
 import { recoveryOf } from "./decide/interrupted-cycle";
-import { callWithRetries, modelFailedEvents } from "./perform/model-calls";
 import { nextStep, workingMs } from "./decide/next-step";
-import type { RivaDeps } from "./ports";
-import { checkDelivery, deliveryReported, type QaHost, qaNotesFor, reviewIntention } from "./perform/qa";
-import { actCarry, afterActEvents, type ReasoningHost, warmUp } from "./perform/reasoning";
-import { readRepoContext } from "./perform/repo-context";
-import { chaosDue, chaosTurn, criticTurn, inFullMode, librarianTurn } from "./perform/roles";
 import {
   budgetQuestion,
   type Decision,
@@ -44,11 +35,18 @@ import {
   statusChanged,
 } from "./decide/run-events";
 import { enforcedIntent } from "./decide/run-scope";
+import type { Step } from "./decide/step";
+import { escalatedEvent, modelFor } from "./decide/tier-events";
+import { type ActHost, carryOutAction, type Reviewer, readPortFor } from "./perform/act";
+import { CycleRunner } from "./perform/cycle-runner";
+import { discoverIntent } from "./perform/discovery";
+import { callWithRetries, modelFailedEvents } from "./perform/model-calls";
+import { checkDelivery, deliveryReported, type QaHost, qaNotesFor, reviewIntention } from "./perform/qa";
+import { actCarry, afterActEvents, type ReasoningHost, warmUp } from "./perform/reasoning";
+import { readRepoContext } from "./perform/repo-context";
+import { chaosDue, chaosTurn, criticTurn, inFullMode, librarianTurn } from "./perform/roles";
 import { runWorkspace } from "./perform/run-workspace";
 import type { SessionWorkspace } from "./perform/session-workspace";
-import type { Step } from "./decide/step";
-import { stoppedBy, withDeadline } from "./stop";
-import { escalatedEvent, modelFor } from "./decide/tier-events";
 import {
   buildContract,
   contractEvents,
@@ -56,6 +54,8 @@ import {
   testFirstAction,
   type UnderstandingHost,
 } from "./perform/understanding";
+import type { RivaDeps } from "./ports";
+import { stoppedBy, withDeadline } from "./stop";
 
 type Split = Extract<Plan, { kind: "decompose" }>;
 

@@ -7,9 +7,9 @@ import type { NextAction } from "@/server/model/actions";
 import type { ReadPort } from "@/server/model/types";
 import type { ToolDispatch } from "@/server/tools/dispatch";
 import { resultText } from "@/server/tools/dispatch";
-import { type CycleRunner, intentionIntent } from "./cycle-runner";
 import { actionOf, describeCall } from "../decide/tool-action";
 import { approvalRequestFor, contentFromNumberedRead, refusal } from "../decide/tool-approval";
+import { type CycleRunner, intentionIntent } from "./cycle-runner";
 
 /**
  * The act step after the model answered: the reads it made along the way are already in the log;

@@ -2,8 +2,8 @@ import { describe, expect, it } from "vitest";
 import { CheckNotRun, type Exec } from "@/server/contract/verify";
 import type { Criterion } from "@/server/domain/contract/criteria";
 import type { ExecResult } from "@/server/domain/sandbox-port";
-import { checkContract } from "./contract-check";
 import { commandBinding } from "../decide/contract-judgment";
+import { checkContract } from "./contract-check";
 
 function result(exitCode: number, stderr = ""): ExecResult {
   return { exitCode, stdout: "", stderr, timedOut: false, truncated: false, durationMs: 1 };

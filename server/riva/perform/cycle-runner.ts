@@ -12,16 +12,16 @@ import { capEndCounted } from "@/server/domain/text/cap";
 import type { CycleLedger } from "@/server/governance/ledger/cycle-ledger";
 import { verifyBinding } from "@/server/policy/approval/binding";
 import type { ToolDispatch, ToolResult } from "@/server/tools/dispatch";
-import { type CheckRecord, type CheckSite, checkExec } from "./check-exec";
-import { checkContract } from "./contract-check";
 import { gapOf, gapReflection, judgeWithContract } from "../decide/contract-judgment";
 import { baselinePlan } from "../decide/evidence";
 import { judgeCommand, reflectOnFailure } from "../decide/judge";
 import { statusChanged } from "../decide/run-events";
-import type { ActionOutcome, SessionWorkspace } from "./session-workspace";
-import { stoppedBy } from "../stop";
 import { actionOf, judgeToolResult } from "../decide/tool-action";
 import { approvedCall, requestedCall } from "../decide/tool-approval";
+import { stoppedBy } from "../stop";
+import { type CheckRecord, type CheckSite, checkExec } from "./check-exec";
+import { checkContract } from "./contract-check";
+import type { ActionOutcome, SessionWorkspace } from "./session-workspace";
 
 export interface PlannedCycle {
   intention: IntentionView;

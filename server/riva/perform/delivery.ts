@@ -7,9 +7,9 @@ import { checkDeliveryOffline, OFFLINE_MODEL_ID } from "@/server/model/offline-m
 import type { RequestContext } from "@/server/model/request-check";
 import type { AgentModel } from "@/server/model/types";
 import { deliveryInputFor, deliveryVerdict } from "../decide/delivery";
-import { callWithRetries } from "./model-calls";
-import type { RivaDeps } from "../ports";
 import { failedCallEvent, llmCalledEvent } from "../decide/run-events";
+import type { RivaDeps } from "../ports";
+import { callWithRetries } from "./model-calls";
 
 /**
  * The engine's side of the delivery check (seed 001 §2.5): once the root settled (after its

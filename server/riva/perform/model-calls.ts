@@ -8,8 +8,8 @@ import type { RequestContext } from "@/server/model/request-check";
 import { type AttemptReport, classifyModelError, sleep as realSleep, withRetry } from "@/server/model/retry";
 import type { AgentModel } from "@/server/model/types";
 import { correctionEvents } from "../decide/correction-events";
-import type { RivaDeps } from "../ports";
 import { failedCallEvent, statusChanged } from "../decide/run-events";
+import type { RivaDeps } from "../ports";
 
 /**
  * A model call under seed 004's retry policy (timeouts 3× at 1/2/4 s, rate limits 5× from 5 s, …).

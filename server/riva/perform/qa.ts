@@ -9,11 +9,11 @@ import type { RequestContext } from "@/server/model/request-check";
 import type { AgentModel, ReadPort } from "@/server/model/types";
 import { stagePolicy } from "@/server/policy/stages/policy";
 import { resultText, type ToolDispatch } from "@/server/tools/dispatch";
-import { callWithRetries } from "./model-calls";
-import type { RivaDeps } from "../ports";
 import { qaInputFor } from "../decide/qa";
 import { failedCallEvent, llmCalledEvent } from "../decide/run-events";
 import { describeCall } from "../decide/tool-action";
+import type { RivaDeps } from "../ports";
+import { callWithRetries } from "./model-calls";
 
 /**
  * The engine's side of advisory QA (seed 001 §2.3): one read-only review of an intention, recorded as
@@ -100,8 +100,8 @@ export async function reviewIntention(
   await host.append([...outcome.failedAttempts, failedCall, { ...base, report: null, error: message }]);
 }
 
-export { checkDelivery } from "./delivery";
 export { qaNotesFor } from "../decide/qa";
+export { checkDelivery } from "./delivery";
 
 /** The root's verification, reported into the run's delivery gate (the authoritative source). */
 export function deliveryReported(runId: string, state: "DONE" | "NEEDS_WORK", reason: string): EventInput {

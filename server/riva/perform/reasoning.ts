@@ -12,10 +12,10 @@ import { offlineWarmup } from "@/server/model/offline-model";
 import type { RequestContext } from "@/server/model/request-check";
 import type { ActInput, AgentModel, ReadPort } from "@/server/model/types";
 import { correctionEvents } from "../decide/correction-events";
-import { callWithRetries } from "./model-calls";
-import type { RivaDeps } from "../ports";
 import { failedCallEvent, llmCalledEvent } from "../decide/run-events";
 import { modelFor } from "../decide/tier-events";
+import type { RivaDeps } from "../ports";
+import { callWithRetries } from "./model-calls";
 
 /**
  * The person's reasoning switch in the loop (seed 001 §4) and the retry's correction after a failed

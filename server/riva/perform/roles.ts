@@ -12,11 +12,11 @@ import type { AgentModel, ReadPort } from "@/server/model/types";
 import { gateCommand } from "@/server/policy/approval/command-gate";
 import type { ToolDispatch } from "@/server/tools/dispatch";
 import { listWorkspace } from "@/server/tools/workspace-listing";
-import { callWithRetries } from "./model-calls";
-import type { ReasoningHost } from "./reasoning";
 import { failedCallEvent, llmCalledEvent } from "../decide/run-events";
 import { tierAttempts } from "../decide/tiers";
 import { describeCall } from "../decide/tool-action";
+import { callWithRetries } from "./model-calls";
+import type { ReasoningHost } from "./reasoning";
 
 /**
  * Full mode in the live loop (seed 002): on a tier whose mode is `full`, each cycle's Artisan (the

@@ -13,11 +13,11 @@ import { deriveAcceptance, splitTask } from "@/server/model/heuristics/split-tas
 import type { RequestContext } from "@/server/model/request-check";
 import type { AgentModel } from "@/server/model/types";
 import { gateCommand } from "@/server/policy/approval/command-gate";
-import type { ModelReader } from "./discovery";
 import { applyTestRule } from "../decide/generated-test-rule";
-import { callWithRetries } from "./model-calls";
-import type { RivaDeps } from "../ports";
 import { failedCallEvent } from "../decide/run-events";
+import type { RivaDeps } from "../ports";
+import type { ModelReader } from "./discovery";
+import { callWithRetries } from "./model-calls";
 
 /**
  * Seed 000's understanding steps with the model in them: reading the person's request
