@@ -1,26 +1,16 @@
 import { randomUUID } from "node:crypto";
-import { checkHintsFor } from "@/server/domain/contract/child-checks";
-import { contractTargets, detectedFallback } from "@/server/domain/contract/detected-tests";
 import type { EventInput } from "@/server/domain/events/schema";
-import { summarizeIntent } from "@/server/domain/intent/discovered-intent";
 import type { CheckpointPolicy } from "@/server/domain/policy/checkpoints";
 import { applyEvent, emptySessionView } from "@/server/domain/session/fold";
 import type { IntentionView, SessionView } from "@/server/domain/session/view";
-import { commandOutput } from "@/server/events/command-output";
-import { CycleLedger } from "@/server/governance/ledger/cycle-ledger";
-import type { Plan } from "@/server/model/actions";
 import type { ModelCallRecord } from "@/server/model/call-record";
 import type { RequestContext } from "@/server/model/request-check";
-import { runGrantsFor } from "@/server/policy/approval/run-pre-approvals";
-import { checkpointsOfSession, foldSessionLog, sessionDispatch } from "@/server/runtime/session-runtime";
+import { checkpointsOfSession, foldSessionLog } from "@/server/runtime/session-runtime";
 import type { ToolDispatch } from "@/server/tools/dispatch";
 import { listWorkspace } from "@/server/tools/workspace-listing";
 import { compressionEvent } from "./decide/act-compression";
 import { actContext } from "./decide/act-context";
-import { checkAnswered, personApprovalForCheck, roomForCycle } from "./decide/check-approvals";
 import { checkpointEvents } from "./decide/checkpoint-events";
-import { correctionEvents } from "./decide/correction-events";
-import type { Verdict } from "./decide/heuristics";
 import { recoveryOf } from "./decide/interrupted-cycle";
 import { nextStep, workingMs } from "./decide/next-step";
 import {
@@ -29,35 +19,26 @@ import {
   decisionMade,
   interruptedCycleEvents,
   llmCalledEvent,
-  proposalEvents,
   runEndedEvents,
   type Settled,
   statusChanged,
 } from "./decide/run-events";
-import { enforcedIntent } from "./decide/run-scope";
 import type { Step } from "./decide/step";
 import { escalatedEvent, modelFor } from "./decide/tier-events";
+import { wireEngine } from "./engine-wiring";
 import { type ActHost, carryOutAction, type Reviewer, readPortFor } from "./perform/act";
-import { CycleRunner } from "./perform/cycle-runner";
+import type { CycleRunner } from "./perform/cycle-runner";
 import { discoverIntent } from "./perform/discovery";
 import { callWithRetries, modelFailedEvents } from "./perform/model-calls";
+import { decomposeIntention, type PlanningHost, planIntention, rootTaskOf } from "./perform/planning";
 import { checkDelivery, deliveryReported, type QaHost, qaNotesFor, reviewIntention } from "./perform/qa";
 import { actCarry, afterActEvents, type ReasoningHost, warmUp } from "./perform/reasoning";
 import { readRepoContext } from "./perform/repo-context";
 import { chaosDue, chaosTurn, criticTurn, inFullMode, librarianTurn } from "./perform/roles";
-import { runWorkspace } from "./perform/run-workspace";
 import type { SessionWorkspace } from "./perform/session-workspace";
-import {
-  buildContract,
-  contractEvents,
-  modelReaderFor,
-  testFirstAction,
-  type UnderstandingHost,
-} from "./perform/understanding";
+import { modelReaderFor, testFirstAction, type UnderstandingHost } from "./perform/understanding";
 import type { RivaDeps } from "./ports";
 import { stoppedBy, withDeadline } from "./stop";
-
-type Split = Extract<Plan, { kind: "decompose" }>;
 
 /**
  * Drives one run to its end: fold the log, ask `nextStep` what to do, do it, append what happened,
@@ -79,77 +60,20 @@ export class RivaEngine {
     private readonly runId: string,
     private readonly waitForApproval: (approvalId: string, signal: AbortSignal) => Promise<void>,
   ) {
-    // setup.run is decided by its own rule (a person's bound approval); the policy only has to be valid.
-    this.workspace = runWorkspace(
+    ({
+      workspace: this.workspace,
+      tools: this.tools,
+      cycles: this.cycles,
+    } = wireEngine(
       deps,
       { sessionId, runId },
-      (events) => this.append(events),
-      async () => ({
-        checkpoints: await this.checkpoints(),
-      }),
-    );
-    const serving = () => this.serving.id || deps.model.id;
-    const ledger = deps.traceLedger
-      ? new CycleLedger((command) => this.workspace.ledgerExec(command), {
-          sessionId,
-          get modelId() {
-            return serving();
-          },
-          logger: deps.logger,
-        })
-      : undefined;
-    this.tools = sessionDispatch({
-      sandbox: () => this.workspace.box(),
-      policy: async (context) => ({
-        checkpoints: await this.checkpoints(),
-        // The intention's scope approved with its decomposition, and this run's pre-approved categories.
-        ...runGrantsFor(this.view, this.runId, context.intentionId ?? context.activeIntent?.id),
-      }),
-      // A child's approved scope, or the project intent the model selected, binds the live run.
-      enforcedIntent: async (context) =>
-        enforcedIntent(
-          this.view,
-          this.runId,
-          context.intentionId ?? context.activeIntent?.id,
-          context.activeIntent,
-          await this.checkpoints(),
-        ),
-      commandTimeoutMs: deps.commandTimeoutMs,
-      workspaceMaxBytes: deps.workspaceMaxBytes ?? null,
-      // The project's own cap once its sandbox is known (the dispatch asks after acquiring it).
-      workspaceCap: () => this.workspace.workspaceCapBytes() ?? deps.workspaceMaxBytes ?? null,
-      logger: deps.logger,
-      ...(ledger ? { ledger } : {}),
-    });
-    this.cycles = new CycleRunner({
-      runId,
-      workspace: this.workspace,
-      checkpoints: () => this.checkpoints(),
-      tools: this.tools,
-      append: (bodies) => this.append(bodies),
-      ...(ledger ? { ledger } : {}),
-      liveOutput: {
-        // Kept across a crash too (output-so-far.ts), for the card that asks whether it runs again.
-        start: (ids) => deps.outputSoFar?.start(ids.cycleId),
-        append: (ids, chunk) => {
-          commandOutput.append(sessionId, ids, chunk);
-          deps.outputSoFar?.append(ids.cycleId, chunk);
-        },
-        finish: (cycleId) => {
-          commandOutput.finish(cycleId);
-          deps.outputSoFar?.finish(cycleId);
-        },
+      {
+        view: () => this.view,
+        append: (bodies) => this.append(bodies),
+        checkpoints: () => this.checkpoints(),
+        servingModelId: () => this.serving.id || deps.model.id,
       },
-      checkApproval: (intention, command) => personApprovalForCheck(this.view, intention, command),
-      roomForCycle: (intention) => roomForCycle(this.view, this.runId, intention.id, deps.limits),
-      checkAnswered: (intention, phase, command) => checkAnswered(this.view, intention, phase, command),
-      detectedTests: (intention) => {
-        const intent = this.view.runs[this.runId]?.intent;
-        // The same plan the decomposition card showed (an intention that is a command gets none).
-        return detectedFallback(intention, intent?.codebase, intent?.prompt.targets ?? []);
-      },
-      testHints: (intention) => checkHintsFor(intention, this.view.runs[this.runId]?.intent?.codebase),
-    });
+    ));
   }
 
   async drive(signal: AbortSignal): Promise<void> {
@@ -217,9 +141,9 @@ export class RivaEngine {
       case "delivery-check":
         return checkDelivery(this.host(), step.intention, signal);
       case "plan":
-        return this.plan(step.intention, step.verdict, signal);
+        return planIntention(this.planningHost(), step.intention, step.verdict, signal);
       case "decompose":
-        return this.decompose(step, signal);
+        return decomposeIntention(this.planningHost(), step, signal);
       case "escalate":
         return this.append([escalatedEvent(this.runId, step)]);
       case "close-interrupted-cycle":
@@ -276,87 +200,11 @@ export class RivaEngine {
     return this.cycles.run(rerun, gate, []);
   }
 
-  /** can_verify_directly said yes: work it. Said no: the model proposes a split (or overrules). */
-  private async plan(intention: IntentionView, verdict: Verdict, signal: AbortSignal): Promise<void> {
-    const opening: EventInput[] =
-      intention.status === "PENDING" ? [this.status(intention, "ACTIVE", null)] : [];
-    const intent = this.view.runs[this.runId]?.intent;
-    const repoSummary = intent ? summarizeIntent(intent) : undefined;
-    if (intention.contract.length === 0) {
-      const context = {
-        task: this.rootTask(),
-        codebase: intent?.codebase,
-        repoSummary,
-        targets: contractTargets(intention, intent?.prompt.targets ?? []),
-      };
-      const contract = await buildContract(this.understandingHost(), intention, context, signal);
-      opening.push(...contractEvents(this.runId, intention, contract));
-    }
-    if (verdict.yes) {
-      return this.append([
-        ...opening,
-        this.decision(intention, "verify-directly", `can verify directly: ${verdict.reason}`),
-      ]);
-    }
-    if (opening.length > 0) await this.append(opening);
-    const planned = await this.askPlan(intention, { task: intention.what, repoSummary }, signal);
-    if (!planned) return;
-    const { plan, call } = planned;
-    if (plan.kind === "decompose")
-      return this.propose(intention, call, `cannot verify directly: ${verdict.reason}`, plan);
-    const why = `${verdict.reason}, but the model judged it verifiable directly: ${plan.thought}`;
-    return this.append([
-      this.llmCalled(call, intention.id),
-      this.decision(intention, "verify-directly", why),
-    ]);
-  }
-
   private async discover(root: IntentionView, signal: AbortSignal): Promise<void> {
     const memories = (await this.deps.memoriesOf?.(this.sessionId).catch(() => [])) ?? [];
     const reader = modelReaderFor(this.understandingHost(), root, signal);
     const intent = await discoverIntent(root.what, memories, () => listWorkspace(this.tools), reader);
     await this.append([{ type: "intent-discovered", runId: this.runId, intent }]);
-  }
-
-  /** should_decompose fired after direct work: split it, or fail it when it cannot be split. */
-  private async decompose(step: Extract<Step, { kind: "decompose" }>, signal: AbortSignal): Promise<void> {
-    const { intention, trigger, summary, fallback } = step;
-    const input = { task: intention.what, mustDecompose: true, failureSummary: `${trigger}\n${summary}` };
-    const planned = await this.askPlan(intention, input, signal);
-    if (!planned) return;
-    const { plan, call } = planned;
-    if (plan.kind === "decompose") return this.propose(intention, call, `should decompose: ${trigger}`, plan);
-    if (fallback)
-      return this.append([this.llmCalled(call, intention.id), escalatedEvent(this.runId, fallback)]);
-    const reason = `${trigger}; it cannot be decomposed further: ${plan.thought}`;
-    return this.append([this.llmCalled(call, intention.id), this.status(intention, "FAILED", reason)]);
-  }
-
-  /** A proposed split: asked of a person, or approved by the auto checkpoint (see proposalEvents). */
-  private async propose(intention: IntentionView, call: ModelCallRecord, why: string, plan: Split) {
-    const asked = proposalEvents(this.runId, intention, why, plan, await this.checkpoints());
-    return this.append([this.llmCalled(call, intention.id), ...asked]);
-  }
-
-  /** Seed 000: a decomposition has 2–5 children. The port is not trusted to have checked. */
-  private async askPlan(
-    intention: IntentionView,
-    input: Parameters<RivaDeps["model"]["plan"]>[0],
-    signal: AbortSignal,
-  ) {
-    const record = { ...this.requestContext(), intentionId: intention.id, stage: "decompose" as const };
-    const model = modelFor(this.deps, intention);
-    const { reasoning } = actCarry(this.view, this.runId, intention);
-    const outcome = await callWithRetries({ ...this.deps, model }, record, signal, () =>
-      model.plan({ ...input, request: this.requestContext(), ...(reasoning ? { reasoning } : {}) }, signal),
-    );
-    const corrections =
-      "value" in outcome ? correctionEvents(this.runId, intention.id, outcome.value.call) : [];
-    if (outcome.failedAttempts.length + corrections.length > 0)
-      await this.append([...outcome.failedAttempts, ...corrections]);
-    if ("value" in outcome) return outcome.value;
-    await this.modelFailed(intention, "decompose", outcome.error);
-    return null;
   }
 
   private async act(
@@ -417,6 +265,15 @@ export class RivaEngine {
     );
   }
 
+  private planningHost(): PlanningHost {
+    return {
+      ...this.understandingHost(),
+      deps: this.deps,
+      view: () => this.view,
+      modelFailed: (intention, stage, error) => this.modelFailed(intention, stage, error),
+    };
+  }
+
   private understandingHost(): UnderstandingHost {
     return {
       deps: this.deps,
@@ -471,8 +328,7 @@ export class RivaEngine {
   }
 
   private rootTask(): string {
-    const rootId = this.view.runs[this.runId]?.rootId;
-    return (rootId && this.view.intentions[rootId]?.what) || "";
+    return rootTaskOf(this.view, this.runId);
   }
 
   private status(intention: IntentionView, status: Settled, reason: string | null): EventInput {

@@ -9,7 +9,8 @@ import type { ToolDispatch } from "@/server/tools/dispatch";
 import { resultText } from "@/server/tools/dispatch";
 import { actionOf, describeCall } from "../decide/tool-action";
 import { approvalRequestFor, contentFromNumberedRead, refusal } from "../decide/tool-approval";
-import { type CycleRunner, intentionIntent } from "./cycle-runner";
+import { activeIntentOf } from "./cycle-host";
+import type { CycleRunner } from "./cycle-runner";
 
 /**
  * The act step after the model answered: the reads it made along the way are already in the log;
@@ -39,7 +40,7 @@ export function readPortFor(host: ActHost, intention: IntentionView, signal?: Ab
     async run(call) {
       if (!isInTurnCall(call.tool)) return `${call.tool} is not a read; call it as your action instead.`;
       const result = await host.tools.run(call, {
-        activeIntent: intentionIntent(intention),
+        activeIntent: activeIntentOf(intention),
         ...(signal ? { signal } : {}),
       });
       const text = resultText(result);
@@ -84,7 +85,7 @@ async function fileBefore(
   if (!FILE_TOOLS.has(call.tool) || typeof call.input.path !== "string") return null;
   const read = await host.tools.run(
     { tool: "fs.read", input: { path: call.input.path } },
-    { activeIntent: intentionIntent(intention) },
+    { activeIntent: activeIntentOf(intention) },
   );
   return read.status === "ok" ? contentFromNumberedRead(read.output) : null;
 }
@@ -109,7 +110,7 @@ export async function carryOutAction(
 ): Promise<void> {
   const llm = llmCall ? [llmCall] : [];
   const proposed: ToolCallBody = { tool: next.tool, input: next.input };
-  const checked = await host.tools.check(proposed, { activeIntent: intentionIntent(intention) });
+  const checked = await host.tools.check(proposed, { activeIntent: activeIntentOf(intention) });
   // The parsed input (defaults filled in) is what runs and what a person's approval is bound to.
   const call: ToolCallBody =
     checked.input && typeof checked.input === "object"

@@ -1,127 +1,18 @@
 import { randomUUID } from "node:crypto";
-import type { CheckTestHints } from "@/server/contract/test-runs/check-run";
-import { testsOfOutput } from "@/server/contract/test-runs/parse-run";
-import { verifyCriterion } from "@/server/contract/verify";
-import type { Criterion, CriterionResult } from "@/server/domain/contract/criteria";
-import { needsFallbackAfterBaseline } from "@/server/domain/contract/detected-tests";
-import { errorMessage } from "@/server/domain/errors";
-import type { Action, EventInput, GateRecord, ToolCallBody } from "@/server/domain/events/schema";
-import type { CheckpointPolicy } from "@/server/domain/policy/checkpoints";
+import type { CriterionResult } from "@/server/domain/contract/criteria";
+import type { EventInput, GateRecord } from "@/server/domain/events/schema";
 import type { ApprovalView, IntentionView } from "@/server/domain/session/view";
-import { capEndCounted } from "@/server/domain/text/cap";
-import type { CycleLedger } from "@/server/governance/ledger/cycle-ledger";
 import { verifyBinding } from "@/server/policy/approval/binding";
-import type { ToolDispatch, ToolResult } from "@/server/tools/dispatch";
 import { gapOf, gapReflection, judgeWithContract } from "../decide/contract-judgment";
-import { baselinePlan } from "../decide/evidence";
-import { judgeCommand, reflectOnFailure } from "../decide/judge";
-import { statusChanged } from "../decide/run-events";
-import { actionOf, judgeToolResult } from "../decide/tool-action";
+import { cutResult, isCommandInput, judgeOutcome, outcomeOf, stoppedJudgment } from "../decide/cycle-outcome";
+import { reflectOnFailure } from "../decide/judge";
+import { actionOf } from "../decide/tool-action";
 import { approvedCall, requestedCall } from "../decide/tool-approval";
 import { stoppedBy } from "../stop";
-import { type CheckRecord, type CheckSite, checkExec } from "./check-exec";
+import type { CheckRecord } from "./check-exec";
+import { checksExec, runBaseline, runIntegration } from "./check-phases";
 import { checkContract } from "./contract-check";
-import type { ActionOutcome, SessionWorkspace } from "./session-workspace";
-
-export interface PlannedCycle {
-  intention: IntentionView;
-  thought: string;
-  /** The tool call the cycle runs (the dispatch parses and gates it again). */
-  call: ToolCallBody;
-  /** How the log shows it (seed 000's Action type, content, target). */
-  action: Action;
-  approvalId: string | null;
-  /** Who approved the command, when a person did (recorded in the trace ledger). */
-  approver?: string | null;
-  /** The binding of the exact command the person approved; the dispatch runs nothing else. */
-  approvedBinding?: string;
-}
-
-/** What the cycle runner needs from the engine that owns it. */
-export interface CycleHost {
-  readonly runId: string;
-  readonly workspace: SessionWorkspace;
-  /** The one door to the sandbox: every action runs through its gates. */
-  readonly tools: ToolDispatch;
-  append(bodies: EventInput[]): Promise<void>;
-  /** The project's checkpoint policy: which judgment questions go to a person. */
-  checkpoints(): Promise<CheckpointPolicy>;
-  /** The trace ledger (its records come back from the dispatch); absent in tests that do not care. */
-  readonly ledger?: CycleLedger;
-  /**
-   * Where a running command's output goes as it arrives (the page's live lines; ephemeral, see
-   * server/events/command-output.ts); `finish` once its result is stored. Absent: nothing streams.
-   */
-  readonly liveOutput?: {
-    /** The cycle's action starts now (absent: only output is streamed). */
-    start?(ids: { runId: string; intentionId: string; cycleId: string }): void;
-    append(ids: { runId: string; intentionId: string; cycleId: string }, chunk: string): void;
-    finish(cycleId: string): void;
-  };
-  /**
-   * A person's approval that covers running `command` as a check of `intention` (decide/check-approvals.ts);
-   * absent or null: the dispatch's policy alone decides, and a check it would ask about waits for a click.
-   */
-  checkApproval?(
-    intention: IntentionView,
-    command: string,
-  ): { binding: string; approver: string | null } | null;
-  /** Whether the limits leave room for one more cycle of this intention (a check's own card runs as one). */
-  roomForCycle?(intention: IntentionView): boolean;
-  /**
-   * Whether a person already answered a card for this check outside a cycle (before any work, or at
-   * integration): then it is not asked again, and without their approval it stays "could not run".
-   */
-  checkAnswered?(intention: IntentionView, phase: "baseline" | "integration", command: string): boolean;
-  /** The project's detected tests for this intention (detected-tests.ts), or null: the fallback check. */
-  detectedTests?(intention: IntentionView): Criterion | null;
-  /** What discovery read that decides a test check's reporter form (child-checks.ts testHintsOf). */
-  testHints?(intention: IntentionView): CheckTestHints;
-}
-
-/** The intention being worked is the active intent; a command's effects have no path, so its scope is all. */
-export function intentionIntent(intention: Pick<IntentionView, "id">) {
-  return { id: intention.id, ownedScope: ["**"] };
-}
-
-/** A cycle's recorded output is capped (a read of a large file must not overflow the event). */
-const MAX_RESULT_CHARS = 100_000;
-
-/**
- * The dispatch's result as the judge reads an action: a command's exit code, or why it did not run;
- * any other tool's output, or its error (a scope violation, a search text not found, …).
- */
-function outcomeOf(call: ToolCallBody, result: ToolResult): ActionOutcome {
-  const output = capEndCounted(result.output, MAX_RESULT_CHARS);
-  if (call.tool !== "shell.exec") {
-    const error =
-      result.status === "ok"
-        ? null
-        : `${result.tool} ${result.status}: ${result.error?.message ?? "no reason given"}`;
-    return { exitCode: result.exitCode, output, timedOut: result.timedOut, error };
-  }
-  if (result.exitCode !== null || result.timedOut) {
-    const tests = typeof call.input.command === "string" ? testsOfOutput(call.input.command, output) : null;
-    return {
-      exitCode: result.exitCode,
-      output,
-      timedOut: result.timedOut,
-      error: null,
-      ...(tests && { tests }),
-    };
-  }
-  return {
-    exitCode: null,
-    output: "",
-    timedOut: false,
-    error: result.error?.message ?? "the action did not run",
-  };
-}
-
-/** The cycle's own judgment before the contract: a command by its exit code, a tool by its status. */
-function judgeOutcome(call: ToolCallBody, result: ToolResult, outcome: ActionOutcome) {
-  return call.tool === "shell.exec" ? judgeCommand(outcome) : judgeToolResult(call, result);
-}
+import { activeIntentOf, type CycleHost, type PlannedCycle } from "./cycle-host";
 
 /**
  * Carries out action cycles once the command gate (or a person) has decided: run, judge by exit code
@@ -168,7 +59,7 @@ export class CycleRunner {
     if (edited) {
       // An edited call goes back through every gate: a person's edit cannot reach a denied program
       // or a path outside the scope, and it is bound to the hash of exactly the edited call.
-      const regate = await this.host.tools.check(call, { activeIntent: intentionIntent(intention) });
+      const regate = await this.host.tools.check(call, { activeIntent: activeIntentOf(intention) });
       if (regate.status === "denied" || regate.status === "invalid" || regate.binding === null) {
         const reason = regate.gate?.reason ?? regate.error?.message ?? "invalid call";
         return this.blocked(
@@ -209,7 +100,7 @@ export class CycleRunner {
     // The dispatch gates the call again (a person's approval counts only for its exact binding), runs
     // it and collects what it wrote for the ledger right after it, before any contract check runs.
     const result = await this.host.tools.run(cycle.call, {
-      activeIntent: intentionIntent(cycle.intention),
+      activeIntent: activeIntentOf(cycle.intention),
       intentionId: cycle.intention.id,
       approval: cycle.approvedBinding
         ? { binding: cycle.approvedBinding, approver: cycle.approver ?? null }
@@ -246,7 +137,7 @@ export class CycleRunner {
           ? result.input.command
           : null;
       const record: CheckRecord = { events: [], asks: [] };
-      const exec = this.checks(cycle.intention, { ...ids, phase: "after-action" }, record);
+      const exec = checksExec(this.host, cycle.intention, { ...ids, phase: "after-action" }, record);
       const results = await checkContract(exec, cycle.intention, ran, this.host.testHints?.(cycle.intention));
       events.push(...record.events, { type: "criteria-checked", ...ids, results });
       const basis = cycle.call.tool === "shell.exec" ? "exit code 0" : `${cycle.call.tool} succeeded`;
@@ -304,6 +195,16 @@ export class CycleRunner {
     await this.host.append(events);
   }
 
+  /** Red before green: the intention's checks before its first action (see check-phases.ts). */
+  baseline(intention: IntentionView): Promise<void> {
+    return runBaseline(this.host, intention);
+  }
+
+  /** The intention's contract checked after its children settled (see check-phases.ts). */
+  integrate(intention: IntentionView): Promise<void> {
+    return runIntegration(this.host, intention);
+  }
+
   /** A cycle whose action did not run: denied by policy or rejected by a person. Judged FAILURE. */
   async blocked(
     cycle: PlannedCycle,
@@ -342,178 +243,4 @@ export class CycleRunner {
       gate: { decision: gate.decision, reason: gate.reason },
     };
   }
-
-  /** The exec every contract check of this intention runs through: the dispatch, as a call of its own. */
-  private checks(intention: IntentionView, site: CheckSite, record: CheckRecord) {
-    return checkExec(
-      this.host.tools,
-      {
-        activeIntent: intentionIntent(intention),
-        intentionId: intention.id,
-        signal: this.host.workspace.signal(),
-      },
-      site,
-      record,
-      (command) => this.host.checkApproval?.(intention, command) ?? null,
-    );
-  }
-
-  /**
-   * Red before green: the checks that are safe to run twice run once before the intention's first
-   * action (through the dispatch like every check); the rest are recorded as skipped. A check the
-   * policy would ask about asks here too, with a command card (once: a card a person answered
-   * without approving leaves it "could not run", no baseline). When every check was already green,
-   * the project's detected tests are added to the contract as a fallback and baselined with them.
-   */
-  async baseline(intention: IntentionView): Promise<void> {
-    const plan = baselinePlan(intention);
-    const record: CheckRecord = { events: [], asks: [] };
-    const site = {
-      runId: this.host.runId,
-      intentionId: intention.id,
-      cycleId: null,
-      phase: "baseline",
-    } as const;
-    const exec = this.checks(intention, site, record);
-    const results: { index: number; result: CriterionResult }[] = [];
-    for (const index of plan.run) {
-      const criterion = intention.contract[index];
-      if (criterion)
-        results.push({
-          index,
-          result: await verifyCriterion(exec, criterion, this.host.testHints?.(intention)),
-        });
-    }
-    const extended: EventInput[] = [];
-    const already = intention.contractBy?.detectedTests ?? [];
-    const fallback = needsFallbackAfterBaseline(intention.contract, results, plan.skipped, already)
-      ? (this.host.detectedTests?.(intention) ?? null)
-      : null;
-    if (fallback && !intention.contract.some((criterion) => sameCheck(criterion, fallback))) {
-      const index = intention.contract.length;
-      results.push({
-        index,
-        result: await verifyCriterion(exec, fallback, this.host.testHints?.(intention)),
-      });
-      extended.push({
-        type: "contract-built",
-        runId: this.host.runId,
-        intentionId: intention.id,
-        criteria: [...intention.contract, fallback],
-        source: intention.contractBy?.source ?? "acceptance",
-        dropped: intention.contractBy?.dropped ?? [],
-        generatedTest: intention.contractBy?.generatedTest
-          ? {
-              path: intention.contractBy.generatedTest.path,
-              content: intention.contractBy.generatedTest.content,
-            }
-          : null,
-        detectedTests: [index],
-      });
-    }
-    const ask = this.askFor(intention, "baseline", record);
-    if (ask) return this.host.append([...record.events, ask]);
-    await this.host.append([
-      ...record.events,
-      ...extended,
-      {
-        type: "checks-baselined",
-        runId: this.host.runId,
-        intentionId: intention.id,
-        results,
-        skipped: plan.skipped,
-      },
-    ]);
-  }
-
-  /**
-   * A check outside any cycle that the policy would not run unasked: a command card for exactly it
-   * (approving lets that command run there, bound by its hash), unless a person already answered one.
-   */
-  private askFor(
-    intention: IntentionView,
-    phase: "baseline" | "integration",
-    record: CheckRecord,
-  ): EventInput | null {
-    const waiting = record.asks.find(
-      (asked) => !(this.host.checkAnswered?.(intention, phase, asked.command) ?? false),
-    );
-    if (!waiting || !this.host.checkAnswered) return null;
-    const when = phase === "baseline" ? "before any work (the baseline)" : "at integration";
-    return {
-      type: "approval-requested",
-      runId: this.host.runId,
-      approvalId: randomUUID(),
-      intentionId: intention.id,
-      kind: "command",
-      thought: `Check ${when}: run \`${waiting.command}\` (a check of this intention's contract; it is not an action).`,
-      command: waiting.command,
-      binding: waiting.binding,
-      reason: waiting.reason,
-      checkPhase: phase,
-    };
-  }
-
-  async integrate(intention: IntentionView): Promise<void> {
-    let results: CriterionResult[];
-    const record: CheckRecord = { events: [], asks: [] };
-    const site = {
-      runId: this.host.runId,
-      intentionId: intention.id,
-      cycleId: null,
-      phase: "integration",
-    } as const;
-    try {
-      results = await checkContract(
-        this.checks(intention, site, record),
-        intention,
-        null,
-        this.host.testHints?.(intention),
-      );
-      // A check the policy would ask about asks here as well; its answer lets the check run again.
-      const ask = this.askFor(intention, "integration", record);
-      if (ask) return this.host.append([...record.events, ask]);
-    } catch (error) {
-      return this.host.append([
-        statusChanged(
-          this.host.runId,
-          intention,
-          "FAILED",
-          `integration check could not run: ${errorMessage(error)}`,
-        ),
-      ]);
-    }
-    const check: EventInput = {
-      type: "criteria-checked",
-      runId: this.host.runId,
-      intentionId: intention.id,
-      cycleId: null,
-      results,
-    };
-    // The verdict (auto, or proposed to a person) is the transition's: see integrationStep.
-    return this.host.append([...record.events, check]);
-  }
-}
-
-/** What a cut command's cycle records: the output it printed until then and who cut it. */
-function cutResult(outcome: Omit<ActionOutcome, "stoppedBy">, by: string) {
-  return { ...outcome, exitCode: null, timedOut: false, error: `stopped by ${by} while running` };
-}
-
-/** A stopped cycle proves nothing either way: UNCLEAR, with who stopped it and when. */
-function stoppedJudgment(by: string, whileRunning: boolean): { judgment: "UNCLEAR"; reason: string } {
-  const when = whileRunning ? "while running" : "before its result was checked";
-  return { judgment: "UNCLEAR", reason: `stopped by ${by} ${when}` };
-}
-
-function isCommandInput(input: unknown): input is { command: string } {
-  return (
-    typeof input === "object" &&
-    input !== null &&
-    typeof (input as { command?: unknown }).command === "string"
-  );
-}
-
-function sameCheck(a: Criterion, b: Criterion): boolean {
-  return JSON.stringify(a) === JSON.stringify(b);
 }

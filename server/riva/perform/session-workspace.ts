@@ -1,4 +1,3 @@
-import type { TestResults } from "@/server/domain/contract/test-results";
 import type { SandboxResources, ToolchainVersion } from "@/server/domain/events/bodies/sandbox";
 import type { EgressSettings } from "@/server/domain/vocabulary/egress";
 import type { SandboxRuntime } from "@/server/domain/vocabulary/sandbox-runtime";
@@ -9,17 +8,6 @@ import type { Sandbox } from "@/server/sandbox/types";
 import type { SessionEnvironment } from "@/server/setup/prepare-environment";
 import type { RivaDeps } from "../ports";
 import { stoppedBy } from "../stop";
-
-export interface ActionOutcome {
-  exitCode: number | null;
-  output: string;
-  timedOut: boolean;
-  error: string | null;
-  /** Set when a person's Stop killed the command while it ran: who stopped it. */
-  stoppedBy?: string;
-  /** A test command's counts, read from its output's summary lines. */
-  tests?: TestResults;
-}
 
 export interface SandboxReady {
   containerName: string;
