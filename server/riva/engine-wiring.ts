@@ -9,7 +9,7 @@ import { runGrantsFor } from "@/server/policy/approval/run-pre-approvals";
 import { sessionDispatch } from "@/server/runtime/session-runtime";
 import type { ToolDispatch } from "@/server/tools/dispatch";
 import { checkAnswered, personApprovalForCheck, roomForCycle } from "./decide/check-approvals";
-import { enforcedIntent } from "./decide/run-scope";
+import { enforcedScope } from "./decide/run-scope";
 import { CycleRunner } from "./perform/cycle-runner";
 import { runWorkspace } from "./perform/run-workspace";
 import type { SessionWorkspace } from "./perform/session-workspace";
@@ -69,7 +69,7 @@ export function wireEngine(
     }),
     // A child's approved scope, or the project intent the model selected, binds the live run.
     enforcedIntent: async (context) =>
-      enforcedIntent(
+      enforcedScope(
         engine.view(),
         runId,
         context.intentionId ?? context.activeIntent?.id,
@@ -106,9 +106,9 @@ export function wireEngine(
     roomForCycle: (intention) => roomForCycle(engine.view(), runId, intention.id, deps.limits),
     checkAnswered: (intention, phase, command) => checkAnswered(engine.view(), intention, phase, command),
     detectedTests: (intention) => {
-      const intent = engine.view().runs[runId]?.intent;
+      const discovered = engine.view().runs[runId]?.intent;
       // The same plan the decomposition card showed (an intention that is a command gets none).
-      return detectedFallback(intention, intent?.codebase, intent?.prompt.targets ?? []);
+      return detectedFallback(intention, discovered?.codebase, discovered?.prompt.targets ?? []);
     },
     testHints: (intention) => checkHintsFor(intention, engine.view().runs[runId]?.intent?.codebase),
   });

@@ -203,8 +203,8 @@ export class RivaEngine {
   private async discover(root: IntentionView, signal: AbortSignal): Promise<void> {
     const memories = (await this.deps.memoriesOf?.(this.sessionId).catch(() => [])) ?? [];
     const reader = modelReaderFor(this.understandingHost(), root, signal);
-    const intent = await discoverIntent(root.what, memories, () => listWorkspace(this.tools), reader);
-    await this.append([{ type: "intent-discovered", runId: this.runId, intent }]);
+    const discovered = await discoverIntent(root.what, memories, () => listWorkspace(this.tools), reader);
+    await this.append([{ type: "intent-discovered", runId: this.runId, intent: discovered }]);
   }
 
   private async act(

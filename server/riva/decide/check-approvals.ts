@@ -56,8 +56,8 @@ export function personApprovalForCheck(
       coversChecks(approval)
     ) {
       // Exactly what the card listed for this child (the same pure plan the page showed).
-      const intent = view.runs[approval.runId]?.intent;
-      const plan = childCheckPlan(intention, intent?.codebase, intent?.prompt.targets ?? []);
+      const discovered = view.runs[approval.runId]?.intent;
+      const plan = childCheckPlan(intention, discovered?.codebase, discovered?.prompt.targets ?? []);
       const listed = childCheckCommands(plan).map(commandBinding);
       if (listed.includes(binding)) return { binding, approver: approval.decidedBy };
     }

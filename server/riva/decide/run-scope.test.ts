@@ -2,7 +2,7 @@ import { describe, expect, it } from "vitest";
 import { emptySessionView } from "@/server/domain/session/fold";
 import type { SessionView } from "@/server/domain/session/view";
 import { scopeBinding } from "@/server/policy/approval/approved-scopes";
-import { enforcedIntent } from "./run-scope";
+import { enforcedScope } from "./run-scope";
 
 /** Which scope binds a live call: a person-approved child scope, else the selected intent's, else all. */
 
@@ -46,40 +46,40 @@ function view(options: { approved?: boolean; tampered?: boolean; selected?: bool
   return base;
 }
 
-describe("enforcedIntent", () => {
+describe("enforcedScope", () => {
   it("is the whole workspace when nothing narrows it", () => {
-    expect(enforcedIntent(view({}), "r1", "i-child", given, refuse)).toEqual({
+    expect(enforcedScope(view({}), "r1", "i-child", given, refuse)).toEqual({
       activeIntent: given,
       outside: "refuse",
     });
   });
 
   it("is the selected project intent's owned_scope", () => {
-    const { activeIntent } = enforcedIntent(view({ selected: true }), "r1", "i-child", given, refuse);
+    const { activeIntent } = enforcedScope(view({ selected: true }), "r1", "i-child", given, refuse);
     expect(activeIntent?.ownedScope).toEqual(["docs/**"]);
     expect(activeIntent?.id).toMatch(/^INT-001/);
   });
 
   it("is a person-approved scope first, for the child and its descendants", () => {
     const approved = view({ approved: true, selected: true });
-    expect(enforcedIntent(approved, "r1", "i-child", given, refuse).activeIntent?.ownedScope).toEqual([
+    expect(enforcedScope(approved, "r1", "i-child", given, refuse).activeIntent?.ownedScope).toEqual([
       "src/parser/**",
     ]);
-    expect(enforcedIntent(approved, "r1", "i-grand", given, refuse).activeIntent?.ownedScope).toEqual([
+    expect(enforcedScope(approved, "r1", "i-grand", given, refuse).activeIntent?.ownedScope).toEqual([
       "src/parser/**",
     ]);
   });
 
   it("ignores an approval whose binding does not match the log (fails closed to the run's scope)", () => {
     const tampered = view({ approved: true, tampered: true, selected: true });
-    expect(enforcedIntent(tampered, "r1", "i-child", given, refuse).activeIntent?.ownedScope).toEqual([
+    expect(enforcedScope(tampered, "r1", "i-child", given, refuse).activeIntent?.ownedScope).toEqual([
       "docs/**",
     ]);
   });
 
   it("carries the project's choice to ask instead of refusing", () => {
     expect(
-      enforcedIntent(view({ selected: true }), "r1", "i-child", given, { outOfScopeWrites: "ask" }).outside,
+      enforcedScope(view({ selected: true }), "r1", "i-child", given, { outOfScopeWrites: "ask" }).outside,
     ).toBe("ask");
   });
 });

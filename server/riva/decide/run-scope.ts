@@ -13,7 +13,7 @@ import type { EnforcedIntent } from "@/server/tools/dispatch";
  * then it is asked of a person, whatever a pre-approval would have said. A command has no paths, so
  * only the command gate judges it.
  */
-export function enforcedIntent(
+export function enforcedScope(
   view: SessionView,
   runId: string,
   intentionId: string | undefined,

@@ -45,14 +45,14 @@ export async function planIntention(
   const { runId } = host;
   const opening: EventInput[] =
     intention.status === "PENDING" ? [statusChanged(runId, intention, "ACTIVE", null)] : [];
-  const intent = host.view().runs[runId]?.intent;
-  const repoSummary = intent ? summarizeIntent(intent) : undefined;
+  const discovered = host.view().runs[runId]?.intent;
+  const repoSummary = discovered ? summarizeIntent(discovered) : undefined;
   if (intention.contract.length === 0) {
     const context = {
       task: rootTaskOf(host.view(), runId),
-      codebase: intent?.codebase,
+      codebase: discovered?.codebase,
       repoSummary,
-      targets: contractTargets(intention, intent?.prompt.targets ?? []),
+      targets: contractTargets(intention, discovered?.prompt.targets ?? []),
     };
     const contract = await buildContract(host, intention, context, signal);
     opening.push(...contractEvents(runId, intention, contract));
