@@ -1,7 +1,7 @@
 import { describe, expect, it } from "vitest";
 import { CheckpointPolicy } from "@/server/domain/policy/checkpoints";
 import { EventStore } from "@/server/events/store";
-import { textOf } from "@/testing/fake-model/scenarios";
+import { textOf } from "@/testing/fake-model/request";
 import { orchestratorWorld } from "@/testing/harness/orchestrator-world";
 import { restoreContextItem } from "./context-restore";
 

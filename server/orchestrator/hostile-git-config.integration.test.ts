@@ -1,7 +1,7 @@
 import { describe, expect, it } from "vitest";
 import { EventStore } from "@/server/events/store";
 import { saveSessionWork } from "@/server/git/session-work";
-import { PLANTED_MARKER, PLANTING_COMMAND } from "@/testing/fake-model/scenarios";
+import { PLANTED_MARKER, PLANTING_COMMAND } from "@/testing/fake-model/work-replies";
 import { orchestratorWorld } from "@/testing/harness/orchestrator-world";
 
 /**

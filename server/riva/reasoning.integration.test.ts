@@ -3,8 +3,7 @@ import type { StoredEvent } from "@/server/domain/events/schema";
 import { READ_ONLY_TOOLS } from "@/server/domain/tools/catalogue";
 import { EventStore } from "@/server/events/store";
 import type { AgentModel } from "@/server/model";
-import { WARMUP_ANALYSIS_MARK } from "@/testing/fake-model/scenarios";
-import { WARMUP_READ_MARK } from "@/testing/fake-model/warmup-replies";
+import { WARMUP_ANALYSIS_MARK, WARMUP_READ_MARK } from "@/testing/fake-model/warmup-replies";
 import { orchestratorWorld } from "@/testing/harness/orchestrator-world";
 
 /**
