@@ -5,8 +5,8 @@
  * `scripts/layers/layer-rules.integration.test.ts` proves each rule fires.
  *
  * Layers, bottom to top: a module may import its own layer and the layers below, never one above.
- * Tests and test support are not checked by the layer rules (they may reach any layer they test), but
- * production code may never import test support.
+ * Tests and test support (one tree: testing/) are not checked by the layer rules (they may reach any
+ * layer they test), but production code may never import test support.
  *
  * Two graphs: this file checks every import, type-only ones included (a type from a higher layer is
  * still a wrong direction); `.dependency-cruiser.runtime.cjs` checks what reaches the browser bundle,
@@ -79,9 +79,10 @@ const config = {
     },
     {
       name: "production-imports-test-support",
-      comment: "Production code never imports tests or test support.",
+      comment:
+        "Production code (server/, app/, instrumentation.ts) never imports tests or test support (testing/: the fake model server, test databases, harnesses).",
       severity: "error",
-      from: { path: "^(server|app)/", pathNot: TESTS },
+      from: { path: "^(server/|app/|instrumentation\\.ts$)", pathNot: TESTS },
       to: { path: TESTS },
     },
   ],

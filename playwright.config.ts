@@ -1,9 +1,9 @@
 // e2e/replay.spec.ts seeds a database through server modules marked `import "server-only"` (via
-// bench/support/store-session.ts): this resolve hook resolves the marker as Next.js's server bundles
+// testing/bench/store-session.ts): this resolve hook resolves the marker as Next.js's server bundles
 // do, in the runner and in every worker (both load this config first).
-import "./bench/support/server-only-loader.mjs";
+import "./testing/server-only/loader.mjs";
 import { defineConfig } from "@playwright/test";
-import { APP_PORT, FAKE_MODEL_PORT } from "./e2e/support/ports";
+import { APP_PORT, FAKE_MODEL_PORT } from "./testing/e2e/ports";
 
 /**
  * Real Chromium (Debian's, the test tool's own download is not reachable here), the production
@@ -36,7 +36,7 @@ export default defineConfig({
   },
   webServer: [
     {
-      command: `npx --no-install tsx server/model/fake-openai/cli.ts --port ${FAKE_MODEL_PORT}`,
+      command: `npx --no-install tsx testing/fake-model/cli.ts --port ${FAKE_MODEL_PORT}`,
       url: `http://127.0.0.1:${FAKE_MODEL_PORT}/v1/models`,
       reuseExistingServer: false,
       stdout: "pipe",

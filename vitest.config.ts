@@ -4,7 +4,7 @@ import { defineConfig } from "vitest/config";
 const alias = {
   "@": path.resolve(import.meta.dirname),
   // `server-only` throws outside React Server Components; tests import server modules directly.
-  "server-only": path.resolve(import.meta.dirname, "server/testing/server-only-stub.ts"),
+  "server-only": path.resolve(import.meta.dirname, "testing/server-only/stub.ts"),
 };
 const exclude = ["node_modules/**", ".next/**", "e2e/**", "data/**"];
 

@@ -18,7 +18,7 @@
  * a bare HTTP round trip to the fake model server (a one-line chat request, no Arbor code), since the
  * model call sits inside every cycle.
  *
- * Run: npx tsx --import ./bench/support/server-only-loader.mjs bench/cycle-overhead.bench.ts (needs dockerd and arbor-sandbox:latest).
+ * Run: npx tsx --import ./testing/server-only/loader.mjs bench/cycle-overhead.bench.ts (needs dockerd and arbor-sandbox:latest).
  * BENCH_CYCLES (default 40) cycles are measured after BENCH_WARMUP (default 3) discarded ones.
  */
 import { type ChildProcess, spawn } from "node:child_process";
@@ -38,7 +38,7 @@ import { Orchestrator } from "@/server/orchestrator/orchestrator";
 import { createEmptyRepository } from "@/server/projects/git-repository";
 import { DockerSandboxProvider } from "@/server/sandbox";
 import type { Sandbox, SandboxProvider } from "@/server/sandbox/types";
-import { createTestDb, seedSession } from "@/server/testing/test-db";
+import { createTestDb, seedSession } from "@/testing/db/test-db";
 
 const CYCLES = Number(process.env.BENCH_CYCLES ?? 40);
 const WARMUP = Number(process.env.BENCH_WARMUP ?? 3);
@@ -62,13 +62,9 @@ function percentile(samples: number[], p: number): number {
 
 /** The fake model server in a child process (`npm run fake-model`'s script), and its base URL. */
 async function startFakeModelProcess(started: (child: ChildProcess) => void): Promise<{ url: string }> {
-  const child = spawn(
-    process.execPath,
-    ["--import", "tsx", "server/model/fake-openai/cli.ts", "--port", "0"],
-    {
-      stdio: ["ignore", "pipe", "inherit"],
-    },
-  );
+  const child = spawn(process.execPath, ["--import", "tsx", "testing/fake-model/cli.ts", "--port", "0"], {
+    stdio: ["ignore", "pipe", "inherit"],
+  });
   started(child);
   const url = await new Promise<string>((resolve, reject) => {
     let printed = "";

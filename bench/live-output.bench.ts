@@ -13,7 +13,7 @@ import type { ChildProcess } from "node:child_process";
 import { existsSync } from "node:fs";
 import path from "node:path";
 import { chromium, type Page } from "@playwright/test";
-import { startBenchServer } from "./support/arbor-server";
+import { startBenchServer } from "../testing/bench/arbor-server";
 
 const PORT = 3292 + Number(process.env.ARBOR_E2E_PORT_OFFSET ?? 0);
 const DATA_DIR = path.resolve(".e2e/bench-live-output");

@@ -10,7 +10,7 @@
  * kept between runs (`$TMPDIR/arbor-bench-npm50`), and served to the sandbox by a plain HTTP server on
  * the Docker bridge's gateway; the lock file's `resolved` URLs point there and the setup phase is
  * Open (the default bridge), so the sandbox reads them straight from this machine.
- * Run: npx tsx --import ./bench/support/server-only-loader.mjs bench/npm-setup.bench.ts (needs dockerd and the image).
+ * Run: npx tsx --import ./testing/server-only/loader.mjs bench/npm-setup.bench.ts (needs dockerd and the image).
  */
 import { execFileSync } from "node:child_process";
 import { randomBytes } from "node:crypto";

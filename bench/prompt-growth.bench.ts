@@ -10,7 +10,7 @@
 import { estimateTokens } from "@/server/domain/text/tokens";
 import { actInstructions } from "@/server/model/act-prompt";
 import { actContext } from "@/server/riva/decide/act-context";
-import { contextSession } from "./support/context-session";
+import { contextSession } from "../testing/bench/context-session";
 
 const repoContext =
   "branch arbor/session-x\nmodified: src/parser.ts\nlast commits: fix lexer; add tests; init\n".repeat(4);

@@ -9,8 +9,8 @@ import type { ChildProcess } from "node:child_process";
 import { existsSync } from "node:fs";
 import path from "node:path";
 import { chromium, type Page } from "@playwright/test";
-import { startBenchServer } from "./support/arbor-server";
-import { storeSession } from "./support/store-session";
+import { startBenchServer } from "../testing/bench/arbor-server";
+import { storeSession } from "../testing/bench/store-session";
 
 /** Above the end-to-end ports (3100–3195 with any ARBOR_E2E_PORT_OFFSET); the offset keeps parallel runs apart. */
 const PORT = 3290 + Number(process.env.ARBOR_E2E_PORT_OFFSET ?? 0);

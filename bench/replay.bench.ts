@@ -5,7 +5,7 @@
  */
 import { performance } from "node:perf_hooks";
 import { foldEvents } from "@/server/domain/session/fold";
-import { bigSession } from "./support/big-session";
+import { bigSession } from "../testing/bench/big-session";
 
 function median(samples: number[]): number {
   const sorted = [...samples].sort((a, b) => a - b);

@@ -4,5 +4,5 @@ set -euo pipefail
 cd "$(dirname "${BASH_SOURCE[0]}")/.."
 for bench in bench/*.bench.ts; do
   echo "== $bench"
-  npx --no-install tsx --import ./bench/support/server-only-loader.mjs "$bench"
+  npx --no-install tsx --import ./testing/server-only/loader.mjs "$bench"
 done

@@ -4,7 +4,7 @@
  * - command overhead: `exec('true')` through the persistent shell, vs the same through the Engine
  *   API's exec (the slow path), vs the `docker exec` CLI.
  * Goals (issue #5): warm session ready p50 < 100 ms; command overhead p50 < 5 ms.
- * Run: npx tsx --import ./bench/support/server-only-loader.mjs bench/sandbox-fast.bench.ts (needs dockerd and the image: sandbox-image/build.sh).
+ * Run: npx tsx --import ./testing/server-only/loader.mjs bench/sandbox-fast.bench.ts (needs dockerd and the image: sandbox-image/build.sh).
  */
 import { execFileSync, spawnSync } from "node:child_process";
 import { randomBytes } from "node:crypto";

@@ -3,7 +3,7 @@
  * command, and what one `exec` costs compared with the Docker CLI doing the same round trip. When the
  * engine has gVisor (`runsc`, scripts/ensure-runsc.sh), the same figures under gVisor next to runc's,
  * plus 200 fork+exec inside the sandbox under each.
- * Run: npx tsx --import ./bench/support/server-only-loader.mjs bench/sandbox.bench.ts (needs dockerd and the image: sandbox-image/build.sh).
+ * Run: npx tsx --import ./testing/server-only/loader.mjs bench/sandbox.bench.ts (needs dockerd and the image: sandbox-image/build.sh).
  */
 import { execFileSync, spawnSync } from "node:child_process";
 import { randomBytes } from "node:crypto";

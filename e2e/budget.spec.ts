@@ -9,9 +9,9 @@ import {
   newUser,
   signUp,
   startTask,
-} from "./support/arbor";
-import { FAKE_MODEL_PORT, SPARE_APP_PORT } from "./support/ports";
-import { type ArborServer, startArborServer } from "./support/server";
+} from "../testing/e2e/arbor";
+import { FAKE_MODEL_PORT, SPARE_APP_PORT } from "../testing/e2e/ports";
+import { type ArborServer, startArborServer } from "../testing/e2e/server";
 
 /** Prices and a run budget from a model config file: spend is shown live, and a spent budget asks a person. */
 let server: ArborServer | null = null;

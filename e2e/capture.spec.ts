@@ -8,7 +8,7 @@ import {
   signUp,
   startTask,
   treeSnapshot,
-} from "./support/arbor";
+} from "../testing/e2e/arbor";
 
 /** Clicks a download button and returns the path and name of the file the browser saved. */
 async function download(page: Page, testId: string): Promise<{ file: string; name: string }> {

@@ -1,5 +1,12 @@
 import { expect, test } from "@playwright/test";
-import { approvalCard, createProject, expectRunStatus, intentions, newUser, signUp } from "./support/arbor";
+import {
+  approvalCard,
+  createProject,
+  expectRunStatus,
+  intentions,
+  newUser,
+  signUp,
+} from "../testing/e2e/arbor";
 
 /**
  * Chat mode in real Chromium against the production build, a real sandbox and the fake model server:

@@ -7,7 +7,7 @@ import {
   newUser,
   signUp,
   startTask,
-} from "./support/arbor";
+} from "../testing/e2e/arbor";
 
 /** Commands wait for a click unless they only read; the person may edit or reject them; the project decides. */
 

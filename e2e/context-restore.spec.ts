@@ -7,7 +7,7 @@ import {
   newUser,
   signUp,
   startTask,
-} from "./support/arbor";
+} from "../testing/e2e/arbor";
 
 /**
  * Context that does not grow: the second child's act request shows its verified sibling as one line,

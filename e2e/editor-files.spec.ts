@@ -1,5 +1,5 @@
 import { expect, test } from "@playwright/test";
-import { sessionWithFiles, treeFile, treeFolder, viewerOn } from "./support/files-card";
+import { sessionWithFiles, treeFile, treeFolder, viewerOn } from "../testing/e2e/files-card";
 
 /** The Files card's new file, rename and delete: a person's changes, through the same door as the agent's. */
 

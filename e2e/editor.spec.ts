@@ -1,6 +1,6 @@
 import { readFile } from "node:fs/promises";
 import { expect, type Page, test } from "@playwright/test";
-import { sessionWithFiles, viewerOn } from "./support/files-card";
+import { sessionWithFiles, viewerOn } from "../testing/e2e/files-card";
 
 /** The Files card: a person edits the session's workspace through the same door as the agent. */
 

@@ -1,5 +1,5 @@
 import { expect, test } from "@playwright/test";
-import { createProject, newUser, signIn, signUp, startTask } from "./support/arbor";
+import { createProject, newUser, signIn, signUp, startTask } from "../testing/e2e/arbor";
 
 test("a wrong password is refused with a clear message", async ({ page }) => {
   const user = newUser("pw");

@@ -1,7 +1,14 @@
 import { expect, test } from "@playwright/test";
-import { approvalCard, createProject, expectRunStatus, newUser, signUp, startTask } from "./support/arbor";
-import { FAKE_MODEL_PORT, SPARE_APP_PORT } from "./support/ports";
-import { type ArborServer, startArborServer } from "./support/server";
+import {
+  approvalCard,
+  createProject,
+  expectRunStatus,
+  newUser,
+  signUp,
+  startTask,
+} from "../testing/e2e/arbor";
+import { FAKE_MODEL_PORT, SPARE_APP_PORT } from "../testing/e2e/ports";
+import { type ArborServer, startArborServer } from "../testing/e2e/server";
 
 /**
  * Full mode (seed 002) from the browser, on a server whose runs skip simple mode

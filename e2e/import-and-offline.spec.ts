@@ -3,9 +3,9 @@ import { mkdtempSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import path from "node:path";
 import { expect, test } from "@playwright/test";
-import { child, createProject, expectRunStatus, newUser, signUp, startTask } from "./support/arbor";
-import { SPARE_APP_PORT } from "./support/ports";
-import { type ArborServer, startArborServer } from "./support/server";
+import { child, createProject, expectRunStatus, newUser, signUp, startTask } from "../testing/e2e/arbor";
+import { SPARE_APP_PORT } from "../testing/e2e/ports";
+import { type ArborServer, startArborServer } from "../testing/e2e/server";
 
 function makeRepository(): string {
   const dir = mkdtempSync(path.join(tmpdir(), "arbor-import-"));

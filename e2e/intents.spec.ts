@@ -7,7 +7,7 @@ import {
   newUser,
   signUp,
   startTask,
-} from "./support/arbor";
+} from "../testing/e2e/arbor";
 
 /**
  * Project intents (issue #5) in real Chromium against the production build, a real Docker sandbox and

@@ -7,7 +7,7 @@ import {
   setCheckpoints,
   signUp,
   startTask,
-} from "./support/arbor";
+} from "../testing/e2e/arbor";
 
 /** Seed 000's judgment questions asked of a person: the proposal, the evidence, and the last word. */
 

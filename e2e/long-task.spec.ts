@@ -1,7 +1,7 @@
 import { expect, test } from "@playwright/test";
-import { createProject, newUser, signUp, startTask } from "./support/arbor";
-import { SPARE_APP_PORT } from "./support/ports";
-import { type ArborServer, startArborServer } from "./support/server";
+import { createProject, newUser, signUp, startTask } from "../testing/e2e/arbor";
+import { SPARE_APP_PORT } from "../testing/e2e/ports";
+import { type ArborServer, startArborServer } from "../testing/e2e/server";
 
 /** A 20 KB stack trace pasted as a task, the way a person reports a crash. */
 function pastedStackTrace(): string {

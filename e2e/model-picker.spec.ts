@@ -1,5 +1,5 @@
 import { expect, test } from "@playwright/test";
-import { createProject, expectRunStatus, newUser, signUp, startTask } from "./support/arbor";
+import { createProject, expectRunStatus, newUser, signUp, startTask } from "../testing/e2e/arbor";
 
 /** Issue #6: a model picker in the chat box that only the person changes; the run records their pick. */
 test("the picked model is remembered per project, recorded on the run and the one that answers", async ({

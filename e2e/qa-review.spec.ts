@@ -1,5 +1,5 @@
 import { expect, test } from "@playwright/test";
-import { child, createProject, expectRunStatus, newUser, signUp, startTask } from "./support/arbor";
+import { child, createProject, expectRunStatus, newUser, signUp, startTask } from "../testing/e2e/arbor";
 
 /**
  * Advisory QA (seed 001 §2.3) and the delivery gate (§2.5) from the browser. The fake model server's

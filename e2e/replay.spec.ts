@@ -1,7 +1,7 @@
 import path from "node:path";
 import { expect, test } from "@playwright/test";
-import { storeSession } from "../bench/support/store-session";
-import { createProject, expectRunStatus, intentions, newUser, signUp, startTask } from "./support/arbor";
+import { storeSession } from "../testing/bench/store-session";
+import { createProject, expectRunStatus, intentions, newUser, signUp, startTask } from "../testing/e2e/arbor";
 
 /** A finished session replayed: scrub back to the decomposition, play forward to the end. */
 test("a replay scrubs back to an earlier state and plays forward to the end", async ({ page }) => {

@@ -7,9 +7,9 @@ import {
   newUser,
   signUp,
   startTask,
-} from "./support/arbor";
-import { FAKE_MODEL_PORT, SPARE_APP_PORT } from "./support/ports";
-import { type ArborServer, startArborServer } from "./support/server";
+} from "../testing/e2e/arbor";
+import { FAKE_MODEL_PORT, SPARE_APP_PORT } from "../testing/e2e/ports";
+import { type ArborServer, startArborServer } from "../testing/e2e/server";
 
 const modelUrl = `http://127.0.0.1:${FAKE_MODEL_PORT}/v1`;
 const dataDir = ".e2e/restart";

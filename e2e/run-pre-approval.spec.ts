@@ -8,7 +8,7 @@ import {
   setCheckpoints,
   signUp,
   startTask,
-} from "./support/arbor";
+} from "../testing/e2e/arbor";
 
 /** Seed 004's batch pre-approval for one run, granted on the first write's card. */
 test("approving all file changes for the rest of the run lets the next write through, and says who granted it", async ({

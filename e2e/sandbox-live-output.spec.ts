@@ -1,13 +1,13 @@
 import { expect, type Page, test } from "@playwright/test";
-import { createProject, newUser, signUp, startTask } from "./support/arbor";
-import { SPARE_APP_PORT } from "./support/ports";
+import { createProject, newUser, signUp, startTask } from "../testing/e2e/arbor";
+import { SPARE_APP_PORT } from "../testing/e2e/ports";
 import {
   NODE_FAILING_TEST,
   nodeProject,
   PYTHON_FAILING_TEST,
   pythonProject,
-} from "./support/sandbox-projects";
-import { type ArborServer, startArborServer } from "./support/server";
+} from "../testing/e2e/sandbox-projects";
+import { type ArborServer, startArborServer } from "../testing/e2e/server";
 
 /**
  * Real projects in the real sandbox image, on the built-in offline model: the project's own test

@@ -1,13 +1,13 @@
 import { expect, type Locator, type Page, test } from "@playwright/test";
-import { child, createProject, newUser, signUp, startTask } from "./support/arbor";
-import { SPARE_APP_PORT } from "./support/ports";
+import { child, createProject, newUser, signUp, startTask } from "../testing/e2e/arbor";
+import { SPARE_APP_PORT } from "../testing/e2e/ports";
 import {
   NODE_DEPENDENCY_FAILING_TEST,
   nodeProjectWithDependency,
   PYTHON_FAILING_TEST,
   pythonProject,
-} from "./support/sandbox-projects";
-import { type ArborServer, startArborServer } from "./support/server";
+} from "../testing/e2e/sandbox-projects";
+import { type ArborServer, startArborServer } from "../testing/e2e/server";
 
 /**
  * The flows a new user tries first (issue #14), on the built-in offline model in the real sandbox

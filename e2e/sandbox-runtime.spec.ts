@@ -1,5 +1,5 @@
 import { expect, test } from "@playwright/test";
-import { createProject, expectRunStatus, newUser, signUp, startTask } from "./support/arbor";
+import { createProject, expectRunStatus, newUser, signUp, startTask } from "../testing/e2e/arbor";
 
 /** A project chooses gVisor for its sandboxes; its session runs there, offline, and says so. */
 test("a project set to gVisor runs its session under gVisor and shows the runtime", async ({ page }) => {

@@ -1,9 +1,9 @@
 import { statSync } from "node:fs";
 import path from "node:path";
 import { expect, test } from "@playwright/test";
-import { createProject, newUser, signIn, signUp } from "./support/arbor";
-import { SPARE_APP_PORT } from "./support/ports";
-import { type ArborServer, startArborServer } from "./support/server";
+import { createProject, newUser, signIn, signUp } from "../testing/e2e/arbor";
+import { SPARE_APP_PORT } from "../testing/e2e/ports";
+import { type ArborServer, startArborServer } from "../testing/e2e/server";
 
 /**
  * Issue #16 against a real `next start`: sign-in limits shown on the login page, body caps before

@@ -1,6 +1,6 @@
 import { expect, test } from "@playwright/test";
-import { createProject, newUser, signUp } from "./support/arbor";
-import { FAKE_MODEL_PORT } from "./support/ports";
+import { createProject, newUser, signUp } from "../testing/e2e/arbor";
+import { FAKE_MODEL_PORT } from "../testing/e2e/ports";
 
 /**
  * Model settings: a project pointed at the e2e fake model server passes "test connection"; a wrong

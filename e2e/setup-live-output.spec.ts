@@ -1,7 +1,7 @@
 import { expect, test } from "@playwright/test";
-import { createProject, newUser, signUp, startTask } from "./support/arbor";
-import { SPARE_APP_PORT } from "./support/ports";
-import { type ArborServer, startArborServer } from "./support/server";
+import { createProject, newUser, signUp, startTask } from "../testing/e2e/arbor";
+import { SPARE_APP_PORT } from "../testing/e2e/ports";
+import { type ArborServer, startArborServer } from "../testing/e2e/server";
 
 /**
  * The project's setup command, approved once on the project page, runs when a new session's

@@ -1,5 +1,5 @@
 import { expect, test } from "@playwright/test";
-import { createProject, expectRunStatus, newUser, signUp, startTask } from "./support/arbor";
+import { createProject, expectRunStatus, newUser, signUp, startTask } from "../testing/e2e/arbor";
 
 /** Stop while a command runs: the command is killed at once, the run ends STOPPED, the sandbox goes on. */
 test("Stop kills a running command within seconds and the next task runs in the same sandbox", async ({

@@ -1,5 +1,5 @@
 import { expect, test } from "@playwright/test";
-import { newUser, signUp } from "./support/arbor";
+import { newUser, signUp } from "../testing/e2e/arbor";
 
 /** Issue #6: teams grow through invitation links made and answered in the browser. */
 test("an owner makes a member link on the members page; a new person opens it signed out, creates an account, joins, and the owner makes them a viewer", async ({

@@ -2,9 +2,9 @@ import net from "node:net";
 import path from "node:path";
 import { expect, type Page, test } from "@playwright/test";
 import Database from "better-sqlite3";
-import { createProject, expectRunStatus, newUser, signUp, startTask } from "./support/arbor";
-import { APP_PORT, FAKE_MODEL_PORT, SPARE_APP_PORT } from "./support/ports";
-import { type ArborServer, startArborServer } from "./support/server";
+import { createProject, expectRunStatus, newUser, signUp, startTask } from "../testing/e2e/arbor";
+import { APP_PORT, FAKE_MODEL_PORT, SPARE_APP_PORT } from "../testing/e2e/ports";
+import { type ArborServer, startArborServer } from "../testing/e2e/server";
 
 /** The rendered terminal text (xterm's DOM renderer draws each row as text). */
 function screen(page: Page) {

@@ -3,7 +3,7 @@ import { mkdtempSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import path from "node:path";
 import { expect, test } from "@playwright/test";
-import { child, createProject, expectRunStatus, newUser, signUp, startTask } from "./support/arbor";
+import { child, createProject, expectRunStatus, newUser, signUp, startTask } from "../testing/e2e/arbor";
 
 /**
  * Issue #15 items 1 and 4 in Chromium: a pytest project whose `calc.py` subtracts (a comment already

@@ -1,5 +1,12 @@
 import { expect, test } from "@playwright/test";
-import { createProject, expectRunStatus, newUser, setCheckpoints, signUp, startTask } from "./support/arbor";
+import {
+  createProject,
+  expectRunStatus,
+  newUser,
+  setCheckpoints,
+  signUp,
+  startTask,
+} from "../testing/e2e/arbor";
 
 /**
  * Test results, not only exit codes (issue #15 item 4), in real Chromium with a real sandbox: a test

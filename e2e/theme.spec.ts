@@ -1,5 +1,5 @@
 import { expect, test } from "@playwright/test";
-import { newUser, signUp } from "./support/arbor";
+import { newUser, signUp } from "../testing/e2e/arbor";
 
 const LIGHT_BG = "rgb(247, 247, 245)";
 const DARK_BG = "rgb(21, 23, 24)";

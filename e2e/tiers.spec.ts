@@ -1,9 +1,9 @@
 import { mkdirSync, writeFileSync } from "node:fs";
 import path from "node:path";
 import { expect, test } from "@playwright/test";
-import { createProject, expectRunStatus, newUser, signUp, startTask } from "./support/arbor";
-import { FAKE_MODEL_PORT, SPARE_APP_PORT } from "./support/ports";
-import { type ArborServer, startArborServer } from "./support/server";
+import { createProject, expectRunStatus, newUser, signUp, startTask } from "../testing/e2e/arbor";
+import { FAKE_MODEL_PORT, SPARE_APP_PORT } from "../testing/e2e/ports";
+import { type ArborServer, startArborServer } from "../testing/e2e/server";
 
 /**
  * Model tiers from ARBOR_MODEL_CONFIG: the fake server's weak-… models fail at "(hard)" intentions,

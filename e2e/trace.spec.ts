@@ -1,5 +1,5 @@
 import { expect, test } from "@playwright/test";
-import { createProject, expectRunStatus, newUser, signUp, startTask } from "./support/arbor";
+import { createProject, expectRunStatus, newUser, signUp, startTask } from "../testing/e2e/arbor";
 
 /** The trace ledger: what each cycle wrote, exported as Agent Trace records. */
 test("a run's writes are exported as Agent Trace records with line ranges and hashes", async ({ page }) => {

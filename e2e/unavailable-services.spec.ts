@@ -1,7 +1,7 @@
 import { expect, test } from "@playwright/test";
-import { child, createProject, expectRunStatus, newUser, signUp, startTask } from "./support/arbor";
-import { FAKE_MODEL_PORT, SPARE_APP_PORT } from "./support/ports";
-import { type ArborServer, startArborServer } from "./support/server";
+import { child, createProject, expectRunStatus, newUser, signUp, startTask } from "../testing/e2e/arbor";
+import { FAKE_MODEL_PORT, SPARE_APP_PORT } from "../testing/e2e/ports";
+import { type ArborServer, startArborServer } from "../testing/e2e/server";
 
 let server: ArborServer | null = null;
 test.use({ baseURL: `http://localhost:${SPARE_APP_PORT}` });

@@ -7,7 +7,7 @@ import {
   newUser,
   signUp,
   startTask,
-} from "./support/arbor";
+} from "../testing/e2e/arbor";
 
 /** Issue #15 in Chromium: what VERIFIED rests on, on the node and in the replay; an edit never inherits a check. */
 

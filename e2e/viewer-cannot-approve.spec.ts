@@ -1,6 +1,13 @@
 import { expect, test } from "@playwright/test";
-import { approvalCard, createProject, expectRunStatus, newUser, signUp, startTask } from "./support/arbor";
-import { callTrpc } from "./support/trpc";
+import {
+  approvalCard,
+  createProject,
+  expectRunStatus,
+  newUser,
+  signUp,
+  startTask,
+} from "../testing/e2e/arbor";
+import { callTrpc } from "../testing/e2e/trpc";
 
 /** Issue #6: a viewer watches a live session and its waiting card, but never answers it. */
 test("a viewer invited by link sees the waiting card without answer controls and is refused by the API; the owner approves", async ({

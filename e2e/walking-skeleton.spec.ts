@@ -8,8 +8,8 @@ import {
   signUp,
   startTask,
   treeSnapshot,
-} from "./support/arbor";
-import { FAKE_MODEL_PORT } from "./support/ports";
+} from "../testing/e2e/arbor";
+import { FAKE_MODEL_PORT } from "../testing/e2e/ports";
 
 /**
  * The six steps of the walking skeleton, in real Chromium against the production build, a real

@@ -1,5 +1,5 @@
 import { expect, test } from "@playwright/test";
-import { createProject, expectRunStatus, newUser, signUp, startTask } from "./support/arbor";
+import { createProject, expectRunStatus, newUser, signUp, startTask } from "../testing/e2e/arbor";
 
 /** The session's work reaches the project: saved as its branch, merged, and seen by the next session. */
 test("a session's work is saved, merged into the project, and the next session starts from it", async ({

@@ -8,7 +8,7 @@ import {
   newUser,
   signUp,
   startTask,
-} from "./support/arbor";
+} from "../testing/e2e/arbor";
 
 /** A write waits for a click on its diff; the person may rewrite the new content; what lands is what they approved. */
 

@@ -34,7 +34,7 @@ const CASES: { rule: string; file: string; text: string }[] = [
   {
     rule: "production-imports-test-support",
     file: `server/domain/${tag}-testing.ts`,
-    text: 'import { sequence } from "@/server/testing/events";\nexport const scratch = sequence;\n',
+    text: 'import { sequence } from "@/testing/events/events";\nexport const scratch = sequence;\n',
   },
   layer("platform", "server/data-dir", "@/server/events/store"),
   layer("events", "server/events", "@/server/policy/approval/decide"),

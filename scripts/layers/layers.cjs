@@ -85,7 +85,14 @@ const RIVA_LAYERS = [
   { name: "riva-engine", paths: ["server/riva/engine"] },
 ];
 
-const TESTS = "(\\.test\\.tsx?$|^server/testing/|^e2e/|^bench/|^scripts/|/crash-soak/|/fake-openai/)";
+/**
+ * Test support: the one tree of it (testing/: the fake model server, test databases, harnesses, the
+ * crash-soak drivers, the end-to-end and benchmark helpers), tests themselves, and the scripts and
+ * suites that run them. Not checked by the layer rules (a test may reach any layer it tests);
+ * production code never imports it (rule production-imports-test-support).
+ */
+const TEST_SUPPORT = "^testing/";
+const TESTS = `(\\.test\\.tsx?$|${TEST_SUPPORT}|^e2e/|^bench/|^scripts/)`;
 
 /** The files the browser runs: app/_components, app/_trpc and every "use client" module. */
 function clientFiles() {
@@ -129,4 +136,15 @@ const REPORT_ONLY = ["layer-domain", "browser-reaches-node-builtin"];
 /** The rule with its severity: "error" (gate) unless it is in REPORT_ONLY. */
 const withSeverity = (rule) => ({ ...rule, severity: REPORT_ONLY.includes(rule.name) ? "warn" : "error" });
 
-module.exports = { CLIENT, LAYERS, REPORT_ONLY, RIVA_LAYERS, SERVER_ONLY, TESTS, anyOf, under, withSeverity };
+module.exports = {
+  CLIENT,
+  LAYERS,
+  REPORT_ONLY,
+  RIVA_LAYERS,
+  SERVER_ONLY,
+  TEST_SUPPORT,
+  TESTS,
+  anyOf,
+  under,
+  withSeverity,
+};

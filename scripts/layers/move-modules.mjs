@@ -25,6 +25,7 @@ const SCANNED = [
   "bench",
   "e2e",
   "scripts",
+  "testing",
   "instrumentation.ts",
   "vitest.config.ts",
   "playwright.config.ts",

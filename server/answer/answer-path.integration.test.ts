@@ -4,7 +4,7 @@ import { READ_ONLY_TOOLS } from "@/server/domain/tools/catalogue";
 import { EventStore } from "@/server/events/store";
 import { type AgentModel, AiSdkModel, createOfflineModel } from "@/server/model";
 import { actToolNames } from "@/server/model/act-turn";
-import { orchestratorWorld } from "@/server/testing/orchestrator-world";
+import { orchestratorWorld } from "@/testing/harness/orchestrator-world";
 import { answerStream, type PartialAnswer } from "./answer-stream";
 
 /**

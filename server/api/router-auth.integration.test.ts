@@ -5,8 +5,8 @@ import { appRouter } from "@/server/api/root";
 import { createRouter, protectedProcedure, publicProcedure } from "@/server/api/trpc";
 import { EventStore } from "@/server/events/store";
 import type { PrismaClient } from "@/server/generated/prisma/client";
-import { waitingRun } from "@/server/testing/capture-events";
-import { createTestDb, seedSession } from "@/server/testing/test-db";
+import { createTestDb, seedSession } from "@/testing/db/test-db";
+import { waitingRun } from "@/testing/events/capture-events";
 
 /**
  * Walks every procedure of the app router (tRPC 11 keeps them flat, by dotted path, in

@@ -1,7 +1,7 @@
 import bcrypt from "bcryptjs";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import type { PrismaClient } from "@/server/generated/prisma/client";
-import { createTestDb } from "@/server/testing/test-db";
+import { createTestDb } from "@/testing/db/test-db";
 import { createSignInGuard, tooManyAttemptsMessage } from "./sign-in-guard";
 
 let db: PrismaClient;

@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
 import type { EventInput } from "@/server/domain/events/schema";
-import { cycle, decomposedRun, sequence } from "@/server/testing/events";
+import { cycle, decomposedRun, sequence } from "@/testing/events/events";
 import { exportSession, parseSessionExport, type SessionExport } from "./export";
 
 const meta = {

@@ -2,8 +2,8 @@ import { describe, expect, it } from "vitest";
 import { EventBody, type StoredEvent } from "@/server/domain/events/schema";
 import { foldEvents } from "@/server/domain/session/fold";
 import type { SessionView } from "@/server/domain/session/view";
-import { verifiedRun as verified, waitingRun as waiting } from "@/server/testing/capture-events";
-import { sequence } from "@/server/testing/events";
+import { verifiedRun as verified, waitingRun as waiting } from "@/testing/events/capture-events";
+import { sequence } from "@/testing/events/events";
 import { ID_FIELDS, IMPORTED_UNFINISHED_REASON, type ImportPlan, planImport } from "./import";
 
 let counter = 0;

@@ -1,7 +1,7 @@
 import { describe, expect, it } from "vitest";
 import type { EventInput } from "@/server/domain/events/schema";
 import { foldEvents } from "@/server/domain/session/fold";
-import { cycle, decomposedRun, sequence } from "@/server/testing/events";
+import { cycle, decomposedRun, sequence } from "@/testing/events/events";
 import { isTestCommand, projectMemories } from "./memory";
 
 /** A decomposed run whose two children ran `first` and `second`, ending with `status`. */

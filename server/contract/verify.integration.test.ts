@@ -3,7 +3,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { Criterion } from "@/server/domain/contract/criteria";
 import { DockerSandboxProvider } from "@/server/sandbox";
 import type { Sandbox } from "@/server/sandbox/types";
-import { silentLogger } from "@/server/testing/fakes";
+import { silentLogger } from "@/testing/harness/fakes";
 import { verifyContract, verifyCriterion } from "./verify";
 
 /** Every criterion kind checked inside a real sandbox container, passing and failing. */

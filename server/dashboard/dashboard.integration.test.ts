@@ -3,9 +3,9 @@ import { dashboardRouter } from "@/server/api/routers/dashboard";
 import type { EventInput } from "@/server/domain/events/schema";
 import { EventStore } from "@/server/events/store";
 import type { PrismaClient } from "@/server/generated/prisma/client";
-import { verifiedRun, waitingRun } from "@/server/testing/capture-events";
-import { cycle, model } from "@/server/testing/events";
-import { createTestDb, seedSession } from "@/server/testing/test-db";
+import { createTestDb, seedSession } from "@/testing/db/test-db";
+import { verifiedRun, waitingRun } from "@/testing/events/capture-events";
+import { cycle, model } from "@/testing/events/events";
 
 let db: PrismaClient;
 let cleanup: () => Promise<void>;

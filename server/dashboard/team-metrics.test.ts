@@ -2,7 +2,7 @@ import { describe, expect, it } from "vitest";
 import type { EventInput, StoredEvent } from "@/server/domain/events/schema";
 import type { EvidenceKind } from "@/server/domain/vocabulary/session";
 import { ledgerRecords } from "@/server/governance/ledger/record";
-import { model, sequence } from "@/server/testing/events";
+import { model, sequence } from "@/testing/events/events";
 import { type SessionLog, teamMetrics } from "./team-metrics";
 
 const now = new Date("2026-11-22T12:00:00Z");

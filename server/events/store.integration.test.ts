@@ -2,8 +2,8 @@ import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import type { EventInput, StoredEvent } from "@/server/domain/events/schema";
 import { foldEvents } from "@/server/domain/session/fold";
 import type { PrismaClient } from "@/server/generated/prisma/client";
-import { cycle, decomposedRun } from "@/server/testing/events";
-import { createTestDb, seedSession } from "@/server/testing/test-db";
+import { createTestDb, seedSession } from "@/testing/db/test-db";
+import { cycle, decomposedRun } from "@/testing/events/events";
 import { followEvents } from "./follow";
 import { EventStore } from "./store";
 

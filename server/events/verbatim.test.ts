@@ -15,6 +15,10 @@ describe("fillsIn", () => {
     );
     expect(fillsIn(z.record(z.string(), z.unknown()))).toBe(false);
     expect(fillsIn(z.date())).toBe(true); // not a JSON value: never sent verbatim
+    // String formats are strings; lower-casing overwrites like trimming does.
+    expect(fillsIn(z.object({ a: z.email(), b: z.iso.datetime(), c: z.uuid().nullable() }))).toBe(false);
+    expect(fillsIn(z.object({ a: z.string().toLowerCase() }))).toBe(true);
+    expect(fillsIn(z.tuple([z.string()], z.number().default(0)))).toBe(true);
   });
 });
 

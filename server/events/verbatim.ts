@@ -1,4 +1,4 @@
-import type { z } from "zod";
+import { z } from "zod";
 import { EventBody } from "@/server/domain/events/schema";
 
 /**
@@ -8,52 +8,33 @@ import { EventBody } from "@/server/domain/events/schema";
  * Types whose schema has none of these anywhere are sent verbatim (the replay sends 10 000 events at
  * once, and parsing and writing them again was a third of its server time); the others are parsed,
  * so an old event gets today's defaults. Anything this walk does not recognise counts as filling in.
+ *
+ * The walk uses zod 4's public surface only: a schema's `type` and `def.checks`, the classic
+ * classes' accessors (`shape`, `unwrap()`, `element`, `options`, `keyType`…) and `instanceof` on
+ * the exported check class `z.core.$ZodCheckOverwrite` (what `.trim()`, `.toLowerCase()` and
+ * `.overwrite()` add).
  */
-/** Schemas that return what they were given once it has passed them. */
+/** Schemas that return what they were given once it has passed them (string formats are "string"). */
 const LEAVES = new Set(["string", "number", "int", "boolean", "literal", "enum", "null", "unknown", "any"]);
 
 export const VERBATIM_TYPES: ReadonlySet<string> = new Set(
-  EventBody.options.filter((option) => !fillsIn(option as z.ZodType)).map(typeOf),
+  EventBody.options.filter((option) => !fillsIn(option)).map((option) => option.shape.type.value),
 );
 
-function typeOf(option: unknown): string {
-  return String((option as z.ZodObject).shape.type.value);
-}
-
-type Def = {
-  type: string;
-  checks?: { _zod: { def: { check: string } } }[];
-  shape?: Record<string, z.ZodType>;
-  catchall?: z.ZodType;
-  innerType?: z.ZodType;
-  element?: z.ZodType;
-  options?: z.ZodType[];
-  keyType?: z.ZodType;
-  valueType?: z.ZodType;
-  items?: z.ZodType[];
-  rest?: z.ZodType | null;
-};
-
 /** Does parsing with this schema ever change a value that already passed it (see above)? */
-export function fillsIn(schema: z.ZodType): boolean {
-  const def = (schema as unknown as { _zod: { def: Def } })._zod.def;
-  if (def.checks?.some((check) => check._zod.def.check === "overwrite")) return true;
-  switch (def.type) {
-    case "object":
-      return Object.values(def.shape ?? {}).some(fillsIn) || (def.catchall ? fillsIn(def.catchall) : false);
-    case "optional":
-    case "nullable":
-    case "readonly":
-      return def.innerType ? fillsIn(def.innerType) : true;
-    case "array":
-      return def.element ? fillsIn(def.element) : true;
-    case "union":
-      return (def.options ?? []).some(fillsIn);
-    case "record":
-      return (def.keyType ? fillsIn(def.keyType) : true) || (def.valueType ? fillsIn(def.valueType) : true);
-    case "tuple":
-      return (def.items ?? []).some(fillsIn) || (def.rest ? fillsIn(def.rest) : false);
-    default:
-      return !LEAVES.has(def.type);
+export function fillsIn(schema: z.core.$ZodType): boolean {
+  if (!(schema instanceof z.ZodType)) return true;
+  if (schema.def.checks?.some((check) => check instanceof z.core.$ZodCheckOverwrite)) return true;
+  if (schema instanceof z.ZodObject) {
+    const catchall = schema.def.catchall;
+    return Object.values(schema.shape).some(fillsIn) || (catchall ? fillsIn(catchall) : false);
   }
+  if (schema instanceof z.ZodOptional || schema instanceof z.ZodNullable || schema instanceof z.ZodReadonly)
+    return fillsIn(schema.unwrap());
+  if (schema instanceof z.ZodArray) return fillsIn(schema.element);
+  if (schema instanceof z.ZodUnion) return schema.options.some(fillsIn);
+  if (schema instanceof z.ZodRecord) return fillsIn(schema.keyType) || fillsIn(schema.valueType);
+  if (schema instanceof z.ZodTuple)
+    return schema.def.items.some(fillsIn) || (schema.def.rest ? fillsIn(schema.def.rest) : false);
+  return !LEAVES.has(schema.type);
 }

@@ -7,7 +7,7 @@ import { snapshotWorkingTree } from "@/server/governance/ledger/collect";
 import { createEmptyRepository, deleteBranch, mergeBranch } from "@/server/projects/git-repository";
 import { DockerSandboxProvider } from "@/server/sandbox";
 import type { Sandbox } from "@/server/sandbox/types";
-import { silentLogger } from "@/server/testing/fakes";
+import { silentLogger } from "@/testing/harness/fakes";
 import { saveSessionWork } from "./session-work";
 
 /** Saving a session's work into the project's bare repository, merging it, discarding it: real Docker, real git. */

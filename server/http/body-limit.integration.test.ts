@@ -2,7 +2,7 @@ import { NextRequest } from "next/server";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { appRouter } from "@/server/api/root";
 import type { PrismaClient } from "@/server/generated/prisma/client";
-import { createTestDb } from "@/server/testing/test-db";
+import { createTestDb } from "@/testing/db/test-db";
 import { BODY_LIMITS, MIB, trpcBodyLimit } from "./body-limit";
 import { trpcRouteHandler, withBodyLimit } from "./route-handlers";
 

@@ -14,9 +14,9 @@ import { scopeGrantsFor } from "@/server/policy/approval/approved-scopes";
 import { createEmptyRepository } from "@/server/projects/git-repository";
 import { DockerSandboxProvider } from "@/server/sandbox";
 import type { Sandbox } from "@/server/sandbox/types";
-import { testOrchestrator } from "@/server/testing/orchestrator-deps";
-import { createTestDb } from "@/server/testing/test-db";
 import { ToolDispatch } from "@/server/tools/dispatch";
+import { createTestDb } from "@/testing/db/test-db";
+import { testOrchestrator } from "@/testing/harness/orchestrator-deps";
 import { intentsFileFor } from "./store";
 
 /**

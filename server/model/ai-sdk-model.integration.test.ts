@@ -1,8 +1,8 @@
 import { createServer } from "node:net";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { type FakeModelServer, startFakeModelServer } from "@/testing/fake-model/server";
 import { AiSdkModel, type AiSdkModelConfig } from "./ai-sdk-model";
 import { ModelOutputError, ModelRequestError, ModelUnavailableError } from "./errors";
-import { type FakeModelServer, startFakeModelServer } from "./fake-openai/server";
 
 /**
  * The real AI SDK provider code against the fake OpenAI-compatible server over real HTTP on 127.0.0.1.

@@ -1,10 +1,10 @@
 import { createServer } from "node:net";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { PROVIDER_IDS, type ProviderId } from "@/server/domain/vocabulary/providers";
+import { type FakeModelServer, startFakeModelServer } from "@/testing/fake-model/server";
 import { AiSdkModel } from "./ai-sdk-model";
 import { testConnection } from "./connection-test";
 import { ModelRequestError, ModelUnavailableError } from "./errors";
-import { type FakeModelServer, startFakeModelServer } from "./fake-openai/server";
 
 /**
  * Each real AI SDK provider package (`@ai-sdk/openai`, `@ai-sdk/anthropic`, `@ai-sdk/openai-compatible`)

@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { type FakeModelServer, startFakeModelServer } from "@/testing/fake-model/server";
 import { AiSdkModel } from "./ai-sdk-model";
-import { type FakeModelServer, startFakeModelServer } from "./fake-openai/server";
 
 /**
  * Full mode's Librarian and Critic through the real AI SDK provider code, over HTTP to the fake

@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { type FakeModelServer, startFakeModelServer } from "@/testing/fake-model/server";
 import { AiSdkModel } from "./ai-sdk-model";
 import { ModelOutputError } from "./errors";
-import { type FakeModelServer, startFakeModelServer } from "./fake-openai/server";
 
 /**
  * Seed 000's IntentDiscoverer and ContractBuilder through the real AI SDK provider code, over HTTP to

@@ -1,7 +1,7 @@
 import { describe, expect, it } from "vitest";
 import type { EventInput } from "@/server/domain/events/schema";
 import { emptySessionView, foldEvents } from "@/server/domain/session/fold";
-import { cycle, decomposedRun, sequence } from "@/server/testing/events";
+import { cycle, decomposedRun, sequence } from "@/testing/events/events";
 import { acceptRefusal } from "./accept-intention";
 
 const failed = (intentionId: string): EventInput => ({

@@ -2,7 +2,7 @@ import { describe, expect, it } from "vitest";
 import type { CheckpointProposal } from "@/server/domain/events/checkpoint-schema";
 import type { EventInput } from "@/server/domain/events/schema";
 import { foldEvents } from "@/server/domain/session/fold";
-import { decomposedRun, sequence } from "@/server/testing/events";
+import { decomposedRun, sequence } from "@/testing/events/events";
 import { resolveCheckpointAnswer } from "./checkpoint-answers";
 
 /** A person's answer to a judgment question or an intention budget, checked before it is recorded. */

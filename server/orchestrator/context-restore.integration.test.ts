@@ -1,8 +1,8 @@
 import { describe, expect, it } from "vitest";
 import { CheckpointPolicy } from "@/server/domain/policy/checkpoints";
 import { EventStore } from "@/server/events/store";
-import { textOf } from "@/server/model/fake-openai/scenarios";
-import { orchestratorWorld } from "@/server/testing/orchestrator-world";
+import { textOf } from "@/testing/fake-model/request";
+import { orchestratorWorld } from "@/testing/harness/orchestrator-world";
 import { restoreContextItem } from "./context-restore";
 
 /**

@@ -1,7 +1,7 @@
 import { describe, expect, it } from "vitest";
 import type { EventInput } from "@/server/domain/events/schema";
 import { MemoryEventLog } from "@/server/events/log";
-import { decomposedRun } from "@/server/testing/events";
+import { decomposedRun } from "@/testing/events/events";
 import { restoreContextItem } from "./context-restore";
 
 const actor = { userId: "u1", name: "Ada" };

@@ -8,7 +8,6 @@ import { EventStore } from "@/server/events/store";
 import type { PrismaClient } from "@/server/generated/prisma/client";
 import { createEmptyRepository } from "@/server/projects/git-repository";
 import { DockerSandboxProvider } from "@/server/sandbox";
-import { createTestDb, seedSession } from "@/server/testing/test-db";
 import {
   fold,
   lineProblems,
@@ -16,7 +15,8 @@ import {
   outcomeOf,
   projectionProblems,
   rerunProblems,
-} from "./crash-soak/soak-run";
+} from "@/testing/crash-soak/soak-run";
+import { createTestDb, seedSession } from "@/testing/db/test-db";
 
 /**
  * The crash soak (after SQLite's own crash tests): the orchestrator with the real SQLite store and
@@ -28,9 +28,9 @@ import {
  */
 
 const ROUNDS = env.ARBOR_SOAK_ROUNDS;
-const DRIVER = path.resolve("server/orchestrator/crash-soak/driver.ts");
+const DRIVER = path.resolve("testing/crash-soak/driver.ts");
 /** The driver imports modules marked `server-only`: resolve the marker as Next.js's server bundles do. */
-const SERVER_ONLY_LOADER = path.resolve("bench/support/server-only-loader.mjs");
+const SERVER_ONLY_LOADER = path.resolve("testing/server-only/loader.mjs");
 
 let db: PrismaClient;
 let dbFile = "";

@@ -2,9 +2,9 @@ import { describe, expect, it } from "vitest";
 import { CheckpointPolicy } from "@/server/domain/policy/checkpoints";
 import { foldEvents } from "@/server/domain/session/fold";
 import { EventStore } from "@/server/events/store";
-import { DELIVERY_MISSING_ITEM, DELIVERY_NEEDS_WORK_MARK } from "@/server/model/fake-openai/delivery-replies";
-import { ofType } from "@/server/testing/events";
-import { orchestratorWorld } from "@/server/testing/orchestrator-world";
+import { ofType } from "@/testing/events/events";
+import { DELIVERY_MISSING_ITEM, DELIVERY_NEEDS_WORK_MARK } from "@/testing/fake-model/delivery-replies";
+import { orchestratorWorld } from "@/testing/harness/orchestrator-world";
 
 /**
  * The delivery check with every real part: SQLite, the Docker sandbox, and the AI SDK over HTTP to the

@@ -1,13 +1,5 @@
-import { execFile } from "node:child_process";
-import { mkdir, mkdtemp, rm, writeFile } from "node:fs/promises";
-import { tmpdir } from "node:os";
-import path from "node:path";
-import { promisify } from "node:util";
-import { beforeAll, describe, expect, it } from "vitest";
-import { CheckpointPolicy } from "@/server/domain/policy/checkpoints";
-import { EventStore } from "@/server/events/store";
-import { orchestratorWorld } from "@/server/testing/orchestrator-world";
-import type { Orchestrator } from "./orchestrator";
+import { describe, expect, it } from "vitest";
+import { askEveryCommandProject, payloadOf } from "@/testing/harness/ask-every-command-project";
 
 /**
  * Issue #15 items 2, 3 and 5 with every real part (SQLite, Docker, the AI SDK over HTTP to the fake
@@ -17,10 +9,6 @@ import type { Orchestrator } from "./orchestrator";
  * as a fallback; every check asks at the baseline with a command card and runs only once approved;
  * the detected tests are red before the edit and green after it: red → green.
  */
-const world = orchestratorWorld({ repoName: "Detected", fakeModel: true });
-const { actor } = world;
-const git = promisify(execFile);
-
 const SUM = "// sum returns a + b\nexports.sum = (a, b) => a - b;\n";
 const TEST = `const test = require("node:test");
 const assert = require("node:assert");
@@ -28,71 +16,15 @@ const { sum } = require("../sum");
 test("adds two numbers", () => assert.strictEqual(sum(1, 2), 3));
 `;
 
-beforeAll(async () => {
-  const work = await mkdtemp(path.join(tmpdir(), "arbor-detected-"));
-  try {
-    await git("git", ["clone", "-q", world.repoPath, work]);
-    await writeFile(
-      path.join(work, "package.json"),
-      JSON.stringify({ name: "p", scripts: { test: "node --test" } }),
-    );
-    await writeFile(path.join(work, "sum.js"), SUM);
-    await mkdir(path.join(work, "test"));
-    await writeFile(path.join(work, "test", "sum.test.js"), TEST);
-    await git("git", ["add", "."], { cwd: work });
-    await git("git", ["-c", "user.name=t", "-c", "user.email=t@t", "commit", "-qm", "project"], {
-      cwd: work,
-    });
-    await git("git", ["push", "-q", "origin", "HEAD:main"], { cwd: work });
-  } finally {
-    await rm(work, { recursive: true, force: true });
-  }
+const { world, answerUntilEnded, start } = askEveryCommandProject({
+  repoName: "Detected",
+  files: {
+    "package.json": JSON.stringify({ name: "p", scripts: { test: "node --test" } }),
+    "sum.js": SUM,
+    "test/sum.test.js": TEST,
+  },
+  task: "replace `a - b` with `a + b` in `sum.js`",
 });
-
-type Pending = { id: string; kind: string; payload: string };
-const payloadOf = (pending: Pending) => JSON.parse(pending.payload) as { command?: string; thought?: string };
-
-async function answerUntilEnded(orch: Orchestrator, runId: string, answer: (pending: Pending) => boolean) {
-  const seen: Pending[] = [];
-  for (let i = 0; i < 1_200; i++) {
-    const run = await world.db.run.findUniqueOrThrow({ where: { id: runId } });
-    if (run.status !== "RUNNING") break;
-    const pending = await world.db.approval.findFirst({
-      where: { sessionId: world.sessionId, status: "PENDING" },
-    });
-    if (pending) {
-      seen.push(pending);
-      const approved = answer(pending);
-      await orch.decide({
-        sessionId: world.sessionId,
-        approvalId: pending.id,
-        decision: approved ? "approved" : "rejected",
-        reason: approved ? null : "not before the work",
-        actor,
-      });
-    }
-    await new Promise((resolve) => setTimeout(resolve, 50));
-  }
-  await orch.idle();
-  return seen;
-}
-
-async function start() {
-  const store = new EventStore(world.db);
-  const orch = world.orchestrator({
-    log: store,
-    model: world.scriptedModel("default"),
-    runningRuns: async () => [],
-    checkpointsOf: async () => CheckpointPolicy.parse({ commands: "ask-always" }),
-  });
-  const { runId } = await orch.startRun({
-    sessionId: world.sessionId,
-    task: "replace `a - b` with `a + b` in `sum.js`",
-    mode: "agent",
-    actor,
-  });
-  return { store, orch, runId };
-}
 
 const DETECTED = "node --test --test-reporter=tap test/sum.test.js";
 

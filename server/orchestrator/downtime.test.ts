@@ -4,9 +4,9 @@ import { foldEvents } from "@/server/domain/session/fold";
 import { DEFAULT_LIMITS } from "@/server/domain/session/limits";
 import { MemoryEventLog } from "@/server/events/log";
 import type { AgentModel } from "@/server/model/types";
-import { ofType } from "@/server/testing/events";
-import { FakeSandboxProvider, scriptedModel } from "@/server/testing/fakes";
-import { runningRunsOfLog, testOrchestrator } from "@/server/testing/orchestrator-deps";
+import { ofType } from "@/testing/events/events";
+import { FakeSandboxProvider, scriptedModel } from "@/testing/harness/fakes";
+import { runningRunsOfLog, testOrchestrator } from "@/testing/harness/orchestrator-deps";
 import type { Orchestrator } from "./orchestrator";
 
 /**

@@ -1,8 +1,8 @@
 import { describe, expect, it } from "vitest";
 import { EventStore } from "@/server/events/store";
 import { saveSessionWork } from "@/server/git/session-work";
-import { PLANTED_MARKER, PLANTING_COMMAND } from "@/server/model/fake-openai/scenarios";
-import { orchestratorWorld } from "@/server/testing/orchestrator-world";
+import { PLANTED_MARKER, PLANTING_COMMAND } from "@/testing/fake-model/work-replies";
+import { orchestratorWorld } from "@/testing/harness/orchestrator-world";
 
 /**
  * Issue #16.1 end to end, every part real (SQLite, Docker, the AI SDK over HTTP to the fake model

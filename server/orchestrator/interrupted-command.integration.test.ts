@@ -8,13 +8,13 @@ import { EventStore } from "@/server/events/store";
 import type { PrismaClient } from "@/server/generated/prisma/client";
 import { logger } from "@/server/logger";
 import { AiSdkModel } from "@/server/model/ai-sdk-model";
-import { type FakeModelServer, startFakeModelServer } from "@/server/model/fake-openai/server";
 import { createEmptyRepository } from "@/server/projects/git-repository";
 import { DockerSandboxProvider } from "@/server/sandbox";
-import { ofType } from "@/server/testing/events";
-import { testOrchestrator } from "@/server/testing/orchestrator-deps";
-import { createTestDb, seedSession } from "@/server/testing/test-db";
-import { fold } from "./crash-soak/soak-run";
+import { fold } from "@/testing/crash-soak/soak-run";
+import { createTestDb, seedSession } from "@/testing/db/test-db";
+import { ofType } from "@/testing/events/events";
+import { type FakeModelServer, startFakeModelServer } from "@/testing/fake-model/server";
+import { testOrchestrator } from "@/testing/harness/orchestrator-deps";
 import { OutputSoFarFiles } from "./output-so-far-files";
 
 /**
@@ -26,9 +26,9 @@ import { OutputSoFarFiles } from "./output-so-far-files";
  * default.
  */
 
-const DRIVER = path.resolve("server/orchestrator/crash-soak/interrupt-driver.ts");
+const DRIVER = path.resolve("testing/crash-soak/interrupt-driver.ts");
 /** The driver imports modules marked `server-only`: resolve the marker as Next.js's server bundles do. */
-const SERVER_ONLY_LOADER = path.resolve("bench/support/server-only-loader.mjs");
+const SERVER_ONLY_LOADER = path.resolve("testing/server-only/loader.mjs");
 const COMMAND = "echo tick 1 && echo tick 2 && echo tick 3 && sleep 8 && echo once >> marker.txt";
 
 let db: PrismaClient;

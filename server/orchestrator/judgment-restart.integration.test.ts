@@ -2,7 +2,7 @@ import { describe, expect, it } from "vitest";
 import { CheckpointPolicy } from "@/server/domain/policy/checkpoints";
 import { foldEvents } from "@/server/domain/session/fold";
 import { EventStore } from "@/server/events/store";
-import { orchestratorWorld } from "@/server/testing/orchestrator-world";
+import { orchestratorWorld } from "@/testing/harness/orchestrator-world";
 
 /**
  * judge_action asked of a person, with every real part (SQLite, Docker): the question survives a

@@ -2,7 +2,7 @@ import { describe, expect, it } from "vitest";
 import { CheckpointPolicy } from "@/server/domain/policy/checkpoints";
 import type { LiveCommandOutput } from "@/server/domain/session/live-output";
 import { commandOutput } from "@/server/events/command-output";
-import { orchestratorWorld } from "@/server/testing/orchestrator-world";
+import { orchestratorWorld } from "@/testing/harness/orchestrator-world";
 
 /**
  * A run's command in the real sandbox (SQLite, Docker, the persistent shell): its output reaches the

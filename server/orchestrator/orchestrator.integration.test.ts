@@ -3,7 +3,7 @@ import { foldEvents } from "@/server/domain/session/fold";
 import { EventStore } from "@/server/events/store";
 import { AiSdkModel, createOfflineModel } from "@/server/model";
 import type { AgentModel } from "@/server/model/types";
-import { orchestratorWorld } from "@/server/testing/orchestrator-world";
+import { orchestratorWorld } from "@/testing/harness/orchestrator-world";
 import type { Orchestrator } from "./orchestrator";
 
 /**

@@ -3,8 +3,8 @@ import { CheckpointPolicy } from "@/server/domain/policy/checkpoints";
 import { foldEvents } from "@/server/domain/session/fold";
 import { READ_ONLY_TOOLS } from "@/server/domain/tools/catalogue";
 import { EventStore } from "@/server/events/store";
-import { ofType } from "@/server/testing/events";
-import { orchestratorWorld } from "@/server/testing/orchestrator-world";
+import { ofType } from "@/testing/events/events";
+import { orchestratorWorld } from "@/testing/harness/orchestrator-world";
 
 /**
  * Advisory QA and the delivery gate with every real part: SQLite, the Docker sandbox, and the AI SDK

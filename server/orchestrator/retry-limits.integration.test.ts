@@ -2,7 +2,7 @@ import { describe, expect, it } from "vitest";
 import { CheckpointPolicy } from "@/server/domain/policy/checkpoints";
 import { DEFAULT_LIMITS } from "@/server/domain/session/limits";
 import { AiSdkModel } from "@/server/model/ai-sdk-model";
-import { orchestratorWorld } from "@/server/testing/orchestrator-world";
+import { orchestratorWorld } from "@/testing/harness/orchestrator-world";
 
 /**
  * Issue #16.5: a model answering 429 every time, or never answering, kept runs going 10–16 minutes

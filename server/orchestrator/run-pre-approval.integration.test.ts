@@ -2,7 +2,7 @@ import { describe, expect, it } from "vitest";
 import { CheckpointPolicy } from "@/server/domain/policy/checkpoints";
 import type { IntentionView } from "@/server/domain/session/view";
 import { EventStore } from "@/server/events/store";
-import { orchestratorWorld } from "@/server/testing/orchestrator-world";
+import { orchestratorWorld } from "@/testing/harness/orchestrator-world";
 import { grantRunPreApproval } from "./run-grants";
 
 /**

@@ -4,9 +4,9 @@ import { foldEvents } from "@/server/domain/session/fold";
 import { MemoryEventLog } from "@/server/events/log";
 import type { AgentModel } from "@/server/model/types";
 import type { RunModelChoice } from "@/server/settings/run-model";
-import { ofType } from "@/server/testing/events";
-import { FakeSandboxProvider, scriptedModel } from "@/server/testing/fakes";
-import { runningRunsOfLog, testOrchestrator } from "@/server/testing/orchestrator-deps";
+import { ofType } from "@/testing/events/events";
+import { FakeSandboxProvider, scriptedModel } from "@/testing/harness/fakes";
+import { runningRunsOfLog, testOrchestrator } from "@/testing/harness/orchestrator-deps";
 import { modelMismatch, recordedOverrides, tiersMismatch } from "./run-restore";
 
 /** A restart restores the run's model, tiers, mode and reasoning exactly, or stops it saying why. */

@@ -1,9 +1,9 @@
 import { describe, expect, it } from "vitest";
 import { CheckpointPolicy, type CheckpointPolicyInput } from "@/server/domain/policy/checkpoints";
 import { EventStore } from "@/server/events/store";
-import { ofType } from "@/server/testing/events";
-import { orchestratorWorld } from "@/server/testing/orchestrator-world";
 import { renderIntentsFile } from "@/server/tools/intents-file";
+import { ofType } from "@/testing/events/events";
+import { orchestratorWorld } from "@/testing/harness/orchestrator-world";
 
 /**
  * #15.6 in a live run (real Orchestrator, SQLite, Docker, the fake model over HTTP): the model selects

@@ -8,7 +8,7 @@ import { EventStore } from "@/server/events/store";
 import { removeCacheVolume } from "@/server/sandbox/dep-cache";
 import { setupCommandHash } from "@/server/setup/detect";
 import type { SessionEnvironment } from "@/server/setup/prepare-environment";
-import { orchestratorWorld } from "@/server/testing/orchestrator-world";
+import { orchestratorWorld } from "@/testing/harness/orchestrator-world";
 
 /**
  * A session's first run prepares its workspace from the project's environment: the approved setup

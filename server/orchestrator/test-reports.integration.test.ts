@@ -1,13 +1,6 @@
-import { execFile } from "node:child_process";
-import { mkdtemp, rm, writeFile } from "node:fs/promises";
-import { tmpdir } from "node:os";
-import path from "node:path";
-import { promisify } from "node:util";
-import { beforeAll, describe, expect, it } from "vitest";
-import { CheckpointPolicy } from "@/server/domain/policy/checkpoints";
+import { describe, expect, it } from "vitest";
 import { EventStore } from "@/server/events/store";
-import { orchestratorWorld } from "@/server/testing/orchestrator-world";
-import type { Orchestrator } from "./orchestrator";
+import { askEveryCommandProject, payloadOf } from "@/testing/harness/ask-every-command-project";
 
 /**
  * Issue #15 item 4 with every real part (SQLite, Docker, the AI SDK over HTTP to the fake model
@@ -17,10 +10,6 @@ import type { Orchestrator } from "./orchestrator";
  * shows exactly that command, the approval binds it, and the counts and failing test names read from
  * the report are stored in the log, red before the edit and green after it.
  */
-const world = orchestratorWorld({ repoName: "Reports", fakeModel: true });
-const { actor } = world;
-const git = promisify(execFile);
-
 const CALC = "# add returns a + b\ndef add(a, b):\n    return a - b\n";
 const TEST = `import pytest
 from calc import add
@@ -36,66 +25,11 @@ def test_later():
     pass
 `;
 
-beforeAll(async () => {
-  const work = await mkdtemp(path.join(tmpdir(), "arbor-reports-"));
-  try {
-    await git("git", ["clone", "-q", world.repoPath, work]);
-    await writeFile(path.join(work, "calc.py"), CALC);
-    await writeFile(path.join(work, "test_calc.py"), TEST);
-    await git("git", ["add", "."], { cwd: work });
-    await git("git", ["-c", "user.name=t", "-c", "user.email=t@t", "commit", "-qm", "project"], {
-      cwd: work,
-    });
-    await git("git", ["push", "-q", "origin", "HEAD:main"], { cwd: work });
-  } finally {
-    await rm(work, { recursive: true, force: true });
-  }
+const { world, answerUntilEnded, start } = askEveryCommandProject({
+  repoName: "Reports",
+  files: { "calc.py": CALC, "test_calc.py": TEST },
+  task: "replace `a - b` with `a + b` in `calc.py`",
 });
-
-type Pending = { id: string; kind: string; payload: string };
-const payloadOf = (pending: Pending) => JSON.parse(pending.payload) as { command?: string; thought?: string };
-
-async function answerUntilEnded(orch: Orchestrator, runId: string, answer: (pending: Pending) => boolean) {
-  const seen: Pending[] = [];
-  for (let i = 0; i < 1_200; i++) {
-    const run = await world.db.run.findUniqueOrThrow({ where: { id: runId } });
-    if (run.status !== "RUNNING") break;
-    const pending = await world.db.approval.findFirst({
-      where: { sessionId: world.sessionId, status: "PENDING" },
-    });
-    if (pending) {
-      seen.push(pending);
-      const approved = answer(pending);
-      await orch.decide({
-        sessionId: world.sessionId,
-        approvalId: pending.id,
-        decision: approved ? "approved" : "rejected",
-        reason: approved ? null : "not before the work",
-        actor,
-      });
-    }
-    await new Promise((resolve) => setTimeout(resolve, 50));
-  }
-  await orch.idle();
-  return seen;
-}
-
-async function start() {
-  const store = new EventStore(world.db);
-  const orch = world.orchestrator({
-    log: store,
-    model: world.scriptedModel("default"),
-    runningRuns: async () => [],
-    checkpointsOf: async () => CheckpointPolicy.parse({ commands: "ask-always" }),
-  });
-  const { runId } = await orch.startRun({
-    sessionId: world.sessionId,
-    task: "replace `a - b` with `a + b` in `calc.py`",
-    mode: "agent",
-    actor,
-  });
-  return { store, orch, runId };
-}
 
 const DETECTED = "python3 -m pytest -q test_calc.py";
 const RUNS = `${DETECTED} --junitxml=/dev/stdout`;

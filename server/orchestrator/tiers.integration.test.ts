@@ -7,8 +7,8 @@ import { loadTierConfig } from "@/server/model/tiers/load";
 import type { TierConfig } from "@/server/model/tiers/schema";
 import { createSecretBox } from "@/server/settings/secret-box";
 import { tierModelsForSession } from "@/server/settings/tier-models";
-import { ofType } from "@/server/testing/events";
-import { orchestratorWorld } from "@/server/testing/orchestrator-world";
+import { ofType } from "@/testing/events/events";
+import { orchestratorWorld } from "@/testing/harness/orchestrator-world";
 import type { Orchestrator } from "./orchestrator";
 
 /**

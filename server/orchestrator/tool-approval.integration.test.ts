@@ -3,7 +3,7 @@ import { promisify } from "node:util";
 import { describe, expect, it } from "vitest";
 import { CheckpointPolicy } from "@/server/domain/policy/checkpoints";
 import type { AgentModel } from "@/server/model/types";
-import { orchestratorWorld } from "@/server/testing/orchestrator-world";
+import { orchestratorWorld } from "@/testing/harness/orchestrator-world";
 
 /**
  * Tool calls end to end with every real part (SQLite, Docker, the AI SDK over HTTP to the fake model

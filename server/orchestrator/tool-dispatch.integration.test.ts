@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
 import { EventStore } from "@/server/events/store";
-import { orchestratorWorld } from "@/server/testing/orchestrator-world";
+import { orchestratorWorld } from "@/testing/harness/orchestrator-world";
 import type { Orchestrator } from "./orchestrator";
 
 /**

@@ -2,8 +2,8 @@ import { describe, expect, it } from "vitest";
 import { arborMetadataOf } from "@/server/domain/events/trace-schema";
 import { EventStore } from "@/server/events/store";
 import { intentMap, recordsFromEvents, toJsonl } from "@/server/governance/ledger/export";
-import { validateJsonSchema } from "@/server/testing/agent-trace-schema";
-import { orchestratorWorld } from "@/server/testing/orchestrator-world";
+import { orchestratorWorld } from "@/testing/harness/orchestrator-world";
+import { validateJsonSchema } from "@/testing/ledger/agent-trace-schema";
 
 const world = orchestratorWorld({ repoName: "Ledgered" });
 const { actor } = world;

@@ -1,7 +1,7 @@
 import { describe, expect, it } from "vitest";
 import { DEFAULT_CHECKPOINTS, READ_ONLY_COMMANDS } from "@/server/domain/policy/checkpoints";
 import { EventStore } from "@/server/events/store";
-import { orchestratorWorld } from "@/server/testing/orchestrator-world";
+import { orchestratorWorld } from "@/testing/harness/orchestrator-world";
 
 /**
  * The model in seed 000's understanding steps, end to end: the run's model (the real AI SDK provider

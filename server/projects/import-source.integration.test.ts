@@ -13,7 +13,7 @@ import {
   LOCAL_SOURCE_REFUSED,
   resolveImportSource,
 } from "@/server/projects/import-source";
-import { createTestDb, seedSession } from "@/server/testing/test-db";
+import { createTestDb, seedSession } from "@/testing/db/test-db";
 
 const scratch = mkdtempSync(path.join(tmpdir(), "arbor-import-policy-"));
 const root = path.join(scratch, "allowed");

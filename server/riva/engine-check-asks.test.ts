@@ -1,7 +1,7 @@
 import { describe, expect, it } from "vitest";
-import { backticked, splitPlan } from "@/server/testing/engine-scripts";
-import { FakeSandboxProvider, scriptedModel } from "@/server/testing/fakes";
-import { runTask } from "@/server/testing/riva-harness";
+import { backticked, splitPlan } from "@/testing/harness/engine-scripts";
+import { FakeSandboxProvider, scriptedModel } from "@/testing/harness/fakes";
+import { runTask } from "@/testing/harness/riva-harness";
 
 /**
  * Issue #15.5: under auto-approved decompositions a check the command policy would not run unasked

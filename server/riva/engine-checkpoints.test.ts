@@ -1,7 +1,7 @@
 import { describe, expect, it } from "vitest";
-import { backticked, intentions, ok, splitOnAnd } from "@/server/testing/engine-scripts";
-import { scriptedModel } from "@/server/testing/fakes";
-import { runTask } from "@/server/testing/riva-harness";
+import { backticked, intentions, ok, splitOnAnd } from "@/testing/harness/engine-scripts";
+import { scriptedModel } from "@/testing/harness/fakes";
+import { runTask } from "@/testing/harness/riva-harness";
 
 /** The engine's checkpoints: commands that wait for a person, and budgets that pause a run. */
 

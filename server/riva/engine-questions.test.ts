@@ -3,10 +3,10 @@ import { CheckpointPolicy } from "@/server/domain/policy/checkpoints";
 import { type emptySessionView, foldEvents } from "@/server/domain/session/fold";
 import { MemoryEventLog } from "@/server/events/log";
 import { Orchestrator } from "@/server/orchestrator/orchestrator";
-import { intentions, ok, splitOnAnd } from "@/server/testing/engine-scripts";
-import { scriptedModel } from "@/server/testing/fakes";
-import { testOrchestratorDeps } from "@/server/testing/orchestrator-deps";
-import { runTask } from "@/server/testing/riva-harness";
+import { intentions, ok, splitOnAnd } from "@/testing/harness/engine-scripts";
+import { scriptedModel } from "@/testing/harness/fakes";
+import { testOrchestratorDeps } from "@/testing/harness/orchestrator-deps";
+import { runTask } from "@/testing/harness/riva-harness";
 
 /** The judgment questions end to end through the orchestrator and engine, answered like a person would. */
 

@@ -4,9 +4,9 @@ import type { ModelCallRecord } from "@/server/model/call-record";
 import type { Review } from "@/server/model/roles/types";
 import { twoPhaseConfig } from "@/server/model/tiers/two-phase";
 import type { AgentModel } from "@/server/model/types";
-import { ofType } from "@/server/testing/events";
-import { FakeSandboxProvider, scriptedModel } from "@/server/testing/fakes";
-import { runTask } from "@/server/testing/riva-harness";
+import { ofType } from "@/testing/events/events";
+import { FakeSandboxProvider, scriptedModel } from "@/testing/harness/fakes";
+import { runTask } from "@/testing/harness/riva-harness";
 
 /**
  * Full mode in the live loop, over the in-memory log with scripted models and sandbox: the Librarian

@@ -5,9 +5,9 @@ import type { ExecOptions, ExecResult } from "@/server/domain/sandbox-port";
 import { emptySessionView, foldEvents } from "@/server/domain/session/fold";
 import { MemoryEventLog } from "@/server/events/log";
 import type { Sandbox, SandboxProvider } from "@/server/sandbox/types";
-import { backticked, splitPlan } from "@/server/testing/engine-scripts";
-import { scriptedModel } from "@/server/testing/fakes";
-import { testOrchestrator } from "@/server/testing/orchestrator-deps";
+import { backticked, splitPlan } from "@/testing/harness/engine-scripts";
+import { scriptedModel } from "@/testing/harness/fakes";
+import { testOrchestrator } from "@/testing/harness/orchestrator-deps";
 
 /**
  * Stop while a command runs, through the real orchestrator and engine over an in-memory log. The

@@ -7,10 +7,10 @@ import { MemoryEventLog } from "@/server/events/log";
 import { commandAction, type Plan } from "@/server/model/actions";
 import { SIMPLE_TIER_DEFAULTS, type TierConfig } from "@/server/model/tiers/schema";
 import type { AgentModel } from "@/server/model/types";
-import { discovered, ofType } from "@/server/testing/events";
-import { FakeSandboxProvider, scriptedModel } from "@/server/testing/fakes";
-import { testOrchestrator } from "@/server/testing/orchestrator-deps";
-import { runTask } from "@/server/testing/riva-harness";
+import { discovered, ofType } from "@/testing/events/events";
+import { FakeSandboxProvider, scriptedModel } from "@/testing/harness/fakes";
+import { testOrchestrator } from "@/testing/harness/orchestrator-deps";
+import { runTask } from "@/testing/harness/riva-harness";
 import { escalatedEvent } from "./decide/tier-events";
 
 /**

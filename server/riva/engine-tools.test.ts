@@ -1,7 +1,7 @@
 import { describe, expect, it } from "vitest";
-import { intentions, ok, splitPlan } from "@/server/testing/engine-scripts";
-import { scriptedModel } from "@/server/testing/fakes";
-import { runTask } from "@/server/testing/riva-harness";
+import { intentions, ok, splitPlan } from "@/testing/harness/engine-scripts";
+import { scriptedModel } from "@/testing/harness/fakes";
+import { runTask } from "@/testing/harness/riva-harness";
 
 /** The act step's tool calls through the engine, without Docker: a scripted model and sandbox. */
 

@@ -8,8 +8,8 @@ import { DEFAULT_LIMITS } from "@/server/domain/session/limits";
 import type { ApprovalView, IntentionView, SessionView } from "@/server/domain/session/view";
 import { JUDGMENTS } from "@/server/domain/vocabulary/session";
 import type { NextAction, Plan } from "@/server/model/actions";
-import { FakeSandboxProvider, scriptedModel } from "@/server/testing/fakes";
-import { type Answer, runTask } from "@/server/testing/riva-harness";
+import { FakeSandboxProvider, scriptedModel } from "@/testing/harness/fakes";
+import { type Answer, runTask } from "@/testing/harness/riva-harness";
 
 /**
  * Randomly scripted worlds: a model that answers with anything (malformed or empty plans, 0–9

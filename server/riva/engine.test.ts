@@ -1,8 +1,8 @@
 import { describe, expect, it } from "vitest";
 import { ModelUnavailableError } from "@/server/model/errors";
-import { backticked, intentions, ok, splitOnAnd, splitPlan } from "@/server/testing/engine-scripts";
-import { FakeSandboxProvider, scriptedModel } from "@/server/testing/fakes";
-import { runTask } from "@/server/testing/riva-harness";
+import { backticked, intentions, ok, splitOnAnd, splitPlan } from "@/testing/harness/engine-scripts";
+import { FakeSandboxProvider, scriptedModel } from "@/testing/harness/fakes";
+import { runTask } from "@/testing/harness/riva-harness";
 
 /** The RIVA engine driven through the orchestrator over an in-memory log, with scripted model and sandbox. */
 

@@ -1,10 +1,10 @@
 import { describe, expect, it } from "vitest";
 import { MAX_STEP_CHARS } from "@/server/domain/text/fit-text";
 import { createOfflineModel } from "@/server/model";
-import { intentions, ok } from "@/server/testing/engine-scripts";
-import { ofType } from "@/server/testing/events";
-import { stackTrace } from "@/server/testing/long-text";
-import { runTask } from "@/server/testing/riva-harness";
+import { ofType } from "@/testing/events/events";
+import { stackTrace } from "@/testing/events/long-text";
+import { intentions, ok } from "@/testing/harness/engine-scripts";
+import { runTask } from "@/testing/harness/riva-harness";
 
 /** A pasted stack trace as the task: the run keeps it whole and summarises it where a field has a cap. */
 

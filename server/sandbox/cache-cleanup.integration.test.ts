@@ -4,9 +4,9 @@ import { tmpdir } from "node:os";
 import path from "node:path";
 import Docker from "dockerode";
 import { afterAll, beforeAll, expect, it } from "vitest";
+import { cleanUp, PREFIX, tempDirs, testProvider } from "@/testing/sandbox/docker";
 import { cacheVolumeName, ensureCacheVolume } from "./dep-cache";
 import type { DockerSandboxProvider } from "./docker-provider";
-import { cleanUp, PREFIX, tempDirs, testProvider } from "./docker-testing";
 import { BASE_BUILD_ARG, buildImage } from "./project-image/build-image";
 import { LABEL_PROJECT } from "./project-image/project-images";
 

@@ -4,7 +4,6 @@ import { tmpdir } from "node:os";
 import path from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { ExecOptions, ExecResult } from "@/server/domain/sandbox-port";
-import { DockerSandboxProvider } from "./docker-provider";
 import {
   containerExists,
   dockerInspect,
@@ -13,7 +12,8 @@ import {
   ROOT,
   silent,
   tempDirs,
-} from "./docker-testing";
+} from "@/testing/sandbox/docker";
+import { DockerSandboxProvider } from "./docker-provider";
 import { type Sandbox, SandboxFileError, SandboxImageMissingError, SandboxUnavailableError } from "./types";
 
 /**

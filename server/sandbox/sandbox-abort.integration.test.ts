@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { cleanUp, PREFIX, silent, testProvider } from "@/testing/sandbox/docker";
 import { DockerSandboxProvider } from "./docker-provider";
-import { cleanUp, PREFIX, silent, testProvider } from "./docker-testing";
 import type { Sandbox } from "./types";
 
 /**

@@ -1,8 +1,8 @@
 import { execFileSync } from "node:child_process";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { SandboxRuntime } from "@/server/domain/vocabulary/sandbox-runtime";
+import { cleanUp, dockerInspect, PREFIX, silent, testProvider } from "@/testing/sandbox/docker";
 import { DockerSandboxProvider } from "./docker-provider";
-import { cleanUp, dockerInspect, PREFIX, silent, testProvider } from "./docker-testing";
 import type { Sandbox } from "./types";
 
 /** Containment: what runs in a sandbox stays there. Real Docker engine (scripts/ensure-docker.sh starts it). */

@@ -1,6 +1,5 @@
 import { execFileSync } from "node:child_process";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { DockerSandboxProvider } from "./docker-provider";
 import {
   cleanUp,
   containerExists,
@@ -10,7 +9,8 @@ import {
   PREFIX,
   silent,
   testProvider,
-} from "./docker-testing";
+} from "@/testing/sandbox/docker";
+import { DockerSandboxProvider } from "./docker-provider";
 
 /** The warm pool: ready containers claimed by new sessions. Real Docker engine (scripts/ensure-docker.sh starts it). */
 let provider: DockerSandboxProvider;

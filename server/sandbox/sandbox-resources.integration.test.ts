@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { shellExec } from "@/server/tools/shell-exec";
+import { cleanUp, dockerInspect, PREFIX, silent, testProvider } from "@/testing/sandbox/docker";
 import { DockerSandboxProvider } from "./docker-provider";
-import { cleanUp, dockerInspect, PREFIX, silent, testProvider } from "./docker-testing";
 import { limitsOf } from "./resources";
 
 /**

@@ -1,8 +1,8 @@
 import { afterAll, describe, expect, it } from "vitest";
 import { DockerSandboxProvider } from "@/server/sandbox";
 import type { Sandbox } from "@/server/sandbox/types";
-import { silentLogger } from "@/server/testing/fakes";
-import { makeBareRepo } from "./docker-testing";
+import { silentLogger } from "@/testing/harness/fakes";
+import { makeBareRepo } from "@/testing/sandbox/docker";
 
 /**
  * Issue #16.1: the home directory is writable by the agent's commands, so a line planted in a shell

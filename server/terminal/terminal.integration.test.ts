@@ -5,8 +5,8 @@ import { UserFacingError } from "@/server/domain/errors";
 import type { TerminalFrame } from "@/server/domain/vocabulary/terminal";
 import { MemoryEventLog } from "@/server/events/log";
 import type { DockerSandboxProvider } from "@/server/sandbox/docker-provider";
-import { cleanUp, makeBareRepo, PREFIX, silent, testProvider } from "@/server/sandbox/docker-testing";
 import type { Sandbox } from "@/server/sandbox/types";
+import { cleanUp, makeBareRepo, PREFIX, silent, testProvider } from "@/testing/sandbox/docker";
 import { TerminalHub, type TrackedFrame } from "./hub";
 
 /**

@@ -2,8 +2,8 @@ import { describe, expect, it } from "vitest";
 import { CheckpointPolicy } from "@/server/domain/policy/checkpoints";
 import { ledgerExecOf } from "@/server/governance/ledger/collect";
 import { CycleLedger } from "@/server/governance/ledger/cycle-ledger";
-import { PREFIX } from "@/server/sandbox/docker-testing";
-import { SCOPED, toolSandboxSuite, WIDE } from "./dispatch-testing";
+import { PREFIX } from "@/testing/sandbox/docker";
+import { SCOPED, toolSandboxSuite, WIDE } from "@/testing/sandbox/tool-sandbox-suite";
 import { listWorkspace } from "./workspace-listing";
 
 /**

@@ -1,7 +1,7 @@
 import { describe, expect, it } from "vitest";
 import { INTENT_REQUIRED_ERROR } from "@/server/governance/intent-gate";
+import { SCOPED, toolSandboxSuite, WIDE } from "@/testing/sandbox/tool-sandbox-suite";
 import type { DispatchContext } from "./dispatch";
-import { SCOPED, toolSandboxSuite, WIDE } from "./dispatch-testing";
 
 /** The fs tools and the gates through the one door, against the real Docker sandbox and a real git clone. */
 const { dispatchWith, sh } = toolSandboxSuite("tools");

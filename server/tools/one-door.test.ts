@@ -2,7 +2,7 @@ import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import path from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { type DirectUse, findDirectSandboxUses } from "./sandbox-calls-scan";
+import { type DirectUse, findDirectSandboxUses } from "@/testing/sandbox/sandbox-calls-scan";
 
 const ROOT = path.resolve(import.meta.dirname, "../..");
 

@@ -3,7 +3,7 @@ import { EventBody } from "@/server/domain/events/schema";
 import { foldEvents } from "@/server/domain/session/fold";
 import { recordsFromEvents } from "@/server/governance/ledger/export";
 import { ledgerRecords } from "@/server/governance/ledger/record";
-import { decomposedRun, sequence } from "@/server/testing/events";
+import { decomposedRun, sequence } from "@/testing/events/events";
 
 /** A person's save in the log: `file-edited`, then its trace records with no run or intention. */
 const records = ledgerRecords({

@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
 import type { EventInput } from "@/server/domain/events/schema";
-import { sequence } from "@/server/testing/events";
+import { sequence } from "@/testing/events/events";
 import { filesAt, parsePatch } from "./files-at";
 
 const changed = (cycleId: string, patch: string): EventInput => ({

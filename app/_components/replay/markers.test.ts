@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { decomposedRun, sequence } from "@/server/testing/events";
+import { decomposedRun, sequence } from "@/testing/events/events";
 import { markersOf } from "./markers";
 
 describe("markersOf", () => {

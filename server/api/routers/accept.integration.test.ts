@@ -7,8 +7,8 @@ import type { EventLog } from "@/server/events/log";
 import { EventStore } from "@/server/events/store";
 import type { PrismaClient } from "@/server/generated/prisma/client";
 import { acceptIntention } from "@/server/orchestrator/accept-intention";
-import { cycle, decomposedRun, requestedCycle } from "@/server/testing/events";
-import { createTestDb, seedSession } from "@/server/testing/test-db";
+import { createTestDb, seedSession } from "@/testing/db/test-db";
+import { cycle, decomposedRun, requestedCycle } from "@/testing/events/events";
 
 // The router reaches the event store through the app context: here the real store on the test database.
 const app = vi.hoisted(() => ({ store: null as unknown }));

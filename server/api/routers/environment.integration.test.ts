@@ -5,7 +5,7 @@ import type { PrismaClient } from "@/server/generated/prisma/client";
 import { createSecretBox, type SecretBox } from "@/server/settings/secret-box";
 import { setupCommandHash } from "@/server/setup/detect";
 import { sessionEnvironment } from "@/server/setup/environment";
-import { createTestDb, seedSession } from "@/server/testing/test-db";
+import { createTestDb, seedSession } from "@/testing/db/test-db";
 
 // The router reaches the secret box through the app context.
 const app = vi.hoisted(() => ({ box: null as unknown }));

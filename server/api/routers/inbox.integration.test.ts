@@ -3,8 +3,8 @@ import { inboxRouter } from "@/server/api/routers/inbox";
 import type { EventInput } from "@/server/domain/events/schema";
 import { EventStore } from "@/server/events/store";
 import type { PrismaClient } from "@/server/generated/prisma/client";
-import { waitingRun } from "@/server/testing/capture-events";
-import { createTestDb, seedSession } from "@/server/testing/test-db";
+import { createTestDb, seedSession } from "@/testing/db/test-db";
+import { waitingRun } from "@/testing/events/capture-events";
 
 let db: PrismaClient;
 let cleanup: () => Promise<void>;

@@ -4,7 +4,7 @@ import { afterEach, beforeEach, describe, expect, it, onTestFinished, vi } from 
 import { appRouter } from "@/server/api/root";
 import { env } from "@/server/env";
 import type { PrismaClient } from "@/server/generated/prisma/client";
-import { createTestDb, seedSession } from "@/server/testing/test-db";
+import { createTestDb, seedSession } from "@/testing/db/test-db";
 
 // Intent saves mirror into running sessions; there are none here.
 vi.mock("@/server/app-context", () => ({ appContext: () => ({ sandboxes: {} }) }));

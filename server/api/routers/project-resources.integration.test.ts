@@ -1,7 +1,7 @@
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import { projectRouter } from "@/server/api/routers/project";
 import type { PrismaClient } from "@/server/generated/prisma/client";
-import { createTestDb, seedSession } from "@/server/testing/test-db";
+import { createTestDb, seedSession } from "@/testing/db/test-db";
 
 /** A project's sandbox resources through its router: validated against the server's caps, tenant-checked. */
 let db: PrismaClient;

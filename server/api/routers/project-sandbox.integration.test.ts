@@ -1,7 +1,7 @@
 import { afterEach, beforeEach, describe, expect, it, vi } from "vitest";
 import { projectSandboxRouter } from "@/server/api/routers/project-sandbox";
 import type { PrismaClient } from "@/server/generated/prisma/client";
-import { createTestDb, seedSession } from "@/server/testing/test-db";
+import { createTestDb, seedSession } from "@/testing/db/test-db";
 
 // The router asks the engine for its runtimes and the image builds through the app context.
 const app = vi.hoisted(() => ({

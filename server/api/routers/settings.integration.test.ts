@@ -2,9 +2,9 @@ import { randomBytes } from "node:crypto";
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it, vi } from "vitest";
 import { settingsRouter } from "@/server/api/routers/settings";
 import type { PrismaClient } from "@/server/generated/prisma/client";
-import { type FakeModelServer, startFakeModelServer } from "@/server/model/fake-openai/server";
 import { createSecretBox } from "@/server/settings/secret-box";
-import { createTestDb, seedSession } from "@/server/testing/test-db";
+import { createTestDb, seedSession } from "@/testing/db/test-db";
+import { type FakeModelServer, startFakeModelServer } from "@/testing/fake-model/server";
 
 // The router reaches the secret box and the environment layer through the app context.
 const app = vi.hoisted(() => ({ box: null as unknown, environment: {} as Record<string, unknown> }));

@@ -3,8 +3,8 @@ import { appRouter } from "@/server/api/root";
 import { foldEvents } from "@/server/domain/session/fold";
 import { EventStore } from "@/server/events/store";
 import type { PrismaClient } from "@/server/generated/prisma/client";
-import { waitingRun } from "@/server/testing/capture-events";
-import { createTestDb, seedSession } from "@/server/testing/test-db";
+import { createTestDb, seedSession } from "@/testing/db/test-db";
+import { waitingRun } from "@/testing/events/capture-events";
 
 // The approval router hands answers to the orchestrator; here it only records who got through.
 const app = vi.hoisted(() => ({ current: {} as Record<string, unknown>, decided: [] as string[] }));

@@ -4,10 +4,10 @@ import type { TerminalFrame } from "@/server/domain/vocabulary/terminal";
 import { EventStore } from "@/server/events/store";
 import type { PrismaClient } from "@/server/generated/prisma/client";
 import type { DockerSandboxProvider } from "@/server/sandbox/docker-provider";
-import { cleanUp, makeBareRepo, silent, testProvider } from "@/server/sandbox/docker-testing";
 import type { Sandbox } from "@/server/sandbox/types";
 import { TerminalHub } from "@/server/terminal/hub";
-import { createTestDb, seedSession } from "@/server/testing/test-db";
+import { createTestDb, seedSession } from "@/testing/db/test-db";
+import { cleanUp, makeBareRepo, silent, testProvider } from "@/testing/sandbox/docker";
 
 /** The terminal procedures with a real database, a real sandbox and the real hub behind them. */
 const app = vi.hoisted(() => ({ store: null as unknown, terminals: null as unknown }));

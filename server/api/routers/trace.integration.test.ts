@@ -6,9 +6,9 @@ import { EventStore } from "@/server/events/store";
 import type { PrismaClient } from "@/server/generated/prisma/client";
 import { parseJsonl } from "@/server/governance/ledger/export";
 import { ledgerRecords } from "@/server/governance/ledger/record";
-import { validateJsonSchema } from "@/server/testing/agent-trace-schema";
-import { verifiedRun } from "@/server/testing/capture-events";
-import { createTestDb, seedSession } from "@/server/testing/test-db";
+import { createTestDb, seedSession } from "@/testing/db/test-db";
+import { verifiedRun } from "@/testing/events/capture-events";
+import { validateJsonSchema } from "@/testing/ledger/agent-trace-schema";
 
 // The router reaches the event store through the app context. The event union does not have
 // `trace-recorded` yet, so the store here serves the real log plus trace events added after it.

@@ -1,7 +1,7 @@
 import { describe, expect, it, vi } from "vitest";
 import { recordsFromEvents } from "@/server/governance/ledger/export";
-import { workspaceRouterWorld } from "@/server/testing/workspace-router-world";
 import { fileHash } from "@/server/workspace-editor/file-content";
+import { workspaceRouterWorld } from "@/testing/harness/workspace-router-world";
 
 /**
  * Creating, renaming and deleting files from the Files card, against a real sandbox (Docker) and a

@@ -1,6 +1,6 @@
 import { describe, expect, it, vi } from "vitest";
 import { recordsFromEvents } from "@/server/governance/ledger/export";
-import { workspaceRouterWorld } from "@/server/testing/workspace-router-world";
+import { workspaceRouterWorld } from "@/testing/harness/workspace-router-world";
 
 /**
  * Renaming and deleting folders from the Files card, against a real sandbox (Docker) and a real event

@@ -2,10 +2,10 @@ import { describe, expect, it, vi } from "vitest";
 import { workspaceRouter } from "@/server/api/routers/workspace";
 import { arborMetadataOf } from "@/server/domain/events/trace-schema";
 import { recordsFromEvents, toJsonl } from "@/server/governance/ledger/export";
-import { validateJsonSchema } from "@/server/testing/agent-trace-schema";
-import { seedSession } from "@/server/testing/test-db";
-import { workspaceRouterWorld } from "@/server/testing/workspace-router-world";
 import { fileHash } from "@/server/workspace-editor/file-content";
+import { seedSession } from "@/testing/db/test-db";
+import { workspaceRouterWorld } from "@/testing/harness/workspace-router-world";
+import { validateJsonSchema } from "@/testing/ledger/agent-trace-schema";
 
 /**
  * The Files card's router against a real sandbox (Docker) and a real event log (SQLite): every call

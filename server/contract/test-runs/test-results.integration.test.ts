@@ -2,7 +2,7 @@ import { randomUUID } from "node:crypto";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { DockerSandboxProvider } from "@/server/sandbox";
 import type { Sandbox } from "@/server/sandbox/types";
-import { silentLogger } from "@/server/testing/fakes";
+import { silentLogger } from "@/testing/harness/fakes";
 import { verifyContract, verifyCriterion } from "../verify";
 
 /**

@@ -5,9 +5,9 @@ import Docker from "dockerode";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { EgressSettings } from "@/server/domain/vocabulary/egress";
 import { DockerSandboxProvider } from "@/server/sandbox/docker-provider";
-import { cleanUp, PREFIX, silent } from "@/server/sandbox/docker-testing";
 import { EgressProxy } from "@/server/sandbox/egress/egress-proxy";
 import type { Sandbox } from "@/server/sandbox/types";
+import { cleanUp, PREFIX, silent } from "@/testing/sandbox/docker";
 import { verifyContract } from "../verify";
 
 /**

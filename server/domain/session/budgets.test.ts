@@ -3,10 +3,10 @@ import type { CheckpointAnswerInput } from "@/server/domain/events/checkpoint-sc
 import type { EventInput } from "@/server/domain/events/schema";
 import { DEFAULT_LIMITS } from "@/server/domain/session/limits";
 import { nextStep } from "@/server/riva/decide/next-step";
-import { backticked, intentions, ok } from "@/server/testing/engine-scripts";
-import { decomposedRun, sequence } from "@/server/testing/events";
-import { FakeSandboxProvider, scriptedModel } from "@/server/testing/fakes";
-import { runTask } from "@/server/testing/riva-harness";
+import { decomposedRun, sequence } from "@/testing/events/events";
+import { backticked, intentions, ok } from "@/testing/harness/engine-scripts";
+import { FakeSandboxProvider, scriptedModel } from "@/testing/harness/fakes";
+import { runTask } from "@/testing/harness/riva-harness";
 import { budgetOf, defaultGrant, isOverBudget, splitBudget } from "./budgets";
 import { foldEvents } from "./fold";
 

@@ -1,7 +1,7 @@
 import { describe, expect, it } from "vitest";
 import type { QaReportInput } from "@/server/domain/events/bodies/qa";
 import type { EventInput } from "@/server/domain/events/schema";
-import { decomposedRun, sequence } from "@/server/testing/events";
+import { decomposedRun, sequence } from "@/testing/events/events";
 import { foldEvents } from "./fold";
 
 type QaBody = Extract<EventInput, { type: "qa-reported" }>;

@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { sequence } from "@/server/testing/events";
+import { sequence } from "@/testing/events/events";
 import { foldEvents } from "./fold";
 
 const alice = { userId: "u1", name: "Alice" };

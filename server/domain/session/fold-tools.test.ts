@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
 import { EventBody } from "@/server/domain/events/schema";
-import { decomposedRun, sequence } from "@/server/testing/events";
+import { decomposedRun, sequence } from "@/testing/events/events";
 import { foldEvents } from "./fold";
 
 const call = { tool: "fs.write", input: { path: "notes.txt", content: "hello\n" } };

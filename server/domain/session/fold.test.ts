@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { cycle, decomposedRun, sequence } from "@/server/testing/events";
+import { cycle, decomposedRun, sequence } from "@/testing/events/events";
 import { applyEvent, emptySessionView, foldEvents, rollUp } from "./fold";
 
 describe("foldEvents", () => {

@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
 import type { EventInput } from "@/server/domain/events/schema";
-import { decomposedRun, sequence } from "@/server/testing/events";
+import { decomposedRun, sequence } from "@/testing/events/events";
 import { foldEvents } from "./fold";
 import { phaseOf } from "./phase";
 

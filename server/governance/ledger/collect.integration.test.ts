@@ -7,7 +7,7 @@ import pino from "pino";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { createEmptyRepository } from "@/server/projects/git-repository";
 import { DockerSandboxProvider, type Sandbox } from "@/server/sandbox";
-import { validateJsonSchema } from "@/server/testing/agent-trace-schema";
+import { validateJsonSchema } from "@/testing/ledger/agent-trace-schema";
 import {
   collectCycleTrace,
   type LedgerExec,

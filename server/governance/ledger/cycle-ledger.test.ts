@@ -1,6 +1,6 @@
 import { describe, expect, it, vi } from "vitest";
 import { arborMetadataOf } from "@/server/domain/events/trace-schema";
-import { validateJsonSchema } from "@/server/testing/agent-trace-schema";
+import { validateJsonSchema } from "@/testing/ledger/agent-trace-schema";
 import type { LedgerExec } from "./collect";
 import { CycleLedger } from "./cycle-ledger";
 

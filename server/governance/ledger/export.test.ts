@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { validateJsonSchema } from "@/server/testing/agent-trace-schema";
+import { validateJsonSchema } from "@/testing/ledger/agent-trace-schema";
 import { intentMap, parseJsonl, recordsFromEvents, toJsonl, withEvidence } from "./export";
 import { type AgentTraceRecord, ledgerRecords } from "./record";
 

@@ -1,7 +1,7 @@
 import { createHash } from "node:crypto";
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
-import { validateJsonSchema } from "@/server/testing/agent-trace-schema";
+import { validateJsonSchema } from "@/testing/ledger/agent-trace-schema";
 import {
   AGENT_TRACE_VERSION,
   AgentTraceRecord,

@@ -1,7 +1,7 @@
 import { describe, expect, it } from "vitest";
 import type { EventInput } from "@/server/domain/events/schema";
 import { foldEvents } from "@/server/domain/session/fold";
-import { decomposedRun, model, sequence } from "@/server/testing/events";
+import { decomposedRun, model, sequence } from "@/testing/events/events";
 import { decideApproval } from "./decide";
 import { checkRunPreApproval, runPreApprovalsFor } from "./run-pre-approvals";
 

@@ -2,7 +2,7 @@ import { describe, expect, it } from "vitest";
 import type { EventInput } from "@/server/domain/events/schema";
 import { foldEvents } from "@/server/domain/session/fold";
 import { sha256Of } from "@/server/model/context/text";
-import { decomposedRun, sequence } from "@/server/testing/events";
+import { decomposedRun, sequence } from "@/testing/events/events";
 import { compressionEvent, sameAsLast } from "./act-compression";
 import { actContext, actContextInput } from "./act-context";
 

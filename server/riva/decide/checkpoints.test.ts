@@ -3,7 +3,7 @@ import type { CheckpointAnswerInput, CheckpointProposal } from "@/server/domain/
 import type { EventInput } from "@/server/domain/events/schema";
 import { foldEvents } from "@/server/domain/session/fold";
 import { DEFAULT_LIMITS } from "@/server/domain/session/limits";
-import { cycle, decomposedRun, sequence } from "@/server/testing/events";
+import { cycle, decomposedRun, sequence } from "@/testing/events/events";
 import { AUTO_QUESTIONS, type Questions } from "./checkpoints";
 import { nextStep } from "./next-step";
 

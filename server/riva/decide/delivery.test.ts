@@ -1,7 +1,7 @@
 import { describe, expect, it } from "vitest";
 import type { EventInput } from "@/server/domain/events/schema";
 import { foldEvents } from "@/server/domain/session/fold";
-import { decomposedRun, sequence } from "@/server/testing/events";
+import { decomposedRun, sequence } from "@/testing/events/events";
 import { deliveryInputFor, deliveryVerdict, MAX_OUTCOME_LINES } from "./delivery";
 
 const status = (intentionId: string, to: "VERIFIED" | "FAILED", reason: string): EventInput => ({

@@ -2,7 +2,7 @@ import { describe, expect, it } from "vitest";
 import type { EventInput } from "@/server/domain/events/schema";
 import { foldEvents } from "@/server/domain/session/fold";
 import { DEFAULT_LIMITS, type RivaLimits } from "@/server/domain/session/limits";
-import { cycle, decomposedRun, discovered, model, requestedCycle, sequence } from "@/server/testing/events";
+import { cycle, decomposedRun, discovered, model, requestedCycle, sequence } from "@/testing/events/events";
 import { nextStep } from "./next-step";
 
 const START = Date.UTC(2026, 10, 22);

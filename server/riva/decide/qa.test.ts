@@ -2,7 +2,7 @@ import { describe, expect, it } from "vitest";
 import type { EventInput } from "@/server/domain/events/schema";
 import { foldEvents } from "@/server/domain/session/fold";
 import { DEFAULT_LIMITS } from "@/server/domain/session/limits";
-import { cycle, decomposedRun, sequence } from "@/server/testing/events";
+import { cycle, decomposedRun, sequence } from "@/testing/events/events";
 import { nextStep } from "./next-step";
 import { QA_NOTES_CAP, type QaSettings, qaInputFor, qaNotesFor } from "./qa";
 

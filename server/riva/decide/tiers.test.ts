@@ -4,7 +4,7 @@ import { foldEvents } from "@/server/domain/session/fold";
 import { DEFAULT_LIMITS, type RivaLimits } from "@/server/domain/session/limits";
 import type { EscalationPolicy } from "@/server/domain/vocabulary/two-phase";
 import { SIMPLE_TIER_DEFAULTS, type TierConfig } from "@/server/model/tiers/schema";
-import { discovered, model, sequence } from "@/server/testing/events";
+import { discovered, model, sequence } from "@/testing/events/events";
 import { nextStep } from "./next-step";
 import { escalatedEvent } from "./tier-events";
 import { type EscalateStep, tierAttempts } from "./tiers";

@@ -3,8 +3,8 @@ import type { StoredEvent } from "@/server/domain/events/schema";
 import type { DeliveryCheckInput } from "@/server/model/delivery/types";
 import { ModelUnavailableError } from "@/server/model/errors";
 import type { AgentModel } from "@/server/model/types";
-import { ok, splitOnAnd } from "@/server/testing/engine-scripts";
-import { runTask } from "@/server/testing/riva-harness";
+import { ok, splitOnAnd } from "@/testing/harness/engine-scripts";
+import { runTask } from "@/testing/harness/riva-harness";
 
 type Body = StoredEvent["body"];
 function ofType<T extends Body["type"]>(bodies: Body[], type: T) {

@@ -3,9 +3,8 @@ import type { StoredEvent } from "@/server/domain/events/schema";
 import { READ_ONLY_TOOLS } from "@/server/domain/tools/catalogue";
 import { EventStore } from "@/server/events/store";
 import type { AgentModel } from "@/server/model";
-import { WARMUP_ANALYSIS_MARK } from "@/server/model/fake-openai/scenarios";
-import { WARMUP_READ_MARK } from "@/server/model/fake-openai/warmup-replies";
-import { orchestratorWorld } from "@/server/testing/orchestrator-world";
+import { WARMUP_ANALYSIS_MARK, WARMUP_READ_MARK } from "@/testing/fake-model/warmup-replies";
+import { orchestratorWorld } from "@/testing/harness/orchestrator-world";
 
 /**
  * The reasoning switch and the correction prompts in the live loop: a real Orchestrator, SQLite,

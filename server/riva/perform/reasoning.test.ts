@@ -3,7 +3,7 @@ import type { EventInput } from "@/server/domain/events/schema";
 import { foldEvents } from "@/server/domain/session/fold";
 import { latestOutcome, reflectionOf, warmupOf } from "@/server/domain/session/fold-reasoning";
 import { DEFAULT_LIMITS } from "@/server/domain/session/limits";
-import { discovered, model, sequence } from "@/server/testing/events";
+import { discovered, model, sequence } from "@/testing/events/events";
 import { nextStep } from "../decide/next-step";
 import { actCarry, afterActEvents, cappedReads, MAX_WARMUP_READS, reasoningEvent } from "./reasoning";
 

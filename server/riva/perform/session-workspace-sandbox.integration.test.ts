@@ -1,13 +1,6 @@
 import { afterAll, beforeAll, expect, it } from "vitest";
 import type { DockerSandboxProvider } from "@/server/sandbox/docker-provider";
-import {
-  cleanUp,
-  dockerInspect,
-  makeBareRepo,
-  PREFIX,
-  silent,
-  testProvider,
-} from "@/server/sandbox/docker-testing";
+import { cleanUp, dockerInspect, makeBareRepo, PREFIX, silent, testProvider } from "@/testing/sandbox/docker";
 import { type SandboxReady, SessionWorkspace } from "./session-workspace";
 
 /** A session's first sandbox gets the project's image and runtime, and says which (real Docker). */

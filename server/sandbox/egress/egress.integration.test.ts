@@ -19,9 +19,9 @@ import {
   type SessionEnvironment,
 } from "@/server/setup/prepare-environment";
 import { ToolDispatch } from "@/server/tools/dispatch";
+import { cleanUp, git, PREFIX, silent, tempDirs, testProvider } from "@/testing/sandbox/docker";
 import { removeCacheVolume } from "../dep-cache";
 import { DockerSandboxProvider } from "../docker-provider";
-import { cleanUp, git, PREFIX, silent, tempDirs, testProvider } from "../docker-testing";
 import { buildImage, ProjectImageBuildError } from "../project-image/build-image";
 import { buildNetworkFor } from "../project-image/build-network";
 import type { Sandbox } from "../types";

@@ -6,8 +6,8 @@ import path from "node:path";
 import Docker from "dockerode";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { EgressSettings } from "@/server/domain/vocabulary/egress";
+import { cleanUp, PREFIX, silent, testProvider } from "@/testing/sandbox/docker";
 import { DockerSandboxProvider } from "../docker-provider";
-import { cleanUp, PREFIX, silent, testProvider } from "../docker-testing";
 import type { Sandbox } from "../types";
 import { type EgressConnection, EgressProxy } from "./egress-proxy";
 

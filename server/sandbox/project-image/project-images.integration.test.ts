@@ -5,10 +5,18 @@ import path from "node:path";
 import Docker from "dockerode";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { PrismaClient } from "@/server/generated/prisma/client";
-import { createTestDb } from "@/server/testing/test-db";
+import { createTestDb } from "@/testing/db/test-db";
+import {
+  cleanUp,
+  dockerInspect,
+  git,
+  makeBareRepo,
+  PREFIX,
+  silent,
+  testProvider,
+} from "@/testing/sandbox/docker";
 import { DEFAULT_SANDBOX_IMAGE } from "../container-spec";
 import type { DockerSandboxProvider } from "../docker-provider";
-import { cleanUp, dockerInspect, git, makeBareRepo, PREFIX, silent, testProvider } from "../docker-testing";
 import { LABEL_PROJECT, ProjectImages } from "./project-images";
 
 /** Per-project images, for real: git bare repositories, the Docker engine's build API, SQLite. */

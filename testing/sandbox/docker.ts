@@ -5,7 +5,7 @@ import { mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import path from "node:path";
 import pino from "pino";
-import { DockerSandboxProvider } from "./docker-provider";
+import { DockerSandboxProvider } from "@/server/sandbox/docker-provider";
 
 /** Shared by the sandbox's integration tests: real Docker, real git, each file its own instance label. */
 export const ROOT = path.resolve(import.meta.dirname, "../..");

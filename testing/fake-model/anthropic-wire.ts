@@ -1,4 +1,4 @@
-import type { ChatMessage, ChatRequest, FakeReply } from "./scenarios";
+import type { ChatMessage, ChatRequest, FakeReply } from "./request";
 import { pieces, type Usage } from "./wire";
 
 /**

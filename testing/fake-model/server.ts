@@ -7,14 +7,8 @@ import {
   messageEvents,
   parseMessagesRequest,
 } from "./anthropic-wire";
-import {
-  type ChatMessage,
-  type ChatRequest,
-  type FakeReply,
-  replyFor,
-  SCENARIOS,
-  type Scenario,
-} from "./scenarios";
+import type { ChatMessage, ChatRequest, FakeReply, Scenario } from "./request";
+import { replyFor, SCENARIOS } from "./scenarios";
 import { completionBody, completionChunks, errorBody, usageFor } from "./wire";
 
 /**

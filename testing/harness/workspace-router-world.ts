@@ -8,7 +8,7 @@ import type { PrismaClient } from "@/server/generated/prisma/client";
 import { createEmptyRepository } from "@/server/projects/git-repository";
 import { DockerSandboxProvider } from "@/server/sandbox";
 import type { Sandbox } from "@/server/sandbox/types";
-import { createTestDb, seedSession } from "@/server/testing/test-db";
+import { createTestDb, seedSession } from "@/testing/db/test-db";
 
 /**
  * What the Files card's router tests share: a project repository (a README whose title is

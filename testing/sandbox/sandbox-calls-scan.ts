@@ -28,8 +28,7 @@ export function findDirectSandboxUses(root: string, sourceDirs: readonly string[
     return (
       sourceDirs.some((dir) => relative.startsWith(`${dir}/`)) &&
       !/\.test\.tsx?$/.test(relative) &&
-      !relative.startsWith("server/generated/") &&
-      !relative.startsWith("server/testing/")
+      !relative.startsWith("server/generated/")
     );
   };
   const roots = parsed.fileNames.filter(inScope);

@@ -1,4 +1,4 @@
-import { type ChatRequest, type FakeReply, intentionText } from "./scenarios";
+import { type ChatRequest, type FakeReply, intentionText } from "./request";
 
 /**
  * The fake model's delivery check (server/model/delivery/): DONE when the work tree's first line (the
@@ -29,7 +29,6 @@ export function deliveryReply(request: ChatRequest): FakeReply {
   return { type: "tool-calls", calls: [{ name: SUBMIT_DELIVERY, arguments: args }] };
 }
 
-/** A function (hoisted), not a const: scenarios.ts and this file import each other. */
 export function offersDelivery(request: ChatRequest): boolean {
   return request.toolNames.includes(SUBMIT_DELIVERY);
 }

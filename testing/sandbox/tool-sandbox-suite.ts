@@ -2,10 +2,10 @@ import { afterAll, beforeAll } from "vitest";
 import { CheckpointPolicy } from "@/server/domain/policy/checkpoints";
 import { type SessionDispatchSettings, sessionDispatch } from "@/server/runtime/session-runtime";
 import type { DockerSandboxProvider } from "@/server/sandbox/docker-provider";
-import { cleanUp, makeBareRepo, PREFIX, testProvider } from "@/server/sandbox/docker-testing";
 import type { Sandbox } from "@/server/sandbox/types";
-import type { DispatchContext, ToolCall, ToolDispatch } from "./dispatch";
-import type { GatePolicy } from "./tool-gate";
+import type { DispatchContext, ToolCall, ToolDispatch } from "@/server/tools/dispatch";
+import type { GatePolicy } from "@/server/tools/tool-gate";
+import { cleanUp, makeBareRepo, PREFIX, testProvider } from "@/testing/sandbox/docker";
 
 /**
  * What the dispatch's integration tests share: a real Docker sandbox holding a clone of a test

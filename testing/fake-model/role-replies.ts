@@ -1,4 +1,4 @@
-import { type ChatRequest, type FakeReply, intentionText, systemText } from "./scenarios";
+import { type ChatRequest, type FakeReply, intentionText, systemText } from "./request";
 
 /**
  * The fake model as full mode's roles. The Librarian ranks the listed files the intention names

@@ -1,6 +1,6 @@
 import { Ajv2020 } from "ajv/dist/2020";
 import addFormats from "ajv-formats";
-import schemaJson from "@/server/governance/ledger/agent-trace-record.schema.json";
+import schemaJson from "./agent-trace-record.schema.json";
 
 /**
  * Checks values against the Agent Trace spec's own record schema (a verbatim copy of its

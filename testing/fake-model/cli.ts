@@ -2,7 +2,7 @@ import { parseArgs } from "node:util";
 import { startFakeModelServer } from "./server";
 
 /**
- * `npx tsx server/model/fake-openai/cli.ts --port 4010 [--scenario name]`: runs the fake model server
+ * `npx tsx testing/fake-model/cli.ts --port 4010 [--scenario name]`: runs the fake model server
  * until it is killed (Playwright's webServer starts it before the app). Prints the base URL to use.
  */
 const { values } = parseArgs({

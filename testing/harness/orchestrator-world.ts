@@ -7,13 +7,13 @@ import { EventStore } from "@/server/events/store";
 import type { PrismaClient } from "@/server/generated/prisma/client";
 import { logger } from "@/server/logger";
 import { type AgentModel, AiSdkModel, createOfflineModel } from "@/server/model";
-import { type FakeModelServer, startFakeModelServer } from "@/server/model/fake-openai/server";
 import type { Orchestrator, OrchestratorDeps } from "@/server/orchestrator/orchestrator";
 import { createEmptyRepository } from "@/server/projects/git-repository";
 import { foldSessionLog } from "@/server/runtime/session-runtime";
 import { DockerSandboxProvider } from "@/server/sandbox";
+import { type FakeModelServer, startFakeModelServer } from "@/testing/fake-model/server";
+import { createTestDb, seedSession } from "../db/test-db";
 import { testOrchestrator } from "./orchestrator-deps";
-import { createTestDb, seedSession } from "./test-db";
 
 /**
  * What the orchestrator's integration tests share: a bare project repository, a fresh SQLite file and

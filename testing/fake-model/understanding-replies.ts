@@ -1,12 +1,6 @@
 import { analyzePrompt } from "@/server/domain/intent/prompt-intent";
-import {
-  backticked,
-  type ChatRequest,
-  type FakeReply,
-  fileStep,
-  intentionText,
-  splitSteps,
-} from "./scenarios";
+import { backticked, type ChatRequest, type FakeReply, intentionText } from "./request";
+import { fileStep, splitSteps } from "./steps";
 
 /** The fake model's answers to the understanding requests: reading the request, writing checks. */
 

@@ -1,12 +1,7 @@
 import { describe, expect, it } from "vitest";
-import {
-  type ChatRequest,
-  type FakeReply,
-  replyFor,
-  SCENARIOS,
-  type Scenario,
-  splitSteps,
-} from "./scenarios";
+import type { ChatRequest, FakeReply, Scenario } from "./request";
+import { replyFor, SCENARIOS } from "./scenarios";
+import { splitSteps } from "./steps";
 import { completionChunks, pieces, usageFor } from "./wire";
 
 function request(toolNames: string[], ...userTexts: string[]): ChatRequest {

@@ -1,7 +1,7 @@
 import type { EventInput } from "@/server/domain/events/schema";
 import { foldEvents } from "@/server/domain/session/fold";
 import type { IntentionView, SessionView } from "@/server/domain/session/view";
-import { sequence } from "@/server/testing/events";
+import { sequence } from "@/testing/events/events";
 
 /**
  * A long scripted session for the context benchmark, as events: a root split into parts (approved by

@@ -1,4 +1,4 @@
-import type { FakeReply } from "./scenarios";
+import type { FakeReply } from "./request";
 
 /**
  * The OpenAI chat-completions wire format, as the fake server sends it: one JSON body, or a series of
