@@ -1,7 +1,7 @@
 import { randomUUID } from "node:crypto";
-import type { CheckTestHints } from "@/server/contract/test-runs/check-run";
 import { testsOfOutput } from "@/server/contract/test-runs/parse-run";
 import { verifyCriterion } from "@/server/contract/verify";
+import type { CheckTestHints } from "@/server/domain/contract/check-run";
 import type { Criterion, CriterionResult } from "@/server/domain/contract/criteria";
 import { needsFallbackAfterBaseline } from "@/server/domain/contract/detected-tests";
 import { errorMessage } from "@/server/domain/errors";

@@ -3,7 +3,7 @@
  * substitution's body out and analyse it as a command of its own.
  */
 
-import type { Construct, ShellWord } from "./shell-vocabulary";
+import type { Construct, ShellWord } from "./vocabulary";
 
 /** The line is not one this analysis reads with confidence; the gate must ask. */
 export class ShellSyntaxError extends Error {}
