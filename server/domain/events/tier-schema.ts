@@ -83,3 +83,6 @@ export const ContextCompressedBody = z.object({
   /** The first 200 items; the counts above are complete. */
   dropped: z.array(CompressedItem).max(200),
 });
+
+/** The event types of this family (model tiers, an intention's escalation, a compressed request): server/domain/events/schema.ts joins every family into the union. */
+export const TIER_EVENTS = [TiersConfiguredBody, TierEscalatedBody, ContextCompressedBody] as const;

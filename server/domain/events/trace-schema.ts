@@ -109,3 +109,6 @@ export function arborMetadataOf(record: AgentTraceRecord): ArborTraceMetadata | 
   const parsed = ArborTraceMetadata.safeParse(record.metadata?.[ARBOR_METADATA_KEY]);
   return parsed.success ? parsed.data : null;
 }
+
+/** The event types of this family (what a cycle wrote, as Agent Trace records): server/domain/events/schema.ts joins every family into the union. */
+export const TRACE_EVENTS = [TraceRecordedBody] as const;

@@ -102,3 +102,6 @@ export const ApprovalAssignedBody = z.object({
   assignee: z.object({ userId: z.string(), name: z.string() }).nullable(),
   assignedBy: z.object({ userId: z.string(), name: z.string() }),
 });
+
+/** The event types of this family (approval questions, their decisions, assignment and run-wide grants): server/domain/events/schema.ts joins every family into the union. */
+export const APPROVAL_EVENTS = [ApprovalRequestedBody, ApprovalDecidedBody, RunPreApprovedBody, ApprovalAssignedBody] as const;

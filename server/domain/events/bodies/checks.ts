@@ -37,3 +37,6 @@ export const ChecksBaselinedBody = z.object({
   results: z.array(z.object({ index: z.number().int().nonnegative(), result: CriterionResult })).max(20),
   skipped: z.array(z.number().int().nonnegative()).max(20),
 });
+
+/** The event types of this family (contract checks run outside a cycle): server/domain/events/schema.ts joins every family into the union. */
+export const CHECK_EVENTS = [CheckRanBody, ChecksBaselinedBody] as const;

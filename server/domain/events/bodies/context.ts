@@ -22,3 +22,6 @@ export const ContextRestoredBody = z.object({
   }),
   restoredBy: z.object({ userId: z.string(), name: z.string() }),
 });
+
+/** The event types of this family (what a person restored into a compressed request): server/domain/events/schema.ts joins every family into the union. */
+export const CONTEXT_EVENTS = [ContextRestoredBody] as const;

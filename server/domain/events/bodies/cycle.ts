@@ -93,3 +93,6 @@ export const LlmCalledBody = z.object({
   /** Full mode's helper role that made the call; null: the Artisan (the act step) or no role. */
   role: RoleName.nullable().default(null),
 });
+
+/** The event types of this family (one thought → action → result → judgment attempt, and its model calls): server/domain/events/schema.ts joins every family into the union. */
+export const CYCLE_EVENTS = [CycleStartedBody, ToolCalledBody, CycleResultBody, CycleJudgedBody, CycleReflectedBody, LlmCalledBody] as const;

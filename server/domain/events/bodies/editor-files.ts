@@ -66,3 +66,6 @@ export const FolderDeletedBody = z.object({
   hash: z.string(),
   confirmed: z.string().max(2_000).nullable(),
 });
+
+/** The event types of this family (a person's file and folder operations in the editor): server/domain/events/schema.ts joins every family into the union. */
+export const EDITOR_FILE_EVENTS = [FileRenamedBody, FileDeletedBody, FolderRenamedBody, FolderDeletedBody] as const;

@@ -64,3 +64,6 @@ export const EgressConnectionBody = z.object({
   bytesOut: z.number().int().nonnegative(),
   bytesIn: z.number().int().nonnegative(),
 });
+
+/** The event types of this family (the sandbox's network per phase, setup, egress connections): server/domain/events/schema.ts joins every family into the union. */
+export const ENVIRONMENT_EVENTS = [EgressPhaseSetBody, SetupStartedBody, SetupRanBody, EgressConnectionBody] as const;

@@ -109,3 +109,6 @@ export const BudgetSplitBody = z.object({
   rule: z.string().max(2_000),
   shares: z.array(BudgetShare).max(5),
 });
+
+/** The event types of this family (the intention tree: nodes, statuses, decisions, contracts, checks, budgets): server/domain/events/schema.ts joins every family into the union. */
+export const INTENTION_EVENTS = [IntentionCreatedBody, IntentSelectedBody, IntentionStatusChangedBody, DecisionMadeBody, ContractBuiltBody, CriteriaCheckedBody, BudgetSplitBody] as const;

@@ -76,3 +76,6 @@ export const DeliveryReportedBody = z.object({
   /** Set when the model could not answer and the heuristic did (the failure is its own llm-called). */
   fallback: z.string().max(1_000).nullable().default(null),
 });
+
+/** The event types of this family (advisory QA and the delivery gate): server/domain/events/schema.ts joins every family into the union. */
+export const QA_EVENTS = [QaReportedBody, DeliveryReportedBody] as const;

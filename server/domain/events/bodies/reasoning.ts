@@ -55,3 +55,6 @@ export const CorrectionAppliedBody = z.object({
   prompt: z.string().max(80),
   problem: z.string().max(2_000),
 });
+
+/** The event types of this family (the reasoning switch at work and correction prompts): server/domain/events/schema.ts joins every family into the union. */
+export const REASONING_EVENTS = [ReasoningRecordedBody, CorrectionAppliedBody] as const;

@@ -35,3 +35,6 @@ export const RoleReportedBody = z.object({
   test: z.object({ path: line, command: line, attack: line }).nullable().default(null),
 });
 export type RoleReportedBody = z.infer<typeof RoleReportedBody>;
+
+/** The event types of this family (full mode's Librarian, Critic and Chaos): server/domain/events/schema.ts joins every family into the union. */
+export const ROLE_EVENTS = [RoleReportedBody] as const;

@@ -115,3 +115,6 @@ export const RunEndedBody = z.object({
   status: FinalRunStatus,
   reason: z.string(),
 });
+
+/** The event types of this family (a run's life: messages, start, routing, resume, discovery, sandbox, end): server/domain/events/schema.ts joins every family into the union. */
+export const RUN_EVENTS = [MessagePostedBody, RunStartedBody, RunResumedBody, RunRoutedBody, AnswerToolCalledBody, IntentDiscoveredBody, SandboxReadyBody, RunEndedBody] as const;

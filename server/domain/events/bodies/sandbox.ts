@@ -29,3 +29,6 @@ export const SandboxDescribedBody = z.object({
   /** Null when the provider does not say (a test double). */
   resources: SandboxResources.nullable(),
 });
+
+/** The event types of this family (the sandbox's toolchains and resource limits): server/domain/events/schema.ts joins every family into the union. */
+export const SANDBOX_EVENTS = [SandboxDescribedBody] as const;

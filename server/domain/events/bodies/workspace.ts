@@ -90,3 +90,6 @@ export const FileEditedBody = z.object({
   /** The reason of a protected path or a secret the person confirmed, or null when nothing asked. */
   confirmed: z.string().max(2_000).nullable(),
 });
+
+/** The event types of this family (the workspace: changes, saved/merged/discarded work, terminal, edits): server/domain/events/schema.ts joins every family into the union. */
+export const WORKSPACE_EVENTS = [WorkspaceChangedBody, WorkSavedBody, WorkMergedBody, WorkDiscardedBody, TerminalOpenedBody, TerminalTypedBody, TerminalClosedBody, FileEditedBody] as const;
