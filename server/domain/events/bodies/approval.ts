@@ -104,4 +104,9 @@ export const ApprovalAssignedBody = z.object({
 });
 
 /** The event types of this family (approval questions, their decisions, assignment and run-wide grants): server/domain/events/schema.ts joins every family into the union. */
-export const APPROVAL_EVENTS = [ApprovalRequestedBody, ApprovalDecidedBody, RunPreApprovedBody, ApprovalAssignedBody] as const;
+export const APPROVAL_EVENTS = [
+  ApprovalRequestedBody,
+  ApprovalDecidedBody,
+  RunPreApprovedBody,
+  ApprovalAssignedBody,
+] as const;

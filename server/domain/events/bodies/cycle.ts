@@ -95,4 +95,11 @@ export const LlmCalledBody = z.object({
 });
 
 /** The event types of this family (one thought → action → result → judgment attempt, and its model calls): server/domain/events/schema.ts joins every family into the union. */
-export const CYCLE_EVENTS = [CycleStartedBody, ToolCalledBody, CycleResultBody, CycleJudgedBody, CycleReflectedBody, LlmCalledBody] as const;
+export const CYCLE_EVENTS = [
+  CycleStartedBody,
+  ToolCalledBody,
+  CycleResultBody,
+  CycleJudgedBody,
+  CycleReflectedBody,
+  LlmCalledBody,
+] as const;

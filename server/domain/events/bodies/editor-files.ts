@@ -68,4 +68,9 @@ export const FolderDeletedBody = z.object({
 });
 
 /** The event types of this family (a person's file and folder operations in the editor): server/domain/events/schema.ts joins every family into the union. */
-export const EDITOR_FILE_EVENTS = [FileRenamedBody, FileDeletedBody, FolderRenamedBody, FolderDeletedBody] as const;
+export const EDITOR_FILE_EVENTS = [
+  FileRenamedBody,
+  FileDeletedBody,
+  FolderRenamedBody,
+  FolderDeletedBody,
+] as const;

@@ -66,4 +66,9 @@ export const EgressConnectionBody = z.object({
 });
 
 /** The event types of this family (the sandbox's network per phase, setup, egress connections): server/domain/events/schema.ts joins every family into the union. */
-export const ENVIRONMENT_EVENTS = [EgressPhaseSetBody, SetupStartedBody, SetupRanBody, EgressConnectionBody] as const;
+export const ENVIRONMENT_EVENTS = [
+  EgressPhaseSetBody,
+  SetupStartedBody,
+  SetupRanBody,
+  EgressConnectionBody,
+] as const;

@@ -111,4 +111,12 @@ export const BudgetSplitBody = z.object({
 });
 
 /** The event types of this family (the intention tree: nodes, statuses, decisions, contracts, checks, budgets): server/domain/events/schema.ts joins every family into the union. */
-export const INTENTION_EVENTS = [IntentionCreatedBody, IntentSelectedBody, IntentionStatusChangedBody, DecisionMadeBody, ContractBuiltBody, CriteriaCheckedBody, BudgetSplitBody] as const;
+export const INTENTION_EVENTS = [
+  IntentionCreatedBody,
+  IntentSelectedBody,
+  IntentionStatusChangedBody,
+  DecisionMadeBody,
+  ContractBuiltBody,
+  CriteriaCheckedBody,
+  BudgetSplitBody,
+] as const;

@@ -117,4 +117,13 @@ export const RunEndedBody = z.object({
 });
 
 /** The event types of this family (a run's life: messages, start, routing, resume, discovery, sandbox, end): server/domain/events/schema.ts joins every family into the union. */
-export const RUN_EVENTS = [MessagePostedBody, RunStartedBody, RunResumedBody, RunRoutedBody, AnswerToolCalledBody, IntentDiscoveredBody, SandboxReadyBody, RunEndedBody] as const;
+export const RUN_EVENTS = [
+  MessagePostedBody,
+  RunStartedBody,
+  RunResumedBody,
+  RunRoutedBody,
+  AnswerToolCalledBody,
+  IntentDiscoveredBody,
+  SandboxReadyBody,
+  RunEndedBody,
+] as const;

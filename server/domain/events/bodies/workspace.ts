@@ -92,4 +92,13 @@ export const FileEditedBody = z.object({
 });
 
 /** The event types of this family (the workspace: changes, saved/merged/discarded work, terminal, edits): server/domain/events/schema.ts joins every family into the union. */
-export const WORKSPACE_EVENTS = [WorkspaceChangedBody, WorkSavedBody, WorkMergedBody, WorkDiscardedBody, TerminalOpenedBody, TerminalTypedBody, TerminalClosedBody, FileEditedBody] as const;
+export const WORKSPACE_EVENTS = [
+  WorkspaceChangedBody,
+  WorkSavedBody,
+  WorkMergedBody,
+  WorkDiscardedBody,
+  TerminalOpenedBody,
+  TerminalTypedBody,
+  TerminalClosedBody,
+  FileEditedBody,
+] as const;
