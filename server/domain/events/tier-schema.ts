@@ -84,5 +84,8 @@ export const ContextCompressedBody = z.object({
   dropped: z.array(CompressedItem).max(200),
 });
 
-/** The event types of this family (model tiers, an intention's escalation, a compressed request): server/domain/events/schema.ts joins every family into the union. */
+/**
+ * This family's event types (model tiers, an intention's escalation, a compressed request).
+ * The union (schema.ts) is every family's tuple; a new type of this family goes here.
+ */
 export const TIER_EVENTS = [TiersConfiguredBody, TierEscalatedBody, ContextCompressedBody] as const;

@@ -110,5 +110,8 @@ export function arborMetadataOf(record: AgentTraceRecord): ArborTraceMetadata | 
   return parsed.success ? parsed.data : null;
 }
 
-/** The event types of this family (what a cycle wrote, as Agent Trace records): server/domain/events/schema.ts joins every family into the union. */
+/**
+ * This family's event types (what a cycle wrote, as Agent Trace records).
+ * The union (schema.ts) is every family's tuple; a new type of this family goes here.
+ */
 export const TRACE_EVENTS = [TraceRecordedBody] as const;

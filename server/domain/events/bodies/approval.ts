@@ -103,7 +103,10 @@ export const ApprovalAssignedBody = z.object({
   assignedBy: z.object({ userId: z.string(), name: z.string() }),
 });
 
-/** The event types of this family (approval questions, their decisions, assignment and run-wide grants): server/domain/events/schema.ts joins every family into the union. */
+/**
+ * This family's event types (approval questions, their decisions, assignment and run-wide grants).
+ * The union (schema.ts) is every family's tuple; a new type of this family goes here.
+ */
 export const APPROVAL_EVENTS = [
   ApprovalRequestedBody,
   ApprovalDecidedBody,

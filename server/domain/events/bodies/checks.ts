@@ -38,5 +38,8 @@ export const ChecksBaselinedBody = z.object({
   skipped: z.array(z.number().int().nonnegative()).max(20),
 });
 
-/** The event types of this family (contract checks run outside a cycle): server/domain/events/schema.ts joins every family into the union. */
+/**
+ * This family's event types (contract checks run outside a cycle).
+ * The union (schema.ts) is every family's tuple; a new type of this family goes here.
+ */
 export const CHECK_EVENTS = [CheckRanBody, ChecksBaselinedBody] as const;

@@ -23,5 +23,8 @@ export const ContextRestoredBody = z.object({
   restoredBy: z.object({ userId: z.string(), name: z.string() }),
 });
 
-/** The event types of this family (what a person restored into a compressed request): server/domain/events/schema.ts joins every family into the union. */
+/**
+ * This family's event types (what a person restored into a compressed request).
+ * The union (schema.ts) is every family's tuple; a new type of this family goes here.
+ */
 export const CONTEXT_EVENTS = [ContextRestoredBody] as const;

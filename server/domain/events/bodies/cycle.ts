@@ -94,7 +94,10 @@ export const LlmCalledBody = z.object({
   role: RoleName.nullable().default(null),
 });
 
-/** The event types of this family (one thought → action → result → judgment attempt, and its model calls): server/domain/events/schema.ts joins every family into the union. */
+/**
+ * This family's event types (one thought → action → result → judgment attempt, and its model calls).
+ * The union (schema.ts) is every family's tuple; a new type of this family goes here.
+ */
 export const CYCLE_EVENTS = [
   CycleStartedBody,
   ToolCalledBody,

@@ -67,7 +67,10 @@ export const FolderDeletedBody = z.object({
   confirmed: z.string().max(2_000).nullable(),
 });
 
-/** The event types of this family (a person's file and folder operations in the editor): server/domain/events/schema.ts joins every family into the union. */
+/**
+ * This family's event types (a person's file and folder operations in the editor).
+ * The union (schema.ts) is every family's tuple; a new type of this family goes here.
+ */
 export const EDITOR_FILE_EVENTS = [
   FileRenamedBody,
   FileDeletedBody,

@@ -65,7 +65,10 @@ export const EgressConnectionBody = z.object({
   bytesIn: z.number().int().nonnegative(),
 });
 
-/** The event types of this family (the sandbox's network per phase, setup, egress connections): server/domain/events/schema.ts joins every family into the union. */
+/**
+ * This family's event types (the sandbox's network per phase, setup, egress connections).
+ * The union (schema.ts) is every family's tuple; a new type of this family goes here.
+ */
 export const ENVIRONMENT_EVENTS = [
   EgressPhaseSetBody,
   SetupStartedBody,

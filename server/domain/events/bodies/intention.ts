@@ -110,7 +110,10 @@ export const BudgetSplitBody = z.object({
   shares: z.array(BudgetShare).max(5),
 });
 
-/** The event types of this family (the intention tree: nodes, statuses, decisions, contracts, checks, budgets): server/domain/events/schema.ts joins every family into the union. */
+/**
+ * This family's event types (the intention tree: nodes, statuses, decisions, contracts, checks, budgets).
+ * The union (schema.ts) is every family's tuple; a new type of this family goes here.
+ */
 export const INTENTION_EVENTS = [
   IntentionCreatedBody,
   IntentSelectedBody,

@@ -77,5 +77,8 @@ export const DeliveryReportedBody = z.object({
   fallback: z.string().max(1_000).nullable().default(null),
 });
 
-/** The event types of this family (advisory QA and the delivery gate): server/domain/events/schema.ts joins every family into the union. */
+/**
+ * This family's event types (advisory QA and the delivery gate).
+ * The union (schema.ts) is every family's tuple; a new type of this family goes here.
+ */
 export const QA_EVENTS = [QaReportedBody, DeliveryReportedBody] as const;

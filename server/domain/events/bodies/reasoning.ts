@@ -56,5 +56,8 @@ export const CorrectionAppliedBody = z.object({
   problem: z.string().max(2_000),
 });
 
-/** The event types of this family (the reasoning switch at work and correction prompts): server/domain/events/schema.ts joins every family into the union. */
+/**
+ * This family's event types (the reasoning switch at work and correction prompts).
+ * The union (schema.ts) is every family's tuple; a new type of this family goes here.
+ */
 export const REASONING_EVENTS = [ReasoningRecordedBody, CorrectionAppliedBody] as const;

@@ -36,5 +36,8 @@ export const RoleReportedBody = z.object({
 });
 export type RoleReportedBody = z.infer<typeof RoleReportedBody>;
 
-/** The event types of this family (full mode's Librarian, Critic and Chaos): server/domain/events/schema.ts joins every family into the union. */
+/**
+ * This family's event types (full mode's Librarian, Critic and Chaos).
+ * The union (schema.ts) is every family's tuple; a new type of this family goes here.
+ */
 export const ROLE_EVENTS = [RoleReportedBody] as const;

@@ -116,7 +116,10 @@ export const RunEndedBody = z.object({
   reason: z.string(),
 });
 
-/** The event types of this family (a run's life: messages, start, routing, resume, discovery, sandbox, end): server/domain/events/schema.ts joins every family into the union. */
+/**
+ * This family's event types (a run's life: messages, start, routing, resume, discovery, sandbox, end).
+ * The union (schema.ts) is every family's tuple; a new type of this family goes here.
+ */
 export const RUN_EVENTS = [
   MessagePostedBody,
   RunStartedBody,

@@ -30,5 +30,8 @@ export const SandboxDescribedBody = z.object({
   resources: SandboxResources.nullable(),
 });
 
-/** The event types of this family (the sandbox's toolchains and resource limits): server/domain/events/schema.ts joins every family into the union. */
+/**
+ * This family's event types (the sandbox's toolchains and resource limits).
+ * The union (schema.ts) is every family's tuple; a new type of this family goes here.
+ */
 export const SANDBOX_EVENTS = [SandboxDescribedBody] as const;

@@ -91,7 +91,10 @@ export const FileEditedBody = z.object({
   confirmed: z.string().max(2_000).nullable(),
 });
 
-/** The event types of this family (the workspace: changes, saved/merged/discarded work, terminal, edits): server/domain/events/schema.ts joins every family into the union. */
+/**
+ * This family's event types (the workspace: changes, saved/merged/discarded work, terminal, edits).
+ * The union (schema.ts) is every family's tuple; a new type of this family goes here.
+ */
 export const WORKSPACE_EVENTS = [
   WorkspaceChangedBody,
   WorkSavedBody,
