@@ -4,7 +4,7 @@
  * file's `import type { AppRouter }` does not count as shipping the router. `npm run deps:report` runs it.
  */
 const base = require("./.dependency-cruiser.cjs");
-const { CLIENT, SERVER_ONLY, withSeverity } = require("./scripts/layers/layers.cjs");
+const { CLIENT, SERVER_ONLY } = require("./scripts/layers/layers.cjs");
 
 const NODE_BUILTINS = [
   "fs",
@@ -40,6 +40,6 @@ module.exports = {
       from: { path: CLIENT },
       to: { path: `^(node:)?(${NODE_BUILTINS.join("|")})$`, reachable: true },
     },
-  ].map(withSeverity),
+  ],
   options: { ...base.options, tsPreCompilationDeps: false },
 };

@@ -4,10 +4,6 @@ import { createRequire } from "node:module";
 import path from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 
-const { REPORT_ONLY } = createRequire(import.meta.url)("./layers.cjs") as { REPORT_ONLY: string[] };
-/** A rule in report mode fires as a warning; every other rule as an error. */
-const severity = (rule: string) => (REPORT_ONLY.includes(rule) ? "warn" : "error");
-
 /**
  * Proves each rule of the layer gate fires (issue #18): scratch files with deliberately wrong imports
  * are written into the tree, dependency-cruiser runs on them with the gate's configs and must exit
@@ -116,7 +112,22 @@ function cruise(config: string, files: string[], follow = false): { status: numb
   return { status: result.status, output: `${result.stdout}${result.stderr}` };
 }
 
-const written = [...CASES, ...RUNTIME_CASES, CYCLE_PARTNER];
+/**
+ * The shape of the debt these rules once reported (issue #18): a domain module reaching outside the
+ * domain, and a client file reaching a Node.js built-in through a chain of domain imports.
+ */
+const CHAIN = {
+  client: {
+    file: `app/_components/${tag}-chain.tsx`,
+    text: `import { hashed } from "@/server/domain/${tag}-chain";\nexport const scratch = hashed;\n`,
+  },
+  domain: {
+    file: `server/domain/${tag}-chain.ts`,
+    text: 'import { createHash } from "node:crypto";\nimport { verify } from "@/server/contract/verify";\nexport const hashed = [createHash, verify];\n',
+  },
+};
+
+const written = [...CASES, ...RUNTIME_CASES, CYCLE_PARTNER, CHAIN.client, CHAIN.domain];
 
 describe("the layer gate's rules fire on a deliberately wrong import", () => {
   beforeAll(() => {
@@ -136,6 +147,26 @@ describe("the layer gate's rules fire on a deliberately wrong import", () => {
     );
   });
 
+  it("every rule fails the gate: none is in report mode (severity error)", () => {
+    for (const config of [".dependency-cruiser.cjs", ".dependency-cruiser.runtime.cjs"]) {
+      const loaded = require(path.join(ROOT, config)) as {
+        forbidden?: { name: string; severity: string }[];
+        required?: { name: string; severity: string }[];
+      };
+      for (const rule of [...(loaded.forbidden ?? []), ...(loaded.required ?? [])])
+        expect(`${rule.name}: ${rule.severity}`).toBe(`${rule.name}: error`);
+    }
+  });
+
+  it("a client file reaching a Node.js built-in through the domain fails both rules it breaks", () => {
+    const runtime = cruise(".dependency-cruiser.runtime.cjs", [CHAIN.client.file], true);
+    expect(runtime.status).not.toBe(0);
+    expect(runtime.output).toContain(`error browser-reaches-node-builtin: ${CHAIN.client.file} → crypto`);
+    const imports = cruise(".dependency-cruiser.cjs", [CHAIN.domain.file]);
+    expect(imports.status).not.toBe(0);
+    expect(imports.output).toContain(`error layer-domain: ${CHAIN.domain.file} → server/contract/verify.ts`);
+  });
+
   it("a clean module passes (the failures below come from the scratch imports)", () => {
     const { status, output } = cruise(".dependency-cruiser.cjs", ["server/domain/errors.ts"]);
     expect(output).toContain("no dependency violations found");
@@ -152,7 +183,7 @@ describe("the layer gate's rules fire on a deliberately wrong import", () => {
     expect(imports.status).not.toBe(0);
     expect(cycles.status).not.toBe(0);
     const output = imports.output + cycles.output;
-    for (const { rule, file } of CASES) expect(output).toContain(`${severity(rule)} ${rule}: ${file}`);
+    for (const { rule, file } of CASES) expect(output).toContain(`error ${rule}: ${file}`);
   });
 
   it("every run-time rule fails the cruise with its name, on its scratch file", () => {
@@ -161,8 +192,7 @@ describe("the layer gate's rules fire on a deliberately wrong import", () => {
       RUNTIME_CASES.map((c) => c.file),
     );
     expect(status).not.toBe(0);
-    for (const { rule, file } of RUNTIME_CASES)
-      expect(output).toContain(`${severity(rule)} ${rule}: ${file}`);
+    for (const { rule, file } of RUNTIME_CASES) expect(output).toContain(`error ${rule}: ${file}`);
   });
 });
 

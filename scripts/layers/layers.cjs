@@ -126,25 +126,4 @@ const SERVER_ONLY = [
   "server/api/",
 ];
 
-/**
- * Rules still in report mode (severity "warn": printed by `npm run deps:report`, not failing the gate)
- * because the tree still breaks them; the README's Architecture → Layers lists them as known debt.
- * Every other rule fails the test command. Empty this list as the debt is paid.
- */
-const REPORT_ONLY = ["layer-domain", "browser-reaches-node-builtin"];
-
-/** The rule with its severity: "error" (gate) unless it is in REPORT_ONLY. */
-const withSeverity = (rule) => ({ ...rule, severity: REPORT_ONLY.includes(rule.name) ? "warn" : "error" });
-
-module.exports = {
-  CLIENT,
-  LAYERS,
-  REPORT_ONLY,
-  RIVA_LAYERS,
-  SERVER_ONLY,
-  TEST_SUPPORT,
-  TESTS,
-  anyOf,
-  under,
-  withSeverity,
-};
+module.exports = { CLIENT, LAYERS, RIVA_LAYERS, SERVER_ONLY, TEST_SUPPORT, TESTS, anyOf, under };

@@ -5,13 +5,14 @@ import {
   existsCommand,
   functionCommand,
 } from "@/server/domain/contract/check-commands";
+import { type CheckTestHints, checkRunOf } from "@/server/domain/contract/check-run";
 import type { Criterion, CriterionResult } from "@/server/domain/contract/criteria";
 import { countsVeto, describeCounts } from "@/server/domain/contract/test-results";
 import { errorMessage } from "@/server/domain/errors";
 import type { ExecResult } from "@/server/domain/sandbox-port";
 import { keepTail } from "@/server/domain/text/cap";
 import { couldNotRunReason } from "./could-not-run";
-import { type CheckTestHints, checkRunOf, testsOfCheckRun, withoutReport } from "./test-runs/check-run";
+import { testsOfCheckRun, withoutReport } from "./test-runs/check-run-output";
 
 /** The one thing verifiers need from a sandbox: run a command in /workspace and see what happened. */
 export type Exec = (command: string) => Promise<ExecResult>;

@@ -1,21 +1,20 @@
 import "server-only";
-import { type LanguageModel, type ModelMessage, type ToolSet, tool } from "ai";
-import { estimateTokens } from "@/server/domain/text/tokens";
+import type { LanguageModel, ModelMessage, ToolSet } from "ai";
 import type { ToolName } from "@/server/domain/tools/catalogue";
 import { PROVIDER_SHORT_LABELS, type ProviderId } from "@/server/domain/vocabulary/providers";
 import { REASONING_MICRO_PROMPT, stagePolicy } from "@/server/policy/stages/policy";
 import { actInstructions } from "./act-prompt";
 import { actToolNames, actToolSet, runActTurn } from "./act-turn";
-import type { Plan } from "./actions";
 import { type AnswerStepRequest, streamAnswerStep } from "./answer-step";
 import type { Ask, AskStage } from "./ask";
+import { CallMeter } from "./call-meter";
 import type { ModelCallRecord } from "./call-record";
 import { composeSystemPrompt } from "./compose-prompt";
 import { type CorrectionNote, correctAnswer, correctFailedTool } from "./corrections";
 import { deliveryAsk } from "./delivery/delivery-ask";
 import type { DeliveryCheckInput } from "./delivery/types";
 import { ModelOutputError } from "./errors";
-import { MAX_CHILDREN, MIN_CHILDREN } from "./heuristics/split-task";
+import { planAsk } from "./plan-ask";
 import { loadPrompt, renderPrompt } from "./prompts";
 import { createLanguageModel, effectiveBaseUrl } from "./providers";
 import { qaToolSet, qaUserMessage, runQaTurn } from "./qa-turn";
@@ -27,15 +26,6 @@ import { requestToolCall } from "./request-tool-call";
 import { chaosAsk, criticAsk, librarianAsk } from "./roles/role-asks";
 import type { ChaosInput, CriticInput, LibrarianInput } from "./roles/types";
 import { toModelError } from "./to-model-error";
-import {
-  CannotDecomposeInput,
-  FORCED_PLAN_TOOLS,
-  interpretPlan,
-  PLAN_TOOLS,
-  ProposeDecompositionInput,
-  TOOL_DESCRIPTIONS,
-  WorkDirectlyInput,
-} from "./tool-inputs";
 import type {
   ActInput,
   AgentModel,
@@ -73,23 +63,6 @@ export interface AiSdkModelConfig {
   promptsDir?: string;
 }
 
-const planTools = {
-  work_directly: tool({ description: TOOL_DESCRIPTIONS.work_directly, inputSchema: WorkDirectlyInput }),
-  propose_decomposition: tool({
-    description: TOOL_DESCRIPTIONS.propose_decomposition,
-    inputSchema: ProposeDecompositionInput,
-  }),
-} satisfies ToolSet;
-
-/** When the engine requires a split, working directly is not offered. */
-const forcedPlanTools = {
-  propose_decomposition: planTools.propose_decomposition,
-  cannot_decompose: tool({
-    description: TOOL_DESCRIPTIONS.cannot_decompose,
-    inputSchema: CannotDecomposeInput,
-  }),
-} satisfies ToolSet;
-
 /** What the invariant check needs of a request. */
 interface Checked {
   stage: AskStage;
@@ -122,29 +95,9 @@ export class AiSdkModel implements AgentModel {
     this.model = createLanguageModel(settings);
   }
 
+  /** The plan step: work directly or split (see plan-ask.ts). */
   async plan(input: PlanInput, signal?: AbortSignal) {
-    const repoSummary = input.repoSummary?.trim() || "(nothing known yet)";
-    const vars = { minChildren: String(MIN_CHILDREN), maxChildren: String(MAX_CHILDREN), repoSummary };
-    const forced = input.mustDecompose === true;
-    const failureSummary = input.failureSummary?.trim() || "(no attempt recorded)";
-    const { value, call } = await this.ask<Plan>(
-      {
-        stage: "decompose",
-        workspaceTools: [],
-        request: input.request,
-        instructions: withOutcome(
-          forced
-            ? renderPrompt("redecompose", { ...vars, failureSummary }, { dir: this.config.promptsDir })
-            : renderPrompt("decompose", vars, { dir: this.config.promptsDir }),
-          input.reasoning,
-          { dir: this.config.promptsDir },
-        ),
-        userMessage: input.task,
-        tools: forced ? forcedPlanTools : planTools,
-        interpret: (calls, text) => interpretPlan(calls, text, forced ? FORCED_PLAN_TOOLS : PLAN_TOOLS),
-      },
-      signal,
-    );
+    const { value, call } = await this.ask(planAsk(input, this.config.promptsDir), signal);
     return { plan: value, call };
   }
 
@@ -209,18 +162,7 @@ export class AiSdkModel implements AgentModel {
       ),
       tools: actToolSet(offered),
     });
-    const startedAt = performance.now();
-    const spent = { tokensIn: 0, tokensOut: 0 };
-    let corrections: CorrectionNote[] = [];
-    const record = (): ModelCallRecord => ({
-      stage: "act",
-      modelId: this.id,
-      offline: false,
-      ...spent,
-      latencyMs: performance.now() - startedAt,
-      tools: offered,
-      ...(corrections.length > 0 ? { corrections } : {}),
-    });
+    const meter = new CallMeter(this.id, "act", offered);
     const result = await runActTurn(
       { role: "user", content: input.what },
       {
@@ -228,9 +170,7 @@ export class AiSdkModel implements AgentModel {
         reads,
         request: async (messages) => {
           const outcome = await this.request(ask, messages, signal);
-          spent.tokensIn += outcome.tokensIn ?? estimateTokens(ask.instructions + JSON.stringify(messages));
-          spent.tokensOut +=
-            outcome.tokensOut ?? estimateTokens(outcome.text + JSON.stringify(outcome.calls));
+          meter.count(ask.instructions, messages, outcome);
           return outcome;
         },
         correction: (answer, problem) => correctAnswer(answer, problem, "one of the offered tools", { dir }),
@@ -238,15 +178,18 @@ export class AiSdkModel implements AgentModel {
         readsExhausted: `You have used all ${maxReads} reads of this turn: now call the tool that does the work.`,
       },
     );
-    corrections = result.corrections;
     if (!result.ok)
       throw new ModelOutputError(
         `${this.id} did not answer with a valid tool call after one corrective re-ask: ${result.problem}`,
-        record(),
+        meter.record(result.corrections),
       );
     // With reasoning on, what the model wrote next to its action is the cycle's reflection.
     const reasoning = input.request?.reasoning === "on" && result.text !== "" ? result.text : undefined;
-    return { action: result.action, call: record(), ...(reasoning ? { reasoning } : {}) };
+    return {
+      action: result.action,
+      call: meter.record(result.corrections),
+      ...(reasoning ? { reasoning } : {}),
+    };
   }
 
   /** Seed 001 §4.1: the macro warmup, a few reads (the policy's read-only tools), then plain text. */
@@ -273,16 +216,7 @@ export class AiSdkModel implements AgentModel {
     if (input.request)
       checkModelRequest({ ...input.request, stage: "qa_review", tools: policy.tools, system: instructions });
     const tools = qaToolSet(policy.tools);
-    const startedAt = performance.now();
-    const spent = { tokensIn: 0, tokensOut: 0 };
-    const record = (): ModelCallRecord => ({
-      stage: "qa_review",
-      modelId: this.id,
-      offline: false,
-      ...spent,
-      latencyMs: performance.now() - startedAt,
-      tools: [...policy.tools],
-    });
+    const meter = new CallMeter(this.id, "qa_review", [...policy.tools]);
     const result = await runQaTurn(
       { role: "user", content: qaUserMessage(input) },
       {
@@ -290,9 +224,7 @@ export class AiSdkModel implements AgentModel {
         reads,
         request: async (messages) => {
           const outcome = await this.request({ stage: "qa_review", instructions, tools }, messages, signal);
-          spent.tokensIn += outcome.tokensIn ?? estimateTokens(instructions + JSON.stringify(messages));
-          spent.tokensOut +=
-            outcome.tokensOut ?? estimateTokens(outcome.text + JSON.stringify(outcome.calls));
+          meter.count(instructions, messages, outcome);
           return outcome;
         },
         correction: (problem) =>
@@ -300,8 +232,8 @@ export class AiSdkModel implements AgentModel {
       },
     );
     if (!result.ok)
-      throw new ModelOutputError(`${this.id} gave no valid QA report: ${result.problem}`, record());
-    return { report: result.report, call: record() };
+      throw new ModelOutputError(`${this.id} gave no valid QA report: ${result.problem}`, meter.record());
+    return { report: result.report, call: meter.record() };
   }
 
   /**
@@ -309,7 +241,7 @@ export class AiSdkModel implements AgentModel {
    * from the stage policy and checked the request's invariants; this only sends it.
    */
   async answerStep(request: AnswerStepRequest, signal?: AbortSignal) {
-    const startedAt = performance.now();
+    const meter = new CallMeter(this.id, "discover");
     const outcome = await this.sent(signal, (abortSignal) =>
       streamAnswerStep(this.model, request, {
         abortSignal,
@@ -317,15 +249,8 @@ export class AiSdkModel implements AgentModel {
         ...(this.config.headers ? { headers: this.config.headers } : {}),
       }),
     );
-    const call: ModelCallRecord = {
-      stage: "discover",
-      modelId: this.id,
-      offline: false,
-      tokensIn: outcome.tokensIn ?? estimateTokens(request.instructions + JSON.stringify(request.messages)),
-      tokensOut: outcome.tokensOut ?? estimateTokens(outcome.text + JSON.stringify(outcome.calls)),
-      latencyMs: performance.now() - startedAt,
-    };
-    return { ...outcome, call };
+    meter.count(request.instructions, request.messages, outcome);
+    return { ...outcome, call: meter.record() };
   }
 
   /**
@@ -354,28 +279,17 @@ export class AiSdkModel implements AgentModel {
     signal?: AbortSignal,
   ): Promise<{ value: T; call: ModelCallRecord }> {
     const ask = this.withInvariants(unchecked);
-    const startedAt = performance.now();
-    const spent = { tokensIn: 0, tokensOut: 0 };
+    const meter = new CallMeter(this.id, ask.stage, ask.workspaceTools);
     const corrections: CorrectionNote[] = [];
-    const record = (): ModelCallRecord => ({
-      stage: ask.stage,
-      modelId: this.id,
-      offline: false,
-      ...spent,
-      latencyMs: performance.now() - startedAt,
-      tools: ask.workspaceTools,
-      ...(corrections.length > 0 ? { corrections } : {}),
-    });
     const tools = Object.keys(ask.tools).join(" or ");
     const task: ModelMessage = { role: "user", content: ask.userMessage };
     let messages: ModelMessage[] = [task];
     let problem = "";
     for (const attempt of ["first ask", "re-ask"] as const) {
       const outcome = await this.request(ask, messages, signal);
-      spent.tokensIn += outcome.tokensIn ?? estimateTokens(ask.instructions + JSON.stringify(messages));
-      spent.tokensOut += outcome.tokensOut ?? estimateTokens(outcome.text + JSON.stringify(outcome.calls));
+      meter.count(ask.instructions, messages, outcome);
       const interpreted = ask.interpret(outcome.calls, outcome.text);
-      if (interpreted.ok) return { value: interpreted.value, call: record() };
+      if (interpreted.ok) return { value: interpreted.value, call: meter.record(corrections) };
       problem = interpreted.problem;
       if (attempt === "re-ask") break;
       // A fresh request with the correction appended, not a growing chat: the model sees the task
@@ -386,7 +300,7 @@ export class AiSdkModel implements AgentModel {
     }
     throw new ModelOutputError(
       `${this.id} did not answer with a valid ${tools} call after one corrective re-ask: ${problem}`,
-      record(),
+      meter.record(corrections),
     );
   }
 

@@ -77,6 +77,14 @@ export async function ensureCacheVolume(
   return name;
 }
 
+/** The project's cache volume, made if missing, as a container mounts it (container-spec.ts). */
+export async function cacheMount(
+  docker: Docker,
+  options: Parameters<typeof ensureCacheVolume>[1],
+): Promise<{ name: string; target: string; env: string[] }> {
+  return { name: await ensureCacheVolume(docker, options), target: CACHE_DIR, env: CACHE_ENV };
+}
+
 /**
  * Removes this instance's cache volumes whose project no longer exists (`liveProjects` answers which
  * of the given ids still do), at server start. A volume a container still mounts is kept (the engine

@@ -1,34 +1,20 @@
 import "server-only";
-import { randomBytes } from "node:crypto";
 import Docker from "dockerode";
 import type { Logger } from "pino";
 import type { EgressPhase, EgressSettings } from "@/server/domain/vocabulary/egress";
 import type { SandboxRuntime } from "@/server/domain/vocabulary/sandbox-runtime";
 import { logger as rootLogger } from "@/server/logger";
-import {
-  containerSpec,
-  DEFAULT_SANDBOX_IMAGE,
-  type EgressNetwork,
-  GiB,
-  LABEL_MANAGED,
-  POOL_NAME_PREFIX,
-  poolKeyOf,
-  type SandboxLimits,
-} from "./container-spec";
-import {
-  CACHE_DIR,
-  CACHE_ENV,
-  ensureCacheVolume,
-  removeProjectArtifacts,
-  sweepOrphanCacheVolumes,
-} from "./dep-cache";
+import { containerSpec, DEFAULT_SANDBOX_IMAGE, GiB, type SandboxLimits } from "./container-spec";
+import { cacheMount, removeProjectArtifacts, sweepOrphanCacheVolumes } from "./dep-cache";
+import { assertRuntimeUsable, engineAddressOf, engineRuntimes, pingEngine } from "./docker-engine";
 import { statusOf, toSandboxError } from "./docker-errors";
 import { runInContainer } from "./docker-exec";
 import { DockerSandbox } from "./docker-sandbox";
 import type { EgressProxy } from "./egress/egress-proxy";
 import { SandboxEgress } from "./egress/sandbox-egress";
-import { type PoolEntry, sweepOrphanContainers } from "./orphan-sweep";
+import { sweepOrphanContainers } from "./orphan-sweep";
 import { assertBareRepo, copyRepoInto } from "./repo-copy";
+import { findSessionContainer } from "./session-container";
 import { containerNameFor } from "./shell";
 import { ShellAgents } from "./shell-agents";
 import { openContainerTerminal } from "./terminal";
@@ -41,6 +27,7 @@ import type {
   SandboxProvider,
 } from "./types";
 import { SandboxError, SandboxImageMissingError, type SandboxTerminal, type TerminalSize } from "./types";
+import { removeContainerQuietly, WarmPool } from "./warm-pool";
 
 export interface DockerSandboxProviderOptions {
   /** A ready client; otherwise one is made from `dockerOptions` (default: DOCKER_HOST or the local socket). */
@@ -76,13 +63,7 @@ export class DockerSandboxProvider implements SandboxProvider {
   private readonly defaultTimeoutMs: number;
   private readonly log: Logger;
   private readonly instance: string;
-  private readonly poolSize: number;
-  private readonly pool: PoolEntry[] = [];
-  private poolPending = 0;
-  private filling: Promise<void> | null = null;
-  private readonly poolRefillDelayMs: number;
-  private refillTimer: NodeJS.Timeout | undefined;
-  private closed = false;
+  private readonly pool: WarmPool;
   private readonly shells: ShellAgents;
   private readonly egress: SandboxEgress;
 
@@ -93,9 +74,18 @@ export class DockerSandboxProvider implements SandboxProvider {
     this.limits = { memoryBytes: GiB, nanoCpus: 1e9, pidsLimit: 256, ...options.limits };
     this.log = (options.logger ?? rootLogger).child({ module: "sandbox" });
     this.instance = options.instance ?? "default";
-    this.poolSize = Math.max(0, Math.floor(options.poolSize ?? 0));
-    this.poolRefillDelayMs = options.poolRefillDelayMs ?? 1_000;
     this.shells = new ShellAgents(this.docker, options.persistentShell ?? true, this.log);
+    this.pool = new WarmPool({
+      docker: this.docker,
+      shells: this.shells,
+      log: this.log,
+      size: Math.max(0, Math.floor(options.poolSize ?? 0)),
+      refillDelayMs: options.poolRefillDelayMs ?? 1_000,
+      instance: this.instance,
+      image: this.image,
+      limits: this.limits,
+      wrap: (error, action) => this.wrap(error, action),
+    });
     this.egress = new SandboxEgress(this.docker, options.egress ?? null, this.log);
   }
 
@@ -111,151 +101,35 @@ export class DockerSandboxProvider implements SandboxProvider {
     return this.egress.apply(sandbox.id, recordAs ?? sessionId, phase, settings);
   }
 
-  private refillSoon(): void {
-    if (this.poolSize === 0 || this.closed || this.refillTimer) return;
-    this.refillTimer = setTimeout(() => {
-      this.refillTimer = undefined;
-      void this.fillPool();
-    }, this.poolRefillDelayMs);
-    this.refillTimer.unref();
-  }
-
   /** How many warm containers wait to be claimed right now. */
   get poolReady(): number {
-    return this.pool.length;
+    return this.pool.ready;
   }
 
   /** Tops the warm pool up to its size; resolves when it is full (or a creation failed). */
-  async fillPool(): Promise<void> {
-    if (this.poolSize === 0 || this.closed) return;
-    if (!this.filling) {
-      // `.finally` always runs later than this assignment, so `filling` cannot stay set by mistake.
-      const run: Promise<void> = this.topUpPool().finally(() => {
-        if (this.filling === run) this.filling = null;
-      });
-      this.filling = run;
-    }
-    return this.filling;
-  }
-
-  private async topUpPool(): Promise<void> {
-    try {
-      while (!this.closed && this.pool.length + this.poolPending < this.poolSize) {
-        this.poolPending++;
-        try {
-          const entry = await this.createPoolContainer();
-          if (this.closed) await this.removeQuietly(entry.id);
-          else this.pool.push(entry);
-        } finally {
-          this.poolPending--;
-        }
-      }
-    } catch (error) {
-      this.log.warn(
-        { err: error instanceof Error ? error.message : String(error) },
-        "warm pool refill failed",
-      );
-    }
+  fillPool(): Promise<void> {
+    return this.pool.fill();
   }
 
   /** Stops refilling, removes the unclaimed pool containers and closes every persistent shell. */
   async close(): Promise<void> {
-    this.closed = true;
-    clearTimeout(this.refillTimer);
-    this.refillTimer = undefined;
-    await this.filling?.catch(() => undefined);
-    const entries = this.pool.splice(0);
-    await Promise.all(entries.map((entry) => this.removeQuietly(entry.id)));
+    await this.pool.close();
     this.shells.closeAll();
   }
 
-  private async createPoolContainer(): Promise<PoolEntry> {
-    const owner = this.instance.replace(/[^A-Za-z0-9_.-]/g, "-").slice(0, 64);
-    const name = `${POOL_NAME_PREFIX}${owner}-${randomBytes(6).toString("hex")}`;
-    // Only the provider's own limits are kept warm; a project with its own gets a container of its own.
-    const key = this.poolKey(this.limits);
-    const spec = this.spec(name, undefined, false, { limits: this.limits, poolKey: key });
-    let container: Docker.Container;
-    try {
-      container = await this.docker.createContainer(spec);
-    } catch (error) {
-      if (statusOf(error) === 404) throw new SandboxImageMissingError(this.image);
-      throw this.wrap(error, "create a warm sandbox");
-    }
-    try {
-      await container.start();
-      // The shell is part of "warm": a claimed sandbox answers its first command at once.
-      await this.shells.agentFor(container.id);
-    } catch (error) {
-      await this.removeQuietly(container.id);
-      throw this.wrap(error, "start a warm sandbox");
-    }
-    return { id: container.id, name, key };
-  }
-
-  /** What a pool container must have been made with for a session with these limits to claim it. */
-  private poolKey(limits: SandboxLimits): string {
-    return poolKeyOf({ image: this.image, allowNetwork: false, limits });
-  }
-
-  /**
-   * A pool container renamed to the session's name, or null when none is ready (or the name is taken).
-   * Only a container made with the wanted key (image, network, limits) is claimed; others stay warm.
-   */
-  private async claimFromPool(sessionName: string, key: string): Promise<Docker.Container | null> {
-    for (let entry = this.takeFromPool(key); entry; entry = this.takeFromPool(key)) {
-      this.refillSoon();
-      const container = this.docker.getContainer(entry.id);
-      try {
-        await container.rename({ name: sessionName });
-        return container;
-      } catch (error) {
-        if (statusOf(error) === 409) {
-          // The session's name is taken (a concurrent create): the entry stays warm for someone else.
-          this.pool.unshift(entry);
-          return null;
-        }
-        // Gone or broken: drop it and try the next one.
-        await this.removeQuietly(entry.id);
-      }
-    }
-    this.refillSoon();
-    return null;
-  }
-
-  private takeFromPool(key: string): PoolEntry | undefined {
-    const index = this.pool.findIndex((entry) => entry.key === key);
-    return index < 0 ? undefined : this.pool.splice(index, 1)[0];
-  }
-
-  private async removeQuietly(containerId: string): Promise<void> {
-    this.shells.forget(containerId);
-    await this.docker
-      .getContainer(containerId)
-      .remove({ force: true, v: true })
-      .catch(() => undefined);
+  private removeQuietly(containerId: string): Promise<void> {
+    return removeContainerQuietly(this.docker, this.shells, containerId);
   }
 
   /** Where the engine is expected, for error messages (never includes credentials). */
   get engineAddress(): string {
-    const modem = this.docker.modem as unknown as { socketPath?: unknown; host?: unknown; port?: unknown };
-    if (typeof modem.socketPath === "string") return modem.socketPath;
-    if (typeof modem.host === "string") return `${modem.host}${modem.port ? `:${modem.port}` : ""}`;
-    return "the default Docker socket";
+    return engineAddressOf(this.docker);
   }
 
   async ping(): Promise<void> {
-    let timer: NodeJS.Timeout | undefined;
-    const timeout = new Promise<never>((_, reject) => {
-      timer = setTimeout(() => reject(Object.assign(new Error("timed out"), { code: "ETIMEDOUT" })), 5_000);
-    });
-    try {
-      await Promise.race([this.docker.ping(), timeout]);
-    } catch (error) {
+    await pingEngine(this.docker).catch((error: unknown) => {
       throw this.wrap(error, "ping the Docker engine");
-    } finally {
-      clearTimeout(timer);
-    }
+    });
   }
 
   /**
@@ -286,7 +160,8 @@ export class DockerSandboxProvider implements SandboxProvider {
 
     const image = options.image ?? this.image;
     const runtime = options.runtime ?? "runc";
-    if (runtime === "runsc") await this.assertRuntimeUsable(runtime, options.allowNetwork ?? false);
+    if (runtime === "runsc")
+      await assertRuntimeUsable(runtime, options.allowNetwork ?? false, () => this.runtimes());
 
     const started = Date.now();
     let container: Docker.Container;
@@ -294,23 +169,19 @@ export class DockerSandboxProvider implements SandboxProvider {
     // gVisor never gets a network (its runtime refuses one here): its egress is Off whatever is asked.
     const egressNetwork = runtime === "runsc" ? undefined : await this.egress.networkFor(options.egress);
     const cacheVolume = options.cacheProjectId
-      ? {
-          name: await ensureCacheVolume(this.docker, {
-            instance: this.instance,
-            projectId: options.cacheProjectId,
-            image: this.image,
-          }).catch((error: unknown) => {
-            throw this.wrap(error, "prepare the project's dependency cache");
-          }),
-          target: CACHE_DIR,
-          env: CACHE_ENV,
-        }
+      ? await cacheMount(this.docker, {
+          instance: this.instance,
+          projectId: options.cacheProjectId,
+          image: this.image,
+        }).catch((error: unknown) => {
+          throw this.wrap(error, "prepare the project's dependency cache");
+        })
       : undefined;
     const networked = (options.allowNetwork ?? false) || egressNetwork !== undefined;
     // The pool holds only containers of the default image on runc, with neither a network nor a cache
     // volume, keyed by their limits.
     const poolable = !networked && !cacheVolume && image === this.image && runtime === "runc";
-    const claimed = poolable ? await this.claimFromPool(name, this.poolKey(limits)) : null;
+    const claimed = poolable ? await this.pool.claim(name, this.pool.keyFor(limits)) : null;
     if (claimed) {
       try {
         if (options.repoPath) await this.cloneInto(claimed, options.repoPath, branch);
@@ -326,9 +197,13 @@ export class DockerSandboxProvider implements SandboxProvider {
     }
     try {
       container = await this.docker.createContainer(
-        this.spec(name, sessionId, networked, {
-          limits,
+        containerSpec({
+          name,
+          sessionId,
+          allowNetwork: networked,
           image,
+          instance: this.instance,
+          limits,
           runtime,
           ...(egressNetwork && egressNetwork !== "bridge" ? { egressNetwork } : {}),
           ...(cacheVolume ? { cacheVolume } : {}),
@@ -374,63 +249,18 @@ export class DockerSandboxProvider implements SandboxProvider {
   }
 
   private async lookup(sessionId: string): Promise<Sandbox | null> {
-    const name = containerNameFor(sessionId);
-    let info: Docker.ContainerInspectInfo;
-    try {
-      info = await this.docker.getContainer(name).inspect();
-    } catch (error) {
-      if (statusOf(error) === 404) return null;
-      throw this.wrap(error, "look up the sandbox");
-    }
-    if (info.Config.Labels?.[LABEL_MANAGED] !== "true") {
-      throw new SandboxError(
-        "create_failed",
-        `A container named ${name} exists but is not managed by Arbor.`,
-      );
-    }
-    if (!info.State.Running) {
-      this.shells.forget(info.Id);
-      try {
-        await this.docker.getContainer(info.Id).start();
-      } catch (error) {
-        // 304: it was started in the meantime.
-        if (statusOf(error) !== 304) throw this.wrap(error, "restart the sandbox");
-      }
-    }
-    const host = info.HostConfig;
-    const limits =
-      host.Memory && host.NanoCpus && host.PidsLimit
-        ? { memoryBytes: host.Memory, nanoCpus: host.NanoCpus, pidsLimit: host.PidsLimit }
-        : undefined;
-    return this.sandboxFor(info.Id, sessionId, {
-      limits,
-      image: info.Config.Image,
-      runtime: info.HostConfig.Runtime === "runsc" ? "runsc" : "runc",
+    const found = await findSessionContainer(this.docker, containerNameFor(sessionId), {
+      forget: (id) => this.shells.forget(id),
+      wrap: (error, action) => this.wrap(error, action),
     });
+    return found && this.sandboxFor(found.id, sessionId, found);
   }
 
   /** The runtimes the engine offers (`docker info`), e.g. ["runc", "runsc"]. */
   async runtimes(): Promise<string[]> {
-    try {
-      const info = (await this.docker.info()) as { Runtimes?: Record<string, unknown> };
-      return Object.keys(info.Runtimes ?? {});
-    } catch (error) {
+    return engineRuntimes(this.docker).catch((error: unknown) => {
       throw this.wrap(error, "list the engine's runtimes");
-    }
-  }
-
-  /** gVisor needs the engine to have it registered, and never has a network on these engines. */
-  private async assertRuntimeUsable(runtime: SandboxRuntime, allowNetwork: boolean): Promise<void> {
-    if (allowNetwork)
-      throw new SandboxError(
-        "invalid_argument",
-        "A gVisor (runsc) sandbox has no network: choose runc for a session that needs one.",
-      );
-    if (!(await this.runtimes()).includes(runtime))
-      throw new SandboxError(
-        "unavailable",
-        `The Docker engine has no ${runtime} runtime (gVisor). Run scripts/ensure-runsc.sh as root on the server, or choose runc in the project's settings.`,
-      );
+    });
   }
 
   /**
@@ -455,16 +285,12 @@ export class DockerSandboxProvider implements SandboxProvider {
       instance: this.instance,
       image: this.image,
       log: this.log,
-      isPooled: (id) => this.pool.some((entry) => entry.id === id),
-      adopt: (entry) => {
-        if (this.closed || this.pool.length + this.poolPending >= this.poolSize) return false;
-        this.pool.push(entry);
-        return true;
-      },
+      isPooled: (id) => this.pool.isPooled(id),
+      adopt: (entry) => this.pool.adopt(entry),
       forget: (id) => this.shells.forget(id),
       wrap: (error, action) => this.wrap(error, action),
     });
-    void this.fillPool();
+    void this.pool.fill();
     return result;
   }
 
@@ -499,33 +325,6 @@ export class DockerSandboxProvider implements SandboxProvider {
   /** A deleted project's cache volume and built images (see dep-cache.ts). */
   async removeProjectArtifacts(projectId: string): Promise<{ images: string[] }> {
     return removeProjectArtifacts(this.docker, this.instance, projectId);
-  }
-
-  private spec(
-    name: string,
-    sessionId: string | undefined,
-    allowNetwork: boolean,
-    made: {
-      limits?: SandboxLimits;
-      poolKey?: string;
-      image?: string;
-      runtime?: SandboxRuntime;
-      egressNetwork?: EgressNetwork;
-      cacheVolume?: { name: string; target: string; env: string[] };
-    } = {},
-  ) {
-    return containerSpec({
-      name,
-      sessionId,
-      allowNetwork,
-      ...(made.egressNetwork ? { egressNetwork: made.egressNetwork } : {}),
-      ...(made.cacheVolume ? { cacheVolume: made.cacheVolume } : {}),
-      image: made.image ?? this.image,
-      instance: this.instance,
-      limits: made.limits ?? this.limits,
-      ...(made.poolKey !== undefined ? { poolKey: made.poolKey } : {}),
-      runtime: made.runtime ?? "runc",
-    });
   }
 
   /** Copies the project into the container and clones it there (see repo-copy.ts). */

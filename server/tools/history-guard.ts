@@ -1,5 +1,5 @@
-import type { ExecutedProgram, ShellWord } from "@/server/policy/approval/shell-split";
-import { splitShellCommand } from "@/server/policy/approval/shell-split";
+import type { ExecutedProgram, ShellWord } from "@/server/domain/shell/split";
+import { splitShellCommand } from "@/server/domain/shell/split";
 
 /**
  * No tool may force-push or rewrite git history (issue #5). The git tools have no option that could;

@@ -1,5 +1,5 @@
+import { detectTestRunners, type ReportFormat } from "@/server/domain/contract/test-command";
 import type { TestResults, TestRunner } from "@/server/domain/contract/test-results";
-import { detectTestRunners, type ReportFormat } from "./command";
 import { parseGoJson } from "./parse-go-json";
 import { parseJestJson } from "./parse-jest-json";
 import { parseJunitXml } from "./parse-junit";

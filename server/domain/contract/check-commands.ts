@@ -1,5 +1,5 @@
-import { type CheckTestHints, checkRunOf } from "@/server/contract/test-runs/check-run";
 import { shellQuote } from "@/server/domain/text/shell-quote";
+import { type CheckTestHints, checkRunOf } from "./check-run";
 import type { Criterion } from "./criteria";
 
 /**

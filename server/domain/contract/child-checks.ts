@@ -1,6 +1,6 @@
-import { type CheckTestHints, checkRunOf } from "@/server/contract/test-runs/check-run";
 import type { CodebaseIntent } from "@/server/domain/intent/codebase-intent";
 import { checkCommandsOf } from "./check-commands";
+import { type CheckTestHints, checkRunOf } from "./check-run";
 import type { Criterion } from "./criteria";
 import { detectedFallback } from "./detected-tests";
 import { parseAcceptance } from "./parse-acceptance";

@@ -1,19 +1,19 @@
 import { z } from "zod";
-import * as approval from "@/server/domain/events/bodies/approval";
-import { CheckRanBody, ChecksBaselinedBody } from "@/server/domain/events/bodies/checks";
-import { ContextRestoredBody } from "@/server/domain/events/bodies/context";
-import * as cycle from "@/server/domain/events/bodies/cycle";
-import * as editorFiles from "@/server/domain/events/bodies/editor-files";
-import * as environment from "@/server/domain/events/bodies/environment";
-import * as intention from "@/server/domain/events/bodies/intention";
-import * as qa from "@/server/domain/events/bodies/qa";
-import * as reasoning from "@/server/domain/events/bodies/reasoning";
-import * as roles from "@/server/domain/events/bodies/roles";
-import * as run from "@/server/domain/events/bodies/run";
-import { SandboxDescribedBody } from "@/server/domain/events/bodies/sandbox";
-import * as workspace from "@/server/domain/events/bodies/workspace";
-import { ContextCompressedBody, TierEscalatedBody, TiersConfiguredBody } from "./tier-schema";
-import { TraceRecordedBody } from "./trace-schema";
+import { APPROVAL_EVENTS } from "@/server/domain/events/bodies/approval";
+import { CHECK_EVENTS } from "@/server/domain/events/bodies/checks";
+import { CONTEXT_EVENTS } from "@/server/domain/events/bodies/context";
+import { CYCLE_EVENTS } from "@/server/domain/events/bodies/cycle";
+import { EDITOR_FILE_EVENTS } from "@/server/domain/events/bodies/editor-files";
+import { ENVIRONMENT_EVENTS } from "@/server/domain/events/bodies/environment";
+import { INTENTION_EVENTS } from "@/server/domain/events/bodies/intention";
+import { QA_EVENTS } from "@/server/domain/events/bodies/qa";
+import { REASONING_EVENTS } from "@/server/domain/events/bodies/reasoning";
+import { ROLE_EVENTS } from "@/server/domain/events/bodies/roles";
+import { RUN_EVENTS } from "@/server/domain/events/bodies/run";
+import { SANDBOX_EVENTS } from "@/server/domain/events/bodies/sandbox";
+import { WORKSPACE_EVENTS } from "@/server/domain/events/bodies/workspace";
+import { TIER_EVENTS } from "./tier-schema";
+import { TRACE_EVENTS } from "./trace-schema";
 
 export {
   Action,
@@ -31,74 +31,29 @@ export {
  * Ids: `sessionId` is implied by the log the event lives in; `runId` names one task given to the
  * agent; `intentionId` a node of the intention tree; `cycleId` one thought→action→result→judgment
  * attempt; `approvalId` one question waiting for a person.
+ *
+ * Each family of event types lives in one file (server/domain/events/bodies/*.ts, tier-schema.ts,
+ * trace-schema.ts) and lists its members in an `…_EVENTS` tuple; the union is their concatenation.
+ * Adding an event type: its schema and its place in its family's tuple, then its fold handler in
+ * server/domain/session/fold.ts (TypeScript refuses the build until there is one). See the README.
  */
 
 export const EventBody = z.discriminatedUnion("type", [
-  /** What a cycle wrote, as Agent Trace records (the trace ledger, seed 003). */
-  TraceRecordedBody,
-  /** Model tiers of the run, an intention's escalation, a compressed request (see tier-schema.ts). */
-  TiersConfiguredBody,
-  TierEscalatedBody,
-  ContextCompressedBody,
-  /** A person put an item a compression left out back into an intention's requests (bodies/context.ts). */
-  ContextRestoredBody,
-  run.MessagePostedBody,
-  run.RunStartedBody,
-  run.RunRoutedBody,
-  /** The server resumed the run after being down (bodies/run.ts). */
-  run.RunResumedBody,
-  run.AnswerToolCalledBody,
-  run.IntentDiscoveredBody,
-  run.SandboxReadyBody,
-  /** The sandbox's toolchain versions and resource limits (bodies/sandbox.ts). */
-  SandboxDescribedBody,
-  intention.IntentionCreatedBody,
-  intention.IntentionStatusChangedBody,
-  intention.IntentSelectedBody,
-  intention.DecisionMadeBody,
-  intention.ContractBuiltBody,
-  intention.CriteriaCheckedBody,
-  /** A contract check's command, run through the tool dispatch (bodies/checks.ts). */
-  CheckRanBody,
-  /** Red before green: the intention's checks run once before any work (bodies/checks.ts). */
-  ChecksBaselinedBody,
-  approval.ApprovalRequestedBody,
-  approval.ApprovalDecidedBody,
-  intention.BudgetSplitBody,
-  approval.ApprovalAssignedBody,
-  approval.RunPreApprovedBody,
-  cycle.CycleStartedBody,
-  cycle.ToolCalledBody,
-  cycle.CycleResultBody,
-  cycle.CycleJudgedBody,
-  cycle.CycleReflectedBody,
-  workspace.WorkspaceChangedBody,
-  cycle.LlmCalledBody,
-  /** The reasoning switch at work (warmup, micro reflections) and correction prompts (bodies/reasoning.ts). */
-  reasoning.ReasoningRecordedBody,
-  reasoning.CorrectionAppliedBody,
-  workspace.WorkSavedBody,
-  workspace.WorkMergedBody,
-  workspace.WorkDiscardedBody,
-  workspace.TerminalOpenedBody,
-  workspace.TerminalTypedBody,
-  workspace.TerminalClosedBody,
-  workspace.FileEditedBody,
-  /** Advisory QA on an intention, and the run's delivery gate (see bodies/qa.ts). */
-  qa.QaReportedBody,
-  qa.DeliveryReportedBody,
-  editorFiles.FileRenamedBody,
-  editorFiles.FileDeletedBody,
-  editorFiles.FolderRenamedBody,
-  editorFiles.FolderDeletedBody,
-  /** Full mode's Librarian, Critic and Chaos at work (see bodies/roles.ts). */
-  roles.RoleReportedBody,
-  /** The sandbox's network per phase, the setup command, connections through the egress proxy (bodies/environment.ts). */
-  environment.EgressPhaseSetBody,
-  environment.SetupStartedBody,
-  environment.SetupRanBody,
-  environment.EgressConnectionBody,
-  run.RunEndedBody,
+  ...RUN_EVENTS,
+  ...SANDBOX_EVENTS,
+  ...INTENTION_EVENTS,
+  ...CHECK_EVENTS,
+  ...APPROVAL_EVENTS,
+  ...CYCLE_EVENTS,
+  ...REASONING_EVENTS,
+  ...TIER_EVENTS,
+  ...CONTEXT_EVENTS,
+  ...TRACE_EVENTS,
+  ...WORKSPACE_EVENTS,
+  ...EDITOR_FILE_EVENTS,
+  ...QA_EVENTS,
+  ...ROLE_EVENTS,
+  ...ENVIRONMENT_EVENTS,
 ]);
 /** An event as read back (defaults applied). */
 export type EventBody = z.infer<typeof EventBody>;

@@ -83,3 +83,9 @@ export const ContextCompressedBody = z.object({
   /** The first 200 items; the counts above are complete. */
   dropped: z.array(CompressedItem).max(200),
 });
+
+/**
+ * This family's event types (model tiers, an intention's escalation, a compressed request).
+ * The union (schema.ts) is every family's tuple; a new type of this family goes here.
+ */
+export const TIER_EVENTS = [TiersConfiguredBody, TierEscalatedBody, ContextCompressedBody] as const;

@@ -109,3 +109,9 @@ export function arborMetadataOf(record: AgentTraceRecord): ArborTraceMetadata | 
   const parsed = ArborTraceMetadata.safeParse(record.metadata?.[ARBOR_METADATA_KEY]);
   return parsed.success ? parsed.data : null;
 }
+
+/**
+ * This family's event types (what a cycle wrote, as Agent Trace records).
+ * The union (schema.ts) is every family's tuple; a new type of this family goes here.
+ */
+export const TRACE_EVENTS = [TraceRecordedBody] as const;

@@ -1,8 +1,8 @@
 import type { CheckpointPolicy } from "@/server/domain/policy/checkpoints";
+import { splitShellCommand } from "@/server/domain/shell/split";
 import type { ActiveIntent } from "@/server/governance/intent-gate";
 import { decideApproval } from "@/server/policy/approval/decide";
 import type { ApprovalDecision } from "@/server/policy/approval/decision";
-import { splitShellCommand } from "@/server/policy/approval/shell-split";
 
 /**
  * The checkpoint before an action's command runs. The intention being worked is the active intent

@@ -1,7 +1,7 @@
 import { describe, expect, it } from "vitest";
 import { ApprovalPolicy, type CommandPattern } from "@/server/domain/policy/approval-policy";
+import { type CommandPart, splitShellCommand } from "@/server/domain/shell/split";
 import { isPreApproved, matchAllowList, matchDenyList, NO_PRE_APPROVALS, PreApprovals } from "./policy";
-import { type CommandPart, splitShellCommand } from "./shell-split";
 
 function parts(command: string): CommandPart[] {
   const result = splitShellCommand(command);

@@ -1,8 +1,8 @@
 import { z } from "zod";
 import type { CommandPattern } from "@/server/domain/policy/approval-policy";
+import type { ExecutedProgram } from "@/server/domain/shell/programs";
+import type { CommandPart, ShellWord } from "@/server/domain/shell/split";
 import { ToolCategory } from "@/server/domain/tools/risk";
-import type { ExecutedProgram } from "./shell-programs";
-import type { CommandPart, ShellWord } from "./shell-split";
 
 /**
  * Seed 004's batch approval, by category: for this run only, or for every run of the project. A run's

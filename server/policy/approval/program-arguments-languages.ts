@@ -1,5 +1,5 @@
-import type { ShellWord } from "./shell-vocabulary";
-import { summarise } from "./shell-vocabulary";
+import type { ShellWord } from "@/server/domain/shell/vocabulary";
+import { summarise } from "@/server/domain/shell/vocabulary";
 
 /** What a program's arguments make it do (`argumentEffects` in program-arguments.ts reads them). */
 export interface ArgumentEffects {

@@ -1,6 +1,6 @@
+import type { ShellWord } from "@/server/domain/shell/vocabulary";
+import { summarise } from "@/server/domain/shell/vocabulary";
 import { type ArgumentEffects, findEffects, gitBranch, sedEffects } from "./program-arguments-languages";
-import type { ShellWord } from "./shell-vocabulary";
-import { summarise } from "./shell-vocabulary";
 
 /**
  * What the arguments of a read-only program make it do. An allow-list names programs; this names the

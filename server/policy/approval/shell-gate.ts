@@ -1,4 +1,6 @@
 import type { ApprovalPolicy } from "@/server/domain/policy/approval-policy";
+import { type CommandPart, type Redirection, splitShellCommand } from "@/server/domain/shell/split";
+import { type ShellWord, summarise } from "@/server/domain/shell/vocabulary";
 import type { ActiveIntent } from "@/server/governance/intent-gate";
 import { imageFolderNamedBy } from "@/server/governance/protected-paths";
 import { isInScope, protectionOf, resolveWorkspacePath } from "@/server/governance/scope";
@@ -12,8 +14,6 @@ import {
   setsExecutionEnv,
 } from "./policy";
 import { argumentEffects } from "./program-arguments";
-import { type CommandPart, type Redirection, splitShellCommand } from "./shell-split";
-import { type ShellWord, summarise } from "./shell-vocabulary";
 
 /**
  * The approval rules for `shell.exec`, in order: a denied program anywhere (including inside

@@ -1,5 +1,5 @@
-import type { CheckTestHints } from "@/server/contract/test-runs/check-run";
 import { type Exec, verifyCriterion } from "@/server/contract/verify";
+import type { CheckTestHints } from "@/server/domain/contract/check-run";
 import type { CriterionResult } from "@/server/domain/contract/criteria";
 import type { IntentionView } from "@/server/domain/session/view";
 import { commandBinding } from "../decide/contract-judgment";

@@ -1,4 +1,4 @@
-import type { CheckTestHints } from "@/server/contract/test-runs/check-run";
+import type { CheckTestHints } from "@/server/domain/contract/check-run";
 import type { Criterion } from "@/server/domain/contract/criteria";
 import type { Action, EventInput, ToolCallBody } from "@/server/domain/events/schema";
 import type { CheckpointPolicy } from "@/server/domain/policy/checkpoints";

@@ -8,15 +8,11 @@ import {
   existsSync,
   mkdirSync,
   openSync,
-  readFileSync,
   readSync,
   renameSync,
-  rmSync,
   statSync,
   writeFileSync,
 } from "node:fs";
-import { connect } from "node:net";
-import { networkInterfaces } from "node:os";
 import path from "node:path";
 import { promisify } from "node:util";
 import type Docker from "dockerode";
@@ -24,7 +20,9 @@ import type { Logger } from "pino";
 import type { EgressPhase, ProxyRule } from "@/server/domain/vocabulary/egress";
 import { LABEL_INSTANCE, LABEL_MANAGED } from "../container-spec";
 import { parseAccessLogLine } from "./access-log";
+import { deleteFirewallRule, firewallRules, installFirewallRules } from "./host-firewall";
 import { HELPER_SOURCE, squidConfig } from "./squid-config";
+import { hostAddresses, stopStaleSquid, waitForPort } from "./squid-process";
 
 const run = promisify(execFile);
 
@@ -186,7 +184,7 @@ export class EgressProxy {
       throw new EgressUnavailableError(
         `squid is not installed (${squidPath}): install Debian's squid package.`,
       );
-    await this.stopStale();
+    await stopStaleSquid(this.dir);
     const squid = spawn(squidPath, ["-N", "-f", confPath], { stdio: ["ignore", "ignore", "pipe"] });
     squid.on("error", (error) =>
       this.options.log.error({ err: error.message }, "egress proxy (squid) failed"),
@@ -247,38 +245,12 @@ export class EgressProxy {
   /** Stops squid and removes the firewall rules and the network (tests; a server keeps them). */
   async destroy(): Promise<void> {
     await this.close();
-    for (const rule of this.firewallRules()) {
-      while (
-        await run("iptables", ["-w", "-D", ...rule]).then(
-          () => true,
-          () => false,
-        )
-      );
-    }
+    for (const rule of firewallRules(this.bridgeName, this.gateway, this.options.port))
+      await deleteFirewallRule(rule);
     await this.options.docker
       .getNetwork(this.networkName)
       .remove()
       .catch(() => undefined);
-  }
-
-  private firewallRules(): string[][] {
-    const port = String(this.options.port);
-    return [
-      [
-        "INPUT",
-        "-i",
-        this.bridgeName,
-        "-p",
-        "tcp",
-        "-d",
-        this.gateway ?? "0.0.0.0/0",
-        "--dport",
-        port,
-        "-j",
-        "ACCEPT",
-      ],
-      ["INPUT", "-i", this.bridgeName, "-j", "DROP"],
-    ];
   }
 
   /**
@@ -286,42 +258,14 @@ export class EgressProxy {
    * gateway; everything else to the host (Arbor's port, Docker's API, the database) is dropped.
    */
   private async ensureFirewall(): Promise<void> {
-    const [accept = [], drop = []] = this.firewallRules();
     try {
-      for (const rule of [accept, drop]) {
-        while (
-          await run("iptables", ["-w", "-D", ...rule]).then(
-            () => true,
-            () => false,
-          )
-        );
-      }
-      await run("iptables", ["-w", "-I", ...drop]);
-      await run("iptables", ["-w", "-I", ...accept]);
+      await installFirewallRules(firewallRules(this.bridgeName, this.gateway, this.options.port));
     } catch (error) {
       throw new EgressUnavailableError(
         "Could not install the egress firewall rule (iptables, as root): sandboxes keep no network.",
         { cause: error },
       );
     }
-  }
-
-  private async stopStale(): Promise<void> {
-    const pidFile = path.join(this.dir, "squid.pid");
-    if (!existsSync(pidFile)) return;
-    const pid = Number(readFileSync(pidFile, "utf8").trim());
-    try {
-      const cmdline = Number.isInteger(pid) && pid > 1 ? readFileSync(`/proc/${pid}/cmdline`, "utf8") : "";
-      if (cmdline.includes("squid")) {
-        process.kill(pid, "SIGKILL");
-        await new Promise((resolve) => setTimeout(resolve, 300));
-      }
-    } catch {
-      // Already gone.
-    }
-    // squid refuses to start while its pid file names a live process ("Squid is already running"):
-    // the one killed above may not be reaped yet, and an old pid may belong to another process now.
-    rmSync(pidFile, { force: true });
   }
 
   /** Lets the container at `address` through with `rule` (null: nothing passes) for its phase. */
@@ -428,34 +372,4 @@ export class EgressProxy {
     }
     this.readLog();
   }
-}
-
-/** Every address of this machine's interfaces: the proxy refuses names that resolve to them. */
-function hostAddresses(): string[] {
-  return Object.values(networkInterfaces())
-    .flatMap((entries) => entries ?? [])
-    .map((entry) => (entry.family === "IPv6" ? entry.address : `${entry.address}/32`));
-}
-
-async function waitForPort(
-  host: string,
-  port: number,
-  timeoutMs: number,
-  gaveUp: () => boolean,
-): Promise<void> {
-  const deadline = Date.now() + timeoutMs;
-  while (Date.now() < deadline) {
-    if (gaveUp()) throw new Error("squid exited");
-    const open = await new Promise<boolean>((resolve) => {
-      const socket = connect({ host, port });
-      socket.once("connect", () => {
-        socket.destroy();
-        resolve(true);
-      });
-      socket.once("error", () => resolve(false));
-    });
-    if (open) return;
-    await new Promise((resolve) => setTimeout(resolve, 100));
-  }
-  throw new Error(`nothing listens on ${host}:${port} after ${timeoutMs} ms`);
 }

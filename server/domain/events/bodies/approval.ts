@@ -102,3 +102,14 @@ export const ApprovalAssignedBody = z.object({
   assignee: z.object({ userId: z.string(), name: z.string() }).nullable(),
   assignedBy: z.object({ userId: z.string(), name: z.string() }),
 });
+
+/**
+ * This family's event types (approval questions, their decisions, assignment and run-wide grants).
+ * The union (schema.ts) is every family's tuple; a new type of this family goes here.
+ */
+export const APPROVAL_EVENTS = [
+  ApprovalRequestedBody,
+  ApprovalDecidedBody,
+  RunPreApprovedBody,
+  ApprovalAssignedBody,
+] as const;

@@ -37,3 +37,9 @@ export const ChecksBaselinedBody = z.object({
   results: z.array(z.object({ index: z.number().int().nonnegative(), result: CriterionResult })).max(20),
   skipped: z.array(z.number().int().nonnegative()).max(20),
 });
+
+/**
+ * This family's event types (contract checks run outside a cycle).
+ * The union (schema.ts) is every family's tuple; a new type of this family goes here.
+ */
+export const CHECK_EVENTS = [CheckRanBody, ChecksBaselinedBody] as const;

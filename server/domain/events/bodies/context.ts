@@ -22,3 +22,9 @@ export const ContextRestoredBody = z.object({
   }),
   restoredBy: z.object({ userId: z.string(), name: z.string() }),
 });
+
+/**
+ * This family's event types (what a person restored into a compressed request).
+ * The union (schema.ts) is every family's tuple; a new type of this family goes here.
+ */
+export const CONTEXT_EVENTS = [ContextRestoredBody] as const;

@@ -93,3 +93,16 @@ export const LlmCalledBody = z.object({
   /** Full mode's helper role that made the call; null: the Artisan (the act step) or no role. */
   role: RoleName.nullable().default(null),
 });
+
+/**
+ * This family's event types (one thought → action → result → judgment attempt, and its model calls).
+ * The union (schema.ts) is every family's tuple; a new type of this family goes here.
+ */
+export const CYCLE_EVENTS = [
+  CycleStartedBody,
+  ToolCalledBody,
+  CycleResultBody,
+  CycleJudgedBody,
+  CycleReflectedBody,
+  LlmCalledBody,
+] as const;

@@ -66,3 +66,14 @@ export const FolderDeletedBody = z.object({
   hash: z.string(),
   confirmed: z.string().max(2_000).nullable(),
 });
+
+/**
+ * This family's event types (a person's file and folder operations in the editor).
+ * The union (schema.ts) is every family's tuple; a new type of this family goes here.
+ */
+export const EDITOR_FILE_EVENTS = [
+  FileRenamedBody,
+  FileDeletedBody,
+  FolderRenamedBody,
+  FolderDeletedBody,
+] as const;

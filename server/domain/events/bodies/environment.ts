@@ -64,3 +64,14 @@ export const EgressConnectionBody = z.object({
   bytesOut: z.number().int().nonnegative(),
   bytesIn: z.number().int().nonnegative(),
 });
+
+/**
+ * This family's event types (the sandbox's network per phase, setup, egress connections).
+ * The union (schema.ts) is every family's tuple; a new type of this family goes here.
+ */
+export const ENVIRONMENT_EVENTS = [
+  EgressPhaseSetBody,
+  SetupStartedBody,
+  SetupRanBody,
+  EgressConnectionBody,
+] as const;

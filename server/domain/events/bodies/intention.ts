@@ -109,3 +109,17 @@ export const BudgetSplitBody = z.object({
   rule: z.string().max(2_000),
   shares: z.array(BudgetShare).max(5),
 });
+
+/**
+ * This family's event types (the intention tree: nodes, statuses, decisions, contracts, checks, budgets).
+ * The union (schema.ts) is every family's tuple; a new type of this family goes here.
+ */
+export const INTENTION_EVENTS = [
+  IntentionCreatedBody,
+  IntentSelectedBody,
+  IntentionStatusChangedBody,
+  DecisionMadeBody,
+  ContractBuiltBody,
+  CriteriaCheckedBody,
+  BudgetSplitBody,
+] as const;

@@ -76,3 +76,9 @@ export const DeliveryReportedBody = z.object({
   /** Set when the model could not answer and the heuristic did (the failure is its own llm-called). */
   fallback: z.string().max(1_000).nullable().default(null),
 });
+
+/**
+ * This family's event types (advisory QA and the delivery gate).
+ * The union (schema.ts) is every family's tuple; a new type of this family goes here.
+ */
+export const QA_EVENTS = [QaReportedBody, DeliveryReportedBody] as const;

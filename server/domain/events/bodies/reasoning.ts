@@ -55,3 +55,9 @@ export const CorrectionAppliedBody = z.object({
   prompt: z.string().max(80),
   problem: z.string().max(2_000),
 });
+
+/**
+ * This family's event types (the reasoning switch at work and correction prompts).
+ * The union (schema.ts) is every family's tuple; a new type of this family goes here.
+ */
+export const REASONING_EVENTS = [ReasoningRecordedBody, CorrectionAppliedBody] as const;

@@ -35,3 +35,9 @@ export const RoleReportedBody = z.object({
   test: z.object({ path: line, command: line, attack: line }).nullable().default(null),
 });
 export type RoleReportedBody = z.infer<typeof RoleReportedBody>;
+
+/**
+ * This family's event types (full mode's Librarian, Critic and Chaos).
+ * The union (schema.ts) is every family's tuple; a new type of this family goes here.
+ */
+export const ROLE_EVENTS = [RoleReportedBody] as const;

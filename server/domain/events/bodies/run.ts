@@ -115,3 +115,18 @@ export const RunEndedBody = z.object({
   status: FinalRunStatus,
   reason: z.string(),
 });
+
+/**
+ * This family's event types (a run's life: messages, start, routing, resume, discovery, sandbox, end).
+ * The union (schema.ts) is every family's tuple; a new type of this family goes here.
+ */
+export const RUN_EVENTS = [
+  MessagePostedBody,
+  RunStartedBody,
+  RunResumedBody,
+  RunRoutedBody,
+  AnswerToolCalledBody,
+  IntentDiscoveredBody,
+  SandboxReadyBody,
+  RunEndedBody,
+] as const;

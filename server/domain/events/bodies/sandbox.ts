@@ -29,3 +29,9 @@ export const SandboxDescribedBody = z.object({
   /** Null when the provider does not say (a test double). */
   resources: SandboxResources.nullable(),
 });
+
+/**
+ * This family's event types (the sandbox's toolchains and resource limits).
+ * The union (schema.ts) is every family's tuple; a new type of this family goes here.
+ */
+export const SANDBOX_EVENTS = [SandboxDescribedBody] as const;

@@ -90,3 +90,18 @@ export const FileEditedBody = z.object({
   /** The reason of a protected path or a secret the person confirmed, or null when nothing asked. */
   confirmed: z.string().max(2_000).nullable(),
 });
+
+/**
+ * This family's event types (the workspace: changes, saved/merged/discarded work, terminal, edits).
+ * The union (schema.ts) is every family's tuple; a new type of this family goes here.
+ */
+export const WORKSPACE_EVENTS = [
+  WorkspaceChangedBody,
+  WorkSavedBody,
+  WorkMergedBody,
+  WorkDiscardedBody,
+  TerminalOpenedBody,
+  TerminalTypedBody,
+  TerminalClosedBody,
+  FileEditedBody,
+] as const;

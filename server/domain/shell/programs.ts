@@ -1,5 +1,5 @@
-import type { Construct, ConstructKind, NestedCommand, ShellWord } from "./shell-vocabulary";
-import { summarise } from "./shell-vocabulary";
+import type { Construct, ConstructKind, NestedCommand, ShellWord } from "./vocabulary";
+import { summarise } from "./vocabulary";
 
 /**
  * What a command's argv really runs. `sudo env X=1 rm -rf /` runs `rm`; `find . -exec rm {} +` runs

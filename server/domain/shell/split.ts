@@ -1,6 +1,6 @@
-import { lexShell } from "./shell-lexer";
-import { analyseArgv, type ExecutedProgram } from "./shell-programs";
-import { ShellSyntaxError } from "./shell-scan";
+import { lexShell } from "./lexer";
+import { analyseArgv, type ExecutedProgram } from "./programs";
+import { ShellSyntaxError } from "./scan";
 import type {
   Construct,
   ConstructKind,
@@ -9,7 +9,7 @@ import type {
   ShellOperator,
   ShellToken,
   ShellWord,
-} from "./shell-vocabulary";
+} from "./vocabulary";
 
 /**
  * Splits one shell command line into the simple commands bash would run (`a && b | c; d &`), with each

@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { type ShellSplit, splitShellCommand } from "./shell-split";
+import { type ShellSplit, splitShellCommand } from "./split";
 
 function ok(command: string): Extract<ShellSplit, { ok: true }> {
   const result = splitShellCommand(command);

@@ -14,7 +14,7 @@ import {
   substitutionEnd,
   suspiciousCharacters,
   WordBuilder,
-} from "./shell-scan";
+} from "./scan";
 import {
   type Construct,
   type ConstructKind,
@@ -24,7 +24,7 @@ import {
   type ShellOperator,
   type ShellToken,
   summarise,
-} from "./shell-vocabulary";
+} from "./vocabulary";
 
 export interface LexOutput {
   tokens: ShellToken[];

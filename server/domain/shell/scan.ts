@@ -3,7 +3,7 @@
  * substitution's body out and analyse it as a command of its own.
  */
 
-import type { Construct, ShellWord } from "./shell-vocabulary";
+import type { Construct, ShellWord } from "./vocabulary";
 
 /** The line is not one this analysis reads with confidence; the gate must ask. */
 export class ShellSyntaxError extends Error {}
@@ -14,10 +14,8 @@ export function substitutionEnd(s: string, start: number): number {
   let j = start;
   while (j < s.length) {
     const c = s.charAt(j);
-    if (c === "\\") j += 2;
-    else if (c === "'") j = after(s, j, "'");
-    else if (c === '"') j = skipDoubleQuoted(s, j + 1);
-    else if (c === "`") j = after(s, j, "`");
+    const skipped = pastQuoted(s, j);
+    if (skipped !== null) j = skipped;
     else if (c === "#" && (j === start || /[\s;&|(]/.test(s.charAt(j - 1)))) {
       const end = s.indexOf("\n", j);
       j = end < 0 ? s.length : end;
@@ -29,6 +27,16 @@ export function substitutionEnd(s: string, start: number): number {
     }
   }
   throw new ShellSyntaxError("unbalanced $( … ) or <( … )");
+}
+
+/** The index past the escape or the quoted part that starts at `j`, or null when none starts there. */
+function pastQuoted(s: string, j: number): number | null {
+  const c = s.charAt(j);
+  if (c === "\\") return j + 2;
+  if (c === "'") return after(s, j, "'");
+  if (c === '"') return skipDoubleQuoted(s, j + 1);
+  if (c === "`") return after(s, j, "`");
+  return null;
 }
 
 function skipDoubleQuoted(s: string, start: number): number {
@@ -57,10 +65,8 @@ export function closingBracket(s: string, start: number, close: "}" | "]"): numb
   let j = start;
   while (j < s.length) {
     const c = s.charAt(j);
-    if (c === "\\") j += 2;
-    else if (c === "'") j = after(s, j, "'");
-    else if (c === '"') j = skipDoubleQuoted(s, j + 1);
-    else if (c === "`") j = after(s, j, "`");
+    const skipped = pastQuoted(s, j);
+    if (skipped !== null) j = skipped;
     else if (c === "$" && s.charAt(j + 1) === "(") j = substitutionEnd(s, j + 2) + 1;
     else {
       if (c === open) depth += 1;
