@@ -1,5 +1,3 @@
-import { type Exec, verifyCriterion } from "@/server/contract/verify";
-import type { CheckTestHints } from "@/server/domain/contract/check-run";
 import { type CriterionResult, describeCriterion } from "@/server/domain/contract/criteria";
 import type { Judgment } from "@/server/domain/vocabulary/session";
 import { approvalBinding } from "@/server/policy/approval/binding";
