@@ -30,13 +30,18 @@ export const inboxRouter = createRouter({
    * Every question the agent is waiting on, in every running session of the caller's teams, oldest
    * first: the header's badge and the inbox page read this.
    */
-  pending: protectedProcedure.query(async ({ ctx }): Promise<{ items: InboxItem[]; total: number }> => {
+  pending: protectedProcedure.meta({ tokenCallers: true }).query(async ({ ctx }): Promise<{ items: InboxItem[]; total: number }> => {
+    // An API token sees its own team (and projects) only, and nothing when its role cannot answer.
+    const token = ctx.token;
+    if (token && !ANSWERING_ROLES.includes(token.role)) return { items: [], total: 0 };
     const where = {
       status: "PENDING",
       run: {
         status: "RUNNING",
         session: {
           project: {
+            ...(token ? { teamId: token.teamId } : {}),
+            ...(token && token.projectIds.length > 0 ? { id: { in: token.projectIds } } : {}),
             team: { memberships: { some: { userId: ctx.user.id, role: { in: ANSWERING_ROLES } } } },
           },
         },

@@ -4,7 +4,7 @@ import { errorMessage } from "@/server/domain/errors";
 
 export const systemRouter = createRouter({
   /** What the UI shows in its status bar: which model answers and whether the Docker engine answers. */
-  status: protectedProcedure.query(async ({ ctx }) => {
+  status: protectedProcedure.meta({ tokenCallers: true }).query(async ({ ctx }) => {
     const { model, sandboxes } = ctx.app;
     let docker: { ok: true } | { ok: false; message: string } = { ok: true };
     try {
