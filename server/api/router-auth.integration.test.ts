@@ -2,7 +2,13 @@ import { TRPCError } from "@trpc/server";
 import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
 import { z } from "zod";
 import { appRouter } from "@/server/api/root";
-import { bearerContext, createRouter, protectedProcedure, publicProcedure } from "@/server/api/trpc";
+import {
+  bearerContext,
+  type Context,
+  createRouter,
+  protectedProcedure,
+  publicProcedure,
+} from "@/server/api/trpc";
 import { createApiToken, revokeApiToken } from "@/server/auth/api-tokens";
 import type { Role } from "@/server/domain/vocabulary/team-roles";
 import { EventStore } from "@/server/events/store";
@@ -284,7 +290,7 @@ describe("every procedure of the app router", () => {
   });
 
   it("refuses a revoked API token everything but the public list (UNAUTHORIZED, saying why)", async () => {
-    expect(tokens.revoked.user).toBeNull();
+    expect((tokens.revoked as Context).user).toBeNull();
     expect(await anonymousLetThrough(appRouter, tokens.revoked)).toEqual([]);
   });
 

@@ -61,19 +61,22 @@ interface Meta {
 
 /* 2. Initialisation: superjson, and errors that carry zod issues but never internals. */
 
-const t = initTRPC.context<Context>().meta<Meta>().create({
-  transformer: superjson,
-  sse: { ping: { enabled: true, intervalMs: 10_000 }, client: { reconnectAfterInactivityMs: 30_000 } },
-  errorFormatter({ shape, error }) {
-    const zodError = error.cause instanceof z.ZodError ? z.flattenError(error.cause) : null;
-    const internal = error.code === "INTERNAL_SERVER_ERROR";
-    return {
-      ...shape,
-      message: internal ? "Something went wrong on the server. It has been logged." : shape.message,
-      data: { ...shape.data, stack: undefined, zodError },
-    };
-  },
-});
+const t = initTRPC
+  .context<Context>()
+  .meta<Meta>()
+  .create({
+    transformer: superjson,
+    sse: { ping: { enabled: true, intervalMs: 10_000 }, client: { reconnectAfterInactivityMs: 30_000 } },
+    errorFormatter({ shape, error }) {
+      const zodError = error.cause instanceof z.ZodError ? z.flattenError(error.cause) : null;
+      const internal = error.code === "INTERNAL_SERVER_ERROR";
+      return {
+        ...shape,
+        message: internal ? "Something went wrong on the server. It has been logged." : shape.message,
+        data: { ...shape.data, stack: undefined, zodError },
+      };
+    },
+  });
 
 export const createRouter = t.router;
 
@@ -134,7 +137,8 @@ function scopedRole(
     if (!where.projectId)
       throw new TRPCError({
         code: "FORBIDDEN",
-        message: "This API token is limited to some projects; team-wide calls need a token for the whole team.",
+        message:
+          "This API token is limited to some projects; team-wide calls need a token for the whole team.",
       });
     if (!token.projectIds.includes(where.projectId))
       throw new TRPCError({ code: "NOT_FOUND", message: notFound });

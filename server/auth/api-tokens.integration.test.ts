@@ -161,7 +161,9 @@ describe("API tokens", () => {
     const listed = await browser.apiToken.list({ teamId: a.team.id });
     const id = listed.find((token) => token.name === "old laptop")?.id ?? "";
     await browser.apiToken.revoke({ teamId: a.team.id, tokenId: id });
-    const afterRevoke = await refusal((await callerWith(revoked)).project.getById({ projectId: a.project.id }));
+    const afterRevoke = await refusal(
+      (await callerWith(revoked)).project.getById({ projectId: a.project.id }),
+    );
     expect(afterRevoke).toEqual({
       code: "UNAUTHORIZED",
       message: 'The API token "old laptop" was revoked. Create a new one.',
@@ -169,7 +171,9 @@ describe("API tokens", () => {
 
     const longAgo = new Date(Date.now() - 40 * 86_400_000);
     const expired = await tokenFor({ teamId: a.team.id, name: "short", expiresInDays: 30 }, longAgo);
-    const afterExpiry = await refusal((await callerWith(expired)).session.getById({ sessionId: a.session.id }));
+    const afterExpiry = await refusal(
+      (await callerWith(expired)).session.getById({ sessionId: a.session.id }),
+    );
     expect(afterExpiry).toEqual({
       code: "UNAUTHORIZED",
       message: 'The API token "short" expired. Create a new one.',
@@ -183,7 +187,13 @@ describe("API tokens", () => {
   it("cannot make, list or revoke tokens, nor act on the user's account", async () => {
     const caller = await callerWith(await tokenFor({ teamId: a.team.id, role: "owner" }));
     const make = refusal(
-      caller.apiToken.create({ teamId: a.team.id, name: "x", role: "viewer", projectIds: [], expiresInDays: 7 }),
+      caller.apiToken.create({
+        teamId: a.team.id,
+        name: "x",
+        role: "viewer",
+        projectIds: [],
+        expiresInDays: 7,
+      }),
     );
     expect((await make).code).toBe("FORBIDDEN");
     expect((await refusal(caller.apiToken.list({ teamId: a.team.id }))).code).toBe("FORBIDDEN");
@@ -212,6 +222,8 @@ describe("API tokens", () => {
     expect((await refusal(teammate.apiToken.revoke({ teamId: b.team.id, tokenId: row.id }))).code).toBe(
       "NOT_FOUND",
     );
-    expect((await (await callerWith(secret)).project.getById({ projectId: b.project.id })).id).toBe(b.project.id);
+    expect((await (await callerWith(secret)).project.getById({ projectId: b.project.id })).id).toBe(
+      b.project.id,
+    );
   });
 });

@@ -125,7 +125,11 @@ export type BearerResult =
  * Who a bearer secret speaks for. Every refusal says what to do next; none says whether a token with
  * that hash ever existed beyond "revoked" / "expired" (which only its holder can learn).
  */
-export async function resolveBearer(db: PrismaClient, secret: string, now = new Date()): Promise<BearerResult> {
+export async function resolveBearer(
+  db: PrismaClient,
+  secret: string,
+  now = new Date(),
+): Promise<BearerResult> {
   if (!secret.startsWith(TOKEN_PREFIX))
     return { ok: false, message: "That is not an Arbor API token (they start with arb_)." };
   const token = await db.apiToken.findUnique({
