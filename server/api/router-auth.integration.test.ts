@@ -34,6 +34,7 @@ const PUBLIC = new Set([
  */
 const CALLER_SCOPED = new Set([
   "system.status", // which model answers, whether Docker answers: no team data
+  "system.tools", // the agent's tool catalogue: no team data
   "team.list", // the caller's own teams
   "team.create", // a new team the caller owns
   "inbox.pending", // approvals waiting in the caller's own teams
