@@ -16,11 +16,13 @@ import { CliError, EXIT } from "./exit-codes";
  *   `~/.config/arbor`.
  */
 
-const env = process.env;
+/** Read at each call: a test (or an embedding program) may replace `process.env`. */
+const env = (): NodeJS.ProcessEnv => process.env;
 
 export function configDir(): string {
-  if (env.ARBOR_CONFIG_DIR) return env.ARBOR_CONFIG_DIR;
-  const base = env.XDG_CONFIG_HOME || path.join(homedir(), ".config");
+  const chosen = env().ARBOR_CONFIG_DIR;
+  if (chosen) return chosen;
+  const base = env().XDG_CONFIG_HOME || path.join(homedir(), ".config");
   return path.join(base, "arbor");
 }
 
@@ -53,8 +55,8 @@ export async function loadCredentials(): Promise<Credentials> {
       throw new CliError(`${credentialsFile()} is not valid JSON. Run \`arbor login\` again.`);
     }
   }
-  const url = env.ARBOR_URL || stored.url;
-  const token = env.ARBOR_TOKEN || stored.token;
+  const url = env().ARBOR_URL || stored.url;
+  const token = env().ARBOR_TOKEN || stored.token;
   if (!url || !token)
     throw new CliError(
       "Not logged in. Run `arbor login` (or set ARBOR_URL and ARBOR_TOKEN). Create a token on your team's page in Arbor.",
@@ -122,9 +124,14 @@ async function readLayer(file: string | null): Promise<Settings> {
 
 function envLayer(): Settings {
   const layer: Settings = {};
-  if (env.ARBOR_PROJECT) layer.project = env.ARBOR_PROJECT;
-  if (env.ARBOR_MODE) layer.mode = Settings.shape.mode.parse(env.ARBOR_MODE);
-  if (env.ARBOR_APPROVE) layer.approve = splitList(env.ARBOR_APPROVE);
+  const { ARBOR_PROJECT, ARBOR_MODE, ARBOR_APPROVE } = env();
+  if (ARBOR_PROJECT) layer.project = ARBOR_PROJECT;
+  if (ARBOR_MODE) {
+    const mode = Settings.shape.mode.safeParse(ARBOR_MODE);
+    if (!mode.success) throw new CliError(`ARBOR_MODE must be agent or chat, not "${ARBOR_MODE}".`);
+    layer.mode = mode.data;
+  }
+  if (ARBOR_APPROVE) layer.approve = splitList(ARBOR_APPROVE);
   return layer;
 }
 
