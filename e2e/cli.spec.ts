@@ -39,7 +39,7 @@ test("a token made in the browser logs the CLI in; `arbor run` in a terminal ask
   expect(run.stdout).toContain("Run VERIFIED");
   expect(run.code).toBe(0);
 
-  const sessionId = /Session (\S+) in CLI demo/.exec(run.stdout)?.[1] ?? "";
+  const [, sessionId = "", link = ""] = /Session (\S+) in CLI demo: (\S+)/.exec(run.stdout) ?? [];
   expect(sessionId).not.toBe("");
   const history = await arbor(home, ["history", "show", sessionId]);
   expect(history.code).toBe(0);
@@ -49,7 +49,7 @@ test("a token made in the browser logs the CLI in; `arbor run` in a terminal ask
   expect(history.stdout).toContain("Run VERIFIED");
 
   // The browser shows the same run: same status, same action, same output.
-  await page.goto(`/sessions/${sessionId}`);
+  await page.goto(link);
   await expectRunStatus(page, "VERIFIED");
   await expect(page.getByTestId("cycle-action").first()).toHaveText(
     "touch made-by-cli.txt && ls made-by-cli.txt",
@@ -72,8 +72,8 @@ test("with --ci and nothing pre-approved, the run stops at the command approval 
   expect(stopped.stderr).toContain("Stopping the run: nobody is here to answer");
   expect(stopped.stderr).toContain("--approve=command");
   expect(stopped.code).toBe(5);
-  const sessionId = /Session (\S+) in CI demo/.exec(stopped.stdout)?.[1] ?? "";
-  await page.goto(`/sessions/${sessionId}`);
+  const link = /Session \S+ in CI demo: (\S+)/.exec(stopped.stdout)?.[1] ?? "";
+  await page.goto(link);
   await expectRunStatus(page, "STOPPED");
 
   const approved = await arbor(home, [

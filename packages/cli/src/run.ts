@@ -82,7 +82,7 @@ export async function runTask(client: ArborClient, options: RunOptions, io: Outp
     task: options.task,
     mode: options.mode,
   });
-  const link = new URL(`/sessions/${sessionId}`, options.serverUrl).toString();
+  const link = new URL(`/projects/${project.id}/sessions/${sessionId}`, options.serverUrl).toString();
   const categories = runCategories(options.approve);
   if (categories.length > 0) await client.run.preApprove.mutate({ sessionId, runId, categories });
   if (options.json)
