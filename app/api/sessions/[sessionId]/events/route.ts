@@ -20,7 +20,9 @@ export const GET = withBodyLimit(
   async (request, { params }: { params: Promise<{ sessionId: string }> }) => {
     const { sessionId } = await params;
     try {
-      const log = await appRouter.createCaller(await createContext({ req: request })).session.eventLog({ sessionId });
+      const log = await appRouter
+        .createCaller(await createContext({ req: request }))
+        .session.eventLog({ sessionId });
       return new Response(log, {
         headers: { "content-type": "application/json; charset=utf-8", "cache-control": "private, no-store" },
       });
