@@ -109,3 +109,36 @@ test("with --ci and nothing pre-approved, the run stops at the command approval 
   expect(refused.stderr).toContain('The API token "ci job" was revoked. Create a new one.');
   expect(refused.code).toBe(6);
 });
+
+test("`arbor chat` answers from the project in Chat mode; `arbor run --mode chat` ends ANSWERED with exit 2, never 0", async ({
+  page,
+}) => {
+  await signUp(page, newUser("chat"));
+  await createProject(page, "Chat CLI");
+  const token = await createApiToken(page, { name: "chat", role: "viewer" });
+  const home = cliHome();
+  expect((await arbor(home, ["login", "--url", SERVER, "--token", token])).code).toBe(0);
+
+  // A viewer token watches but cannot start anything: refused with the role's reason, exit 6.
+  const refused = await arbor(home, ["chat", "-p", "Chat CLI"], "What does `README.md` say?\n/exit\n");
+  expect(refused.stderr).toContain("Viewers can watch but not start or stop runs");
+  expect(refused.code).toBe(6);
+
+  const member = await createApiToken(page, { name: "chat member", role: "member" });
+  expect((await arbor(home, ["login", "--url", SERVER, "--token", member])).code).toBe(0);
+  const chatted = await arbor(home, ["chat", "-p", "Chat CLI"], "What does `README.md` say?\n/exit\n");
+  expect(chatted.stdout).toContain("README.md begins with: # Chat CLI");
+  expect(chatted.code).toBe(0);
+
+  const answered = await arbor(home, [
+    "run",
+    "What does `README.md` say?",
+    "-p",
+    "Chat CLI",
+    "--mode",
+    "chat",
+    "--ci",
+  ]);
+  expect(answered.stdout).toContain("Run ANSWERED");
+  expect(answered.code).toBe(2);
+});

@@ -33,13 +33,13 @@ function collect(child: ChildProcess): Promise<CliResult> {
   return new Promise((resolve) => child.on("close", (code) => resolve({ code, stdout, stderr })));
 }
 
-/** Runs `arbor <args>` without a terminal (pipes), as a CI job does. */
-export function arbor(configDir: string, args: string[]): Promise<CliResult> {
+/** Runs `arbor <args>` without a terminal (pipes), as a CI job does; `input` is its stdin. */
+export function arbor(configDir: string, args: string[], input = ""): Promise<CliResult> {
   const child = spawn(process.execPath, [BIN, ...args], {
     env: cliEnv(configDir),
     stdio: ["pipe", "pipe", "pipe"],
   });
-  child.stdin?.end();
+  child.stdin?.end(input);
   return collect(child);
 }
 

@@ -1,6 +1,7 @@
 import { readFileSync } from "node:fs";
 import { createInterface } from "node:readline/promises";
 import { Command, CommanderError, Option } from "commander";
+import { chat } from "./chat";
 import { asCliError, connect } from "./client";
 import { configGet, configList, decide, historyList, historyShow, init, status, toolsList } from "./commands";
 import { CliError, EXIT, type ExitCode } from "./exit-codes";
@@ -76,6 +77,7 @@ function program(setCode: (code: ExitCode) => void): Command {
     .addOption(
       new Option("--mode <mode>", "agent does the work; chat only answers").choices(["agent", "chat"]),
     )
+    .option("--model <name>", "the model for this run only, over every other model setting")
     .option(
       "--approve <list>",
       "pre-approve: tool names (fs.write, git.add, shell.exec), categories (write, git-write), or command, decomposition",
@@ -89,6 +91,7 @@ function program(setCode: (code: ExitCode) => void): Command {
         options: {
           project?: string;
           mode?: "agent" | "chat";
+          model?: string;
           approve?: string;
           wait: boolean;
           json?: boolean;
@@ -108,6 +111,7 @@ function program(setCode: (code: ExitCode) => void): Command {
               task,
               project: settings.project.value,
               mode: settings.mode.value,
+              model: options.model,
               approve: settings.approve.value,
               wait: options.wait,
               json: options.json ?? false,
@@ -234,6 +238,23 @@ function program(setCode: (code: ExitCode) => void): Command {
         await resolveSettings(options.project ? { project: options.project } : {}),
         options.force ?? false,
         print,
+      );
+    });
+
+  cli
+    .command("chat")
+    .description("Ask questions about a project in Chat mode (answers only; nothing is changed)")
+    .option("-p, --project <project>", "project name or id (default: the config's project)")
+    .option("--model <name>", "the model for these answers")
+    .action(async (options: { project?: string; model?: string }) => {
+      const settings = await resolveSettings(options.project ? { project: options.project } : {});
+      const { client: arbor, credentials } = await client();
+      setCode(
+        await chat(
+          arbor,
+          { project: settings.project.value, serverUrl: credentials.url, model: options.model },
+          { out: print, err: printErr },
+        ),
       );
     });
 

@@ -10,6 +10,8 @@ export interface RunOptions {
   task: string;
   project: string;
   mode: "agent" | "chat";
+  /** A model name for this run only (the run layer of the model settings). */
+  model?: string;
   /** Tool names (fs.write, git.add, shell.exec), categories (write, git-write) or approval kinds (command, decomposition). */
   approve: string[];
   wait: boolean;
@@ -81,6 +83,7 @@ export async function runTask(client: ArborClient, options: RunOptions, io: Outp
     projectId: project.id,
     task: options.task,
     mode: options.mode,
+    ...(options.model ? { model: { modelName: options.model } } : {}),
   });
   const link = new URL(`/projects/${project.id}/sessions/${sessionId}`, options.serverUrl).toString();
   const categories = runCategories(options.approve);
