@@ -142,3 +142,39 @@ test("`arbor chat` answers from the project in Chat mode; `arbor run --mode chat
   expect(answered.stdout).toContain("Run ANSWERED");
   expect(answered.code).toBe(2);
 });
+
+test("`arbor run --no-wait` returns at once; `arbor status` lists the waiting command; `arbor approve` lets the run end VERIFIED", async ({
+  page,
+}) => {
+  await signUp(page, newUser("later"));
+  await createProject(page, "Later demo");
+  const token = await createApiToken(page, { name: "later", role: "member" });
+  const home = cliHome();
+  expect((await arbor(home, ["login", "--url", SERVER, "--token", token])).code).toBe(0);
+
+  const started = await arbor(home, ["run", TASK, "-p", "Later demo", "--no-wait", "--json"]);
+  expect(started.code).toBe(0);
+  const { sessionId, url } = JSON.parse(started.stdout.trim()) as { sessionId: string; url: string };
+
+  let approvalId = "";
+  await expect(async () => {
+    const status = await arbor(home, ["status", "--json"]);
+    const inbox = (
+      JSON.parse(status.stdout) as {
+        inbox: { items: { approvalId: string; sessionId: string; kind: string }[] };
+      }
+    ).inbox;
+    const waiting = inbox.items.find((item) => item.sessionId === sessionId && item.kind === "command");
+    expect(waiting).toBeDefined();
+    approvalId = waiting?.approvalId ?? "";
+  }).toPass({ timeout: 60_000 });
+  const text = await arbor(home, ["status"]);
+  expect(text.stdout).toContain(`${approvalId} (command) in Later demo`);
+  expect(text.stdout).toContain('Token "later": member in');
+
+  const approved = await arbor(home, ["approve", approvalId]);
+  expect(approved.stdout).toContain(`Approved ${approvalId}.`);
+  expect(approved.code).toBe(0);
+  await page.goto(url);
+  await expectRunStatus(page, "VERIFIED");
+});
