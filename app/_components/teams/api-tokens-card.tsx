@@ -55,7 +55,7 @@ export function ApiTokensCard({ teamId, role }: { teamId: string; role: Role }) 
         }}
       >
         <label>
-          Name{" "}
+          Token name{" "}
           <input
             data-testid="api-token-name"
             value={name}
@@ -64,7 +64,7 @@ export function ApiTokensCard({ teamId, role }: { teamId: string; role: Role }) 
           />
         </label>
         <label>
-          Role{" "}
+          Token role{" "}
           <select
             data-testid="api-token-role"
             value={tokenRole}
@@ -76,7 +76,7 @@ export function ApiTokensCard({ teamId, role }: { teamId: string; role: Role }) 
           </select>
         </label>
         <label>
-          Projects{" "}
+          Token projects{" "}
           <select
             multiple
             data-testid="api-token-projects"
@@ -97,7 +97,7 @@ export function ApiTokensCard({ teamId, role }: { teamId: string; role: Role }) 
           None chosen: every project of the team.
         </span>
         <label>
-          Expires after{" "}
+          Token expires after{" "}
           <select
             data-testid="api-token-expiry"
             value={days ?? "never"}
