@@ -26,4 +26,6 @@ echo $$ >"$PIDFILE"
 export NODE_ENV=production
 export NEXTAUTH_URL="${NEXTAUTH_URL:-http://localhost:$PORT}"
 say "Arbor is starting at http://localhost:$PORT (Ctrl-C stops it)."
+say "From a terminal or CI: make an API token on your team's page (Members and invitations), then"
+say "  node packages/cli/bin/arbor.mjs login --url http://localhost:$PORT   (see \"The arbor CLI\" in README.md)"
 exec node node_modules/next/dist/bin/next start -p "$PORT"

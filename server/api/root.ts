@@ -1,4 +1,5 @@
 import "server-only";
+import { apiTokenRouter } from "./routers/api-token";
 import { authRouter } from "./routers/auth";
 import { captureRouter } from "./routers/capture";
 import { contextRouter } from "./routers/context";
@@ -21,6 +22,7 @@ import { createRouter } from "./trpc";
 
 export const appRouter = createRouter({
   auth: authRouter,
+  apiToken: apiTokenRouter,
   project: projectRouter,
   projectSandbox: projectSandboxRouter,
   intent: intentRouter,

@@ -2,7 +2,15 @@ import { TRPCError } from "@trpc/server";
 import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
 import { z } from "zod";
 import { appRouter } from "@/server/api/root";
-import { createRouter, protectedProcedure, publicProcedure } from "@/server/api/trpc";
+import {
+  bearerContext,
+  type Context,
+  createRouter,
+  protectedProcedure,
+  publicProcedure,
+} from "@/server/api/trpc";
+import { createApiToken, revokeApiToken } from "@/server/auth/api-tokens";
+import type { Role } from "@/server/domain/vocabulary/team-roles";
 import { EventStore } from "@/server/events/store";
 import type { PrismaClient } from "@/server/generated/prisma/client";
 import { createTestDb, seedSession } from "@/testing/db/test-db";
@@ -26,9 +34,11 @@ const PUBLIC = new Set([
  */
 const CALLER_SCOPED = new Set([
   "system.status", // which model answers, whether Docker answers: no team data
+  "system.tools", // the agent's tool catalogue: no team data
   "team.list", // the caller's own teams
   "team.create", // a new team the caller owns
   "inbox.pending", // approvals waiting in the caller's own teams
+  "apiToken.whoami", // the caller, and for a token its own team and projects
 ]);
 
 /**
@@ -41,6 +51,12 @@ const BEARER_TOKEN = new Set(["team.inviteInfo", "team.acceptInvite"]);
 const VIEWER_MUTATIONS = new Set(["team.create", "team.leave", "team.acceptInvite"]);
 
 const REFUSALS = ["UNAUTHORIZED", "NOT_FOUND", "FORBIDDEN"];
+
+/**
+ * Queries an API token may not call even on its own team (issue #20): they act on the person's
+ * account across teams, or manage the tokens themselves. Browser sessions only; FORBIDDEN.
+ */
+const BROWSER_ONLY_QUERIES = ["apiToken.list", "dashboard.team", "team.inviteInfo", "team.list"];
 
 // Resolvers reach the server's services through the app context. Refused calls must never get that
 // far, so the orchestrator throws if touched; reads that are allowed get a real event store.
@@ -75,22 +91,22 @@ async function call(router: AnyRouter, ctx: Ctx, path: string, input: unknown): 
 
 /* Each walk returns the procedures that let the wrong caller through, with what happened. */
 
-async function anonymousLetThrough(router: AnyRouter): Promise<string[]> {
+async function anonymousLetThrough(router: AnyRouter, caller: Ctx = anonymous()): Promise<string[]> {
   const found: string[] = [];
   for (const { path } of proceduresOf(router)) {
     if (PUBLIC.has(path)) continue;
-    const result = await call(router, anonymous(), path, plausible);
+    const result = await call(router, caller, path, plausible);
     if (result.ok || result.code !== "UNAUTHORIZED")
       found.push(`${path}: ${JSON.stringify(result).slice(0, 200)}`);
   }
   return found;
 }
 
-async function outsiderLetThrough(router: AnyRouter): Promise<string[]> {
+async function outsiderLetThrough(router: AnyRouter, caller: Ctx = outsider): Promise<string[]> {
   const found: string[] = [];
   for (const { path } of proceduresOf(router)) {
     if (PUBLIC.has(path)) continue;
-    const result = await call(router, outsider, path, plausible);
+    const result = await call(router, caller, path, plausible);
     if (CALLER_SCOPED.has(path)) {
       // Allowed, but nothing of the other team may come back.
       const answer = JSON.stringify(result.ok ? result.value : result);
@@ -103,11 +119,15 @@ async function outsiderLetThrough(router: AnyRouter): Promise<string[]> {
   return found;
 }
 
-async function viewerLetThrough(router: AnyRouter): Promise<string[]> {
+async function viewerLetThrough(
+  router: AnyRouter,
+  caller: Ctx = viewer,
+  exceptions: ReadonlySet<string> = VIEWER_MUTATIONS,
+): Promise<string[]> {
   const found: string[] = [];
   for (const { path, type } of proceduresOf(router)) {
-    if (type !== "mutation" || PUBLIC.has(path) || VIEWER_MUTATIONS.has(path)) continue;
-    const result = await call(router, viewer, path, plausible);
+    if (type !== "mutation" || PUBLIC.has(path) || exceptions.has(path)) continue;
+    const result = await call(router, caller, path, plausible);
     if (result.ok || result.code !== "FORBIDDEN")
       found.push(`${path}: ${JSON.stringify(result).slice(0, 200)}`);
   }
@@ -119,6 +139,17 @@ let cleanup: () => Promise<void>;
 let owner: Ctx;
 let viewer: Ctx;
 let outsider: Ctx;
+/** API-token callers (issue #20), all of user a: */
+let tokens: {
+  /** a token for team b, whose user is also in team a (owner) and team b (member) */
+  otherTeam: Ctx;
+  /** a viewer-role token of team a's owner */
+  viewer: Ctx;
+  /** an owner-role token of team a's owner */
+  owner: Ctx;
+  /** a revoked token (the context holds no user, and why) */
+  revoked: Ctx;
+};
 const anonymous = (): Ctx => ({ db, user: null });
 let teamIds: string[];
 /** One input that fits every procedure, every id naming team A's things (zod drops what a procedure does not take). */
@@ -163,6 +194,35 @@ beforeAll(async () => {
   viewer = { db, user: watcher };
   outsider = { db, user: b.user };
   teamIds = [a.team.id, a.project.id, a.session.id, "ap2", invite.id];
+  await db.membership.create({ data: { userId: a.user.id, teamId: b.team.id, role: "member" } });
+  const tokenCtx = async (teamId: string, role: Role): Promise<Ctx> => {
+    const made = await createApiToken(db, {
+      userId: a.user.id,
+      teamId,
+      actorRole: "owner",
+      name: `walk ${role}`,
+      role,
+      projectIds: [],
+      expiresInDays: 7,
+    });
+    return (await bearerContext(db, made.token)) as Ctx;
+  };
+  const revoked = await createApiToken(db, {
+    userId: a.user.id,
+    teamId: a.team.id,
+    actorRole: "owner",
+    name: "walk revoked",
+    role: "owner",
+    projectIds: [],
+    expiresInDays: 7,
+  });
+  await revokeApiToken(db, a.user.id, revoked.id);
+  tokens = {
+    otherTeam: await tokenCtx(b.team.id, "member"),
+    viewer: await tokenCtx(a.team.id, "viewer"),
+    owner: await tokenCtx(a.team.id, "owner"),
+    revoked: (await bearerContext(db, revoked.token)) as Ctx,
+  };
   plausible = {
     teamId: a.team.id,
     projectId: a.project.id,
@@ -228,6 +288,29 @@ describe("every procedure of the app router", () => {
       const result = await call(appRouter, owner, path, plausible);
       if (!result.ok) expect(REFUSALS, `${path} refused the owner`).not.toContain(result.code);
     }
+  });
+
+  it("refuses a revoked API token everything but the public list (UNAUTHORIZED, saying why)", async () => {
+    expect((tokens.revoked as Context).user).toBeNull();
+    expect(await anonymousLetThrough(appRouter, tokens.revoked)).toEqual([]);
+  });
+
+  it("refuses an API token of team B on team A's ids, though its user belongs to both", async () => {
+    expect(await outsiderLetThrough(appRouter, tokens.otherTeam)).toEqual([]);
+  });
+
+  it("refuses a viewer-role API token every mutation, even its owner's own-membership ones", async () => {
+    expect(await viewerLetThrough(appRouter, tokens.viewer, new Set())).toEqual([]);
+  });
+
+  it("lets an owner's API token through every query of its team but the browser-only list", async () => {
+    const refused: string[] = [];
+    for (const { path, type } of procedures) {
+      if (type !== "query" || PUBLIC.has(path)) continue;
+      const result = await call(appRouter, tokens.owner, path, plausible);
+      if (!result.ok && REFUSALS.includes(result.code)) refused.push(`${path}: ${result.code}`);
+    }
+    expect(refused).toEqual(BROWSER_ONLY_QUERIES.map((path) => `${path}: FORBIDDEN`));
   });
 
   it("catches a procedure added without a check", async () => {

@@ -4,6 +4,7 @@ import { getServerSession } from "next-auth";
 import superjson from "superjson";
 import { z } from "zod";
 import { appContext } from "@/server/app-context";
+import { bearerOf, lowerRole, resolveBearer, type TokenScope } from "@/server/auth/api-tokens";
 import { authOptions } from "@/server/auth/options";
 import { db } from "@/server/db";
 import { UserFacingError } from "@/server/domain/errors";
@@ -16,35 +17,66 @@ import {
   type Role,
   refusal,
 } from "@/server/domain/vocabulary/team-roles";
+import type { PrismaClient } from "@/server/generated/prisma/client";
 import { logger } from "@/server/logger";
 
 /* 1. Context: who is asking. Resources are loaded by the procedures below, never trusted from input. */
 
-export async function createContext() {
+export interface Context {
+  db: PrismaClient;
+  user: { id: string; name: string; email: string } | null;
+  /** Set when the caller sent an API token: the user is its owner, limited to this scope. */
+  token?: TokenScope | null;
+  /** Why a bearer token was refused (revoked, expired, unknown): the UNAUTHORIZED message. */
+  tokenRefusal?: string | null;
+}
+
+/**
+ * A request with `Authorization: Bearer arb_…` is that token's user, limited to its scope, and never
+ * falls back to a cookie (a refused token is a refused call, with the reason). Otherwise the
+ * NextAuth session cookie.
+ */
+export async function createContext(opts?: { req?: Request }): Promise<Context> {
+  const secret = bearerOf(opts?.req?.headers.get("authorization"));
+  if (secret) return bearerContext(db, secret);
   const session = await getServerSession(authOptions);
   const userId = (session?.user as { id?: string } | undefined)?.id ?? null;
   const user = userId
     ? await db.user.findUnique({ where: { id: userId }, select: { id: true, name: true, email: true } })
     : null;
-  return { db, user };
+  return { db, user, token: null };
 }
-export type Context = Awaited<ReturnType<typeof createContext>>;
+
+/** The context of a bearer-token caller: its user and scope, or no user and why. */
+export async function bearerContext(database: PrismaClient, secret: string): Promise<Context> {
+  const resolved = await resolveBearer(database, secret);
+  if (!resolved.ok) return { db: database, user: null, token: null, tokenRefusal: resolved.message };
+  return { db: database, user: resolved.user, token: resolved.scope };
+}
+
+/** Procedure metadata: `tokenCallers: true` opens a caller-scoped procedure to API tokens. */
+interface Meta {
+  tokenCallers?: boolean;
+}
 
 /* 2. Initialisation: superjson, and errors that carry zod issues but never internals. */
 
-const t = initTRPC.context<Context>().create({
-  transformer: superjson,
-  sse: { ping: { enabled: true, intervalMs: 10_000 }, client: { reconnectAfterInactivityMs: 30_000 } },
-  errorFormatter({ shape, error }) {
-    const zodError = error.cause instanceof z.ZodError ? z.flattenError(error.cause) : null;
-    const internal = error.code === "INTERNAL_SERVER_ERROR";
-    return {
-      ...shape,
-      message: internal ? "Something went wrong on the server. It has been logged." : shape.message,
-      data: { ...shape.data, stack: undefined, zodError },
-    };
-  },
-});
+const t = initTRPC
+  .context<Context>()
+  .meta<Meta>()
+  .create({
+    transformer: superjson,
+    sse: { ping: { enabled: true, intervalMs: 10_000 }, client: { reconnectAfterInactivityMs: 30_000 } },
+    errorFormatter({ shape, error }) {
+      const zodError = error.cause instanceof z.ZodError ? z.flattenError(error.cause) : null;
+      const internal = error.code === "INTERNAL_SERVER_ERROR";
+      return {
+        ...shape,
+        message: internal ? "Something went wrong on the server. It has been logged." : shape.message,
+        data: { ...shape.data, stack: undefined, zodError },
+      };
+    },
+  });
 
 export const createRouter = t.router;
 
@@ -69,10 +101,50 @@ const errorMapping = t.middleware(async ({ next, path }) => {
 
 export const publicProcedure = t.procedure.use(errorMapping);
 
-export const protectedProcedure = publicProcedure.use(({ ctx, next }) => {
-  if (!ctx.user) throw new TRPCError({ code: "UNAUTHORIZED", message: "Sign in to continue." });
-  return next({ ctx: { ...ctx, user: ctx.user, app: appContext() } });
+const signedIn = publicProcedure.use(({ ctx, next }) => {
+  if (!ctx.user)
+    throw new TRPCError({ code: "UNAUTHORIZED", message: ctx.tokenRefusal ?? "Sign in to continue." });
+  return next({ ctx: { ...ctx, user: ctx.user, token: ctx.token ?? null, app: appContext() } });
 });
+
+/**
+ * Signed in, acting on the caller's own account (their teams, invitations, tokens). An API token is
+ * limited to one team, so these are refused to token callers unless the procedure says it keeps to
+ * the token's scope (`.meta({ tokenCallers: true })`).
+ */
+export const protectedProcedure = signedIn.use(({ ctx, meta, next }) => {
+  if (ctx.token && !meta?.tokenCallers)
+    throw new TRPCError({ code: "FORBIDDEN", message: TOKEN_REFUSED_HERE });
+  return next();
+});
+
+const TOKEN_REFUSED_HERE = "API tokens cannot do this. Sign in to Arbor in the browser to do it.";
+
+/**
+ * The token's limits on top of the membership: another team is NOT_FOUND (as for any outsider), a
+ * project outside the token's list too, a team-wide call by a project-limited token is FORBIDDEN, and
+ * the role is the lower of the member's and the token's.
+ */
+function scopedRole(
+  token: TokenScope | null,
+  where: { teamId: string; projectId?: string },
+  role: Role,
+  notFound: string,
+): Role {
+  if (!token) return role;
+  if (token.teamId !== where.teamId) throw new TRPCError({ code: "NOT_FOUND", message: notFound });
+  if (token.projectIds.length > 0) {
+    if (!where.projectId)
+      throw new TRPCError({
+        code: "FORBIDDEN",
+        message:
+          "This API token is limited to some projects; team-wide calls need a token for the whole team.",
+      });
+    if (!token.projectIds.includes(where.projectId))
+      throw new TRPCError({ code: "NOT_FOUND", message: notFound });
+  }
+  return lowerRole(role, token.role);
+}
 
 /**
  * Resource procedures. Each loads the resource through the caller's membership of its team, so a
@@ -92,20 +164,21 @@ function assertRole(role: Role, type: string, action: Action | null): void {
     throw new TRPCError({ code: "FORBIDDEN", message: refusal(role, action) });
 }
 
-const teamBase = protectedProcedure
+const teamBase = signedIn
   .input(z.object({ teamId: z.string().min(1) }))
   .use(async ({ ctx, input, next, type }) => {
     const membership = await ctx.db.membership.findUnique({
       where: { userId_teamId: { userId: ctx.user.id, teamId: input.teamId } },
       include: { team: true },
     });
-    const role = parseRole(membership?.role);
-    if (!membership || !role) throw new TRPCError({ code: "NOT_FOUND", message: "Team not found." });
+    const memberRole = parseRole(membership?.role);
+    if (!membership || !memberRole) throw new TRPCError({ code: "NOT_FOUND", message: "Team not found." });
+    const role = scopedRole(ctx.token, { teamId: membership.teamId }, memberRole, "Team not found.");
     assertRole(role, type, null);
     return next({ ctx: { ...ctx, team: membership.team, role } });
   });
 
-const projectBase = protectedProcedure
+const projectBase = signedIn
   .input(z.object({ projectId: z.string().min(1) }))
   .use(async ({ ctx, input, next, type }) => {
     const found = await ctx.db.project.findFirst({
@@ -114,14 +187,16 @@ const projectBase = protectedProcedure
         team: { select: { memberships: { where: { userId: ctx.user.id }, select: { role: true } } } },
       },
     });
-    const role = parseRole(found?.team.memberships[0]?.role);
-    if (!found || !role) throw new TRPCError({ code: "NOT_FOUND", message: "Project not found." });
+    const memberRole = parseRole(found?.team.memberships[0]?.role);
+    if (!found || !memberRole) throw new TRPCError({ code: "NOT_FOUND", message: "Project not found." });
+    const where = { teamId: found.teamId, projectId: found.id };
+    const role = scopedRole(ctx.token, where, memberRole, "Project not found.");
     assertRole(role, type, null);
     const { team: _membership, ...project } = found;
     return next({ ctx: { ...ctx, project, role } });
   });
 
-const sessionBase = protectedProcedure
+const sessionBase = signedIn
   .input(z.object({ sessionId: z.string().min(1) }))
   .use(async ({ ctx, input, next, type }) => {
     const found = await ctx.db.session.findFirst({
@@ -134,12 +209,20 @@ const sessionBase = protectedProcedure
         },
       },
     });
-    const role = parseRole(found?.project.team.memberships[0]?.role);
-    if (!found || !role) throw new TRPCError({ code: "NOT_FOUND", message: "Session not found." });
+    const memberRole = parseRole(found?.project.team.memberships[0]?.role);
+    if (!found || !memberRole) throw new TRPCError({ code: "NOT_FOUND", message: "Session not found." });
+    const where = { teamId: found.project.teamId, projectId: found.project.id };
+    const role = scopedRole(ctx.token, where, memberRole, "Session not found.");
     assertRole(role, type, null);
     const { team: _membership, ...project } = found.project;
     return next({ ctx: { ...ctx, session: { ...found, project }, role } });
   });
+
+/** A team the caller belongs to, signed in through the browser (never an API token): its tokens. */
+export const browserTeamProcedure = teamBase.use(({ ctx, next }) => {
+  if (ctx.token) throw new TRPCError({ code: "FORBIDDEN", message: TOKEN_REFUSED_HERE });
+  return next();
+});
 
 /** A team the caller belongs to (`teamId` in the input). */
 export const teamProcedure = Object.assign(teamBase, {

@@ -60,6 +60,13 @@ describe("protected paths", () => {
   });
 });
 
+describe("the repository's Arbor settings (issue #20)", () => {
+  it("`.arbor/config.yaml` always asks: it changes what later runs may do", () => {
+    expect(protectionOf(".arbor/config.yaml")).toContain(".arbor/config.yaml");
+    expect(protectionOf("/workspace/.arbor/config.yaml")).not.toBeNull();
+  });
+});
+
 describe("the project's sandbox image files", () => {
   it.each([
     ".arbor/Dockerfile",

@@ -26,7 +26,11 @@ const PROTECTED: ReadonlyArray<{ glob: string; reason: string }> = [
   { glob: "**/.env*", reason: "environment files hold secrets" },
   // The project's sandbox image: what every later session runs in (server/sandbox/project-image/).
   { glob: ".arbor", reason: "the project's sandbox image settings" },
-  { glob: ".arbor/**", reason: "the project's sandbox image (.arbor/Dockerfile) for every later session" },
+  {
+    glob: ".arbor/**",
+    reason:
+      "the project's sandbox image (.arbor/Dockerfile) and the CLI's settings (.arbor/config.yaml) for every later session",
+  },
   { glob: ".devcontainer", reason: "the project's dev container settings" },
   { glob: ".devcontainer/**", reason: "the dev container's Dockerfile, the sandbox image of later sessions" },
 ];

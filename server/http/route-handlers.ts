@@ -24,14 +24,14 @@ export function trpcRouteHandler<TRouter extends AnyTRPCRouter>(options: {
   endpoint: string;
   router: TRouter;
   createContext: () => Promise<Parameters<TRouter["createCaller"]>[0]>;
-  /** Reads the session cookie only (never the body). */
-  signedIn: () => Promise<boolean>;
+  /** Reads the session cookie or the bearer token only (never the body). */
+  signedIn: (request: Request) => Promise<boolean>;
 }): (request: Request) => Promise<Response> {
   return async (request) => {
     let req = request;
     if (request.body) {
       const paths = trpcPaths(request.url, options.endpoint);
-      const limit = trpcBodyLimit(paths, await options.signedIn());
+      const limit = trpcBodyLimit(paths, await options.signedIn(request));
       req = withCappedBody(request, limit, () => trpcTooLarge(limit));
     }
     return fetchRequestHandler({

@@ -6,6 +6,7 @@ import { useRouter } from "next/navigation";
 import { useState } from "react";
 import { describeError, useTRPC } from "../../_trpc/client";
 import { NotFound } from "../not-found";
+import { ApiTokensCard } from "./api-tokens-card";
 
 const EXPIRY_DAYS = [1, 7, 30] as const;
 type Role = "viewer" | "member" | "admin" | "owner";
@@ -90,6 +91,7 @@ export function TeamMembersView({ teamId }: { teamId: string }) {
           </button>
         )}
       </section>
+      {team.data.role !== "viewer" && <ApiTokensCard teamId={teamId} role={team.data.role} />}
       {manage && (
         <section className="card" aria-label="Invitations">
           <h2>Invite by link</h2>

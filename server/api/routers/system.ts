@@ -1,10 +1,11 @@
 import "server-only";
 import { createRouter, protectedProcedure } from "@/server/api/trpc";
 import { errorMessage } from "@/server/domain/errors";
+import { TOOL_NAMES, TOOL_SPECS } from "@/server/domain/tools/catalogue";
 
 export const systemRouter = createRouter({
   /** What the UI shows in its status bar: which model answers and whether the Docker engine answers. */
-  status: protectedProcedure.query(async ({ ctx }) => {
+  status: protectedProcedure.meta({ tokenCallers: true }).query(async ({ ctx }) => {
     const { model, sandboxes } = ctx.app;
     let docker: { ok: true } | { ok: false; message: string } = { ok: true };
     try {
@@ -14,4 +15,18 @@ export const systemRouter = createRouter({
     }
     return { model: { id: model.id, label: model.label, offline: model.offline }, docker };
   }),
+
+  /** The agent's tools, their risk and category (what `--approve` names): `arbor tools list`. */
+  tools: protectedProcedure.meta({ tokenCallers: true }).query(() =>
+    TOOL_NAMES.map((name) => {
+      const spec = TOOL_SPECS[name];
+      return {
+        name,
+        risk: spec.risk,
+        category: spec.category,
+        readOnly: spec.readOnly,
+        description: spec.description,
+      };
+    }),
+  ),
 });

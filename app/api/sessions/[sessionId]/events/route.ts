@@ -17,10 +17,12 @@ export const dynamic = "force-dynamic";
  */
 export const GET = withBodyLimit(
   BODY_LIMITS.anonymous,
-  async (_request, { params }: { params: Promise<{ sessionId: string }> }) => {
+  async (request, { params }: { params: Promise<{ sessionId: string }> }) => {
     const { sessionId } = await params;
     try {
-      const log = await appRouter.createCaller(await createContext()).session.eventLog({ sessionId });
+      const log = await appRouter
+        .createCaller(await createContext({ req: request }))
+        .session.eventLog({ sessionId });
       return new Response(log, {
         headers: { "content-type": "application/json; charset=utf-8", "cache-control": "private, no-store" },
       });

@@ -1,0 +1,133 @@
+import { existsSync } from "node:fs";
+import type { StoredEvent } from "@/server/domain/events/schema";
+import { foldEvents } from "@/server/domain/session/fold";
+import type { ArborClient } from "./client";
+import { CliError } from "./exit-codes";
+import { resolveProject } from "./run";
+import {
+  type ResolvedSettings,
+  repoConfigFile,
+  SETTING_KEYS,
+  type SettingKey,
+  writeSettings,
+} from "./settings";
+import { sessionText } from "./tree";
+
+type Print = (text: string) => void;
+
+/** `arbor status`: who the token is, what it reaches, the server's model and Docker, and what waits. */
+export async function status(client: ArborClient, json: boolean, print: Print): Promise<void> {
+  const [me, system, inbox] = await Promise.all([
+    client.apiToken.whoami.query(),
+    client.system.status.query(),
+    client.inbox.pending.query(),
+  ]);
+  if (json) return print(JSON.stringify({ me, system, inbox }, null, 2));
+  const token = me.token;
+  print(`Signed in as ${me.user.name} <${me.user.email}>`);
+  if (token)
+    print(
+      `Token "${token.name}": ${token.role} in ${token.team?.name ?? "(a team you left)"}${token.memberRole && token.memberRole !== token.role ? ` (your role there: ${token.memberRole})` : ""}; projects: ${token.projects.map((p) => p.name).join(", ") || "none"}`,
+    );
+  print(`Model: ${system.model.label}${system.model.offline ? " (offline)" : ""}`);
+  print(`Docker: ${system.docker.ok ? "answers" : `not answering (${system.docker.message})`}`);
+  if (inbox.items.length === 0) return print("Nothing waits for you.");
+  print(`Waiting for a person (${inbox.total}):`);
+  for (const item of inbox.items)
+    print(
+      `  ${item.approvalId} (${item.kind}) in ${item.projectName} / ${item.sessionTitle} [session ${item.sessionId}]${item.command ? `: ${item.command}` : ""}`,
+    );
+}
+
+/** The session an approval belongs to, from the caller's inbox, when `--session` was not given. */
+async function sessionOfApproval(client: ArborClient, approvalId: string): Promise<string> {
+  const inbox = await client.inbox.pending.query();
+  const item = inbox.items.find((candidate) => candidate.approvalId === approvalId);
+  if (!item)
+    throw new CliError(
+      `No waiting approval ${approvalId} for this token. Check \`arbor status\`, or pass --session.`,
+    );
+  return item.sessionId;
+}
+
+export async function decide(
+  client: ArborClient,
+  input: {
+    approvalId: string;
+    session?: string;
+    decision: "approved" | "rejected";
+    reason?: string;
+    command?: string;
+    abort?: boolean;
+  },
+  print: Print,
+): Promise<void> {
+  const sessionId = input.session ?? (await sessionOfApproval(client, input.approvalId));
+  await client.approval.decide.mutate({
+    sessionId,
+    approvalId: input.approvalId,
+    decision: input.decision,
+    reason: input.reason ?? null,
+    ...(input.command ? { command: input.command } : {}),
+    ...(input.abort ? { abort: true } : {}),
+  });
+  print(`${input.decision === "approved" ? "Approved" : "Rejected"} ${input.approvalId}.`);
+}
+
+export async function historyList(client: ArborClient, project: string, json: boolean, print: Print) {
+  const chosen = await resolveProject(client, project);
+  const sessions = await client.session.list.query({ projectId: chosen.id });
+  if (json) return print(JSON.stringify(sessions, null, 2));
+  if (sessions.length === 0) return print(`No sessions in ${chosen.name} yet.`);
+  for (const session of sessions) {
+    const last = session.runs[0];
+    print(
+      `${session.id}  ${new Date(session.createdAt).toISOString()}  ${last ? last.status.padEnd(8) : "no run  "}  ${session.title}`,
+    );
+  }
+}
+
+/** `arbor history show`: the session's whole log, folded as the replay folds it, or the log as JSON. */
+export async function historyShow(client: ArborClient, sessionId: string, json: boolean, print: Print) {
+  const log = await client.session.eventLog.query({ sessionId });
+  if (json) return print(log);
+  const events = JSON.parse(log) as StoredEvent[];
+  print(sessionText(foldEvents(events)));
+}
+
+export async function toolsList(client: ArborClient, json: boolean, print: Print) {
+  const tools = await client.system.tools.query();
+  if (json) return print(JSON.stringify(tools, null, 2));
+  for (const tool of tools)
+    print(
+      `${tool.name.padEnd(22)} ${tool.category.padEnd(10)} ${tool.readOnly ? "read-only" : `asks (${tool.risk})`.padEnd(9)}  ${tool.description.split("\n")[0]}`,
+    );
+}
+
+export function configList(settings: ResolvedSettings, json: boolean, print: Print) {
+  if (json) return print(JSON.stringify(settings, null, 2));
+  for (const key of SETTING_KEYS) {
+    const { value, source } = settings[key];
+    print(`${key} = ${Array.isArray(value) ? value.join(",") : value}  (${source})`);
+  }
+}
+
+export function configGet(settings: ResolvedSettings, key: string, print: Print) {
+  if (!(SETTING_KEYS as readonly string[]).includes(key))
+    throw new CliError(`Unknown setting "${key}". Settings: ${SETTING_KEYS.join(", ")}.`);
+  const { value } = settings[key as SettingKey];
+  print(Array.isArray(value) ? value.join(",") : value);
+}
+
+/** `arbor init`: the repository's `.arbor/config.yaml`, from the settings in force now. */
+export async function init(settings: ResolvedSettings, force: boolean, print: Print) {
+  const file = repoConfigFile();
+  if (!file) throw new CliError("Run `arbor init` inside your project's checkout (a folder with .git).");
+  if (existsSync(file) && !force) throw new CliError(`${file} exists already (use --force to overwrite).`);
+  await writeSettings(file, {
+    ...(settings.project.value ? { project: settings.project.value } : {}),
+    mode: settings.mode.value,
+    approve: settings.approve.value,
+  });
+  print(`Wrote ${file}. Commit it so everyone's \`arbor run\` in this repository starts the same way.`);
+}

@@ -1,0 +1,74 @@
+import { mkdirSync, mkdtempSync, statSync } from "node:fs";
+import { tmpdir } from "node:os";
+import path from "node:path";
+import { afterEach, beforeEach, describe, expect, it } from "vitest";
+import { EXIT, exitCodeOf } from "./exit-codes";
+import { loadCredentials, resolveSettings, saveCredentials, setSetting } from "./settings";
+
+let cwd: string;
+let saved: NodeJS.ProcessEnv;
+
+beforeEach(() => {
+  saved = { ...process.env };
+  cwd = process.cwd();
+  const root = mkdtempSync(path.join(tmpdir(), "arbor-cli-test-"));
+  process.env.ARBOR_CONFIG_DIR = path.join(root, "config");
+  for (const key of ["ARBOR_URL", "ARBOR_TOKEN", "ARBOR_PROJECT", "ARBOR_MODE", "ARBOR_APPROVE"])
+    delete process.env[key];
+  const repo = path.join(root, "repo");
+  mkdirSync(path.join(repo, ".git"), { recursive: true });
+  mkdirSync(path.join(repo, "src"));
+  process.chdir(path.join(repo, "src"));
+});
+afterEach(() => {
+  process.chdir(cwd);
+  process.env = saved;
+});
+
+describe("the CLI's settings", () => {
+  it("take flags over env over the repository over the user over defaults, and say where each came from", async () => {
+    expect((await resolveSettings()).mode).toEqual({ value: "agent", source: "default" });
+    await setSetting("mode", "chat", "user");
+    await setSetting("project", "User project", "user");
+    expect((await resolveSettings()).mode).toEqual({ value: "chat", source: "user" });
+    const repoFile = await setSetting("project", "Repo project", "repo");
+    expect(repoFile).toMatch(/repo\/\.arbor\/config\.yaml$/); // found from a subfolder
+    expect((await resolveSettings()).project).toEqual({ value: "Repo project", source: "repo" });
+    process.env.ARBOR_PROJECT = "Env project";
+    process.env.ARBOR_APPROVE = "fs.write, command";
+    const fromEnv = await resolveSettings();
+    expect(fromEnv.project).toEqual({ value: "Env project", source: "env" });
+    expect(fromEnv.approve).toEqual({ value: ["fs.write", "command"], source: "env" });
+    expect((await resolveSettings({ project: "Flag project" })).project.source).toBe("flag");
+  });
+
+  it("refuse an unknown key or a bad value, and leave the file as it was", async () => {
+    await expect(setSetting("colour", "blue", "user")).rejects.toThrow(/Unknown setting "colour"/);
+    await expect(setSetting("mode", "turbo", "user")).rejects.toThrow(/mode:/);
+    expect((await resolveSettings()).mode.source).toBe("default");
+  });
+});
+
+describe("the CLI's credentials", () => {
+  it("are stored 0600 and the environment overrides them", async () => {
+    const file = await saveCredentials({ url: "http://localhost:3000", token: "arb_secret" });
+    expect(statSync(file).mode & 0o777).toBe(0o600);
+    expect(await loadCredentials()).toEqual({ url: "http://localhost:3000", token: "arb_secret" });
+    process.env.ARBOR_TOKEN = "arb_from_ci";
+    expect((await loadCredentials()).token).toBe("arb_from_ci");
+  });
+
+  it("are refused when missing (exit 6) or not an Arbor token", async () => {
+    await expect(loadCredentials()).rejects.toMatchObject({ code: EXIT.UNAUTHORIZED });
+    await expect(saveCredentials({ url: "http://x", token: "ghp_nope" })).rejects.toThrow(/starts with arb_/);
+  });
+});
+
+describe("exit codes", () => {
+  it("are 0 for VERIFIED only, each other end its own, an unknown status an error", () => {
+    const codes = ["VERIFIED", "ANSWERED", "FAILED", "STOPPED"].map(exitCodeOf);
+    expect(codes).toEqual([0, 2, 3, 4]);
+    expect(exitCodeOf("RUNNING")).toBe(EXIT.ERROR);
+    expect(new Set(Object.values(EXIT)).size).toBe(Object.keys(EXIT).length);
+  });
+});
