@@ -11,7 +11,7 @@ import { NotFound } from "./not-found";
 import { ImportSession, ProjectMemory } from "./project-capture";
 import { ResourceSettings } from "./resource-settings";
 import { SandboxSettings } from "./sandbox-settings";
-import { RunStatusBadge } from "./session/status-badge";
+import { SessionListItem } from "./session-list-item";
 import { SwitchBar } from "./session/switch-bar";
 import { TaskForm } from "./session/task-form";
 import { useModeSwitches } from "./session/use-mode-switches";
@@ -70,8 +70,7 @@ export function ProjectView({ projectId }: { projectId: string }) {
         <ul className="list" data-testid="session-list">
           {sessions.data?.map((session) => (
             <li key={session.id}>
-              <Link href={`/projects/${projectId}/sessions/${session.id}`}>{session.title}</Link>
-              {session.runs[0] && <RunStatusBadge status={session.runs[0].status} />}
+              <SessionListItem projectId={projectId} session={session} />
             </li>
           ))}
         </ul>
