@@ -1,6 +1,6 @@
 import { randomUUID } from "node:crypto";
-import { offlineCannotReadText } from "@/server/domain/intent/offline-syntax";
 import type { EventInput } from "@/server/domain/events/schema";
+import { offlineCannotReadText } from "@/server/domain/intent/offline-syntax";
 
 /** The reason on the run and its node-less tree: short, and the same words in every place. */
 export const OFFLINE_CANNOT_READ_REASON =

@@ -2,6 +2,7 @@
 
 import { useState } from "react";
 import { reflectionOf, warmupOf } from "@/server/domain/session/fold-reasoning";
+import { shownIntentionStatus } from "@/server/domain/session/shown-status";
 import type {
   CycleView,
   IntentionView,
@@ -9,7 +10,6 @@ import type {
   SessionView,
   ToolCalledView,
 } from "@/server/domain/session/view";
-import { shownIntentionStatus } from "@/server/domain/session/shown-status";
 import { firstLineSummary, fitText } from "@/server/domain/text/fit-text";
 import { SHOWN_STATUS_LABELS } from "@/server/domain/vocabulary/shown-status";
 import { AcceptAsVerified } from "./accept-node";

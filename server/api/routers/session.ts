@@ -18,7 +18,9 @@ const MAX_REPLAY_EVENTS = 50_000;
 const StoredRunStatus = RunStatus.catch("FAILED");
 
 function latestRun(
-  run: { task: string; mode: string; status: string; reason: string | null; _count: { approvals: number } } | undefined,
+  run:
+    | { task: string; mode: string; status: string; reason: string | null; _count: { approvals: number } }
+    | undefined,
 ) {
   if (!run) return null;
   const status = StoredRunStatus.parse(run.status);

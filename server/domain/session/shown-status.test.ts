@@ -51,8 +51,8 @@ describe("the shown status of runs and nodes", () => {
       ...run,
       status("c1", "ACTIVE"),
       status("c1", "FAILED", "exit code 3"),
-      status("root", "FAILED", 'child 1 failed: exit code 3'),
-      { type: "run-ended", runId: "run-1", status: "FAILED", reason: 'child 1 failed: exit code 3' },
+      status("root", "FAILED", "child 1 failed: exit code 3"),
+      { type: "run-ended", runId: "run-1", status: "FAILED", reason: "child 1 failed: exit code 3" },
     ]);
     expect(failed.run).toBe("FAILED");
     expect(failed.node("root")).toBe("FAILED");
