@@ -21,7 +21,9 @@ test.afterAll(async () => {
 });
 
 async function shot(page: Page, testInfo: TestInfo, name: string) {
-  await testInfo.attach(name, { body: await page.screenshot({ fullPage: true }), contentType: "image/png" });
+  const path = testInfo.outputPath(`${name}.png`);
+  await page.screenshot({ path, fullPage: true });
+  await testInfo.attach(name, { path, contentType: "image/png" });
 }
 
 /** Approves every card that asks until the run ends (the sample asks for its edit, maybe its checks). */
@@ -36,7 +38,9 @@ async function approveUntilEnded(page: Page): Promise<string[]> {
     if (await card.isVisible()) {
       approved.push(`${await card.getAttribute("data-kind")}`);
       await card.getByTestId("approve").click();
-      await expect(card.getByTestId("approve")).toHaveCount(0, { timeout: 5_000 }).catch(() => undefined);
+      await expect(card.getByTestId("approve"))
+        .toHaveCount(0, { timeout: 5_000 })
+        .catch(() => undefined);
     }
     await page.waitForTimeout(250);
   }
