@@ -51,6 +51,7 @@ test("one click makes the sample project, and its suggested first task ends VERI
   page,
 }, testInfo) => {
   await signUp(page, newUser("first"));
+  await expect(page.getByTestId("projects-empty")).toBeVisible();
   await shot(page, testInfo, "projects-empty");
   const clickedAt = Date.now();
   await page.getByTestId("create-sample-project").click();
