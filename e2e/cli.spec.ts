@@ -1,9 +1,9 @@
 import { statSync } from "node:fs";
 import path from "node:path";
 import { expect, test } from "@playwright/test";
-import { createProject, expectRunStatus, newUser, signUp } from "./support/arbor";
-import { arbor, arborInTerminal, cliHome, createApiToken } from "./support/cli";
-import { APP_PORT } from "./support/ports";
+import { createProject, expectRunStatus, newUser, signUp } from "../testing/e2e/arbor";
+import { arbor, arborInTerminal, cliHome, createApiToken } from "../testing/e2e/cli";
+import { APP_PORT } from "../testing/e2e/ports";
 
 /**
  * Issue #20: the `arbor` CLI against the real server (production build, real Docker sandbox, the

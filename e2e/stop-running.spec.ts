@@ -26,6 +26,11 @@ test("Stop kills a running command within seconds and the next task runs in the 
   await expect(cycle.getByTestId("cycle-error")).toHaveText(`stopped by ${user.name} while running`);
   await expect(cycle.getByTestId("cycle-output")).toContainText("started");
   await expect(cycle.getByTestId("cycle-judgment")).toHaveAttribute("data-status", "UNCLEAR");
+  // Issue #17.4: the root the stop cut reads STOPPED, not FAILED (the engine keeps it unverified).
+  const root = page.getByTestId("intention").first().getByTestId("intention-status").first();
+  await expect(root).toHaveAttribute("data-shown", "STOPPED");
+  await expect(root).toHaveText("STOPPED");
+  await expect(page.getByTestId("session-bar").getByTestId("run-status")).toHaveText("STOPPED");
 
   await page.getByTestId("task-input").fill("run `echo after-stop`");
   await page.getByTestId("task-submit").click();

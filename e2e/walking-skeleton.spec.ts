@@ -95,6 +95,8 @@ test("a failing command fails its intention and the run, with the reason shown",
     "data-status",
     "PENDING",
   );
+  // Issue #17.4: it never started, and says so (stored PENDING, shown NOT STARTED).
+  await expect(child(page, 1).getByTestId("intention-status").first()).toHaveText("NOT STARTED");
   await expect(page.locator('[data-testid="intention"][data-status="ACTIVE"]')).toHaveCount(0);
 });
 

@@ -6,6 +6,7 @@ import { useRouter } from "next/navigation";
 import { type FormEvent, useState } from "react";
 import { can, type Role, refusal } from "@/server/domain/vocabulary/team-roles";
 import { describeError, useTRPC } from "../_trpc/client";
+import { SampleProjectCard } from "./sample-project";
 
 /** The chosen team's projects, and a form to add one when the caller's role may. */
 export function ProjectList({ team }: { team: { id: string; name: string; role: Role } }) {
@@ -41,6 +42,7 @@ export function ProjectList({ team }: { team: { id: string; name: string; role: 
           {refusal(team.role, "createProject")}
         </p>
       )}
+      {can(team.role, "createProject") && <SampleProjectCard teamId={team.id} />}
       {can(team.role, "createProject") && (
         <section className="card">
           <h2>New project</h2>
@@ -96,7 +98,7 @@ export function ProjectList({ team }: { team: { id: string; name: string; role: 
           <p className="muted" data-testid="projects-empty">
             No projects in this team yet.
             {can(team.role, "createProject")
-              ? " Create an empty one or import a repository above, then give the agent a task."
+              ? " Create the sample, an empty one or import a repository above, then give the agent a task."
               : ""}
           </p>
         )}

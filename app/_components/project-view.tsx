@@ -11,11 +11,11 @@ import { NotFound } from "./not-found";
 import { ImportSession, ProjectMemory } from "./project-capture";
 import { ResourceSettings } from "./resource-settings";
 import { SandboxSettings } from "./sandbox-settings";
-import { RunStatusBadge } from "./session/status-badge";
 import { SwitchBar } from "./session/switch-bar";
 import { TaskForm } from "./session/task-form";
 import { useModeSwitches } from "./session/use-mode-switches";
 import { useModelPicker } from "./session/use-model-picker";
+import { SessionListItem } from "./session-list-item";
 import { ProjectModelSettings } from "./settings/project-model-settings";
 
 export function ProjectView({ projectId }: { projectId: string }) {
@@ -51,8 +51,9 @@ export function ProjectView({ projectId }: { projectId: string }) {
           error={create.error ? describeError(create.error) : null}
           disabled={picker.problem}
           submitLabel={switches.mode === "chat" ? "Ask" : "Start"}
+          offline={picker.offline && switches.mode === "agent"}
           onSubmit={(task) =>
-            create.mutate({
+            create.mutateAsync({
               projectId,
               task,
               mode: switches.mode,
@@ -70,8 +71,7 @@ export function ProjectView({ projectId }: { projectId: string }) {
         <ul className="list" data-testid="session-list">
           {sessions.data?.map((session) => (
             <li key={session.id}>
-              <Link href={`/projects/${projectId}/sessions/${session.id}`}>{session.title}</Link>
-              {session.runs[0] && <RunStatusBadge status={session.runs[0].status} />}
+              <SessionListItem projectId={projectId} session={session} />
             </li>
           ))}
         </ul>

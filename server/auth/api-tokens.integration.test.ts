@@ -5,7 +5,7 @@ import { bearerContext, type Context } from "@/server/api/trpc";
 import { createApiToken, hashApiToken, resolveBearer } from "@/server/auth/api-tokens";
 import type { PrismaClient } from "@/server/generated/prisma/client";
 import { logger } from "@/server/logger";
-import { createTestDb, seedSession } from "@/server/testing/test-db";
+import { createTestDb, seedSession } from "@/testing/db/test-db";
 
 // Refused calls never reach the app's services; allowed reads here touch the database only.
 vi.mock("@/server/app-context", () => ({

@@ -6,6 +6,9 @@ import type { EventInput } from "@/server/domain/events/schema";
 import type { SessionView } from "@/server/domain/session/view";
 import type { ReasoningSwitch, UserMode } from "@/server/domain/vocabulary/session";
 import type { TwoPhaseOptions } from "@/server/domain/vocabulary/two-phase";
+import { scopeGlobProblem } from "@/server/intents/project-intent";
+import { stepsOfflineCannotRead } from "@/server/model/heuristics/understood";
+import { OFFLINE_MODEL_ID } from "@/server/model/offline-model";
 import type { RunTiers } from "@/server/model/tiers/run-tiers";
 import { twoPhaseConfig } from "@/server/model/tiers/two-phase";
 import type { AgentModel } from "@/server/model/types";
@@ -17,6 +20,8 @@ import { foldSessionLog } from "@/server/runtime/session-runtime";
 import type { ModelSettingValues } from "@/server/settings/layers";
 import type { RunModelChoice } from "@/server/settings/run-model";
 import { type Actor, approvalDecidedEvents, type DecideInput } from "./approval-decision";
+import { resolveCheckpointAnswer } from "./checkpoint-answers";
+import { offlineCannotReadEvents } from "./offline-cannot-read";
 import { RestoreError, restoreFailure, restoreRunModel } from "./run-restore";
 
 export interface OrchestratorDeps extends RivaDeps {
@@ -82,6 +87,9 @@ export class Orchestrator {
     this.runModels.set(runId, model);
     this.runTiers.set(runId, tiers);
     const route = routeRun(input.mode, task);
+    // The offline model's rules cannot read it: answered at once instead of cycles that cannot succeed.
+    const unread =
+      route.route === "loop" && model.id === OFFLINE_MODEL_ID ? stepsOfflineCannotRead(task) : [];
     await this.deps.log.append(input.sessionId, [
       { type: "message-posted", messageId: randomUUID(), runId, role: "user", text: task },
       {
@@ -102,11 +110,15 @@ export class Orchestrator {
         startedWith: picked,
       },
       ...tiersConfigured(runId, tiers),
-      { type: "run-routed", runId, ...route },
-      // The answer path has no intention tree: it explores read-only and replies.
-      ...(route.route === "answer" ? [] : [rootIntention(runId, task)]),
+      ...(unread.length > 0
+        ? offlineCannotReadEvents(runId, route.kind, unread)
+        : [
+            { type: "run-routed" as const, runId, ...route },
+            // The answer path has no intention tree: it explores read-only and replies.
+            ...(route.route === "answer" ? [] : [rootIntention(runId, task)]),
+          ]),
     ]);
-    this.ensureDriving(input.sessionId, runId);
+    if (unread.length === 0) this.ensureDriving(input.sessionId, runId);
     return { runId };
   }
 

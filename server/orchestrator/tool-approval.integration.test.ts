@@ -121,7 +121,7 @@ describe("tool calls with approvals, Docker and the fake model server", () => {
     expect(actPrompts.some((body) => body.includes("?? notes.txt"))).toBe(true);
   });
 
-  it("a rejected write is skipped and the loop goes on; abort ends the run", async () => {
+  it("a rejected write is skipped and not asked again unchanged; abort ends the next run", async () => {
     const orch = orchestrator(readingModel());
     const task = "create `a.txt` containing `one`";
     const { runId } = await orch.startRun({ sessionId: world.sessionId, task, mode: "agent", actor });
@@ -133,15 +133,26 @@ describe("tool calls with approvals, Docker and the fake model server", () => {
       reason: "not that",
       actor,
     });
-    // The next attempt asks again: the loop went on.
-    const second = await waitForPendingApproval("tool");
-    expect(second.id).not.toBe(first.id);
+    await orch.idle();
+    // Issue #17.4: the model proposed the same write again; it was not asked about again.
     let view = await world.view();
+    expect(Object.values(view.approvals).filter((approval) => approval.runId === runId)).toHaveLength(1);
     const root = view.intentions[view.runs[runId]?.rootId ?? ""];
+    expect(root?.cycles).toHaveLength(1);
     expect(root?.cycles[0]).toMatchObject({
       judgment: "FAILURE",
       judgmentReason: "skipped: Ada rejected the fs.write call: not that",
     });
+    expect(root?.status).toBe("FAILED");
+    expect(root?.reason).toContain(
+      "Ada rejected the fs.write call (not that), and the model proposed it again unchanged",
+    );
+    expect(view.runs[runId]?.status).toBe("FAILED");
+
+    // A new run is a new intention: its write asks again, and abort on its card ends the run.
+    const next = await orch.startRun({ sessionId: world.sessionId, task, mode: "agent", actor });
+    const second = await waitForPendingApproval("tool");
+    expect(second.id).not.toBe(first.id);
     await orch.decide({
       sessionId: world.sessionId,
       approvalId: second.id,
@@ -152,7 +163,7 @@ describe("tool calls with approvals, Docker and the fake model server", () => {
     });
     await orch.idle();
     view = await world.view();
-    expect(view.runs[runId]).toMatchObject({ status: "STOPPED", reason: "stopped by Ada" });
+    expect(view.runs[next.runId]).toMatchObject({ status: "STOPPED", reason: "stopped by Ada" });
     await expect(fileInContainer("a.txt")).rejects.toThrow();
   });
 

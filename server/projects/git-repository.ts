@@ -34,17 +34,29 @@ export function repoPathFor(dataDir: string, projectId: string): string {
 
 /** A new bare repository with one commit (a README), so every session has a branch to start from. */
 export async function createEmptyRepository(repoPath: string, projectName: string): Promise<void> {
+  await createRepositoryWithFiles(repoPath, { "README.md": `# ${projectName}\n` }, "Initial commit");
+}
+
+/** A new bare repository whose `main` has one commit of exactly these files (relative paths). */
+export async function createRepositoryWithFiles(
+  repoPath: string,
+  files: Readonly<Record<string, string>>,
+  message: string,
+): Promise<void> {
   await mkdir(path.dirname(repoPath), { recursive: true });
   await git(["init", "--bare", "--initial-branch=main", repoPath]);
   const work = await mkdtemp(path.join(tmpdir(), "arbor-init-"));
   try {
     await git(["init", "--initial-branch=main", work]);
-    await writeFile(path.join(work, "README.md"), `# ${projectName}\n`);
-    await git(["add", "README.md"], work);
-    await git(
-      ["-c", "user.name=Arbor", "-c", "user.email=arbor@localhost", "commit", "-m", "Initial commit"],
-      work,
-    );
+    for (const [name, content] of Object.entries(files)) {
+      const target = path.join(work, name);
+      // Only files inside the new work tree: a name is never a way out of it.
+      if (!target.startsWith(`${work}${path.sep}`)) throw new Error(`not a relative path: ${name}`);
+      await mkdir(path.dirname(target), { recursive: true });
+      await writeFile(target, content);
+    }
+    await git(["add", "--", ...Object.keys(files)], work);
+    await git(["-c", "user.name=Arbor", "-c", "user.email=arbor@localhost", "commit", "-m", message], work);
     await git(["push", repoPath, "HEAD:main"], work);
   } finally {
     await rm(work, { recursive: true, force: true });

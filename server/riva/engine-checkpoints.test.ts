@@ -55,12 +55,19 @@ describe("RivaEngine command checkpoints", () => {
     expect(check).toMatchObject({ action: { content: "make build" }, judgment: "SUCCESS" });
   });
 
-  it("records a rejected command as a skipped cycle judged by the person, and goes on", async () => {
+  it("records a rejected command as a skipped cycle judged by the person, and goes on with another", async () => {
     const sandboxes = ok();
+    const model = scriptedModel({
+      plan: () => ({ kind: "direct", thought: "" }),
+      nextAction: (input) =>
+        input.previousAttempts.length === 0
+          ? { thought: "", command: "make build" }
+          : { thought: "", command: "make all" },
+    });
     let asked = 0;
     const { view, runId } = await runTask({
       task: "run `make build`",
-      model: oneCommand,
+      model,
       sandboxes,
       checkpoints: {},
       answer: () => (asked++ === 0 ? { decision: "rejected", reason: "not now" } : { decision: "approved" }),
@@ -71,9 +78,32 @@ describe("RivaEngine command checkpoints", () => {
       judgedBy: "Ada",
       error: "skipped: Ada rejected the command: not now",
     });
-    expect(ran).toMatchObject({ judgment: "SUCCESS" });
-    expect(sandboxes.actions).toEqual(["make build"]);
-    expect(view.runs[runId]?.status).toBe("VERIFIED");
+    // The next attempt read the rejection and proposed another command, which was asked and ran.
+    expect(ran?.action).toMatchObject({ type: "COMMAND", content: "make all" });
+    // The rejected command never ran as the action (its check may run it after: that is the contract).
+    expect(sandboxes.actions[0]).toBe("make all");
+    expect(view.runs[runId]?.status).not.toBe("RUNNING");
+  });
+
+  it("never asks again about a rejected command proposed unchanged: the intention fails with who and why", async () => {
+    const sandboxes = ok();
+    let asked = 0;
+    const { view, runId } = await runTask({
+      task: "run `make build`",
+      model: oneCommand,
+      sandboxes,
+      checkpoints: {},
+      answer: () => (asked++ === 0 ? { decision: "rejected", reason: "not now" } : { decision: "approved" }),
+    });
+    expect(asked).toBe(1);
+    expect(sandboxes.actions).toEqual([]);
+    const root = intentions(view)[0];
+    expect(root?.cycles).toHaveLength(1);
+    expect(root?.status).toBe("FAILED");
+    expect(root?.reason).toContain(
+      "Ada rejected `make build` (not now), and the model proposed it again unchanged",
+    );
+    expect(view.runs[runId]?.status).toBe("FAILED");
   });
 
   it("never runs a denied program, even when the person would approve everything", async () => {

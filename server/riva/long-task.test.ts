@@ -10,10 +10,13 @@ import { runTask } from "@/testing/harness/riva-harness";
 
 describe("a long task", () => {
   it.each([20_000, 100_000])(
-    "of %i characters runs on the offline model without an internal error",
+    "of %i characters runs on the offline heuristics without an internal error",
     async (chars) => {
       const task = stackTrace(chars);
-      const { view, runId, events } = await runTask({ task, model: createOfflineModel(), sandboxes: ok() });
+      // The heuristics themselves under another id: the built-in model answers a request it cannot
+      // read at once (below), and this test is about the engine splitting and capping long steps.
+      const heuristics = { ...createOfflineModel(), id: "heuristics-under-test" };
+      const { view, runId, events } = await runTask({ task, model: heuristics, sandboxes: ok() });
       expect(view.runs[runId]?.reason ?? "").not.toMatch(/internal error/);
       expect(ofType(events, "run-started")[0]?.task).toBe(task);
       const [root] = intentions(view);
@@ -24,4 +27,15 @@ describe("a long task", () => {
       expect(steps.some((step) => /more characters left out/.test(step.what))).toBe(true);
     },
   );
+
+  it("the built-in offline model answers one it cannot read at once: no cycle, a capped explanation", async () => {
+    const task = stackTrace(20_000);
+    const { view, runId, events } = await runTask({ task, model: createOfflineModel(), sandboxes: ok() });
+    expect(view.runs[runId]).toMatchObject({ status: "FAILED", rootId: null });
+    expect(view.runs[runId]?.reason).toContain("cannot read this request");
+    expect(ofType(events, "cycle-started")).toHaveLength(0);
+    const answer = view.messages.find((message) => message.role === "agent")?.text ?? "";
+    expect(answer).toContain("configure a model");
+    expect(answer.length).toBeLessThan(3_000);
+  });
 });

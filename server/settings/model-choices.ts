@@ -19,6 +19,8 @@ export interface ModelChoice {
 export interface ModelChoices {
   /** "default (gpt-4o — from project)": what a run uses when nothing is picked. */
   defaultLabel: string;
+  /** The default is the built-in offline model (the task box then shows what it understands). */
+  defaultOffline: boolean;
   choices: ModelChoice[];
 }
 
@@ -52,5 +54,9 @@ export function modelChoices(resolved: ResolvedModelSettings, known: readonly Kn
     if (choices.some((choice) => choice.key === key)) continue;
     choices.push({ key, label: `${modelName} (${provider}, ${model.from})`, model: { provider, modelName } });
   }
-  return { defaultLabel: `default (${defaultModel} — from ${resolved.sources.modelName})`, choices };
+  return {
+    defaultLabel: `default (${defaultModel} — from ${resolved.sources.modelName})`,
+    defaultOffline: offline,
+    choices,
+  };
 }

@@ -53,7 +53,10 @@ export function resolvedRows(
       : options.canSeeServer
         ? displayUrl(resolved.baseUrl)
         : HIDDEN_BASE_URL,
-    modelName: resolved.modelName,
+    // With no server the offline model answers, whatever name is set: say so, not the unused name.
+    modelName: resolved.baseUrl
+      ? resolved.modelName
+      : `built-in offline model (heuristics); "${resolved.modelName}" applies once a base URL is set`,
     apiKey: keyText(resolved, stored),
     timeoutMs: `${resolved.timeoutMs} ms`,
   };

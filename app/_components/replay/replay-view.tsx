@@ -163,7 +163,7 @@ function Replay({
           const run = view.runs[runId];
           return run?.rootId ? (
             <div key={runId}>
-              <RunStatusBadge status={run.status} /> <RunDelivery run={run} />
+              <RunStatusBadge run={run} view={view} /> <RunDelivery run={run} />
               <IntentionTree view={view} rootId={run.rootId} lazyCycles />
             </div>
           ) : null;

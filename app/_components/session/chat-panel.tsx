@@ -61,8 +61,9 @@ export function ChatPanel({
             ? "e.g. what does `README.md` say about setup?"
             : "e.g. run `ls -la` and then run `git log --oneline`"
         }
+        offline={picker.offline && switches.mode === "agent"}
         onSubmit={(task) =>
-          start.mutate({
+          start.mutateAsync({
             sessionId,
             task,
             mode: switches.mode,

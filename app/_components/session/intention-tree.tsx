@@ -2,6 +2,7 @@
 
 import { useState } from "react";
 import { reflectionOf, warmupOf } from "@/server/domain/session/fold-reasoning";
+import { shownIntentionStatus } from "@/server/domain/session/shown-status";
 import type {
   CycleView,
   IntentionView,
@@ -9,7 +10,8 @@ import type {
   SessionView,
   ToolCalledView,
 } from "@/server/domain/session/view";
-import { fitText } from "@/server/domain/text/fit-text";
+import { firstLineSummary, fitText } from "@/server/domain/text/fit-text";
+import { SHOWN_STATUS_LABELS } from "@/server/domain/vocabulary/shown-status";
 import { AcceptAsVerified } from "./accept-node";
 import { CheckResults, ContractList } from "./contract-list";
 import { IntentSummary } from "./intent-summary";
@@ -22,7 +24,7 @@ import { NodeWhat } from "./node-what";
 import { NodeQaReports } from "./qa-reports";
 import { CorrectionList, CycleReasoning, WarmupReasoning } from "./reasoning-view";
 import { NodeSpend } from "./spend";
-import { StatusBadge } from "./status-badge";
+import { JudgmentBadge, NodeStatusBadge } from "./status-badge";
 import { TestCounts } from "./test-counts";
 
 /**
@@ -41,10 +43,30 @@ export function IntentionTree({
 }) {
   const root = view.intentions[rootId];
   return root ? (
-    <ul className="tree" data-testid="intention-tree">
-      <IntentionNode view={view} intention={root} lazyCycles={lazyCycles} />
-    </ul>
+    <>
+      {!lazyCycles && <TreeAnnouncer view={view} root={root} />}
+      <ul className="tree" data-testid="intention-tree">
+        <IntentionNode view={view} intention={root} lazyCycles={lazyCycles} />
+      </ul>
+    </>
   ) : null;
+}
+
+/**
+ * The live tree's status, said politely to a screen reader when it changes (issue #17.5): the root's
+ * shown status and how many of its steps are verified, not every node's text.
+ */
+function TreeAnnouncer({ view, root }: { view: SessionView; root: IntentionView }) {
+  const run = view.runs[root.runId];
+  const shown = SHOWN_STATUS_LABELS[shownIntentionStatus(view, root, run)].toLowerCase();
+  const children = root.childIds.map((id) => view.intentions[id]).filter((child) => child !== undefined);
+  const verified = children.filter((child) => child.status === "VERIFIED").length;
+  const steps = children.length > 0 ? `; ${verified} of ${children.length} steps verified` : "";
+  return (
+    <p className="visually-hidden" role="status" aria-live="polite" data-testid="tree-announcer">
+      {`${firstLineSummary(root.what, 80).line}: ${shown}${steps}`}
+    </p>
+  );
 }
 
 function IntentionNode({
@@ -68,7 +90,7 @@ function IntentionNode({
       data-status={intention.status}
     >
       <div className="node-head">
-        <StatusBadge status={intention.status} testId="intention-status" />
+        <NodeStatusBadge view={view} intention={intention} />
         <NodeWhat what={intention.what} />
         <NodeTier view={view} intention={intention} />
         <NodeSpend view={view} intentionId={intention.id} />
@@ -191,7 +213,7 @@ function CycleDetails({
       <summary>
         cycle {cycle.index + 1}: <code data-testid="cycle-action">{actionLabel(cycle.action)}</code>{" "}
         {cycle.judgment ? (
-          <StatusBadge status={cycle.judgment} testId="cycle-judgment" />
+          <JudgmentBadge judgment={cycle.judgment} testId="cycle-judgment" />
         ) : (
           <span className="muted">
             {cycle.output !== null || cycle.error !== null ? "awaiting judgment…" : "running…"}

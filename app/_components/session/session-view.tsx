@@ -46,7 +46,7 @@ export function SessionView({ sessionId }: { sessionId: string }) {
         <span>{session.data.title}</span>
       </nav>
       <div className="session-bar" data-testid="session-bar">
-        {currentRun && <RunStatusBadge status={currentRun.status} />}
+        {currentRun && <RunStatusBadge run={currentRun} view={view} />}
         {currentRun && <PhaseLabel view={view} runId={currentRun.id} />}
         {currentRun && <RunSpend run={currentRun} />}
         <SandboxBadge view={view} />

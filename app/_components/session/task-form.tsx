@@ -1,6 +1,8 @@
 "use client";
 
+import { useSearchParams } from "next/navigation";
 import { type FormEvent, useState } from "react";
+import { OfflineHelp } from "./offline-help";
 
 export function TaskForm(props: {
   pending: boolean;
@@ -9,12 +11,23 @@ export function TaskForm(props: {
   /** "Start" for Agent mode, "Ask" for Chat. */
   submitLabel?: string;
   placeholder?: string;
-  onSubmit: (task: string) => void;
+  /** The built-in offline model answers: show what it understands, as examples to click. */
+  offline?: boolean;
+  /** Resolves once the task was taken (the box then clears); rejects when it was not (the text stays). */
+  onSubmit: (task: string) => Promise<unknown>;
 }) {
-  const [task, setTask] = useState("");
+  // A suggested task arrives in the address (`?task=`, the sample project's first task).
+  const suggested = useSearchParams().get("task") ?? "";
+  const [task, setTask] = useState(suggested);
   function submit(event: FormEvent) {
     event.preventDefault();
-    if (task.trim()) props.onSubmit(task.trim());
+    const text = task.trim();
+    if (!text) return;
+    props.onSubmit(text).then(
+      () => setTask((current) => (current.trim() === text ? "" : current)),
+      // The error shows under the box (props.error); the text stays so nothing is lost.
+      () => undefined,
+    );
   }
   return (
     <form onSubmit={submit} className="stack" aria-label="Task">
@@ -29,6 +42,7 @@ export function TaskForm(props: {
           if (event.key === "Enter" && (event.metaKey || event.ctrlKey)) submit(event);
         }}
       />
+      {props.offline && <OfflineHelp onPick={setTask} />}
       {props.error && (
         <p role="alert" className="error" data-testid="task-error">
           {props.error}

@@ -12,11 +12,15 @@ export function useModelPicker(projectId: string, key: string) {
   const trpc = useTRPC();
   const models = useQuery(trpc.settings.modelChoices.queryOptions({ projectId }));
   const picked = pickedModel(key, models.data?.choices);
-  if ("model" in picked) return { models: models.data, model: picked.model, problem: null };
+  if ("model" in picked) {
+    // The model that will answer is the offline one: picked, or the default when nothing is configured.
+    const offline = picked.model ? picked.model.offline === true : models.data?.defaultOffline === true;
+    return { models: models.data, model: picked.model, problem: null, offline };
+  }
   const problem = models.data
     ? `The model you picked (${picked.unavailable}) is no longer configured: pick another.`
     : models.error
       ? `The model list could not be loaded: ${describeError(models.error)}`
       : "Loading the model list…";
-  return { models: models.data, model: undefined, problem };
+  return { models: models.data, model: undefined, problem, offline: false };
 }

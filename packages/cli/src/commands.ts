@@ -80,9 +80,9 @@ export async function historyList(client: ArborClient, project: string, json: bo
   if (json) return print(JSON.stringify(sessions, null, 2));
   if (sessions.length === 0) return print(`No sessions in ${chosen.name} yet.`);
   for (const session of sessions) {
-    const last = session.runs[0];
+    const last = session.latest;
     print(
-      `${session.id}  ${new Date(session.createdAt).toISOString()}  ${last ? last.status.padEnd(8) : "no run  "}  ${session.title}`,
+      `${session.id}  ${new Date(session.createdAt).toISOString()}  ${last ? last.shown.padEnd(11) : "no run     "}  ${session.title}`,
     );
   }
 }

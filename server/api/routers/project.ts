@@ -5,6 +5,7 @@ import { z } from "zod";
 import { createRouter, projectProcedure, teamProcedure } from "@/server/api/trpc";
 import { CheckpointPolicy, readCheckpointPolicy } from "@/server/domain/policy/checkpoints";
 import { displayName } from "@/server/domain/text/display-name";
+import { SAMPLE_PROJECTS, SampleProjectId } from "@/server/domain/vocabulary/sample-projects";
 import { ProjectResources } from "@/server/domain/vocabulary/sandbox-resources";
 import { permissionsOf } from "@/server/domain/vocabulary/team-roles";
 import { env } from "@/server/env";
@@ -15,6 +16,7 @@ import {
   repoPathFor,
 } from "@/server/projects/git-repository";
 import { resolveImportSource } from "@/server/projects/import-source";
+import { createSampleRepository } from "@/server/projects/sample-project";
 import { serverResourcePolicy } from "@/server/sandbox/resource-policy";
 import { effectiveResources, readProjectResources, resourceProblems } from "@/server/sandbox/resources";
 
@@ -61,6 +63,37 @@ export const projectRouter = createRouter({
           },
           select: { id: true, name: true },
         });
+      } catch (error) {
+        await removeRepository(repoPath);
+        throw error;
+      }
+    }),
+
+  /**
+   * A sample project in one click (issue #17.3): a fresh repository of a sample shipped in this repo,
+   * in a team the caller may create projects in. Returns the suggested first task with it.
+   */
+  createSample: teamProcedure
+    .requires("createProject")
+    .input(z.object({ sample: SampleProjectId }))
+    .mutation(async ({ ctx, input }) => {
+      const sample = SAMPLE_PROJECTS[input.sample];
+      const id = randomUUID();
+      const repoPath = repoPathFor(env.dataDir, id);
+      try {
+        await createSampleRepository(repoPath, sample);
+        const project = await ctx.db.project.create({
+          data: {
+            id,
+            name: sample.name,
+            teamId: ctx.team.id,
+            sourceUrl: null,
+            repoPath,
+            createdById: ctx.user.id,
+          },
+          select: { id: true, name: true },
+        });
+        return { ...project, task: sample.task };
       } catch (error) {
         await removeRepository(repoPath);
         throw error;

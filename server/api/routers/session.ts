@@ -4,27 +4,56 @@ import { z } from "zod";
 import { followAnswers } from "@/server/answer/answer-stream";
 import { RunRequest } from "@/server/api/run-request";
 import { createRouter, projectProcedure, sessionProcedure } from "@/server/api/trpc";
+import { shownRunFacts } from "@/server/domain/session/shown-status";
 import { titleFrom } from "@/server/domain/text/display-name";
 import { firstLineSummary } from "@/server/domain/text/fit-text";
+import { RunStatus } from "@/server/domain/vocabulary/session";
 import { permissionsOf } from "@/server/domain/vocabulary/team-roles";
 import { followCommandOutput } from "@/server/events/command-output";
 import { followEvents } from "@/server/events/follow";
 
 const MAX_REPLAY_EVENTS = 50_000;
 
+/** A stored status this build does not know reads as not verified (fail closed). */
+const StoredRunStatus = RunStatus.catch("FAILED");
+
+function latestRun(
+  run:
+    | { task: string; mode: string; status: string; reason: string | null; _count: { approvals: number } }
+    | undefined,
+) {
+  if (!run) return null;
+  const status = StoredRunStatus.parse(run.status);
+  // The table keeps no route: a Chat-mode run is an answer (an Agent-mode question reads as its status).
+  const shown = shownRunFacts({ status, answer: run.mode === "chat", waiting: run._count.approvals > 0 });
+  return { task: run.task, status, shown, reason: run.reason };
+}
+
 export const sessionRouter = createRouter({
-  list: projectProcedure.query(({ ctx }) =>
-    ctx.db.session.findMany({
+  /** The project's sessions, each with its latest run's task and shown status (issue #17.4). */
+  list: projectProcedure.query(async ({ ctx }) => {
+    const sessions = await ctx.db.session.findMany({
       where: { projectId: ctx.project.id },
       orderBy: { createdAt: "desc" },
       select: {
         id: true,
         title: true,
         createdAt: true,
-        runs: { orderBy: { startedAt: "desc" }, take: 1, select: { status: true, reason: true } },
+        runs: {
+          orderBy: { startedAt: "desc" },
+          take: 1,
+          select: {
+            task: true,
+            mode: true,
+            status: true,
+            reason: true,
+            _count: { select: { approvals: { where: { status: "PENDING" } } } },
+          },
+        },
       },
-    }),
-  ),
+    });
+    return sessions.map(({ runs, ...session }) => ({ ...session, latest: latestRun(runs[0]) }));
+  }),
 
   /** Opens a session and starts its first run with the task typed on the project page. */
   create: projectProcedure

@@ -26,6 +26,10 @@ describe("phaseOf", () => {
     expect(phase([...run, { type: "run-ended", runId: "run-1", status: "STOPPED", reason: "by user" }])).toBe(
       "STOPPED",
     );
+    // An answer that came is complete, like a verified run (it is not shown VERIFIED: shown-status.ts).
+    expect(
+      phase([...run, { type: "run-ended", runId: "run-1", status: "ANSWERED", reason: "answered" }]),
+    ).toBe("COMPLETED");
   });
 
   it("knows no phase for an unknown run", () => {

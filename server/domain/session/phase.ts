@@ -18,7 +18,7 @@ export type Phase = (typeof PHASES)[number];
 export function phaseOf(view: SessionView, runId: string): Phase | null {
   const run = view.runs[runId];
   if (!run) return null;
-  if (run.status === "VERIFIED") return "COMPLETED";
+  if (run.status === "VERIFIED" || run.status === "ANSWERED") return "COMPLETED";
   if (run.status === "FAILED" || run.status === "STOPPED") return run.status;
   if (run.intent === null) return "DISCOVERING_INTENT";
   const root = run.rootId ? view.intentions[run.rootId] : undefined;

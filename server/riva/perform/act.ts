@@ -1,12 +1,14 @@
 import { randomUUID } from "node:crypto";
 import type { EventInput, ToolCallBody } from "@/server/domain/events/schema";
-import type { IntentionView } from "@/server/domain/session/view";
+import type { IntentionView, SessionView } from "@/server/domain/session/view";
 import { capEndCounted } from "@/server/domain/text/cap";
 import { isInTurnCall } from "@/server/model/act-turn";
 import type { NextAction } from "@/server/model/actions";
 import type { ReadPort } from "@/server/model/types";
 import type { ToolDispatch } from "@/server/tools/dispatch";
 import { resultText } from "@/server/tools/dispatch";
+import { proposedAgainReason, rejectedBefore } from "../decide/rejected-before";
+import { statusChanged } from "../decide/run-events";
 import { actionOf, describeCall } from "../decide/tool-action";
 import { approvalRequestFor, contentFromNumberedRead, refusal } from "../decide/tool-approval";
 import { activeIntentOf } from "./cycle-host";
@@ -29,6 +31,7 @@ export interface ActHost {
   readonly runId: string;
   readonly tools: ToolDispatch;
   readonly cycles: CycleRunner;
+  view(): SessionView;
   append(bodies: EventInput[]): Promise<void>;
 }
 
@@ -142,6 +145,14 @@ export async function carryOutAction(
       );
   }
   const gate = refusal(checked.gate, checked.error?.message ?? "invalid call");
+  // Rejected once in this intention: never asked again unchanged (issue #17.4); the intention ends.
+  const rejected = gate.decision === "ask" ? rejectedBefore(host.view(), intention, call) : undefined;
+  if (rejected) {
+    return host.append([
+      ...llm,
+      statusChanged(host.runId, intention, "FAILED", proposedAgainReason(rejected, call)),
+    ]);
+  }
   if (gate.decision === "ask" && checked.binding) {
     const preview = call.tool === "git.commit" ? (checked.preview ?? null) : before;
     const request = approvalRequestFor({

@@ -1,0 +1,2 @@
+/** Returns a + b. */
+exports.sum = (a, b) => a - b;
