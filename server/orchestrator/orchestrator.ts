@@ -6,7 +6,6 @@ import type { EventInput } from "@/server/domain/events/schema";
 import type { SessionView } from "@/server/domain/session/view";
 import type { ReasoningSwitch, UserMode } from "@/server/domain/vocabulary/session";
 import type { TwoPhaseOptions } from "@/server/domain/vocabulary/two-phase";
-import { scopeGlobProblem } from "@/server/intents/project-intent";
 import { stepsOfflineCannotRead } from "@/server/model/heuristics/understood";
 import { OFFLINE_MODEL_ID } from "@/server/model/offline-model";
 import type { RunTiers } from "@/server/model/tiers/run-tiers";
@@ -20,7 +19,6 @@ import { foldSessionLog } from "@/server/runtime/session-runtime";
 import type { ModelSettingValues } from "@/server/settings/layers";
 import type { RunModelChoice } from "@/server/settings/run-model";
 import { type Actor, approvalDecidedEvents, type DecideInput } from "./approval-decision";
-import { resolveCheckpointAnswer } from "./checkpoint-answers";
 import { offlineCannotReadEvents } from "./offline-cannot-read";
 import { RestoreError, restoreFailure, restoreRunModel } from "./run-restore";
 
