@@ -8,9 +8,10 @@ import { redactSecrets } from "./redact";
 import { VERBATIM_TYPES } from "./verbatim";
 
 /**
- * The append-only log. Sequence numbers are assigned here and nowhere else: appends for one session
- * are serialised in-process and the (sessionId, seq) unique index refuses any duplicate that slips
- * past (for example a second server writing to the same database).
+ * The append-only log, on SQLite or PostgreSQL. Sequence numbers are assigned here and nowhere else:
+ * appends for one session are serialised in-process, across processes by the session row's lock
+ * taken first in each append's transaction, and the (sessionId, seq) unique index refuses any
+ * duplicate that could still slip past.
  */
 export class EventStore {
   private readonly tails = new Map<string, Promise<unknown>>();
@@ -42,15 +43,21 @@ export class EventStore {
   ): Promise<StoredEvent[]> {
     const secrets = this.secrets();
     const stored = await this.db.$transaction(async (tx) => {
-      const session = await tx.session.findUniqueOrThrow({
+      // The sequence is taken by writing first: the increment locks the session's row (PostgreSQL)
+      // or takes SQLite's write lock before anything is read, so appends from other processes wait
+      // here and then see the committed count. Reading first would let two writers read the same
+      // count (and SQLite refuses to upgrade a stale read to a write).
+      const { lastSeq } = await tx.session.update({
         where: { id: sessionId },
+        data: { lastSeq: { increment: bodies.length } },
         select: { lastSeq: true },
       });
+      const before = lastSeq - bodies.length;
       // Inside the transaction, so even a second server on the same database cannot slip in between.
-      if (options.expectLastSeq !== undefined && options.expectLastSeq !== session.lastSeq)
-        throw new StaleLogError(sessionId, options.expectLastSeq, session.lastSeq);
+      if (options.expectLastSeq !== undefined && options.expectLastSeq !== before)
+        throw new StaleLogError(sessionId, options.expectLastSeq, before);
       const events: StoredEvent[] = [];
-      let seq = session.lastSeq;
+      let seq = before;
       const at = new Date().toISOString();
       for (const raw of bodies) {
         seq += 1;
@@ -69,7 +76,6 @@ export class EventStore {
         await project(tx, sessionId, event);
         events.push(event);
       }
-      await tx.session.update({ where: { id: sessionId }, data: { lastSeq: seq } });
       return events;
     });
     eventBus.publish(sessionId, stored);
@@ -87,7 +93,7 @@ export class EventStore {
     const rows = await this.db.$queryRaw<
       { seq: number | bigint; type: string; createdAt: Date; payload: string }[]
     >`
-      SELECT seq, type, createdAt, payload FROM Event WHERE sessionId = ${sessionId} ORDER BY seq LIMIT ${limit}`;
+      SELECT "seq", "type", "createdAt", "payload" FROM "Event" WHERE "sessionId" = ${sessionId} ORDER BY "seq" LIMIT ${limit}`;
     const events = rows.map((row) => {
       const seq = Number(row.seq);
       const at = new Date(row.createdAt).toISOString();
