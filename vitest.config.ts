@@ -9,6 +9,8 @@ const alias = {
 const exclude = ["node_modules/**", ".next/**", "e2e/**", "data/**"];
 /** The tests that run on both databases: the event store, its projections, appends from several processes. */
 const bothDatabases = ["server/events/*.integration.test.ts"];
+/** Tests of what exists only on PostgreSQL (several instances on one database). */
+const postgresOnly = ["server/postgres/*.integration.test.ts"];
 /** The throwaway cluster deploy/postgres.sh starts (its defaults), unless the test command names another. */
 const postgresUrl = process.env.ARBOR_TEST_POSTGRES_URL ?? "postgresql://arbor:arbor@127.0.0.1:54329/arbor";
 
@@ -34,7 +36,7 @@ export default defineConfig({
         test: {
           name: "integration",
           include: ["**/*.integration.test.ts"],
-          exclude,
+          exclude: [...exclude, ...postgresOnly],
           environment: "node",
           env: { ARBOR_LOG_LEVEL: "warn" },
           testTimeout: 120_000,
@@ -47,7 +49,7 @@ export default defineConfig({
         resolve: { alias },
         test: {
           name: "integration-postgres",
-          include: bothDatabases,
+          include: [...bothDatabases, ...postgresOnly],
           exclude,
           environment: "node",
           env: { ARBOR_LOG_LEVEL: "warn" },

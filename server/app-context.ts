@@ -9,7 +9,7 @@ import { readCheckpointPolicy } from "@/server/domain/policy/checkpoints";
 import { RivaLimits } from "@/server/domain/session/limits";
 import { deniedAdvice } from "@/server/domain/vocabulary/egress";
 import { readSandboxRuntime } from "@/server/domain/vocabulary/sandbox-runtime";
-import { env } from "@/server/env";
+import { env, isPostgresUrl } from "@/server/env";
 import { openedKeys } from "@/server/events/opened-keys";
 import { EventStore } from "@/server/events/store";
 import { intentsFileFor } from "@/server/intents/store";
@@ -19,6 +19,7 @@ import { createPricer } from "@/server/model/pricing";
 import { loadTierConfig } from "@/server/model/tiers/load";
 import { Orchestrator } from "@/server/orchestrator/orchestrator";
 import { OutputSoFarFiles } from "@/server/orchestrator/output-so-far-files";
+import { PgRunLeases } from "@/server/postgres/run-leases";
 import { getEgressProxy, getSandboxProvider, onEgressConnection } from "@/server/sandbox";
 import { ProjectImages } from "@/server/sandbox/project-image/project-images";
 import { serverResourcePolicy } from "@/server/sandbox/resource-policy";
@@ -85,7 +86,12 @@ function create() {
   const modelConfig = env.ARBOR_MODEL_CONFIG
     ? loadTierConfig(readFileSync(env.ARBOR_MODEL_CONFIG, "utf8"))
     : null;
+  // Several instances on one PostgreSQL database: each run is driven by the instance holding its lease.
+  const leases = isPostgresUrl(env.DATABASE_URL)
+    ? new PgRunLeases(env.DATABASE_URL, { ttlMs: env.ARBOR_RUN_LEASE_MS })
+    : undefined;
   const orchestrator = new Orchestrator({
+    ...(leases ? { leases } : {}),
     log: store,
     model,
     sandboxes,

@@ -54,7 +54,22 @@ export interface OrchestratorDeps extends RivaDeps {
    * then full mode), as these options say; absent: one model in simple mode, never escalating.
    */
   twoPhase?: TwoPhaseOptions | null;
+  /**
+   * Several instances on one database (PostgreSQL): a run is driven only by the instance holding its
+   * lease (server/postgres/run-leases.ts). Absent (SQLite, one process): every run is driven here.
+   */
+  leases?: RunLeases;
 }
+
+/** Which instance drives a run; see `OrchestratorDeps.leases`. */
+export interface RunLeases {
+  /** True: this instance now holds the run's lease and drives it; false: another live instance does. */
+  acquire(runId: string, sessionId: string): Promise<boolean>;
+  release(runId: string): Promise<void>;
+}
+
+/** In a cluster, how often a run waiting for a person looks for an answer given on another instance. */
+const ANSWER_POLL_MS = 1_000;
 
 /**
  * Starts, stops and resumes runs, and turns a person's answer into events. It reads state only from
@@ -94,6 +109,23 @@ export class Orchestrator {
       );
     }
     const runId = randomUUID();
+    // In a cluster the lease is taken before the run is in the log, so no other instance's resume
+    // loop can mistake the new run for an orphan.
+    if (this.deps.leases && !(await this.deps.leases.acquire(runId, input.sessionId)))
+      throw new UserFacingError("Could not take the new run's lease: try again.", "CONFLICT");
+    try {
+      return await this.beginRun(input, task, runId);
+    } catch (error) {
+      await this.deps.leases?.release(runId);
+      throw error;
+    }
+  }
+
+  private async beginRun(
+    input: Parameters<Orchestrator["startRun"]>[0],
+    task: string,
+    runId: string,
+  ): Promise<{ runId: string }> {
     const picked = input.modelOverrides ?? {};
     const { model, tiers } = await this.resolveRunModel(input.sessionId, picked);
     this.runModels.set(runId, model);
@@ -123,7 +155,7 @@ export class Orchestrator {
       // The answer path has no intention tree: it explores read-only and replies.
       ...(route.route === "answer" ? [] : [rootIntention(runId, task)]),
     ]);
-    this.ensureDriving(input.sessionId, runId);
+    this.ensureDriving(input.sessionId, runId, true);
     return { runId };
   }
 
@@ -251,17 +283,27 @@ export class Orchestrator {
     await this.engine(sessionId, runId).drive(controller.signal);
   }
 
-  /** Picks up every run that was going when the server stopped. Pending approvals stay pending. */
+  /**
+   * Picks up every run that was going when the server stopped. Pending approvals stay pending. In a
+   * cluster (leases), only the runs no live instance holds: the ones whose instance died, taken over
+   * here; returns how many this instance picked up.
+   */
   async resumeInterrupted(): Promise<number> {
     const runs = await this.deps.runningRuns();
+    let resumed = 0;
     for (const run of runs) {
+      if (this.deps.leases) {
+        if (this.active.has(run.runId) || !(await this.deps.leases.acquire(run.runId, run.sessionId)))
+          continue;
+        resumed += 1;
+      }
       if (!this.active.has(run.runId))
         await this.recordResumed(run.sessionId, run.runId).catch((error: unknown) =>
           this.deps.logger.warn({ err: error, runId: run.runId }, "could not record the resume"),
         );
-      this.ensureDriving(run.sessionId, run.runId);
+      this.ensureDriving(run.sessionId, run.runId, this.deps.leases !== undefined);
     }
-    return runs.length;
+    return this.deps.leases ? resumed : runs.length;
   }
 
   /**
@@ -307,28 +349,50 @@ export class Orchestrator {
     return { config, models: config.tiers.map(() => model) };
   }
 
-  private ensureDriving(sessionId: string, runId: string): void {
+  /**
+   * Drives the run here unless it already is. In a cluster the run's lease is taken first (unless
+   * `leaseHeld`): when another live instance holds it, that instance drives the run and nothing
+   * happens here. The lease is given back when the drive ends.
+   */
+  private ensureDriving(sessionId: string, runId: string, leaseHeld = false): void {
     if (this.active.has(runId)) return;
     const controller = new AbortController();
-    const done = this.runModelOf(sessionId, runId)
-      .then(
-        async ({ model, tiers }) => {
-          const view = await this.viewOf(sessionId);
-          return answersRun(view, runId)
-            ? new AnswerRunner({ ...this.deps, model }, sessionId, runId).drive(controller.signal)
-            : this.engine(sessionId, runId, model, tiers).drive(controller.signal);
-        },
-        (error: unknown) => {
-          // A run that cannot go on as it started ends with the reason; no other model stands in.
-          this.deps.logger.warn({ err: error, runId }, "run not resumed: its model or tiers changed");
-          const reason =
-            error instanceof RestoreError ? restoreFailure(error) : `the server: ${errorMessage(error)}`;
-          controller.abort(new RunStopped(reason));
-          return this.engine(sessionId, runId).drive(controller.signal);
-        },
-      )
+    const leases = this.deps.leases;
+    const leased = !leases || leaseHeld ? Promise.resolve(true) : leases.acquire(runId, sessionId);
+    const done = leased
+      .then(async (held) => {
+        if (!held) return;
+        try {
+          await this.drive(sessionId, runId, controller);
+        } finally {
+          await leases
+            ?.release(runId)
+            .catch((error: unknown) =>
+              this.deps.logger.warn({ err: error, runId }, "run lease not given back"),
+            );
+        }
+      })
       .finally(() => this.active.delete(runId));
     this.active.set(runId, { controller, done });
+  }
+
+  private drive(sessionId: string, runId: string, controller: AbortController): Promise<void> {
+    return this.runModelOf(sessionId, runId).then(
+      async ({ model, tiers }) => {
+        const view = await this.viewOf(sessionId);
+        return answersRun(view, runId)
+          ? new AnswerRunner({ ...this.deps, model }, sessionId, runId).drive(controller.signal)
+          : this.engine(sessionId, runId, model, tiers).drive(controller.signal);
+      },
+      (error: unknown) => {
+        // A run that cannot go on as it started ends with the reason; no other model stands in.
+        this.deps.logger.warn({ err: error, runId }, "run not resumed: its model or tiers changed");
+        const reason =
+          error instanceof RestoreError ? restoreFailure(error) : `the server: ${errorMessage(error)}`;
+        controller.abort(new RunStopped(reason));
+        return this.engine(sessionId, runId).drive(controller.signal);
+      },
+    );
   }
 
   /**
@@ -371,7 +435,9 @@ export class Orchestrator {
   private waitForApproval(sessionId: string, approvalId: string, signal: AbortSignal): Promise<void> {
     return new Promise<void>((resolve) => {
       const waiters = this.approvalWaiters.get(approvalId) ?? new Set();
+      let poll: NodeJS.Timeout | undefined;
       const done = () => {
+        clearInterval(poll);
         waiters.delete(done);
         if (waiters.size === 0) this.approvalWaiters.delete(approvalId);
         signal.removeEventListener("abort", done);
@@ -381,9 +447,13 @@ export class Orchestrator {
       this.approvalWaiters.set(approvalId, waiters);
       signal.addEventListener("abort", done, { once: true });
       // The answer may have landed between the engine's last read and this registration.
-      void this.viewOf(sessionId).then((view) => {
-        if (view.approvals[approvalId]?.status !== "PENDING") done();
-      }, done);
+      const check = () =>
+        void this.viewOf(sessionId).then((view) => {
+          if (view.approvals[approvalId]?.status !== "PENDING") done();
+        }, done);
+      check();
+      // In a cluster the answer may be given on another instance, which cannot wake this one.
+      if (this.deps.leases) poll = setInterval(check, ANSWER_POLL_MS);
     });
   }
 
