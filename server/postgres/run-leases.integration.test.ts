@@ -14,7 +14,7 @@ import { createTestDbOn, seedSession } from "@/server/testing/test-db";
  * written once each with none missing (the next instance went on from the events), and the runs of
  * the killed instance were taken over only after its leases expired.
  */
-const INSTANCE = path.resolve("server/postgres/lease-race/instance.ts");
+const INSTANCE = path.resolve("server/testing/lease-race-instance.ts");
 const SERVER_ONLY_LOADER = path.resolve("bench/support/server-only-loader.mjs");
 const INSTANCES = 3;
 const RUNS = 6;
