@@ -29,6 +29,7 @@ import { foldSessionLog } from "@/server/runtime/session-runtime";
 import type { ModelSettingValues } from "@/server/settings/layers";
 import type { RunModelChoice } from "@/server/settings/run-model";
 import { resolveCheckpointAnswer } from "./checkpoint-answers";
+import { ANSWER_POLL_MS, type RunLeases, stoppedElsewhere } from "./run-leases";
 import { RestoreError, restoreFailure, restoreRunModel } from "./run-restore";
 
 interface Actor {
@@ -61,16 +62,6 @@ export interface OrchestratorDeps extends RivaDeps {
   leases?: RunLeases;
 }
 
-/** Which instance drives a run; see `OrchestratorDeps.leases`. */
-export interface RunLeases {
-  /** True: this instance now holds the run's lease and drives it; false: another live instance does. */
-  acquire(runId: string, sessionId: string): Promise<boolean>;
-  release(runId: string): Promise<void>;
-}
-
-/** In a cluster, how often a run waiting for a person looks for an answer given on another instance. */
-const ANSWER_POLL_MS = 1_000;
-
 /**
  * Starts, stops and resumes runs, and turns a person's answer into events. It reads state only from
  * the event log (never a projection table), so it behaves the same over SQLite or in memory. One
@@ -83,7 +74,9 @@ export class Orchestrator {
   private readonly runModels = new Map<string, AgentModel>();
   private readonly runTiers = new Map<string, RunTiers | null>();
 
-  constructor(private readonly deps: OrchestratorDeps) {}
+  constructor(private readonly deps: OrchestratorDeps) {
+    deps.leases?.onStopRequested((runId, by) => this.active.get(runId)?.controller.abort(new RunStopped(by)));
+  }
 
   get model() {
     return this.deps.model;
@@ -273,7 +266,23 @@ export class Orchestrator {
       await active.done;
       return;
     }
-    // No engine (for example it crashed): a fresh one sees the abort at once and records the stop.
+    const leases = this.deps.leases;
+    if (leases && !(await leases.acquire(runId, sessionId))) {
+      // Another instance drives the run: it stops it at its next lease renewal.
+      if (await leases.requestStop(runId, reason.by))
+        return stoppedElsewhere(() => this.viewOf(sessionId), runId, leases);
+      if (!(await leases.acquire(runId, sessionId)))
+        throw new UserFacingError("The run changed hands while stopping it: press Stop again.", "CONFLICT");
+    }
+    try {
+      await this.stopHere(sessionId, runId, reason);
+    } finally {
+      await leases?.release(runId);
+    }
+  }
+
+  /** No engine (for example it crashed): a fresh one sees the abort at once and records the stop. */
+  private async stopHere(sessionId: string, runId: string, reason: RunStopped): Promise<void> {
     const controller = new AbortController();
     controller.abort(reason);
     if (answersRun(await this.viewOf(sessionId), runId)) {

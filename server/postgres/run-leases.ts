@@ -29,6 +29,9 @@ export class PgRunLeases {
   private timer: NodeJS.Timeout | null = null;
   private ready: Promise<void> | null = null;
   private readonly onLost: (runIds: string[]) => void;
+  private stopHandler: ((runId: string, by: string) => void) | null = null;
+  /** Stop requests already handed to the handler (a request stays in the row until the lease ends). */
+  private readonly stopsSeen = new Set<string>();
 
   constructor(
     url: string,
@@ -58,13 +61,14 @@ export class PgRunLeases {
           owner TEXT,
           lease_until TIMESTAMPTZ,
           claims INTEGER NOT NULL DEFAULT 0,
+          stop_by TEXT,
           updated_at TIMESTAMPTZ NOT NULL DEFAULT now()
         )`);
       } finally {
         await client.query("SELECT pg_advisory_unlock(7279010)").catch(() => undefined);
         client.release();
       }
-      this.timer = setInterval(() => void this.renew(), Math.max(50, Math.floor(this.ttlMs / 3)));
+      this.timer = setInterval(() => void this.renew(), this.renewEveryMs());
       this.timer.unref();
     })();
     return this.ready;
@@ -90,13 +94,38 @@ export class PgRunLeases {
     return true;
   }
 
+  /**
+   * Asks the instance holding the run's lease to stop it (a person pressed Stop on another instance).
+   * The holder sees the request at its next renewal. False when no live instance holds the lease.
+   */
+  async requestStop(runId: string, by: string): Promise<boolean> {
+    await this.setup();
+    const result = await this.pool.query(
+      `UPDATE arbor_queue.run_lease SET stop_by = $2, updated_at = now()
+       WHERE run_id = $1 AND owner IS NOT NULL AND lease_until >= now()`,
+      [runId, by],
+    );
+    return result.rowCount === 1;
+  }
+
+  /** Who handles a stop requested on another instance for a run held here. */
+  onStopRequested(handler: (runId: string, by: string) => void): void {
+    this.stopHandler = handler;
+  }
+
   /** Gives the lease back (the run ended here, or this instance is done with it). */
   async release(runId: string): Promise<void> {
     this.held.delete(runId);
+    this.stopsSeen.delete(runId);
     await this.pool.query(
-      "UPDATE arbor_queue.run_lease SET owner = NULL, lease_until = NULL, updated_at = now() WHERE run_id = $1 AND owner = $2",
+      "UPDATE arbor_queue.run_lease SET owner = NULL, lease_until = NULL, stop_by = NULL, updated_at = now() WHERE run_id = $1 AND owner = $2",
       [runId, this.owner],
     );
+  }
+
+  /** How often held leases are renewed (and stop requests for them seen). */
+  renewEveryMs(): number {
+    return Math.max(50, Math.floor(this.ttlMs / 3));
   }
 
   /** The heartbeat: renews every held lease; a lease that could not be confirmed in time is lost. */
@@ -105,11 +134,16 @@ export class PgRunLeases {
     if (runIds.length > 0) {
       const sentAt = Date.now();
       try {
-        const { rows } = await this.pool.query<{ run_id: string }>(
+        const { rows } = await this.pool.query<{ run_id: string; stop_by: string | null }>(
           `UPDATE arbor_queue.run_lease SET lease_until = now() + $3 * interval '1 millisecond', updated_at = now()
-           WHERE owner = $1 AND run_id = ANY($2) RETURNING run_id`,
+           WHERE owner = $1 AND run_id = ANY($2) RETURNING run_id, stop_by`,
           [this.owner, runIds, this.ttlMs],
         );
+        for (const row of rows)
+          if (row.stop_by !== null && !this.stopsSeen.has(row.run_id)) {
+            this.stopsSeen.add(row.run_id);
+            this.stopHandler?.(row.run_id, row.stop_by);
+          }
         const renewed = new Set(rows.map((row) => row.run_id));
         // Not renewed although the query ran: another instance holds it now. Lost at once.
         for (const id of runIds) if (this.held.has(id)) this.held.set(id, renewed.has(id) ? sentAt : 0);
