@@ -7,6 +7,11 @@ import { project } from "./projections";
 import { redactSecrets } from "./redact";
 import { VERBATIM_TYPES } from "./verbatim";
 
+/** The payload of an `arbor_events` notification: who appended which sequence numbers of which session. */
+export function eventsNotice(instance: string, sessionId: string, firstSeq: number, lastSeq: number): string {
+  return JSON.stringify({ instance, sessionId, firstSeq, lastSeq });
+}
+
 /**
  * The append-only log, on SQLite or PostgreSQL. Sequence numbers are assigned here and nowhere else:
  * appends for one session are serialised in-process, across processes by the session row's lock
@@ -19,6 +24,12 @@ export class EventStore {
   constructor(
     private readonly db: PrismaClient,
     private readonly secrets: () => readonly string[] = () => [],
+    /**
+     * On PostgreSQL with several instances: this instance's name. Each append then signals
+     * `NOTIFY arbor_events` in its transaction (delivered at commit, in commit order), so followers
+     * on other instances read the new events from the table (server/events/pg-notifications.ts).
+     */
+    private readonly notifyAs: string | null = null,
   ) {}
 
   append(
@@ -76,6 +87,8 @@ export class EventStore {
         await project(tx, sessionId, event);
         events.push(event);
       }
+      if (this.notifyAs !== null && events.length > 0)
+        await tx.$executeRaw`SELECT pg_notify('arbor_events', ${eventsNotice(this.notifyAs, sessionId, before + 1, seq)})`;
       return events;
     });
     eventBus.publish(sessionId, stored);

@@ -2,6 +2,11 @@ import { randomBytes } from "node:crypto";
 import { hostname } from "node:os";
 import pg from "pg";
 
+/** A name for this process among the instances sharing the database (host, pid, a random tail). */
+export function instanceName(): string {
+  return `${hostname()}:${process.pid}:${randomBytes(3).toString("hex")}`;
+}
+
 /**
  * Which instance drives which run, when several Arbor instances share one PostgreSQL database. A run
  * is driven only by the instance holding its lease; the holder renews every lease it holds every
@@ -39,7 +44,7 @@ export class PgRunLeases {
   ) {
     this.pool = new pg.Pool({ connectionString: url, max: 3 });
     this.ttlMs = options.ttlMs ?? 15_000;
-    this.owner = options.owner ?? `${hostname()}:${process.pid}:${randomBytes(3).toString("hex")}`;
+    this.owner = options.owner ?? instanceName();
     this.onLost =
       options.onLost ??
       ((runIds) => {

@@ -3,17 +3,19 @@
  * the database at `url` as a server would and appends `count` messages to one session, alternating
  * single appends and batches of three, as fast as it can. Prints "done" when all were acknowledged.
  *
- * Usage: node --import tsx --import bench/support/server-only-loader.mjs child.ts <url> <sessionId> <writer> <count>
+ * With a fifth argument (PostgreSQL), each append also NOTIFYs other instances under that name.
+ *
+ * Usage: node --import tsx --import bench/support/server-only-loader.mjs child.ts <url> <sessionId> <writer> <count> [instance]
  */
 import { configureSqlite, createDb } from "@/server/db";
 import type { EventInput } from "@/server/domain/events/schema";
 import { isPostgresUrl } from "@/server/env";
 import { EventStore } from "@/server/events/store";
 
-const [url = "", sessionId = "", writer = "", count = "0"] = process.argv.slice(2);
+const [url = "", sessionId = "", writer = "", count = "0", instance] = process.argv.slice(2);
 const db = createDb(url);
 if (!isPostgresUrl(url)) await configureSqlite(db);
-const store = new EventStore(db);
+const store = new EventStore(db, () => [], instance ?? null);
 const message = (i: number): EventInput => ({
   type: "message-posted",
   messageId: `${writer}-${i}`,
