@@ -17,7 +17,8 @@ const postgresUrl = process.env.ARBOR_TEST_POSTGRES_URL ?? "postgresql://arbor:a
 /**
  * Three projects: `unit` runs pure code (no Docker, no network, no database file), `integration`
  * talks to the real Docker engine, a real SQLite file and the fake model server over HTTP, and
- * `integration-postgres` runs the store tests again on PostgreSQL (deploy/postgres.sh starts it).
+ * `integration-postgres` runs the store tests again on PostgreSQL and the tests of several instances on
+ * one database (deploy/postgres.sh starts it).
  */
 export default defineConfig({
   test: {
