@@ -6,7 +6,7 @@ import { POSTGRES_SCHEMA, postgresSchemaFrom, SQLITE_SCHEMA } from "./derive-pos
 const read = (file: string) => readFileSync(path.resolve(import.meta.dirname, "../..", file), "utf8");
 
 describe("the PostgreSQL schema", () => {
-  it("is the SQLite schema with only the provider and the client folder changed (run `npx tsx scripts/db/postgres-schema.ts` when this fails)", () => {
+  it("is the SQLite schema with only the provider and the client folder changed (run `npm run db:postgres-schema -- <migration name>` when this fails)", () => {
     expect(read(POSTGRES_SCHEMA)).toBe(postgresSchemaFrom(read(SQLITE_SCHEMA)));
   });
 

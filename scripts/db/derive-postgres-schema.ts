@@ -7,7 +7,7 @@ export const SQLITE_SCHEMA = "prisma/schema.prisma";
 export const POSTGRES_SCHEMA = "prisma/postgres/schema.prisma";
 
 const HEADER =
-  "// GENERATED from prisma/schema.prisma by `npx tsx scripts/db/postgres-schema.ts` — do not edit.\n" +
+  "// GENERATED from prisma/schema.prisma by `npm run db:postgres-schema` — do not edit.\n" +
   "// The same models for PostgreSQL (Prisma fixes the provider per schema file).\n\n";
 
 export function postgresSchemaFrom(sqlite: string): string {

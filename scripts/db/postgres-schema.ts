@@ -7,7 +7,7 @@ import { POSTGRES_SCHEMA, postgresSchemaFrom, SQLITE_SCHEMA } from "./derive-pos
  * Keeps prisma/postgres/schema.prisma in step with prisma/schema.prisma (Prisma fixes the provider
  * per schema file, so PostgreSQL needs its own). One command after any change to the SQLite schema:
  *
- *   npx tsx scripts/db/postgres-schema.ts [migration_name]
+ *   npm run db:postgres-schema -- [migration_name]
  *
  * writes the PostgreSQL schema and, when its models changed since the last commit, a new migration
  * under prisma/postgres/migrations (the diff from the committed schema to the new one, made offline by
