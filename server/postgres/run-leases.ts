@@ -17,8 +17,8 @@ export function instanceName(): string {
  * projection), so this table only has to grant exclusivity. A claim is one atomic upsert (the row's
  * lock serialises racing instances; no read-then-write window). pg-boss 10 (the last line that runs on
  * Node 20) has no job heartbeat — a job's expiry is fixed when it is fetched — so a run waiting hours
- * for a person would either expire while alive or stay stuck for hours after its instance died; its
- * heartbeat came with pg-boss 12, and graphile-worker 0.18, both on Node >= 22.
+ * for a person would either expire while alive or stay stuck for hours after its instance died; the
+ * job heartbeat of pg-boss's current docs is in releases that need Node >= 22, as does graphile-worker 0.18.
  *
  * Fail-stop: an instance that cannot confirm a lease within `lostAfter` (60% of the TTL, measured from
  * the start of the last renewal that succeeded, so before any other instance may claim it) calls
