@@ -11,6 +11,7 @@ const nextConfig = {
     "cpu-features",
     "pino",
     "@prisma/adapter-better-sqlite3",
+    "@prisma/adapter-pg",
   ],
   typedRoutes: false,
 };

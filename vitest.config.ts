@@ -7,10 +7,18 @@ const alias = {
   "server-only": path.resolve(import.meta.dirname, "testing/server-only/stub.ts"),
 };
 const exclude = ["node_modules/**", ".next/**", "e2e/**", "data/**"];
+/** The tests that run on both databases: the event store, its projections, appends from several processes. */
+const bothDatabases = ["server/events/*.integration.test.ts"];
+/** Tests of what exists only on PostgreSQL (several instances on one database). */
+const postgresOnly = ["server/postgres/*.integration.test.ts"];
+/** The throwaway cluster deploy/postgres.sh starts (its defaults), unless the test command names another. */
+const postgresUrl = process.env.ARBOR_TEST_POSTGRES_URL ?? "postgresql://arbor:arbor@127.0.0.1:54329/arbor";
 
 /**
- * Two projects: `unit` runs pure code (no Docker, no network, no database file), `integration`
- * talks to the real Docker engine, a real SQLite file and the fake model server over HTTP.
+ * Three projects: `unit` runs pure code (no Docker, no network, no database file), `integration`
+ * talks to the real Docker engine, a real SQLite file and the fake model server over HTTP, and
+ * `integration-postgres` runs the store tests again on PostgreSQL and the tests of several instances on
+ * one database (deploy/postgres.sh starts it).
  */
 export default defineConfig({
   test: {
@@ -29,12 +37,27 @@ export default defineConfig({
         test: {
           name: "integration",
           include: ["**/*.integration.test.ts"],
+          exclude: [...exclude, ...postgresOnly],
+          environment: "node",
+          env: { ARBOR_LOG_LEVEL: "warn" },
+          testTimeout: 120_000,
+          hookTimeout: 180_000,
+          fileParallelism: false,
+          provide: { postgresUrl: "" },
+        },
+      },
+      {
+        resolve: { alias },
+        test: {
+          name: "integration-postgres",
+          include: [...bothDatabases, ...postgresOnly],
           exclude,
           environment: "node",
           env: { ARBOR_LOG_LEVEL: "warn" },
           testTimeout: 120_000,
           hookTimeout: 180_000,
           fileParallelism: false,
+          provide: { postgresUrl },
         },
       },
     ],

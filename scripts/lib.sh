@@ -46,10 +46,17 @@ ensure_npm_packages() {
 }
 
 ensure_database() {
-  say "Generating the Prisma client and applying migrations…"
-  npx --no-install prisma generate >/dev/null
-  # umask 077: a database the migration creates is the owner's alone (it holds password hashes).
-  (umask 077 && npx --no-install prisma migrate deploy 2>&1 | grep -E "applied|No pending|Error") || true
+  say "Generating the Prisma clients and applying migrations…"
+  # Both clients, whichever database is in use (server/db.ts imports both). prisma.config.ts picks
+  # the schema by DATABASE_URL; generating connects to nothing, so the URLs only name the provider.
+  DATABASE_URL="file:./data/arbor.db" npx --no-install prisma generate >/dev/null
+  DATABASE_URL="postgresql://generate-only@127.0.0.1/none" npx --no-install prisma generate >/dev/null
+  if [[ "${DATABASE_URL:-}" =~ ^postgres(ql)?:// ]]; then
+    npx --no-install tsx scripts/db/migrate-postgres.ts || die "the PostgreSQL migrations failed (see above)."
+  else
+    # umask 077: a database the migration creates is the owner's alone (it holds password hashes).
+    (umask 077 && npx --no-install prisma migrate deploy 2>&1 | grep -E "applied|No pending|Error") || true
+  fi
 }
 
 # The generated secrets (<data dir>/auth-secret, secret-key) that the environment does not set, once.

@@ -8,7 +8,7 @@ let passed = 0;
 let failed = 0;
 let skipped = 0;
 
-for (const name of ["unit.json", "integration.json"]) {
+for (const name of ["unit.json", "integration.json", "integration-postgres.json"]) {
   const file = path.join(dir, name);
   if (!existsSync(file)) continue;
   const report = JSON.parse(readFileSync(file, "utf8"));

@@ -5,12 +5,14 @@ import Docker from "dockerode";
 import { projectMemories } from "@/server/capture/memory";
 import { projectSessionViews } from "@/server/capture/read";
 import { db } from "@/server/db";
+import { errorMessage } from "@/server/domain/errors";
 import { readCheckpointPolicy } from "@/server/domain/policy/checkpoints";
 import { RivaLimits } from "@/server/domain/session/limits";
 import { deniedAdvice } from "@/server/domain/vocabulary/egress";
 import { readSandboxRuntime } from "@/server/domain/vocabulary/sandbox-runtime";
-import { env } from "@/server/env";
+import { env, isPostgresUrl } from "@/server/env";
 import { openedKeys } from "@/server/events/opened-keys";
+import { listenForEvents } from "@/server/events/pg-notifications";
 import { EventStore } from "@/server/events/store";
 import { intentsFileFor } from "@/server/intents/store";
 import { logger } from "@/server/logger";
@@ -19,6 +21,7 @@ import { createPricer } from "@/server/model/pricing";
 import { loadTierConfig } from "@/server/model/tiers/load";
 import { Orchestrator } from "@/server/orchestrator/orchestrator";
 import { OutputSoFarFiles } from "@/server/orchestrator/output-so-far-files";
+import { instanceName, PgRunLeases } from "@/server/postgres/run-leases";
 import { getEgressProxy, getSandboxProvider, onEgressConnection } from "@/server/sandbox";
 import { ProjectImages } from "@/server/sandbox/project-image/project-images";
 import { serverResourcePolicy } from "@/server/sandbox/resource-policy";
@@ -41,7 +44,14 @@ function create() {
     (value): value is string => typeof value === "string",
   );
   // Keys decrypted from team/project settings are redacted like the environment's.
-  const store = new EventStore(db, () => [...secrets, ...openedKeys()]);
+  // Several instances on one PostgreSQL database: this instance's name on its run leases and on the
+  // event notifications that carry live events to browsers connected to the other instances.
+  const instance = isPostgresUrl(env.DATABASE_URL) ? instanceName() : null;
+  const store = new EventStore(db, () => [...secrets, ...openedKeys()], instance);
+  if (instance !== null)
+    listenForEvents(env.DATABASE_URL, instance, store, (error) =>
+      logger.warn({ err: errorMessage(error) }, "live events from other instances interrupted"),
+    );
   const box = createSecretBox(env.secretKey);
   const environment = environmentLayer(env);
   // The server-wide model (status bar, resumed runs): environment over defaults. Each new run
@@ -85,7 +95,13 @@ function create() {
   const modelConfig = env.ARBOR_MODEL_CONFIG
     ? loadTierConfig(readFileSync(env.ARBOR_MODEL_CONFIG, "utf8"))
     : null;
+  // Several instances on one PostgreSQL database: each run is driven by the instance holding its lease.
+  const leases =
+    instance !== null
+      ? new PgRunLeases(env.DATABASE_URL, { ttlMs: env.ARBOR_RUN_LEASE_MS, owner: instance })
+      : undefined;
   const orchestrator = new Orchestrator({
+    ...(leases ? { leases } : {}),
     log: store,
     model,
     sandboxes,

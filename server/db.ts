@@ -1,7 +1,9 @@
 import "server-only";
 import { PrismaBetterSQLite3 } from "@prisma/adapter-better-sqlite3";
-import { env } from "@/server/env";
+import { PrismaPg } from "@prisma/adapter-pg";
+import { env, isPostgresUrl } from "@/server/env";
 import { PrismaClient } from "@/server/generated/prisma/client";
+import { PrismaClient as PostgresPrismaClient } from "@/server/generated/prisma-postgres/client";
 
 /**
  * The one Prisma client. Kept on globalThis because Next.js bundles route handlers and
@@ -9,7 +11,17 @@ import { PrismaClient } from "@/server/generated/prisma/client";
  */
 const globalForDb = globalThis as unknown as { arborDb?: PrismaClient; arborDbReady?: Promise<void> };
 
+/**
+ * A client for `url`: PostgreSQL for postgres(ql)://, otherwise a SQLite file. Prisma generates one
+ * client per provider from the same models (prisma/postgres/schema.prisma is derived from
+ * prisma/schema.prisma and a unit test keeps them equal), so the PostgreSQL client is typed as the
+ * SQLite one: the model API the app uses is the same on both.
+ */
 export function createDb(url: string): PrismaClient {
+  if (isPostgresUrl(url))
+    return new PostgresPrismaClient({
+      adapter: new PrismaPg({ connectionString: url }),
+    }) as unknown as PrismaClient;
   return new PrismaClient({ adapter: new PrismaBetterSQLite3({ url, timeout: 10_000 }) });
 }
 
@@ -23,6 +35,6 @@ export async function configureSqlite(client: PrismaClient): Promise<void> {
 }
 
 export function dbReady(): Promise<void> {
-  globalForDb.arborDbReady ??= configureSqlite(db);
+  globalForDb.arborDbReady ??= isPostgresUrl(env.DATABASE_URL) ? Promise.resolve() : configureSqlite(db);
   return globalForDb.arborDbReady;
 }

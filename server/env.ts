@@ -22,6 +22,11 @@ const optionalString = z
   .optional()
   .transform((value) => (value === undefined || value.trim() === "" ? undefined : value.trim()));
 
+/** `DATABASE_URL` names PostgreSQL (postgres:// or postgresql://); anything else is a SQLite file. */
+export function isPostgresUrl(url: string): boolean {
+  return /^postgres(ql)?:\/\//i.test(url);
+}
+
 const positiveInt = (fallback: number) => z.coerce.number().int().positive().default(fallback);
 
 const schema = z.object({
@@ -66,6 +71,11 @@ const schema = z.object({
   ARBOR_SANDBOX_IMAGE: z.string().default("arbor-sandbox:latest"),
   /** Warm sandbox containers kept ready for new sessions (0: off). */
   ARBOR_SANDBOX_POOL_SIZE: z.coerce.number().int().min(0).max(16).default(0),
+  /**
+   * On PostgreSQL (several instances on one database): how long a run's lease lasts without its
+   * instance renewing it, i.e. how soon another instance resumes the runs of one that died.
+   */
+  ARBOR_RUN_LEASE_MS: z.coerce.number().int().min(1_000).max(600_000).default(15_000),
   ARBOR_COMMAND_TIMEOUT_MS: positiveInt(120_000),
   /**
    * The egress proxy (squid) sandboxes reach the network through, on the internal network's gateway

@@ -3,7 +3,7 @@ import { appContext } from "@/server/app-context";
 import { secureDataDir } from "@/server/data-dir/private-files";
 import { db, dbReady } from "@/server/db";
 import { errorMessage } from "@/server/domain/errors";
-import { env } from "@/server/env";
+import { env, isPostgresUrl } from "@/server/env";
 import { stampPeerAddresses } from "@/server/http/client-address";
 import { logger } from "@/server/logger";
 import { checkPromptFiles } from "@/server/model/prompt-catalog";
@@ -42,6 +42,24 @@ export async function startServer(): Promise<void> {
   exitPromptlyOnSignals();
   const resumed = await orchestrator.resumeInterrupted();
   if (resumed > 0) logger.info({ resumed }, "resumed interrupted runs");
+  if (isPostgresUrl(env.DATABASE_URL)) adoptOrphanedRuns(() => orchestrator.resumeInterrupted());
+}
+
+/**
+ * In a cluster, another instance may die at any time: every lease period this instance looks for
+ * running runs whose lease ran out and resumes them from their events (each taken by one instance).
+ */
+function adoptOrphanedRuns(resume: () => Promise<number>): void {
+  const timer = setInterval(() => {
+    resume().then(
+      (adopted) => {
+        if (adopted > 0)
+          logger.info({ adopted }, "resumed runs of an instance that stopped renewing its leases");
+      },
+      (error: unknown) => logger.warn({ err: errorMessage(error) }, "could not look for orphaned runs"),
+    );
+  }, env.ARBOR_RUN_LEASE_MS);
+  timer.unref();
 }
 
 /**

@@ -26,6 +26,7 @@ const LAYERS = [
       "server/generated/",
       "server/data-dir/",
       "server/http/",
+      "server/postgres/",
     ],
   },
   { name: "events", paths: ["server/events/"] },

@@ -16,6 +16,11 @@ class EventBus {
     if (events.length > 0) this.emitter.emit(sessionId, events);
   }
 
+  /** Whether anyone here follows the session (a notification from another instance is then worth reading). */
+  following(sessionId: string): boolean {
+    return this.emitter.listenerCount(sessionId) > 0;
+  }
+
   subscribe(sessionId: string, listener: (events: readonly StoredEvent[]) => void): () => void {
     this.emitter.on(sessionId, listener);
     return () => this.emitter.off(sessionId, listener);

@@ -2,8 +2,9 @@ import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import type { EventInput, StoredEvent } from "@/server/domain/events/schema";
 import { foldEvents } from "@/server/domain/session/fold";
 import type { PrismaClient } from "@/server/generated/prisma/client";
-import { createTestDb, seedSession } from "@/testing/db/test-db";
+import { createTestDbOn, seedSession } from "@/testing/db/test-db";
 import { cycle, decomposedRun } from "@/testing/events/events";
+import { testDatabaseName, testPostgresUrl } from "@/testing/harness/database-choice";
 import { followEvents } from "./follow";
 import { EventStore } from "./store";
 
@@ -13,7 +14,7 @@ let sessionId: string;
 let store: EventStore;
 
 beforeEach(async () => {
-  ({ db, cleanup } = await createTestDb());
+  ({ db, cleanup } = await createTestDbOn(testPostgresUrl()));
   sessionId = (await seedSession(db)).session.id;
   store = new EventStore(db, () => ["sk-test-secret-value"]);
 });
@@ -27,7 +28,7 @@ const message = (i: number): EventInput => ({
   text: `hello ${i}`,
 });
 
-describe("EventStore on a real SQLite file", () => {
+describe(`EventStore on a real ${testDatabaseName()} database`, () => {
   it("numbers concurrent appends 1..N with no gap and no duplicate", async () => {
     await Promise.all(Array.from({ length: 40 }, (_, i) => store.append(sessionId, [message(i)])));
     const events = await store.read(sessionId);

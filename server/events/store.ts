@@ -7,10 +7,16 @@ import { project } from "./projections";
 import { redactSecrets } from "./redact";
 import { VERBATIM_TYPES } from "./verbatim";
 
+/** The payload of an `arbor_events` notification: who appended which sequence numbers of which session. */
+export function eventsNotice(instance: string, sessionId: string, firstSeq: number, lastSeq: number): string {
+  return JSON.stringify({ instance, sessionId, firstSeq, lastSeq });
+}
+
 /**
- * The append-only log. Sequence numbers are assigned here and nowhere else: appends for one session
- * are serialised in-process and the (sessionId, seq) unique index refuses any duplicate that slips
- * past (for example a second server writing to the same database).
+ * The append-only log, on SQLite or PostgreSQL. Sequence numbers are assigned here and nowhere else:
+ * appends for one session are serialised in-process, across processes by the session row's lock
+ * taken first in each append's transaction, and the (sessionId, seq) unique index refuses any
+ * duplicate that could still slip past.
  */
 export class EventStore {
   private readonly tails = new Map<string, Promise<unknown>>();
@@ -18,6 +24,12 @@ export class EventStore {
   constructor(
     private readonly db: PrismaClient,
     private readonly secrets: () => readonly string[] = () => [],
+    /**
+     * On PostgreSQL with several instances: this instance's name. Each append then signals
+     * `NOTIFY arbor_events` in its transaction (delivered at commit, in commit order), so followers
+     * on other instances read the new events from the table (server/events/pg-notifications.ts).
+     */
+    private readonly notifyAs: string | null = null,
   ) {}
 
   append(
@@ -42,34 +54,42 @@ export class EventStore {
   ): Promise<StoredEvent[]> {
     const secrets = this.secrets();
     const stored = await this.db.$transaction(async (tx) => {
-      const session = await tx.session.findUniqueOrThrow({
+      // The sequence is taken by writing first: the increment locks the session's row (PostgreSQL)
+      // or takes SQLite's write lock before anything is read, so appends from other processes wait
+      // here and then see the committed count. Reading first would let two writers read the same
+      // count (and SQLite refuses to upgrade a stale read to a write).
+      const { lastSeq } = await tx.session.update({
         where: { id: sessionId },
+        data: { lastSeq: { increment: bodies.length } },
         select: { lastSeq: true },
       });
+      const before = lastSeq - bodies.length;
       // Inside the transaction, so even a second server on the same database cannot slip in between.
-      if (options.expectLastSeq !== undefined && options.expectLastSeq !== session.lastSeq)
-        throw new StaleLogError(sessionId, options.expectLastSeq, session.lastSeq);
+      if (options.expectLastSeq !== undefined && options.expectLastSeq !== before)
+        throw new StaleLogError(sessionId, options.expectLastSeq, before);
       const events: StoredEvent[] = [];
-      let seq = session.lastSeq;
+      let seq = before;
       const at = new Date().toISOString();
       for (const raw of bodies) {
         seq += 1;
         const redacted = JSON.parse(redactSecrets(JSON.stringify(raw), secrets)) as unknown;
         const event = StoredEvent.parse({ seq, at, body: redacted });
-        await tx.event.create({
-          data: {
-            sessionId,
-            seq,
-            type: event.body.type,
-            runId: runIdOf(event.body),
-            payload: JSON.stringify(event.body),
-            createdAt: new Date(at),
-          },
-        });
         await project(tx, sessionId, event);
         events.push(event);
       }
-      await tx.session.update({ where: { id: sessionId }, data: { lastSeq: seq } });
+      // The rows in one statement (the projections never read them): a batch costs one insert.
+      await tx.event.createMany({
+        data: events.map((event) => ({
+          sessionId,
+          seq: event.seq,
+          type: event.body.type,
+          runId: runIdOf(event.body),
+          payload: JSON.stringify(event.body),
+          createdAt: new Date(at),
+        })),
+      });
+      if (this.notifyAs !== null && events.length > 0)
+        await tx.$executeRaw`SELECT pg_notify('arbor_events', ${eventsNotice(this.notifyAs, sessionId, before + 1, seq)})`;
       return events;
     });
     eventBus.publish(sessionId, stored);
@@ -87,7 +107,7 @@ export class EventStore {
     const rows = await this.db.$queryRaw<
       { seq: number | bigint; type: string; createdAt: Date; payload: string }[]
     >`
-      SELECT seq, type, createdAt, payload FROM Event WHERE sessionId = ${sessionId} ORDER BY seq LIMIT ${limit}`;
+      SELECT "seq", "type", "createdAt", "payload" FROM "Event" WHERE "sessionId" = ${sessionId} ORDER BY "seq" LIMIT ${limit}`;
     const events = rows.map((row) => {
       const seq = Number(row.seq);
       const at = new Date(row.createdAt).toISOString();

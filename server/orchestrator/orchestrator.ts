@@ -19,7 +19,9 @@ import { foldSessionLog } from "@/server/runtime/session-runtime";
 import type { ModelSettingValues } from "@/server/settings/layers";
 import type { RunModelChoice } from "@/server/settings/run-model";
 import { type Actor, approvalDecidedEvents, type DecideInput } from "./approval-decision";
+import { resolveCheckpointAnswer } from "./checkpoint-answers";
 import { offlineCannotReadEvents } from "./offline-cannot-read";
+import { ANSWER_POLL_MS, type RunLeases, stoppedElsewhere } from "./run-leases";
 import { RestoreError, restoreFailure, restoreRunModel } from "./run-restore";
 
 export interface OrchestratorDeps extends RivaDeps {
@@ -40,6 +42,11 @@ export interface OrchestratorDeps extends RivaDeps {
    * then full mode), as these options say; absent: one model in simple mode, never escalating.
    */
   twoPhase?: TwoPhaseOptions | null;
+  /**
+   * Several instances on one database (PostgreSQL): a run is driven only by the instance holding its
+   * lease (server/postgres/run-leases.ts). Absent (SQLite, one process): every run is driven here.
+   */
+  leases?: RunLeases;
 }
 
 /**
@@ -54,7 +61,9 @@ export class Orchestrator {
   private readonly runModels = new Map<string, AgentModel>();
   private readonly runTiers = new Map<string, RunTiers | null>();
 
-  constructor(private readonly deps: OrchestratorDeps) {}
+  constructor(private readonly deps: OrchestratorDeps) {
+    deps.leases?.onStopRequested((runId, by) => this.active.get(runId)?.controller.abort(new RunStopped(by)));
+  }
 
   get model() {
     return this.deps.model;
@@ -80,6 +89,23 @@ export class Orchestrator {
       );
     }
     const runId = randomUUID();
+    // In a cluster the lease is taken before the run is in the log, so no other instance's resume
+    // loop can mistake the new run for an orphan.
+    if (this.deps.leases && !(await this.deps.leases.acquire(runId, input.sessionId)))
+      throw new UserFacingError("Could not take the new run's lease: try again.", "CONFLICT");
+    try {
+      return await this.beginRun(input, task, runId);
+    } catch (error) {
+      await this.deps.leases?.release(runId);
+      throw error;
+    }
+  }
+
+  private async beginRun(
+    input: Parameters<Orchestrator["startRun"]>[0],
+    task: string,
+    runId: string,
+  ): Promise<{ runId: string }> {
     const picked = input.modelOverrides ?? {};
     const { model, tiers } = await this.resolveRunModel(input.sessionId, picked);
     this.runModels.set(runId, model);
@@ -116,7 +142,7 @@ export class Orchestrator {
             ...(route.route === "answer" ? [] : [rootIntention(runId, task)]),
           ]),
     ]);
-    if (unread.length === 0) this.ensureDriving(input.sessionId, runId);
+    if (unread.length === 0) this.ensureDriving(input.sessionId, runId, true);
     return { runId };
   }
 
@@ -145,7 +171,23 @@ export class Orchestrator {
       await active.done;
       return;
     }
-    // No engine (for example it crashed): a fresh one sees the abort at once and records the stop.
+    const leases = this.deps.leases;
+    if (leases && !(await leases.acquire(runId, sessionId))) {
+      // Another instance drives the run: it stops it at its next lease renewal.
+      if (await leases.requestStop(runId, reason.by))
+        return stoppedElsewhere(() => this.viewOf(sessionId), runId, leases);
+      if (!(await leases.acquire(runId, sessionId)))
+        throw new UserFacingError("The run changed hands while stopping it: press Stop again.", "CONFLICT");
+    }
+    try {
+      await this.stopHere(sessionId, runId, reason);
+    } finally {
+      await leases?.release(runId);
+    }
+  }
+
+  /** No engine (for example it crashed): a fresh one sees the abort at once and records the stop. */
+  private async stopHere(sessionId: string, runId: string, reason: RunStopped): Promise<void> {
     const controller = new AbortController();
     controller.abort(reason);
     if (answersRun(await this.viewOf(sessionId), runId)) {
@@ -155,17 +197,27 @@ export class Orchestrator {
     await this.engine(sessionId, runId).drive(controller.signal);
   }
 
-  /** Picks up every run that was going when the server stopped. Pending approvals stay pending. */
+  /**
+   * Picks up every run that was going when the server stopped. Pending approvals stay pending. In a
+   * cluster (leases), only the runs no live instance holds: the ones whose instance died, taken over
+   * here; returns how many this instance picked up.
+   */
   async resumeInterrupted(): Promise<number> {
     const runs = await this.deps.runningRuns();
+    let resumed = 0;
     for (const run of runs) {
+      if (this.deps.leases) {
+        if (this.active.has(run.runId) || !(await this.deps.leases.acquire(run.runId, run.sessionId)))
+          continue;
+        resumed += 1;
+      }
       if (!this.active.has(run.runId))
         await this.recordResumed(run.sessionId, run.runId).catch((error: unknown) =>
           this.deps.logger.warn({ err: error, runId: run.runId }, "could not record the resume"),
         );
-      this.ensureDriving(run.sessionId, run.runId);
+      this.ensureDriving(run.sessionId, run.runId, this.deps.leases !== undefined);
     }
-    return runs.length;
+    return this.deps.leases ? resumed : runs.length;
   }
 
   /**
@@ -211,28 +263,50 @@ export class Orchestrator {
     return { config, models: config.tiers.map(() => model) };
   }
 
-  private ensureDriving(sessionId: string, runId: string): void {
+  /**
+   * Drives the run here unless it already is. In a cluster the run's lease is taken first (unless
+   * `leaseHeld`): when another live instance holds it, that instance drives the run and nothing
+   * happens here. The lease is given back when the drive ends.
+   */
+  private ensureDriving(sessionId: string, runId: string, leaseHeld = false): void {
     if (this.active.has(runId)) return;
     const controller = new AbortController();
-    const done = this.runModelOf(sessionId, runId)
-      .then(
-        async ({ model, tiers }) => {
-          const view = await this.viewOf(sessionId);
-          return answersRun(view, runId)
-            ? new AnswerRunner({ ...this.deps, model }, sessionId, runId).drive(controller.signal)
-            : this.engine(sessionId, runId, model, tiers).drive(controller.signal);
-        },
-        (error: unknown) => {
-          // A run that cannot go on as it started ends with the reason; no other model stands in.
-          this.deps.logger.warn({ err: error, runId }, "run not resumed: its model or tiers changed");
-          const reason =
-            error instanceof RestoreError ? restoreFailure(error) : `the server: ${errorMessage(error)}`;
-          controller.abort(new RunStopped(reason));
-          return this.engine(sessionId, runId).drive(controller.signal);
-        },
-      )
+    const leases = this.deps.leases;
+    const leased = !leases || leaseHeld ? Promise.resolve(true) : leases.acquire(runId, sessionId);
+    const done = leased
+      .then(async (held) => {
+        if (!held) return;
+        try {
+          await this.drive(sessionId, runId, controller);
+        } finally {
+          await leases
+            ?.release(runId)
+            .catch((error: unknown) =>
+              this.deps.logger.warn({ err: error, runId }, "run lease not given back"),
+            );
+        }
+      })
       .finally(() => this.active.delete(runId));
     this.active.set(runId, { controller, done });
+  }
+
+  private drive(sessionId: string, runId: string, controller: AbortController): Promise<void> {
+    return this.runModelOf(sessionId, runId).then(
+      async ({ model, tiers }) => {
+        const view = await this.viewOf(sessionId);
+        return answersRun(view, runId)
+          ? new AnswerRunner({ ...this.deps, model }, sessionId, runId).drive(controller.signal)
+          : this.engine(sessionId, runId, model, tiers).drive(controller.signal);
+      },
+      (error: unknown) => {
+        // A run that cannot go on as it started ends with the reason; no other model stands in.
+        this.deps.logger.warn({ err: error, runId }, "run not resumed: its model or tiers changed");
+        const reason =
+          error instanceof RestoreError ? restoreFailure(error) : `the server: ${errorMessage(error)}`;
+        controller.abort(new RunStopped(reason));
+        return this.engine(sessionId, runId).drive(controller.signal);
+      },
+    );
   }
 
   /**
@@ -275,7 +349,9 @@ export class Orchestrator {
   private waitForApproval(sessionId: string, approvalId: string, signal: AbortSignal): Promise<void> {
     return new Promise<void>((resolve) => {
       const waiters = this.approvalWaiters.get(approvalId) ?? new Set();
+      let poll: NodeJS.Timeout | undefined;
       const done = () => {
+        clearInterval(poll);
         waiters.delete(done);
         if (waiters.size === 0) this.approvalWaiters.delete(approvalId);
         signal.removeEventListener("abort", done);
@@ -285,9 +361,13 @@ export class Orchestrator {
       this.approvalWaiters.set(approvalId, waiters);
       signal.addEventListener("abort", done, { once: true });
       // The answer may have landed between the engine's last read and this registration.
-      void this.viewOf(sessionId).then((view) => {
-        if (view.approvals[approvalId]?.status !== "PENDING") done();
-      }, done);
+      const check = () =>
+        void this.viewOf(sessionId).then((view) => {
+          if (view.approvals[approvalId]?.status !== "PENDING") done();
+        }, done);
+      check();
+      // In a cluster the answer may be given on another instance, which cannot wake this one.
+      if (this.deps.leases) poll = setInterval(check, ANSWER_POLL_MS);
     });
   }
 

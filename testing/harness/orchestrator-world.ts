@@ -12,7 +12,7 @@ import { createEmptyRepository } from "@/server/projects/git-repository";
 import { foldSessionLog } from "@/server/runtime/session-runtime";
 import { DockerSandboxProvider } from "@/server/sandbox";
 import { type FakeModelServer, startFakeModelServer } from "@/testing/fake-model/server";
-import { createTestDb, seedSession } from "../db/test-db";
+import { createTestDbOn, seedSession } from "../db/test-db";
 import { testOrchestrator } from "./orchestrator-deps";
 
 /**
@@ -22,6 +22,8 @@ import { testOrchestrator } from "./orchestrator-deps";
  */
 export interface OrchestratorWorld {
   readonly db: PrismaClient;
+  /** The connection string of `db` (for a second client, e.g. another instance's leases). */
+  readonly dbUrl: string;
   readonly sessionId: string;
   readonly repoPath: string;
   readonly sandboxes: DockerSandboxProvider;
@@ -40,12 +42,18 @@ export interface OrchestratorWorld {
   approveUntilEnded(orch: Orchestrator, runId: string): Promise<string[]>;
 }
 
-export function orchestratorWorld(options: { repoName: string; fakeModel?: boolean }): OrchestratorWorld {
+export function orchestratorWorld(options: {
+  repoName: string;
+  fakeModel?: boolean;
+  /** Each test's database on this PostgreSQL server instead of a SQLite file. */
+  postgresUrl?: string | undefined;
+}): OrchestratorWorld {
   const sandboxes = new DockerSandboxProvider();
   let repoDir = "";
   let repoPath = "";
   let fake: FakeModelServer | null = null;
   let db: PrismaClient | null = null;
+  let dbUrl = "";
   let sessionId = "";
 
   beforeAll(async () => {
@@ -59,8 +67,9 @@ export function orchestratorWorld(options: { repoName: string; fakeModel?: boole
     await rm(repoDir, { recursive: true, force: true });
   });
   beforeEach(async () => {
-    const test = await createTestDb();
+    const test = await createTestDbOn(options.postgresUrl);
     db = test.db;
+    dbUrl = test.url;
     sessionId = (await seedSession(test.db)).session.id;
     return async () => {
       await (await sandboxes.get(sessionId))?.dispose();
@@ -76,6 +85,9 @@ export function orchestratorWorld(options: { repoName: string; fakeModel?: boole
   return {
     get db() {
       return database();
+    },
+    get dbUrl() {
+      return dbUrl;
     },
     get sessionId() {
       return sessionId;

@@ -1,0 +1,79 @@
+import pg from "pg";
+import { z } from "zod";
+import { eventBus } from "./bus";
+import type { EventStore } from "./store";
+
+const Notice = z.object({
+  instance: z.string(),
+  sessionId: z.string(),
+  firstSeq: z.number().int().positive(),
+  lastSeq: z.number().int().positive(),
+});
+
+/**
+ * Live events across instances: listens on PostgreSQL's `arbor_events` channel (each append NOTIFYs
+ * there in its transaction, see EventStore's `notifyAs`) and, for a session someone here follows,
+ * reads the announced events from the table — the truth — and hands them to this instance's bus.
+ * `followEvents` keeps its guarantee (no gap, no duplicate): it drops what it has seen and re-reads the
+ * table when a delivery skips ahead. Own notifications are ignored (the local append published them).
+ * The listening connection reconnects after a loss; a notification sent while it was down is not
+ * replayed, so a follower then waits for the session's next event (whose gap triggers the re-read).
+ */
+export function listenForEvents(
+  url: string,
+  instance: string,
+  store: EventStore,
+  onProblem: (error: unknown) => void = () => undefined,
+): { ready: Promise<void>; close: () => Promise<void> } {
+  let client: pg.Client | null = null;
+  let closed = false;
+  let retry: NodeJS.Timeout | null = null;
+
+  const deliver = async (payload: string | undefined) => {
+    const parsed = Notice.safeParse(JSON.parse(payload ?? "null"));
+    if (!parsed.success) return;
+    const { instance: from, sessionId, firstSeq, lastSeq } = parsed.data;
+    if (from === instance || !eventBus.following(sessionId)) return;
+    eventBus.publish(sessionId, await store.read(sessionId, firstSeq - 1, lastSeq - firstSeq + 1));
+  };
+
+  const connect = async () => {
+    if (closed) return;
+    const next = new pg.Client({ connectionString: url });
+    next.on("notification", (message) => void deliver(message.payload).catch(onProblem));
+    next.on("error", (error) => {
+      onProblem(error);
+      reconnect(next);
+    });
+    next.on("end", () => reconnect(next));
+    try {
+      await next.connect();
+      await next.query("LISTEN arbor_events");
+      client = next;
+    } catch (error) {
+      onProblem(error);
+      reconnect(next);
+    }
+  };
+  const reconnect = (lost: pg.Client) => {
+    if (closed || retry || (client !== null && client !== lost)) return;
+    client = null;
+    void lost.end().catch(() => undefined);
+    retry = setTimeout(() => {
+      retry = null;
+      void connect();
+    }, 1_000);
+    retry.unref();
+  };
+
+  const ready = connect();
+  return {
+    ready,
+    close: async () => {
+      closed = true;
+      if (retry) clearTimeout(retry);
+      await ready;
+      await client?.end().catch(() => undefined);
+    },
+  };
+}
