@@ -1,0 +1,44 @@
+"use client";
+
+import { useQuery } from "@tanstack/react-query";
+import { useRouter } from "next/navigation";
+import { useTRPC } from "../../_trpc/client";
+
+/**
+ * The project's sessions, newest first, as a select in the workspace's top bar: another session is
+ * one choice away, and "New session…" goes to the project page's task box.
+ */
+export function SessionSwitcher({
+  projectId,
+  sessionId,
+  title,
+}: {
+  projectId: string;
+  sessionId: string;
+  title: string;
+}) {
+  const trpc = useTRPC();
+  const router = useRouter();
+  const sessions = useQuery(trpc.session.list.queryOptions({ projectId }));
+  const list = sessions.data ?? [{ id: sessionId, title, runs: [] }];
+  return (
+    <select
+      className="session-switcher"
+      aria-label="Session"
+      value={sessionId}
+      data-testid="session-switcher"
+      onChange={(event) => {
+        const next = event.target.value;
+        router.push(next === "" ? `/projects/${projectId}` : `/projects/${projectId}/sessions/${next}`);
+      }}
+    >
+      {list.map((session) => (
+        <option key={session.id} value={session.id}>
+          {session.title}
+          {session.runs[0] ? ` — ${session.runs[0].status.toLowerCase()}` : ""}
+        </option>
+      ))}
+      <option value="">New session…</option>
+    </select>
+  );
+}
