@@ -5,6 +5,7 @@ import {
   expectRunStatus,
   intentions,
   newUser,
+  openProjectSettings,
   signUp,
   startTask,
 } from "./support/arbor";
@@ -60,6 +61,7 @@ test("a rejected command is skipped, the agent asks again, and the run goes on",
 test("a project set to never ask runs unlisted commands without a click", async ({ page }) => {
   await signUp(page, newUser("trusting"));
   await createProject(page, "Trusting");
+  await openProjectSettings(page);
   await page.getByTestId("checkpoint-commands").selectOption("never-ask");
   await page.getByTestId("checkpoint-decompositions").selectOption("auto");
   await page.getByTestId("save-checkpoints").click();

@@ -5,6 +5,7 @@ import {
   createProject,
   expectRunStatus,
   newUser,
+  openProjectSettings,
   signUp,
   startTask,
 } from "./support/arbor";
@@ -17,6 +18,7 @@ import {
 test("intents are edited on the project page and reach the session's workspace", async ({ page }) => {
   await signUp(page, newUser("iris"));
   const projectId = await createProject(page, "Intents demo");
+  await openProjectSettings(page);
   const card = page.getByTestId("intents-card");
   await expect(card).toContainText("No intents yet.");
 
@@ -67,7 +69,7 @@ test("intents are edited on the project page and reach the session's workspace",
   await expect(output).toContainText('- "Plain Markdown only"');
 
   // Retired: still on the card, no longer selectable.
-  await page.goto(`/projects/${projectId}`);
+  await page.goto(`/projects/${projectId}/settings`);
   await row.getByRole("button", { name: "Retire INT-001" }).click();
   await expect(row.getByTestId("intent-status")).toHaveText("Retired");
   await expect(row.getByRole("button", { name: "Retire INT-001" })).toHaveCount(0);

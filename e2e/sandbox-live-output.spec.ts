@@ -1,5 +1,5 @@
 import { expect, type Page, test } from "@playwright/test";
-import { createProject, newUser, signUp, startTask } from "./support/arbor";
+import { createProject, newUser, openProjectSettings, signUp, startTask } from "./support/arbor";
 import { SPARE_APP_PORT } from "./support/ports";
 import {
   NODE_FAILING_TEST,
@@ -23,6 +23,7 @@ test.afterEach(async () => {
 });
 
 async function setResources(page: Page, values: Record<string, string>) {
+  if (!/\/settings$/.test(new URL(page.url()).pathname)) await openProjectSettings(page);
   for (const [testid, value] of Object.entries(values)) await page.getByTestId(testid).fill(value);
   await page.getByTestId("save-resources").click();
 }

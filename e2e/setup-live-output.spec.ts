@@ -1,5 +1,5 @@
 import { expect, test } from "@playwright/test";
-import { createProject, newUser, signUp, startTask } from "./support/arbor";
+import { createProject, newUser, openProjectSettings, signUp, startTask } from "./support/arbor";
 import { SPARE_APP_PORT } from "./support/ports";
 import { type ArborServer, startArborServer } from "./support/server";
 
@@ -19,6 +19,7 @@ test("the setup command's output arrives on the session page while it runs", asy
   server = await startArborServer({ port: SPARE_APP_PORT, dataDir: ".e2e/setup-live", modelUrl: "" });
   await signUp(page, newUser("setup"));
   await createProject(page, "Setup live");
+  await openProjectSettings(page);
   await page.getByTestId("setup-command-input").fill("echo setup first; sleep 6; echo setup second");
   await page.getByTestId("setup-command-save").click();
   await page.getByTestId("setup-approve").click();

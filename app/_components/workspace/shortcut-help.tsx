@@ -2,7 +2,7 @@
 
 import { useEffect, useRef } from "react";
 
-export const SHORTCUTS: ReadonlyArray<readonly [keys: string, what: string]> = [
+const SHORTCUTS: ReadonlyArray<readonly [keys: string, what: string]> = [
   ["A", "Approve the first waiting approval (asks to confirm)"],
   ["R", "Reject it (with a reason)"],
   ["j / k", "Next / previous node in the intention tree (↓ / ↑ inside the tree)"],

@@ -8,7 +8,7 @@ import { useNarrow } from "./use-narrow";
 import { useWorkspaceKeys } from "./use-workspace-keys";
 import { isSideTab, NARROW_ONLY_TABS, SIDE_TABS, type SideTab, type WorkspaceTab } from "./workspace-tabs";
 
-export interface WorkspacePanes {
+interface WorkspacePanes {
   /** The top bar: where the session is and what its run is doing. */
   top: ReactNode;
   /** The conversation and the task box. */
