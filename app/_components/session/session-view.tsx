@@ -54,6 +54,16 @@ export function SessionView({ sessionId }: { sessionId: string }) {
   const running = currentRun?.status === "RUNNING";
   const project = session.data.project;
   const version = workspaceVersion(view);
+  const setupRunning = view.environment?.setupRunning
+    ? view.runs[view.environment.setupRunning.runId]?.status === "RUNNING"
+    : false;
+  // The network and setup card: above the tree while the setup runs (that is the progress to watch),
+  // below it afterwards.
+  const environment = (
+    <LiveOutputProvider value={liveOutputs}>
+      <EnvironmentPanel environment={view.environment} setupRunning={setupRunning} />
+    </LiveOutputProvider>
+  );
 
   return (
     <WorkspaceLayout
@@ -153,16 +163,7 @@ export function SessionView({ sessionId }: { sessionId: string }) {
       tree={
         <>
           <RunProgress view={view} run={currentRun} />
-          <LiveOutputProvider value={liveOutputs}>
-            <EnvironmentPanel
-              environment={view.environment}
-              setupRunning={
-                view.environment?.setupRunning
-                  ? view.runs[view.environment.setupRunning.runId]?.status === "RUNNING"
-                  : false
-              }
-            />
-          </LiveOutputProvider>
+          {setupRunning && environment}
           <section className="card" aria-label="Intention tree">
             <h2>Intentions</h2>
             {view.runOrder.length === 0 && <p className="muted">Waiting for the first event…</p>}
@@ -175,6 +176,7 @@ export function SessionView({ sessionId }: { sessionId: string }) {
               </LiveOutputProvider>
             </ContextRestoreProvider>
           </section>
+          {!setupRunning && environment}
           <SandboxInfo
             run={[...view.runOrder]
               .reverse()

@@ -20,7 +20,11 @@ export function SessionSwitcher({
   const trpc = useTRPC();
   const router = useRouter();
   const sessions = useQuery(trpc.session.list.queryOptions({ projectId }));
-  const list = sessions.data ?? [{ id: sessionId, title, runs: [] }];
+  // A session just opened may not be in a list cached on the project page yet: it is always listed.
+  const listed = sessions.data ?? [];
+  const list = listed.some((session) => session.id === sessionId)
+    ? listed
+    : [{ id: sessionId, title, runs: [] as Array<{ status: string }> }, ...listed];
   return (
     <select
       className="session-switcher"
