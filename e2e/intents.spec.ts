@@ -15,7 +15,9 @@ import {
  * the fake model server: create and edit an intent on the project page, see the mirrored file in a
  * session's workspace, and set a child's owned scope on a decomposition card before approving it.
  */
-test("intents are edited on the project settings page and reach the session's workspace", async ({ page }) => {
+test("intents are edited on the project settings page and reach the session's workspace", async ({
+  page,
+}) => {
   await signUp(page, newUser("iris"));
   const projectId = await createProject(page, "Intents demo");
   await openProjectSettings(page);

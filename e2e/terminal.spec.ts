@@ -2,7 +2,14 @@ import net from "node:net";
 import path from "node:path";
 import { expect, type Page, test } from "@playwright/test";
 import Database from "better-sqlite3";
-import { createProject, expectRunStatus, newUser, openWorkspaceTab, signUp, startTask } from "./support/arbor";
+import {
+  createProject,
+  expectRunStatus,
+  newUser,
+  openWorkspaceTab,
+  signUp,
+  startTask,
+} from "./support/arbor";
 import { APP_PORT, FAKE_MODEL_PORT, SPARE_APP_PORT } from "./support/ports";
 import { type ArborServer, startArborServer } from "./support/server";
 

@@ -1,7 +1,15 @@
 import path from "node:path";
 import { type Browser, expect, type Page } from "@playwright/test";
 import Database from "better-sqlite3";
-import { createProject, expectRunStatus, newUser, openWorkspaceTab, signUp, startTask, type TestUser } from "./arbor";
+import {
+  createProject,
+  expectRunStatus,
+  newUser,
+  openWorkspaceTab,
+  signUp,
+  startTask,
+  type TestUser,
+} from "./arbor";
 
 /** What the Files card's specs share: a session whose sandbox exists, its tree, and a viewer's page. */
 

@@ -13,7 +13,8 @@ function typingIn(target: EventTarget | null): boolean {
 /** The node after (or before) the focused one in the tree, in reading order; the first when none is. */
 function stepNode(nodes: readonly HTMLElement[], current: Element | null, step: 1 | -1) {
   if (nodes.length === 0) return null;
-  const at = current ? nodes.findIndex((node) => node === current.closest('[data-testid="intention"]')) : -1;
+  const node = current?.closest<HTMLElement>('[data-testid="intention"]') ?? null;
+  const at = node ? nodes.indexOf(node) : -1;
   if (at === -1) return step === 1 ? nodes[0] : nodes[nodes.length - 1];
   return nodes[Math.min(nodes.length - 1, Math.max(0, at + step))] ?? null;
 }
