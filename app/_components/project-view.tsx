@@ -22,7 +22,8 @@ export function ProjectView({ projectId }: { projectId: string }) {
   const trpc = useTRPC();
   const router = useRouter();
   const project = useQuery(trpc.project.getById.queryOptions({ projectId }));
-  const sessions = useQuery(trpc.session.list.queryOptions({ projectId }));
+  // Always asked again on arrival: coming back from a session, its latest run's state has moved on.
+  const sessions = useQuery({ ...trpc.session.list.queryOptions({ projectId }), refetchOnMount: "always" });
   const { switches, loaded, change } = useModeSwitches(projectId);
   const picker = useModelPicker(projectId, switches.model);
   const create = useMutation(

@@ -19,7 +19,7 @@ export function SessionSwitcher({
 }) {
   const trpc = useTRPC();
   const router = useRouter();
-  const sessions = useQuery(trpc.session.list.queryOptions({ projectId }));
+  const sessions = useQuery({ ...trpc.session.list.queryOptions({ projectId }), refetchOnMount: "always" });
   // A session just opened may not be in a list cached on the project page yet: it is always listed.
   const listed = sessions.data ?? [];
   const list = listed.some((session) => session.id === sessionId)
