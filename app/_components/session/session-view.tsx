@@ -74,7 +74,13 @@ export function SessionView({ sessionId }: { sessionId: string }) {
             <Link href={`/projects/${project.id}`} data-testid="workspace-project">
               {project.name}
             </Link>{" "}
-            / <SessionSwitcher projectId={project.id} sessionId={sessionId} title={session.data.title} />
+            /{" "}
+            <SessionSwitcher
+              projectId={project.id}
+              sessionId={sessionId}
+              title={session.data.title}
+              runStatus={currentRun?.status}
+            />
           </nav>
           <div className="session-bar" data-testid="session-bar">
             {currentRun && <RunStatusBadge status={currentRun.status} />}

@@ -2,6 +2,7 @@
 
 import { useQuery } from "@tanstack/react-query";
 import { useRouter } from "next/navigation";
+import { useEffect } from "react";
 import { useTRPC } from "../../_trpc/client";
 
 /**
@@ -12,14 +13,22 @@ export function SessionSwitcher({
   projectId,
   sessionId,
   title,
+  runStatus,
 }: {
   projectId: string;
   sessionId: string;
   title: string;
+  /** This session's latest run's state: when it changes, the list (which names it) is asked again. */
+  runStatus: string | undefined;
 }) {
   const trpc = useTRPC();
   const router = useRouter();
   const sessions = useQuery({ ...trpc.session.list.queryOptions({ projectId }), refetchOnMount: "always" });
+  const { refetch } = sessions;
+  // biome-ignore lint/correctness/useExhaustiveDependencies: runStatus is the trigger, not an input.
+  useEffect(() => {
+    void refetch();
+  }, [runStatus, refetch]);
   // A session just opened may not be in a list cached on the project page yet: it is always listed.
   const listed = sessions.data ?? [];
   const list = listed.some((session) => session.id === sessionId)
