@@ -218,6 +218,8 @@ test.describe("at 390×844", () => {
       await startTask(page, "run `ls -la`");
       await expect(page.getByTestId("workspace")).toHaveAttribute("data-layout", "stacked");
       await expectRunStatus(page, "VERIFIED");
+      // The session switcher names the session with its latest run's state, kept current.
+      await expect(page.getByTestId("session-switcher").locator("option:checked")).toContainText("verified");
       // One pane at a time: Changes first, then each tab in turn, none wider than the phone.
       for (const tab of ["changes", "chat", "tree", "files", "terminal", "replay"] as const) {
         await openWorkspaceTab(page, tab);
