@@ -5,6 +5,7 @@ import {
   expectRunStatus,
   intentions,
   newUser,
+  openProjectSettings,
   signUp,
   startTask,
 } from "../testing/e2e/arbor";
@@ -64,6 +65,7 @@ test("a rejected command is skipped and not asked again unchanged: the node fail
 test("a project set to never ask runs unlisted commands without a click", async ({ page }) => {
   await signUp(page, newUser("trusting"));
   await createProject(page, "Trusting");
+  await openProjectSettings(page);
   await page.getByTestId("checkpoint-commands").selectOption("never-ask");
   await page.getByTestId("checkpoint-decompositions").selectOption("auto");
   await page.getByTestId("save-checkpoints").click();

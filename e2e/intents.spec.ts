@@ -5,6 +5,7 @@ import {
   createProject,
   expectRunStatus,
   newUser,
+  openProjectSettings,
   signUp,
   startTask,
 } from "../testing/e2e/arbor";
@@ -14,9 +15,12 @@ import {
  * the fake model server: create and edit an intent on the project page, see the mirrored file in a
  * session's workspace, and set a child's owned scope on a decomposition card before approving it.
  */
-test("intents are edited on the project page and reach the session's workspace", async ({ page }) => {
+test("intents are edited on the project settings page and reach the session's workspace", async ({
+  page,
+}) => {
   await signUp(page, newUser("iris"));
   const projectId = await createProject(page, "Intents demo");
+  await openProjectSettings(page);
   const card = page.getByTestId("intents-card");
   await expect(card).toContainText("No intents yet.");
 
@@ -67,7 +71,7 @@ test("intents are edited on the project page and reach the session's workspace",
   await expect(output).toContainText('- "Plain Markdown only"');
 
   // Retired: still on the card, no longer selectable.
-  await page.goto(`/projects/${projectId}`);
+  await page.goto(`/projects/${projectId}/settings`);
   await row.getByRole("button", { name: "Retire INT-001" }).click();
   await expect(row.getByTestId("intent-status")).toHaveText("Retired");
   await expect(row.getByRole("button", { name: "Retire INT-001" })).toHaveCount(0);

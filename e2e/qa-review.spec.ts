@@ -1,5 +1,13 @@
 import { expect, test } from "@playwright/test";
-import { child, createProject, expectRunStatus, newUser, signUp, startTask } from "../testing/e2e/arbor";
+import {
+  child,
+  createProject,
+  expectRunStatus,
+  newUser,
+  openProjectSettings,
+  signUp,
+  startTask,
+} from "../testing/e2e/arbor";
 
 /**
  * Advisory QA (seed 001 §2.3) and the delivery gate (§2.5) from the browser. The fake model server's
@@ -10,6 +18,7 @@ import { child, createProject, expectRunStatus, newUser, signUp, startTask } fro
 test("QA on: a node's report opens from the tree, and a QA fail changes no status", async ({ page }) => {
   await signUp(page, newUser("reviewer"));
   await createProject(page, "Reviewed");
+  await openProjectSettings(page);
   await page.getByTestId("checkpoint-decompositions").selectOption("auto");
   await page.getByTestId("checkpoint-qa-review").selectOption("on");
   await page.getByTestId("checkpoint-qa-feedback").check();

@@ -1,5 +1,5 @@
 import { expect, type Page, test } from "@playwright/test";
-import { createProject, newUser, signUp, startTask } from "../testing/e2e/arbor";
+import { createProject, newUser, openProjectSettings, signUp, startTask } from "../testing/e2e/arbor";
 import { SPARE_APP_PORT } from "../testing/e2e/ports";
 import {
   NODE_FAILING_TEST,
@@ -23,6 +23,7 @@ test.afterEach(async () => {
 });
 
 async function setResources(page: Page, values: Record<string, string>) {
+  if (!/\/settings$/.test(new URL(page.url()).pathname)) await openProjectSettings(page);
   for (const [testid, value] of Object.entries(values)) await page.getByTestId(testid).fill(value);
   await page.getByTestId("save-resources").click();
 }

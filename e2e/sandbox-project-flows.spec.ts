@@ -1,5 +1,5 @@
 import { expect, type Locator, type Page, test } from "@playwright/test";
-import { child, createProject, newUser, signUp, startTask } from "../testing/e2e/arbor";
+import { child, createProject, newUser, openProjectSettings, signUp, startTask } from "../testing/e2e/arbor";
 import { SPARE_APP_PORT } from "../testing/e2e/ports";
 import {
   NODE_DEPENDENCY_FAILING_TEST,
@@ -73,6 +73,7 @@ test("a Node project with a dependency: `npm ci` then `npm test`, live output, t
   });
   await signUp(page, newUser("npmci"));
   await createProject(page, "Duration (Node)", `file://${nodeProjectWithDependency()}`);
+  await openProjectSettings(page);
 
   // The lock file gives the setup command; a person approves it once; the phases keep their defaults.
   await expect(page.getByTestId("setup-command")).toContainText("npm ci");

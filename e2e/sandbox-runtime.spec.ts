@@ -1,10 +1,18 @@
 import { expect, test } from "@playwright/test";
-import { createProject, expectRunStatus, newUser, signUp, startTask } from "../testing/e2e/arbor";
+import {
+  createProject,
+  expectRunStatus,
+  newUser,
+  openProjectSettings,
+  signUp,
+  startTask,
+} from "../testing/e2e/arbor";
 
 /** A project chooses gVisor for its sandboxes; its session runs there, offline, and says so. */
 test("a project set to gVisor runs its session under gVisor and shows the runtime", async ({ page }) => {
   await signUp(page, newUser("gvisor"));
   await createProject(page, "Untrusted code");
+  await openProjectSettings(page);
   const card = page.getByTestId("sandbox-settings");
   await expect(card).toContainText("A gVisor session is offline");
   await expect(card.getByTestId("sandbox-image")).toContainText("the server's image");

@@ -1,5 +1,5 @@
 import { expect, test } from "@playwright/test";
-import { createProject, newUser, signUp } from "../testing/e2e/arbor";
+import { createProject, newUser, openProjectSettings, signUp } from "../testing/e2e/arbor";
 import { FAKE_MODEL_PORT } from "../testing/e2e/ports";
 
 /**
@@ -22,6 +22,7 @@ test("a project's model settings: test connection, clear errors, and a key that 
 
   await signUp(page, newUser("settings"));
   await createProject(page, "Model settings");
+  await openProjectSettings(page);
   const section = page.getByTestId("project-model-settings");
   await expect(section.getByTestId("resolved-modelName")).toContainText("from default");
 
@@ -72,6 +73,7 @@ test("a project's model settings: test connection, clear errors, and a key that 
 test("team settings: a team's model shows on its projects as coming from the team", async ({ page }) => {
   await signUp(page, newUser("team-settings"));
   const projectId = await createProject(page, "Inherits");
+  await openProjectSettings(page);
   await page.getByTestId("team-settings-link").click();
   await expect(page).toHaveURL(/\/teams\/[^/]+\/settings$/);
   await page.getByTestId("settings-model").fill("team-model-x");
@@ -81,7 +83,7 @@ test("team settings: a team's model shows on its projects as coming from the tea
   await page.getByTestId("settings-timeout").fill("45000");
   await page.getByTestId("settings-save").click();
   await expect(page.getByTestId("settings-saved")).toBeVisible();
-  await page.goto(`/projects/${projectId}`);
+  await page.goto(`/projects/${projectId}/settings`);
   await expect(page.getByTestId("resolved-modelName")).toContainText("team-model-x");
   await expect(page.getByTestId("resolved-modelName")).toContainText("from team");
   await expect(page.getByTestId("resolved-timeoutMs")).toContainText("45000 ms");

@@ -1,5 +1,5 @@
 import { expect, test } from "@playwright/test";
-import { createProject, newUser, signUp, startTask } from "../testing/e2e/arbor";
+import { createProject, newUser, openProjectSettings, signUp, startTask } from "../testing/e2e/arbor";
 import { SPARE_APP_PORT } from "../testing/e2e/ports";
 import { type ArborServer, startArborServer } from "../testing/e2e/server";
 
@@ -19,6 +19,7 @@ test("the setup command's output arrives on the session page while it runs", asy
   server = await startArborServer({ port: SPARE_APP_PORT, dataDir: ".e2e/setup-live", modelUrl: "" });
   await signUp(page, newUser("setup"));
   await createProject(page, "Setup live");
+  await openProjectSettings(page);
   await page.getByTestId("setup-command-input").fill("echo setup first; sleep 6; echo setup second");
   await page.getByTestId("setup-command-save").click();
   await page.getByTestId("setup-approve").click();

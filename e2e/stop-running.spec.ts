@@ -1,5 +1,12 @@
 import { expect, test } from "@playwright/test";
-import { createProject, expectRunStatus, newUser, signUp, startTask } from "../testing/e2e/arbor";
+import {
+  createProject,
+  expectRunStatus,
+  newUser,
+  openProjectSettings,
+  signUp,
+  startTask,
+} from "../testing/e2e/arbor";
 
 /** Stop while a command runs: the command is killed at once, the run ends STOPPED, the sandbox goes on. */
 test("Stop kills a running command within seconds and the next task runs in the same sandbox", async ({
@@ -8,6 +15,7 @@ test("Stop kills a running command within seconds and the next task runs in the 
   const user = newUser("stopper");
   await signUp(page, user);
   await createProject(page, "Stoppable");
+  await openProjectSettings(page);
   await page.getByTestId("checkpoint-commands").selectOption("never-ask");
   await page.getByTestId("save-checkpoints").click();
   await expect(page.getByTestId("checkpoints-saved")).toBeVisible();

@@ -2,7 +2,14 @@ import net from "node:net";
 import path from "node:path";
 import { expect, type Page, test } from "@playwright/test";
 import Database from "better-sqlite3";
-import { createProject, expectRunStatus, newUser, signUp, startTask } from "../testing/e2e/arbor";
+import {
+  createProject,
+  expectRunStatus,
+  newUser,
+  openWorkspaceTab,
+  signUp,
+  startTask,
+} from "../testing/e2e/arbor";
 import { APP_PORT, FAKE_MODEL_PORT, SPARE_APP_PORT } from "../testing/e2e/ports";
 import { type ArborServer, startArborServer } from "../testing/e2e/server";
 
@@ -78,6 +85,7 @@ test("typing in the session's terminal runs in its sandbox; a second page sees t
   // `ls` only reads: it runs without asking, and the run creates the session's sandbox.
   const sessionUrl = await startTask(page, "run `ls`");
   await expectRunStatus(page, "VERIFIED");
+  await openWorkspaceTab(page, "terminal");
 
   // Nothing streams until a terminal is in use: the card waits, closed.
   await expect(page.getByTestId("terminal-panel")).toHaveAttribute("data-shown", "false");
@@ -90,6 +98,7 @@ test("typing in the session's terminal runs in its sandbox; a second page sees t
   // Another page on the same session: the retained screen first, then the same live output.
   const second = await context.newPage();
   await second.goto(sessionUrl);
+  await openWorkspaceTab(second, "terminal");
   // The log says a terminal is open, so the card shows itself.
   await expect(second.getByTestId("terminal-view")).toHaveAttribute("data-state", "open");
   await lookAtTerminal(second);
@@ -104,6 +113,7 @@ test("typing in the session's terminal runs in its sandbox; a second page sees t
   await expect(screen(page)).toContainText("while-away-5");
   const back = await context.newPage();
   await back.goto(sessionUrl);
+  await openWorkspaceTab(back, "terminal");
   await lookAtTerminal(back);
   await expect(screen(back)).toContainText("while-away-5");
   await expect(screen(back)).toContainText("hi-42 from arbor");
@@ -114,6 +124,7 @@ test("typing in the session's terminal runs in its sandbox; a second page sees t
   try {
     const flaky = await context.newPage();
     await flaky.goto(`${proxy.url}${new URL(sessionUrl).pathname}`);
+    await openWorkspaceTab(flaky, "terminal");
     await lookAtTerminal(flaky);
     await expect(screen(flaky)).toContainText("while-away-5");
     await expect(flaky.getByTestId("terminal-connection")).toHaveText("live");
@@ -157,6 +168,7 @@ test("a viewer watches the terminal live but cannot type in it", async ({ page, 
   await createProject(page, "Watched terminal");
   const sessionUrl = await startTask(page, "run `ls`");
   await expectRunStatus(page, "VERIFIED");
+  await openWorkspaceTab(page, "terminal");
   await page.getByRole("button", { name: "Open terminal" }).click();
   await expect(screen(page)).toContainText("/workspace$");
 
@@ -166,6 +178,7 @@ test("a viewer watches the terminal live but cannot type in it", async ({ page, 
   await signUp(viewerPage, viewer);
   addViewer(owner.email, viewer.email);
   await viewerPage.goto(sessionUrl);
+  await openWorkspaceTab(viewerPage, "terminal");
   await expect(viewerPage.getByTestId("terminal-view")).toHaveAttribute("data-state", "open");
   await expect(viewerPage.getByTestId("terminal-panel").getByText("watching")).toBeVisible();
   await expect(viewerPage.getByRole("button", { name: "Close terminal" })).toHaveCount(0);
@@ -200,6 +213,7 @@ test.describe("without a Docker engine", () => {
     await createProject(page, "No docker terminal");
     await startTask(page, "run `ls`");
     await expectRunStatus(page, "FAILED");
+    await openWorkspaceTab(page, "terminal");
     await page.getByRole("button", { name: "Open terminal" }).click();
     await expect(page.getByTestId("terminal-error")).toContainText("Docker");
     await expect(page.getByTestId("terminal-view")).toHaveAttribute("data-state", "idle");

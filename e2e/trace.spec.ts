@@ -1,10 +1,18 @@
 import { expect, test } from "@playwright/test";
-import { createProject, expectRunStatus, newUser, signUp, startTask } from "../testing/e2e/arbor";
+import {
+  createProject,
+  expectRunStatus,
+  newUser,
+  openProjectSettings,
+  signUp,
+  startTask,
+} from "../testing/e2e/arbor";
 
 /** The trace ledger: what each cycle wrote, exported as Agent Trace records. */
 test("a run's writes are exported as Agent Trace records with line ranges and hashes", async ({ page }) => {
   await signUp(page, newUser("tracer"));
   await createProject(page, "Traced");
+  await openProjectSettings(page);
   await page.getByTestId("checkpoint-commands").selectOption("never-ask");
   await page.getByTestId("save-checkpoints").click();
   await expect(page.getByTestId("checkpoints-saved")).toBeVisible();

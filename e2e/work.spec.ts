@@ -1,5 +1,12 @@
 import { expect, test } from "@playwright/test";
-import { createProject, expectRunStatus, newUser, signUp, startTask } from "../testing/e2e/arbor";
+import {
+  createProject,
+  expectRunStatus,
+  newUser,
+  openProjectSettings,
+  signUp,
+  startTask,
+} from "../testing/e2e/arbor";
 
 /** The session's work reaches the project: saved as its branch, merged, and seen by the next session. */
 test("a session's work is saved, merged into the project, and the next session starts from it", async ({
@@ -7,6 +14,7 @@ test("a session's work is saved, merged into the project, and the next session s
 }) => {
   await signUp(page, newUser("merger"));
   const projectId = await createProject(page, "Merge demo");
+  await openProjectSettings(page);
   await page.getByTestId("checkpoint-commands").selectOption("never-ask");
   await page.getByTestId("save-checkpoints").click();
   await expect(page.getByTestId("checkpoints-saved")).toBeVisible();
@@ -30,6 +38,7 @@ test("a session's work is saved, merged into the project, and the next session s
 test("saving work that contains a secret is blocked until overridden", async ({ page }) => {
   await signUp(page, newUser("leaky"));
   await createProject(page, "Secrets");
+  await openProjectSettings(page);
   await page.getByTestId("checkpoint-commands").selectOption("never-ask");
   await page.getByTestId("save-checkpoints").click();
   await expect(page.getByTestId("checkpoints-saved")).toBeVisible();

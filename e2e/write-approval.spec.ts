@@ -6,6 +6,7 @@ import {
   expectRunStatus,
   intentions,
   newUser,
+  openProjectSettings,
   signUp,
   startTask,
 } from "../testing/e2e/arbor";
@@ -93,6 +94,7 @@ test("a project that pre-approves file changes writes without a card, and the bo
 }) => {
   await signUp(page, newUser("preapprover"));
   await createProject(page, "Write pre-approved");
+  await openProjectSettings(page);
   await page.getByTestId("preapprove-write").check();
   await page.getByTestId("save-checkpoints").click();
   await expect(page.getByTestId("checkpoints-saved")).toBeVisible();

@@ -8,7 +8,7 @@ import { createEmptyRepository, deleteBranch, mergeBranch } from "@/server/proje
 import { DockerSandboxProvider } from "@/server/sandbox";
 import type { Sandbox } from "@/server/sandbox/types";
 import { silentLogger } from "@/testing/harness/fakes";
-import { saveSessionWork } from "./session-work";
+import { saveSessionWork, workspaceDiff } from "./session-work";
 
 /** Saving a session's work into the project's bare repository, merging it, discarding it: real Docker, real git. */
 let dir: string;
@@ -40,6 +40,24 @@ afterAll(async () => {
 });
 
 describe("session work", () => {
+  it("diffs the workspace against its base (commits, edits, new files) without touching its index", async () => {
+    const box = await session("diff");
+    await box.exec("printf 'one\\n' > committed.txt && git add committed.txt && git commit -qm one");
+    await box.exec("printf '# Changed\\n' > README.md && printf 'new\\n' > untracked.txt");
+    const statusBefore = (await box.exec("git status --porcelain")).stdout;
+    const result = await workspaceDiff(box);
+    expect(result.base).toBe(
+      execFileSync("git", ["-C", repoPath, "rev-parse", "main"], { encoding: "utf8" }).trim(),
+    );
+    expect(result.truncated).toBe(false);
+    expect(result.diff).toContain("+++ b/committed.txt");
+    expect(result.diff).toContain("+# Changed");
+    expect(result.diff).toContain("+++ b/untracked.txt");
+    // The person's and the agent's index is as it was: nothing staged, the new file still untracked.
+    expect((await box.exec("git status --porcelain")).stdout).toBe(statusBefore);
+    expect((await box.exec("git diff --cached --name-only")).stdout).toBe("");
+  });
+
   it("saves the workspace as the session's branch and merges it into main", async () => {
     const box = await session("a");
     await box.exec("printf 'hello\\n' > hello.txt");

@@ -58,3 +58,45 @@ export async function saveSessionWork(
     await rm(dir, { recursive: true, force: true });
   }
 }
+
+/** The largest diff the Changes tab shows; the rest is cut and said so. */
+const DIFF_LIMIT = { timeoutMs: 60_000, maxOutputBytes: 2 * 1024 * 1024 };
+
+export interface WorkspaceDiff {
+  /** The commit the session's work is compared with: where the session's branch left the project's. */
+  base: string;
+  diff: string;
+  truncated: boolean;
+}
+
+/**
+ * The session's changes as a unified diff against where it started (the merge base of HEAD and the
+ * project's default branch): commits made in the sandbox, edits and new files alike. Staged through a
+ * throw-away index, so the workspace's own index is never touched; refused like Save when the
+ * repository's git configuration names programs, and external diff or textconv drivers never run.
+ */
+export async function workspaceDiff(sandbox: Sandbox): Promise<WorkspaceDiff> {
+  const programs = await repositoryPrograms((command) => sandbox.exec(command));
+  if (programs.length > 0) throw new UserFacingError(refusalFor(programs), "PRECONDITION_FAILED");
+  const script = [
+    "base=$(git merge-base HEAD origin/HEAD 2>/dev/null || git rev-parse HEAD) || exit 3",
+    // A copy of the real index keeps git's stat cache (fast); without one, git starts an empty index.
+    "index=$(mktemp) || exit 3",
+    'cp "$(git rev-parse --git-path index)" "$index" 2>/dev/null || rm -f "$index"',
+    "trap 'rm -f \"$index\"' EXIT",
+    'echo "$base"',
+    'GIT_INDEX_FILE="$index" git add -A >/dev/null && GIT_INDEX_FILE="$index" git diff --cached --no-color --no-ext-diff --no-textconv "$base"',
+  ].join("\n");
+  const result = await sandbox.exec(script, DIFF_LIMIT);
+  if (result.exitCode !== 0 && !result.truncated)
+    throw new UserFacingError(
+      `Could not compare the workspace with its base: ${result.stderr.trim() || `git exited with ${result.exitCode}`}. Open the terminal and run \`git status\` to see why.`,
+      "PRECONDITION_FAILED",
+    );
+  const newline = result.stdout.indexOf("\n");
+  return {
+    base: result.stdout.slice(0, newline).trim(),
+    diff: result.stdout.slice(newline + 1),
+    truncated: result.truncated,
+  };
+}

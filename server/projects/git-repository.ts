@@ -169,3 +169,49 @@ export async function rootFiles(repoPath: string): Promise<string[]> {
     return [];
   }
 }
+
+export interface RepositorySummary {
+  defaultBranch: string;
+  /** Names at the root of the default branch. */
+  files: string[];
+  commits: Array<{ hash: string; subject: string; author: string; date: string }>;
+  branches: Array<{ name: string; commit: string; date: string }>;
+}
+
+const FIELD = "\x1f";
+
+/** What the project holds, for its page: root files, the latest commits and the branches, newest first. */
+export async function repositorySummary(repoPath: string, limit = 10): Promise<RepositorySummary> {
+  const lines = async (args: string[]) => {
+    try {
+      const { stdout } = await git(["-C", repoPath, ...args]);
+      return stdout.split("\n").filter(Boolean);
+    } catch {
+      return []; // an empty repository has no HEAD yet
+    }
+  };
+  const [branch, files, log, refs] = await Promise.all([
+    defaultBranch(repoPath).catch(() => "main"),
+    rootFiles(repoPath),
+    lines(["log", `-n${limit}`, `--format=%H${FIELD}%s${FIELD}%an${FIELD}%cI`, "HEAD"]),
+    lines([
+      "for-each-ref",
+      "--sort=-committerdate",
+      `--count=${limit * 2}`,
+      `--format=%(refname:short)${FIELD}%(objectname)${FIELD}%(committerdate:iso-strict)`,
+      "refs/heads",
+    ]),
+  ]);
+  return {
+    defaultBranch: branch,
+    files,
+    commits: log.map((line) => {
+      const [hash = "", subject = "", author = "", date = ""] = line.split(FIELD);
+      return { hash, subject, author, date };
+    }),
+    branches: refs.map((line) => {
+      const [name = "", commit = "", date = ""] = line.split(FIELD);
+      return { name, commit, date };
+    }),
+  };
+}

@@ -31,7 +31,7 @@ const ALLOWED: ReadonlyArray<{ prefix: string; why: string }> = [
   },
   {
     prefix: "server/git/session-work.ts",
-    why: "a person saving the session's work: commit on the session branch and git bundle export",
+    why: "a person saving the session's work (commit on the session branch, git bundle export) and the Changes tab's diff (stages into a throw-away index, so it writes git objects only and never the files or the workspace's index; no external diff or textconv programs)",
   },
 ];
 

@@ -45,8 +45,21 @@ export async function createProject(page: Page, name: string, sourceUrl?: string
   return match[1];
 }
 
-/** Types a task on the project page and waits for the session page it opens. */
+/** From the project page to its settings page (model, checkpoints, intents, sandbox, network). */
+export async function openProjectSettings(page: Page): Promise<void> {
+  await page.getByTestId("project-settings-link").click();
+  await expect(page.getByTestId("settings-title")).toBeVisible();
+}
+
+/**
+ * Types a task on the project page and waits for the session page it opens. From the project's
+ * settings page, it goes back to the project page first.
+ */
 export async function startTask(page: Page, task: string): Promise<string> {
+  if (/\/settings$/.test(new URL(page.url()).pathname)) {
+    await page.getByTestId("settings-project-link").click();
+    await expect(page.getByTestId("project-title")).toBeVisible();
+  }
   await page.getByTestId("task-input").fill(task);
   await page.getByTestId("task-submit").click();
   await expect(page).toHaveURL(/\/sessions\/[^/]+$/);
@@ -74,13 +87,26 @@ export async function treeSnapshot(page: Page): Promise<string> {
   return page.getByTestId("intention-tree").first().innerText();
 }
 
-/** Sets the project's checkpoint questions (on the project page) and saves them. */
+/** Sets the project's checkpoint questions (on its settings page, opened from the project page) and saves them. */
 export async function setCheckpoints(page: Page, choices: Record<string, string>): Promise<void> {
+  if (!/\/settings$/.test(new URL(page.url()).pathname)) await openProjectSettings(page);
   for (const [testid, value] of Object.entries(choices)) {
     await page.getByTestId(`checkpoint-${testid}`).selectOption(value);
   }
   await page.getByTestId("save-checkpoints").click();
   await expect(page.getByTestId("checkpoints-saved")).toBeVisible();
+}
+
+/**
+ * Shows one of the session workspace's tabs (Changes, Files, Terminal, Replay; on a narrow screen
+ * also Chat and Intentions) and waits for its panel.
+ */
+export async function openWorkspaceTab(
+  page: Page,
+  tab: "changes" | "files" | "terminal" | "replay" | "chat" | "tree",
+): Promise<void> {
+  await page.getByTestId(`tab-${tab}`).click();
+  await expect(page.getByTestId(`workspace-panel-${tab}`)).toBeVisible();
 }
 
 /** The waiting approval card of one kind (judgment, integration, reflection, intention-budget, …). */

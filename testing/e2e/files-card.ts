@@ -1,7 +1,15 @@
 import path from "node:path";
 import { type Browser, expect, type Page } from "@playwright/test";
 import Database from "better-sqlite3";
-import { createProject, expectRunStatus, newUser, signUp, startTask, type TestUser } from "./arbor";
+import {
+  createProject,
+  expectRunStatus,
+  newUser,
+  openWorkspaceTab,
+  signUp,
+  startTask,
+  type TestUser,
+} from "./arbor";
 
 /** What the Files card's specs share: a session whose sandbox exists, its tree, and a viewer's page. */
 
@@ -27,6 +35,7 @@ export async function sessionWithFiles(
   await createProject(page, projectName);
   const sessionUrl = await startTask(page, "run `ls`");
   await expectRunStatus(page, "VERIFIED");
+  await openWorkspaceTab(page, "files");
   return { owner, sessionUrl };
 }
 
@@ -65,6 +74,7 @@ export async function viewerOn(
   await signUp(page, viewer);
   addViewer(owner.email, viewer.email);
   await page.goto(sessionUrl);
+  await openWorkspaceTab(page, "files");
   await expect(page.getByTestId("files-panel")).toBeVisible();
   return { context, page };
 }

@@ -10,7 +10,7 @@ export default async function ProjectPage({ params }: { params: Promise<{ projec
   return (
     <>
       <AppHeader />
-      <main className="page">
+      <main className="page project">
         <ProjectView projectId={projectId} />
       </main>
     </>

@@ -14,6 +14,7 @@ import {
   importRepository,
   removeRepository,
   repoPathFor,
+  repositorySummary,
 } from "@/server/projects/git-repository";
 import { resolveImportSource } from "@/server/projects/import-source";
 import { createSampleRepository } from "@/server/projects/sample-project";
@@ -111,6 +112,9 @@ export const projectRouter = createRouter({
     checkpoints: readCheckpointPolicy(ctx.project.checkpointPolicy),
     resources: resourcesView(ctx.project.sandboxResources),
   })),
+
+  /** What the project holds (root files, recent commits, branches), for its page; any member may look. */
+  repository: projectProcedure.query(({ ctx }) => repositorySummary(ctx.project.repoPath)),
 
   /** Which questions go to a person in this project's runs; applies from the next action on. */
   updateCheckpoints: projectProcedure

@@ -4,7 +4,7 @@ import type { Context } from "@/server/api/trpc";
 import { createRouter, sessionProcedure } from "@/server/api/trpc";
 import { CommitMessage } from "@/server/api/user-text";
 import { UserFacingError } from "@/server/domain/errors";
-import { saveSessionWork } from "@/server/git/session-work";
+import { saveSessionWork, workspaceDiff } from "@/server/git/session-work";
 import { defaultBranch, deleteBranch, mergeBranch } from "@/server/projects/git-repository";
 
 /**
@@ -17,6 +17,16 @@ async function assertIdle(ctx: Context, sessionId: string): Promise<void> {
 }
 
 export const workRouter = createRouter({
+  /**
+   * The session's changes against its base, for the Changes tab: from the sandbox while it exists
+   * (any member may look, as with the Files card), else nothing to show.
+   */
+  diff: sessionProcedure.query(async ({ ctx }) => {
+    const sandbox = await ctx.app.sandboxes.get(ctx.session.id);
+    if (!sandbox) return { status: "no-sandbox" as const };
+    return { status: "ready" as const, ...(await workspaceDiff(sandbox)) };
+  }),
+
   save: sessionProcedure
     .requires("work")
     .input(

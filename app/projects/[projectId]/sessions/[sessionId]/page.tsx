@@ -12,11 +12,12 @@ export default async function SessionPage({
   await requireUserId();
   const { sessionId } = await params;
   return (
-    <>
+    // The workspace fills the viewport (app/_components/workspace/workspace.css).
+    <div className="workspace-shell">
       <AppHeader />
-      <main className="page wide">
+      <main className="workspace-main">
         <SessionView sessionId={sessionId} />
       </main>
-    </>
+    </div>
   );
 }
