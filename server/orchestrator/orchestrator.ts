@@ -19,7 +19,6 @@ import { foldSessionLog } from "@/server/runtime/session-runtime";
 import type { ModelSettingValues } from "@/server/settings/layers";
 import type { RunModelChoice } from "@/server/settings/run-model";
 import { type Actor, approvalDecidedEvents, type DecideInput } from "./approval-decision";
-import { resolveCheckpointAnswer } from "./checkpoint-answers";
 import { offlineCannotReadEvents } from "./offline-cannot-read";
 import { ANSWER_POLL_MS, type RunLeases, stoppedElsewhere } from "./run-leases";
 import { RestoreError, restoreFailure, restoreRunModel } from "./run-restore";
