@@ -1,2 +1,2 @@
-/** Returns a + b. */
+/** The sum of two numbers. */
 exports.sum = (a, b) => a - b;
