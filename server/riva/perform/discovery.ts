@@ -3,6 +3,9 @@ import { analyzeCodebase, type CodebaseIntent } from "@/server/domain/intent/cod
 import { type DiscoveredIntent, summarizeIntent } from "@/server/domain/intent/discovered-intent";
 import { type ProjectInstruction, testCommandsIn } from "@/server/domain/intent/project-instructions";
 import { analyzePrompt, type PromptIntent } from "@/server/domain/intent/prompt-intent";
+import { defaultBranchInstructions } from "@/server/projects/git-repository";
+import type { ToolDispatch } from "@/server/tools/dispatch";
+import { listWorkspace } from "@/server/tools/workspace-listing";
 
 /** The model's reading of the request, given what the listing found; null when the model failed. */
 export type ModelReader = (repoSummary: string) => Promise<PromptIntent | null>;
@@ -46,7 +49,11 @@ export async function discoverIntent(
   return { ...heard, prompt: read, codebase: codebaseFor(read.targets) };
 }
 
-type Listing = { files: string[]; packageJson: string | null; instructions?: ProjectInstruction[] };
+type Listing = {
+  files: string[];
+  packageJson: string | null;
+  instructions?: ProjectInstruction[];
+};
 
 /**
  * When the manifest names no test command, the first one the instructions name in a code block is
@@ -59,4 +66,22 @@ function withInstructedTests(codebase: CodebaseIntent, instructions: readonly Pr
   if (!command) return codebase;
   const testFramework = /\bpytest\b/.test(command) ? "pytest" : codebase.testFramework;
   return { ...codebase, testCommand: command, testFramework };
+}
+
+/**
+ * The workspace listing (through the tools, like every look into the sandbox) with the project's
+ * instructions as the default branch has them, read from the bare repository on the server's disk:
+ * the server trusts only that version (issue #21.1), so an AGENTS.md the session changed or added —
+ * even with a person's approval — steers no run before it is merged, and deleting it in the session
+ * does not silence it. When the repository cannot be read, none are sent.
+ */
+export async function listWithTrustedInstructions(
+  tools: Pick<ToolDispatch, "run">,
+  repoPath: () => Promise<string>,
+): Promise<Listing> {
+  const listing = await listWorkspace(tools);
+  const instructions = await repoPath()
+    .then(defaultBranchInstructions)
+    .catch(() => []);
+  return { ...listing, instructions };
 }
