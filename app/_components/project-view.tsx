@@ -9,6 +9,7 @@ import { IntentsCard } from "./intents-card";
 import { NetworkSetupSettings } from "./network-setup-settings";
 import { NotFound } from "./not-found";
 import { ImportSession, ProjectMemory } from "./project-capture";
+import { ProjectInstructionsCard } from "./project-instructions-card";
 import { ResourceSettings } from "./resource-settings";
 import { SandboxSettings } from "./sandbox-settings";
 import { RunStatusBadge } from "./session/status-badge";
@@ -76,6 +77,7 @@ export function ProjectView({ projectId }: { projectId: string }) {
           ))}
         </ul>
       </section>
+      <ProjectInstructionsCard projectId={projectId} />
       <IntentsCard projectId={projectId} />
       <CheckpointSettings projectId={projectId} policy={project.data.checkpoints} />
       <ResourceSettings projectId={projectId} resources={project.data.resources} />

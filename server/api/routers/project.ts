@@ -10,6 +10,7 @@ import { permissionsOf } from "@/server/domain/vocabulary/team-roles";
 import { env } from "@/server/env";
 import {
   createEmptyRepository,
+  defaultBranchInstructions,
   importRepository,
   removeRepository,
   repoPathFor,
@@ -77,6 +78,14 @@ export const projectRouter = createRouter({
     createdAt: ctx.project.createdAt,
     checkpoints: readCheckpointPolicy(ctx.project.checkpointPolicy),
     resources: resourcesView(ctx.project.sandboxResources),
+  })),
+
+  /**
+   * The project's AGENTS.md / CLAUDE.md as the default branch has them (issue #21.1): what every run
+   * of the project sends the model. Read from the project's own repository only.
+   */
+  instructions: projectProcedure.query(async ({ ctx }) => ({
+    files: await defaultBranchInstructions(ctx.project.repoPath),
   })),
 
   /** Which questions go to a person in this project's runs; applies from the next action on. */
