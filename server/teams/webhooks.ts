@@ -1,7 +1,7 @@
 import "server-only";
 import { createHmac, randomBytes } from "node:crypto";
 import { z } from "zod";
-import { errorMessage } from "@/server/domain/errors";
+import { errorMessage, UserFacingError } from "@/server/domain/errors";
 import type { PrismaClient } from "@/server/generated/prisma/client";
 import type { SecretBox } from "@/server/settings/secret-box";
 
@@ -137,4 +137,38 @@ export function startWebhookWorker(
   }, everyMs);
   timer.unref();
   return () => clearInterval(timer);
+}
+
+const LOG_SIZE = 30;
+
+/** A team's webhooks (never their secrets) with their latest deliveries and every attempt of each. */
+export async function webhooksOf(db: PrismaClient, teamId: string) {
+  return db.teamWebhook.findMany({
+    where: { teamId },
+    orderBy: { createdAt: "asc" },
+    select: {
+      id: true,
+      url: true,
+      createdAt: true,
+      deliveries: {
+        orderBy: { createdAt: "desc" },
+        take: LOG_SIZE,
+        select: {
+          id: true,
+          event: true,
+          status: true,
+          attempts: true,
+          nextAttemptAt: true,
+          createdAt: true,
+          log: { orderBy: { at: "asc" }, select: { id: true, at: true, httpStatus: true, error: true } },
+        },
+      },
+    },
+  });
+}
+
+/** Removes one of the team's webhooks (and its pending deliveries); another team's id is not found. */
+export async function removeWebhook(db: PrismaClient, teamId: string, webhookId: string): Promise<void> {
+  const { count } = await db.teamWebhook.deleteMany({ where: { id: webhookId, teamId } });
+  if (count === 0) throw new UserFacingError("That webhook does not exist.", "NOT_FOUND");
 }

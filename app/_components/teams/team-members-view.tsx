@@ -6,6 +6,7 @@ import { useRouter } from "next/navigation";
 import { useState } from "react";
 import { describeError, useTRPC } from "../../_trpc/client";
 import { NotFound } from "../not-found";
+import { TeamWebhooksCard } from "./team-webhooks-card";
 
 const EXPIRY_DAYS = [1, 7, 30] as const;
 type Role = "viewer" | "member" | "admin" | "owner";
@@ -153,6 +154,7 @@ export function TeamMembersView({ teamId }: { teamId: string }) {
           </ul>
         </section>
       )}
+      {permissions.manageWebhooks && <TeamWebhooksCard teamId={teamId} />}
     </div>
   );
 }
