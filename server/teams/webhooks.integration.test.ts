@@ -136,6 +136,16 @@ describe("team webhooks", () => {
     expect(delivery.log[0]?.httpStatus).toBeNull();
   });
 
+  it("two rounds at once (two servers) send each delivery once", async () => {
+    const { team, user, session } = await seedSession(db);
+    await addWebhook(db, createSecretBox(key), { teamId: team.id, url: receiverUrl, createdById: user.id });
+    await new EventStore(db).append(session.id, decomposedRun("run-4").slice(0, 2));
+    const round = () => deliverDue(db, createSecretBox(key), { origin: ORIGIN });
+    const tried = await Promise.all([round(), round()]);
+    expect(tried.reduce((sum, count) => sum + count, 0)).toBe(1);
+    expect(received).toHaveLength(1);
+  });
+
   it("a team without webhooks queues nothing", async () => {
     const { session } = await seedSession(db);
     await new EventStore(db).append(session.id, decomposedRun("run-3").slice(0, 2));

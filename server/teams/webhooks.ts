@@ -73,7 +73,20 @@ export async function deliverDue(
     take: BATCH,
     include: { webhook: { select: { id: true, url: true, secretSealed: true } } },
   });
+  let tried = 0;
   for (const delivery of due) {
+    // A lease: another server (or an overlapping round) that read the same row finds it taken.
+    const lease = await db.webhookDelivery.updateMany({
+      where: {
+        id: delivery.id,
+        status: "PENDING",
+        attempts: delivery.attempts,
+        nextAttemptAt: delivery.nextAttemptAt,
+      },
+      data: { nextAttemptAt: new Date(now() + 3 * SEND_TIMEOUT_MS) },
+    });
+    if (lease.count === 0) continue;
+    tried++;
     const stored = JSON.parse(delivery.payload) as { path?: string };
     const body = JSON.stringify({
       ...stored,
@@ -116,7 +129,7 @@ export async function deliverDue(
       }),
     ]);
   }
-  return due.length;
+  return tried;
 }
 
 /** Runs `deliverDue` every few seconds until stopped; a failing round is logged, the next one runs. */
