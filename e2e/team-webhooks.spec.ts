@@ -41,15 +41,16 @@ test.afterAll(async () => {
 test("an owner adds a webhook; a run's deliveries are signed, retried after a 500, and logged", async ({
   page,
 }) => {
-  test.setTimeout(120_000);
+  test.setTimeout(180_000);
   await signUp(page, newUser("hooks"));
   await page.getByTestId("team-members-link").first().click();
-  const teamUrl = page.url();
   await page.getByTestId("webhook-url").fill(receiverUrl);
   await page.getByTestId("add-webhook").click();
   secret = (await page.getByTestId("webhook-secret").textContent()) ?? "";
   expect(secret).toMatch(/^whsec_/);
   await expect(page.getByTestId("webhook")).toContainText(receiverUrl);
+  const teamUrl = page.url();
+  expect(teamUrl).toMatch(/\/teams\/[^/]+$/);
 
   await createProject(page, "Hooked");
   await startTask(page, "run `ls`");
@@ -61,10 +62,10 @@ test("an owner adds a webhook; a run's deliveries are signed, retried after a 50
   await expect(async () => {
     await page.reload();
     await expect(deliveries.filter({ hasText: "run.started" })).toContainText("DELIVERED", {
-      timeout: 1_000,
+      timeout: 10_000,
     });
-    await expect(deliveries.filter({ hasText: "run.ended" })).toContainText("DELIVERED", { timeout: 1_000 });
-  }).toPass({ timeout: 60_000 });
+    await expect(deliveries.filter({ hasText: "run.ended" })).toContainText("DELIVERED", { timeout: 10_000 });
+  }).toPass({ timeout: 90_000 });
   const attempts = page.getByTestId("webhook-attempt");
   await expect(attempts.filter({ hasText: "HTTP 500" })).toHaveCount(1);
   await expect(attempts.filter({ hasText: "HTTP 200" }).first()).toBeVisible();
