@@ -7,6 +7,7 @@ import { env, isPostgresUrl } from "@/server/env";
 import { stampPeerAddresses } from "@/server/http/client-address";
 import { logger } from "@/server/logger";
 import { checkPromptFiles } from "@/server/model/prompt-catalog";
+import { deliverDue, startWebhookWorker } from "@/server/teams/webhooks";
 
 export async function startServer(): Promise<void> {
   // A prompt file that is missing or names an unknown variable stops the server here, not mid-run.
@@ -40,6 +41,11 @@ export async function startServer(): Promise<void> {
     logger.warn({ err: errorMessage(error) }, "orphan sweep skipped: Docker engine not reachable");
   }
   exitPromptlyOnSignals();
+  // Outgoing webhooks: what is due is read from the table, so deliveries cut off here go out later.
+  startWebhookWorker(
+    () => deliverDue(db, appContext().box, { origin: env.NEXTAUTH_URL }),
+    (error) => logger.warn({ err: errorMessage(error) }, "webhook delivery round failed"),
+  );
   const resumed = await orchestrator.resumeInterrupted();
   if (resumed > 0) logger.info({ resumed }, "resumed interrupted runs");
   if (isPostgresUrl(env.DATABASE_URL)) adoptOrphanedRuns(() => orchestrator.resumeInterrupted());

@@ -8,6 +8,7 @@ import { describeError, useTRPC } from "../_trpc/client";
 import { NotFound } from "./not-found";
 import { RepositoryCard } from "./project/repository-card";
 import { ImportSession, ProjectMemory } from "./project-capture";
+import { ProjectInstructionsCard } from "./project-instructions-card";
 import { SwitchBar } from "./session/switch-bar";
 import { TaskForm } from "./session/task-form";
 import { useModeSwitches } from "./session/use-mode-switches";
@@ -93,6 +94,7 @@ export function ProjectView({ projectId }: { projectId: string }) {
           </section>
         </div>
         <div className="stack">
+          <ProjectInstructionsCard projectId={projectId} />
           <RepositoryCard projectId={projectId} />
           <section className="card" aria-label="Import session">
             <h2>Import session</h2>

@@ -1,5 +1,6 @@
 import type { EventOf, EventType, StoredEvent } from "@/server/domain/events/schema";
 import type { Prisma } from "@/server/generated/prisma/client";
+import { enqueueWebhooks } from "./webhook-outbox";
 
 type Tx = Prisma.TransactionClient;
 
@@ -143,4 +144,5 @@ const PROJECTORS: { [T in EventType]?: Projector<T> } = {
 export async function project(tx: Tx, sessionId: string, event: StoredEvent): Promise<void> {
   const projector = PROJECTORS[event.body.type] as Projector<EventType> | undefined;
   await projector?.(tx, event.body, { sessionId, at: new Date(event.at) });
+  await enqueueWebhooks(tx, sessionId, event);
 }

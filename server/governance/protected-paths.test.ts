@@ -31,6 +31,10 @@ describe("protected paths", () => {
     "/workspace/.env",
     "./package.json",
     "src/../.git/HEAD",
+    "AGENTS.md",
+    "packages/api/AGENTS.md",
+    "CLAUDE.md",
+    "docs/claude.md",
   ])("%s is protected", (path) => {
     expect(isProtectedPath(path)).toBe(true);
   });
@@ -45,6 +49,8 @@ describe("protected paths", () => {
     ".github/CODEOWNERS",
     "environment.ts",
     "src/.envoy/config.ts",
+    "AGENTS.md.bak",
+    "docs/agents.mdx",
   ])("%s is not protected", (path) => {
     expect(isProtectedPath(path)).toBe(false);
   });

@@ -4,7 +4,8 @@ import { resolveWorkspacePath } from "@/server/domain/text/workspace-path";
 /**
  * Paths that always need a person's approval, even inside an intent's owned scope and even before they
  * exist: files that make code run without anyone asking for it (git hooks, package lifecycle scripts,
- * CI workflows, direnv), that hold secrets (.env), or that are the governance record itself.
+ * CI workflows, direnv), that hold secrets (.env), that tell later runs' agent what to do (AGENTS.md,
+ * CLAUDE.md), or that are the governance record itself.
  *
  * Makefile is deliberately NOT here: `make` runs only when someone runs it, and its recipes are as
  * visible in review as the code under test they usually run. Protection is for what runs implicitly.
@@ -33,6 +34,9 @@ const PROTECTED: ReadonlyArray<{ glob: string; reason: string }> = [
   },
   { glob: ".devcontainer", reason: "the project's dev container settings" },
   { glob: ".devcontainer/**", reason: "the dev container's Dockerfile, the sandbox image of later sessions" },
+  // The project's agent instructions (issue #21.1): what every later request is told.
+  { glob: "**/AGENTS.md", reason: "the project's agent instructions, sent with every later model request" },
+  { glob: "**/CLAUDE.md", reason: "the project's agent instructions, sent with every later model request" },
 ];
 
 /**

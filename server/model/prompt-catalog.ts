@@ -16,7 +16,7 @@ export const TASK_PROMPTS: Readonly<Record<string, readonly string[]>> = {
   redecompose: ["minChildren", "maxChildren", "repoSummary", "failureSummary"],
   "discover-intent": ["repoSummary"],
   "build-contract": ["task", "repoSummary"],
-  "delivery-check": ["task", "outcome", "qa"],
+  "delivery-check": ["task", "instructions", "outcome", "qa"],
   "qa-feedback": ["notes"],
   "librarian-files": ["files"],
   "role-librarian": ["task", "files", "priorAttempts"],

@@ -4,6 +4,12 @@ import { tmpdir } from "node:os";
 import path from "node:path";
 import { promisify } from "node:util";
 import { UserFacingError } from "@/server/domain/errors";
+import {
+  instructionFilesOf,
+  MAX_INSTRUCTION_FILE_CHARS,
+  type ProjectInstruction,
+} from "@/server/domain/intent/project-instructions";
+import { capEndCounted } from "@/server/domain/text/cap";
 import { type ImportSource, LOCAL_SOURCE_REFUSED } from "@/server/projects/import-source";
 
 const run = promisify(execFile);
@@ -214,4 +220,24 @@ export async function repositorySummary(repoPath: string, limit = 10): Promise<R
       return { name, commit, date };
     }),
   };
+}
+
+/**
+ * The project's AGENTS.md / CLAUDE.md files as the default branch (the bare repository's HEAD) has
+ * them, root first (issue #21.1): the only version the server trusts, shown on the project page and
+ * sent to the model. An empty repository, or one without them, has none.
+ */
+export async function defaultBranchInstructions(repoPath: string): Promise<ProjectInstruction[]> {
+  let listing: string;
+  try {
+    listing = (await git(["-C", repoPath, "ls-tree", "-r", "--name-only", "HEAD"])).stdout;
+  } catch {
+    return [];
+  }
+  const read: ProjectInstruction[] = [];
+  for (const file of instructionFilesOf(listing.split("\n").filter(Boolean))) {
+    const { stdout } = await git(["-C", repoPath, "show", `HEAD:${file}`]);
+    read.push({ path: file, text: capEndCounted(stdout, MAX_INSTRUCTION_FILE_CHARS) });
+  }
+  return read;
 }

@@ -7,7 +7,6 @@ import type { ModelCallRecord } from "@/server/model/call-record";
 import type { RequestContext } from "@/server/model/request-check";
 import { checkpointsOfSession, foldSessionLog } from "@/server/runtime/session-runtime";
 import type { ToolDispatch } from "@/server/tools/dispatch";
-import { listWorkspace } from "@/server/tools/workspace-listing";
 import { compressionEvent } from "./decide/act-compression";
 import { actContext } from "./decide/act-context";
 import { checkpointEvents } from "./decide/checkpoint-events";
@@ -28,7 +27,7 @@ import { escalatedEvent, modelFor } from "./decide/tier-events";
 import { wireEngine } from "./engine-wiring";
 import { type ActHost, carryOutAction, type Reviewer, readPortFor } from "./perform/act";
 import type { CycleRunner } from "./perform/cycle-runner";
-import { discoverIntent } from "./perform/discovery";
+import { discoverIntent, listWithTrustedInstructions } from "./perform/discovery";
 import { callWithRetries, modelFailedEvents } from "./perform/model-calls";
 import { decomposeIntention, type PlanningHost, planIntention, rootTaskOf } from "./perform/planning";
 import { checkDelivery, deliveryReported, type QaHost, qaNotesFor, reviewIntention } from "./perform/qa";
@@ -203,7 +202,9 @@ export class RivaEngine {
   private async discover(root: IntentionView, signal: AbortSignal): Promise<void> {
     const memories = (await this.deps.memoriesOf?.(this.sessionId).catch(() => [])) ?? [];
     const reader = modelReaderFor(this.understandingHost(), root, signal);
-    const discovered = await discoverIntent(root.what, memories, () => listWorkspace(this.tools), reader);
+    const repoPath = async () => (await this.deps.workspaceOf(this.sessionId)).repoPath;
+    const listing = () => listWithTrustedInstructions(this.tools, repoPath);
+    const discovered = await discoverIntent(root.what, memories, listing, reader);
     await this.append([{ type: "intent-discovered", runId: this.runId, intent: discovered }]);
   }
 

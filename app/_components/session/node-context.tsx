@@ -34,6 +34,7 @@ const KIND_LABELS: Record<CompressedItem["item"], string> = {
   intention: "intention",
   contract: "contract",
   repo_context: "repository",
+  instructions: "project instructions",
   message: "message",
   reasoning: "reasoning",
 };

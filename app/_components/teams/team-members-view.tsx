@@ -7,6 +7,7 @@ import { useState } from "react";
 import { describeError, useTRPC } from "../../_trpc/client";
 import { NotFound } from "../not-found";
 import { ApiTokensCard } from "./api-tokens-card";
+import { TeamWebhooksCard } from "./team-webhooks-card";
 
 const EXPIRY_DAYS = [1, 7, 30] as const;
 type Role = "viewer" | "member" | "admin" | "owner";
@@ -155,6 +156,7 @@ export function TeamMembersView({ teamId }: { teamId: string }) {
           </ul>
         </section>
       )}
+      {permissions.manageWebhooks && <TeamWebhooksCard teamId={teamId} />}
     </div>
   );
 }

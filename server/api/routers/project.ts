@@ -11,6 +11,7 @@ import { permissionsOf } from "@/server/domain/vocabulary/team-roles";
 import { env } from "@/server/env";
 import {
   createEmptyRepository,
+  defaultBranchInstructions,
   importRepository,
   removeRepository,
   repoPathFor,
@@ -115,6 +116,13 @@ export const projectRouter = createRouter({
 
   /** What the project holds (root files, recent commits, branches), for its page; any member may look. */
   repository: projectProcedure.query(({ ctx }) => repositorySummary(ctx.project.repoPath)),
+  /**
+   * The project's AGENTS.md / CLAUDE.md as the default branch has them (issue #21.1): what every run
+   * of the project sends the model. Read from the project's own repository only.
+   */
+  instructions: projectProcedure.query(async ({ ctx }) => ({
+    files: await defaultBranchInstructions(ctx.project.repoPath),
+  })),
 
   /** Which questions go to a person in this project's runs; applies from the next action on. */
   updateCheckpoints: projectProcedure

@@ -13,11 +13,28 @@ import {
   revokeInvite,
 } from "@/server/teams/invites";
 import { changeRole, createTeam, membersOf, removeMember, teamsOf } from "@/server/teams/members";
+import { addWebhook, removeWebhook, WebhookUrl, webhooksOf } from "@/server/teams/webhooks";
 
 const InviteToken = z.string().trim().min(1, "The invite link has no token.").max(200);
 export const TeamName = displayName({ what: "team name", empty: "Give the team a name.", max: 100 });
 
 export const teamRouter = createRouter({
+  /** The team's outgoing webhooks and their delivery log (never a secret). */
+  webhooks: teamProcedure.requires("manageWebhooks").query(({ ctx }) => webhooksOf(ctx.db, ctx.team.id)),
+
+  /** Adds a webhook; its signing secret is in this answer only, never shown again. */
+  addWebhook: teamProcedure
+    .requires("manageWebhooks")
+    .input(z.object({ url: WebhookUrl }))
+    .mutation(({ ctx, input }) =>
+      addWebhook(ctx.db, ctx.app.box, { teamId: ctx.team.id, url: input.url, createdById: ctx.user.id }),
+    ),
+
+  removeWebhook: teamProcedure
+    .requires("manageWebhooks")
+    .input(z.object({ webhookId: z.string().min(1).max(100) }))
+    .mutation(({ ctx, input }) => removeWebhook(ctx.db, ctx.team.id, input.webhookId)),
+
   /** Signed-in, own data only: the caller's teams and their role in each. */
   list: protectedProcedure.query(({ ctx }) => teamsOf(ctx.db, ctx.user.id)),
 

@@ -1,5 +1,11 @@
 import { z } from "zod";
 import { CodebaseIntent } from "./codebase-intent";
+import {
+  INSTRUCTIONS_CHARS,
+  instructionsText,
+  MAX_INSTRUCTION_FILES,
+  ProjectInstruction,
+} from "./project-instructions";
 import { PromptIntent } from "./prompt-intent";
 
 /** The synthesis of what was asked (prompt), what is there (codebase) and what was learned before (memory). */
@@ -9,6 +15,11 @@ export const DiscoveredIntent = z.object({
   memories: z.array(z.string().max(500)).max(20),
   /** Why the codebase part is missing, when it is (e.g. the sandbox could not start). */
   note: z.string().nullable(),
+  /**
+   * The project's AGENTS.md / CLAUDE.md files as discovery read them (issue #21.1), root first.
+   * Absent in runs discovered before instructions were read.
+   */
+  instructions: z.array(ProjectInstruction).max(MAX_INSTRUCTION_FILES).optional(),
 });
 export type DiscoveredIntent = z.infer<typeof DiscoveredIntent>;
 
@@ -30,7 +41,15 @@ export function summarizeIntent(intent: DiscoveredIntent): string {
   } else if (intent.note) {
     lines.push(`Codebase not scanned: ${intent.note}.`);
   }
+  const instructions = projectInstructionsOf(intent);
+  if (instructions !== "")
+    lines.push(`Project instructions (the project's own agent rules):\n${instructions}`);
   if (intent.memories.length > 0)
     lines.push(`From earlier sessions:\n${intent.memories.map((memory) => `- ${memory}`).join("\n")}`);
   return lines.join("\n");
+}
+
+/** The instructions' text within the request budget (empty when the project has none). */
+export function projectInstructionsOf(intent: DiscoveredIntent | null | undefined): string {
+  return instructionsText(intent?.instructions ?? [], INSTRUCTIONS_CHARS).text;
 }

@@ -20,6 +20,7 @@ export const CONTEXT_ITEM_KINDS = [
   "intention",
   "contract",
   "repo_context",
+  "instructions",
   "message",
   "reasoning",
 ] as const;

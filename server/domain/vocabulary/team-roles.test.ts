@@ -27,6 +27,7 @@ const EXPECTED: Record<Role, Record<Action, boolean>> = {
     editIntents: false,
     settings: false,
     manageMembers: false,
+    manageWebhooks: false,
     answerAnyApproval: false,
   },
   member: {
@@ -41,6 +42,7 @@ const EXPECTED: Record<Role, Record<Action, boolean>> = {
     editIntents: true,
     settings: false,
     manageMembers: false,
+    manageWebhooks: false,
     answerAnyApproval: false,
   },
   admin: {
@@ -55,6 +57,7 @@ const EXPECTED: Record<Role, Record<Action, boolean>> = {
     editIntents: true,
     settings: true,
     manageMembers: true,
+    manageWebhooks: true,
     answerAnyApproval: true,
   },
   owner: {
@@ -69,6 +72,7 @@ const EXPECTED: Record<Role, Record<Action, boolean>> = {
     editIntents: true,
     settings: true,
     manageMembers: true,
+    manageWebhooks: true,
     answerAnyApproval: true,
   },
 };

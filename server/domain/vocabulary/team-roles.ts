@@ -51,6 +51,8 @@ export const ACTION_MINIMUM = {
   editIntents: "member",
   /** Invitations, roles, removing members. */
   manageMembers: "admin",
+  /** The team's outgoing webhooks: add, remove, read their delivery log (issue #21.4). */
+  manageWebhooks: "admin",
   /** Answer an approval that was delegated to somebody else. */
   answerAnyApproval: "admin",
 } as const satisfies Record<string, Role>;
@@ -76,6 +78,7 @@ const ACTION_PHRASES: Record<Action, string> = {
   projectModel: "change this project's model settings",
   editIntents: "change this project's intents",
   manageMembers: "manage members and invitations",
+  manageWebhooks: "manage the team's webhooks",
   answerAnyApproval: "answer an approval delegated to someone else",
 };
 

@@ -238,3 +238,42 @@ describe("buildContext, as history grows", () => {
     PROPERTY_TIMEOUT_MS,
   );
 });
+
+describe("buildContext with the project's instructions (issue #21.1)", () => {
+  const attempts: AttemptView[] = Array.from({ length: 30 }, (_, index) => ({
+    id: `a${index}`,
+    cycle: index + 1,
+    thought: `try ${index} ${"x".repeat(400)}`,
+    action: "shell.exec npm test",
+    result: "FAIL ".repeat(200),
+    judgment: "FAILURE",
+  }));
+  const finishedSubtrees = Array.from({ length: 20 }, (_, index) => ({
+    id: `f${index}`,
+    what: `part ${index}`,
+    verifiedBy: "`npm test` exited 0",
+  }));
+
+  it("come first, and stay when everything else is compressed", () => {
+    const instructions = [{ path: "AGENTS.md", text: "Use tabs. Never edit generated files." }];
+    const { body, record } = buildContext({ ...base, attempts, finishedSubtrees, instructions });
+    expect(body.startsWith("## Project instructions (AGENTS.md / CLAUDE.md)\n\n### AGENTS.md")).toBe(true);
+    expect(body).toContain("Use tabs. Never edit generated files.");
+    expect(record.triggers).toContain("history_cap");
+    expect(record.dropped.some((item) => item.item === "instructions")).toBe(false);
+  });
+
+  it("are shortened to their budget, recorded, never removed", () => {
+    const instructions = [{ path: "AGENTS.md", text: `FIRST RULE. ${"more. ".repeat(2_000)}` }];
+    const { body, record } = buildContext({ ...base, attempts, instructions });
+    expect(body).toContain("FIRST RULE.");
+    expect(body).not.toContain("more. ".repeat(1_000));
+    expect(record.dropped).toContainEqual(
+      expect.objectContaining({ item: "instructions", how: "shortened", id: "instructions" }),
+    );
+  });
+
+  it("leave no section when the project has none", () => {
+    expect(buildContext(base).body).not.toContain("Project instructions");
+  });
+});

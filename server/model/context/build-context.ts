@@ -1,3 +1,4 @@
+import { instructionsText, type ProjectInstruction } from "@/server/domain/intent/project-instructions";
 import { canonicalJson } from "@/server/domain/text/canonical-json";
 import { capEnd } from "@/server/domain/text/cap";
 import { estimateTokens } from "@/server/domain/text/tokens";
@@ -12,6 +13,7 @@ import { type CompressionRecord, type CompressionTrigger, type DroppedItem, drop
 import {
   attemptVerbatim,
   CONTRACT_ITEM_ID,
+  INSTRUCTIONS_ITEM_ID,
   REPO_CONTEXT_ITEM_ID,
   RESTORED_LIMITS,
   type Restorable,
@@ -56,6 +58,8 @@ export interface ContextLimits extends FailureSummaryLimits, RestoredLimits {
   intentionFieldChars: number;
   contractChars: number;
   repoContextChars: number;
+  /** The project's AGENTS.md / CLAUDE.md: shortened to this, never removed. */
+  instructionsChars: number;
   finishedSubtrees: number;
   finishedLineChars: number;
   /** Above this estimate of the uncapped material, the record names the `token_estimate` trigger. */
@@ -67,6 +71,7 @@ export const CONTEXT_LIMITS: ContextLimits = {
   intentionFieldChars: 1000,
   contractChars: 3000,
   repoContextChars: 6000,
+  instructionsChars: 4000,
   // Recent verified siblings only: the root → current chain carries the context that matters, and a
   // long tree must not grow every prompt (bench/prompt-growth.bench.ts holds this to ≤ 1.2×).
   finishedSubtrees: 6,
@@ -83,6 +88,8 @@ export interface BuildContextInput {
   /** Earlier cycles of the current intention, oldest first. */
   attempts: readonly AttemptView[];
   repoContext: string;
+  /** The project's instruction files as discovery read them (issue #21.1), root first. */
+  instructions?: readonly ProjectInstruction[];
   /** Verified parts of the tree, oldest first. */
   finishedSubtrees: readonly FinishedSubtree[];
   /** Items people restored on the current intention, oldest first (see restored-section.ts). */
@@ -155,6 +162,21 @@ function repoSection(repoContext: string, limits: ContextLimits, dropped: Droppe
   return capEnd(text, limits.repoContextChars);
 }
 
+/** Like the chain, the project's own rules are never dropped: only shortened, and the record says so. */
+function instructionsSection(
+  instructions: readonly ProjectInstruction[],
+  limits: ContextLimits,
+  dropped: DroppedItem[],
+): string | null {
+  const built = instructionsText(instructions, limits.instructionsChars);
+  if (built.text === "") return null;
+  if (built.shortened)
+    dropped.push(
+      droppedItem("instructions", "shortened", instructions, INSTRUCTIONS_ITEM_ID, "project instructions"),
+    );
+  return built.text;
+}
+
 function finishedSection(
   finished: readonly FinishedSubtree[],
   limits: ContextLimits,
@@ -205,6 +227,13 @@ function restorables(input: BuildContextInput): Map<string, Restorable> {
     label: "repository context",
     text: input.repoContext,
   });
+  const instructions = instructionsText(input.instructions ?? [], Number.POSITIVE_INFINITY).text;
+  if (instructions !== "")
+    known.set(INSTRUCTIONS_ITEM_ID, {
+      id: INSTRUCTIONS_ITEM_ID,
+      label: "project instructions",
+      text: instructions,
+    });
   return known;
 }
 
@@ -218,7 +247,9 @@ export function buildContext(input: BuildContextInput): BuiltContext {
   const limits = { ...CONTEXT_LIMITS, ...input.limits };
   const dropped: DroppedItem[] = [];
   const failures = summarizeFailures(input.attempts, limits);
+  const instructions = instructionsSection(input.instructions ?? [], limits, dropped);
   const sections = [
+    ...(instructions === null ? [] : [["Project instructions (AGENTS.md / CLAUDE.md)", instructions]]),
     ["Intention chain (root → current)", chainSection(input.intentionChain, limits, dropped)],
     ["Contract: how the current intention is checked", contractSection(input.contract, limits, dropped)],
     ["Repository", repoSection(input.repoContext, limits, dropped)],

@@ -18,6 +18,8 @@ export interface RestoredRef {
 /** Ids of the items that have no id of their own. */
 export const CONTRACT_ITEM_ID = "contract";
 export const REPO_CONTEXT_ITEM_ID = "repo-context";
+/** The project's instruction files (AGENTS.md / CLAUDE.md), shortened to their budget when long. */
+export const INSTRUCTIONS_ITEM_ID = "instructions";
 
 export interface RestoredLimits {
   /** Characters of one restored item. */

@@ -44,7 +44,12 @@ export function deliveryUserMessage(input: DeliveryCheckInput, dir?: string): st
     items.length > 0 ? items.map((item) => `- ${item}`).join("\n") : NOTHING;
   return renderPrompt(
     "delivery-check",
-    { task: input.task, outcome: lines(input.outcome), qa: lines(input.qa) },
+    {
+      task: input.task,
+      instructions: input.instructions?.trim() || NOTHING,
+      outcome: lines(input.outcome),
+      qa: lines(input.qa),
+    },
     { dir },
   );
 }

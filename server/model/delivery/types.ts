@@ -35,5 +35,7 @@ export interface DeliveryCheckInput {
   outcome: string[];
   /** The advisory QA reports' verdicts and summaries, when QA ran; empty otherwise. */
   qa: string[];
+  /** The project's AGENTS.md / CLAUDE.md, within the request budget (issue #21.1); absent: none. */
+  instructions?: string;
   request?: RequestContext;
 }

@@ -69,6 +69,8 @@ describe("gateCommand: protected paths under a pre-approved shell", () => {
     "tee .git/hooks/pre-commit",
     "git config --file=.git/config core.fsmonitor x",
     "ln -sf /tmp/x .env",
+    "cp /tmp/rules.md AGENTS.md",
+    "tee packages/web/CLAUDE.md",
   ])("asks before %j, which names a protected path", (command) => {
     const decision = gateCommand(command, "i1", never);
     expect(decision).toMatchObject({ decision: "ask", confirm: true });

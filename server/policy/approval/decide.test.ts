@@ -245,6 +245,8 @@ describe("decideApproval: protected paths, secrets and approved scopes", () => {
     ".husky/pre-push",
     ".arbor/Dockerfile",
     ".devcontainer/devcontainer.json",
+    "AGENTS.md",
+    "packages/api/CLAUDE.md",
   ])("asks with confirmation for %s even in scope, pre-approved, and before it exists", (path) => {
     const decision = decideApproval(
       request({ tool: "fs.write", input: { path }, activeIntent: everywhere, preApprovals: allPre }),

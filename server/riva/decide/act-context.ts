@@ -145,6 +145,7 @@ export function actContextInput(
     })),
     attempts: attemptsOf(view, intention),
     repoContext,
+    instructions: view.runs[intention.runId]?.intent?.instructions ?? [],
     finishedSubtrees: finishedSubtreesOf(view, intention),
     restored: intention.restored.map((entry) => ({ id: entry.id, by: entry.by })),
   };

@@ -1,3 +1,4 @@
+import { projectInstructionsOf } from "@/server/domain/intent/discovered-intent";
 import type { DeliveryState } from "@/server/domain/policy/reasoning-outcome";
 import type { IntentionView, SessionView } from "@/server/domain/session/view";
 import type { DeliveryAnswer, DeliveryCheckInput } from "@/server/model/delivery/types";
@@ -53,11 +54,13 @@ export function deliveryInputFor(
   view: SessionView,
   root: IntentionView,
 ): Omit<DeliveryCheckInput, "request"> {
+  const instructions = projectInstructionsOf(view.runs[root.runId]?.intent);
   return {
     task: root.what,
     rootStatus: root.status,
     outcome: outcomeLines(view, root),
     qa: qaLines(view, root),
+    ...(instructions === "" ? {} : { instructions }),
   };
 }
 

@@ -2,6 +2,7 @@ import { describe, expect, it } from "vitest";
 import { analyzeCodebase } from "@/server/domain/intent/codebase-intent";
 import { summarizeIntent } from "@/server/domain/intent/discovered-intent";
 import { analyzePrompt } from "@/server/domain/intent/prompt-intent";
+import { discoverIntent } from "./discovery";
 
 describe("analyzePrompt (router + prompt intent)", () => {
   it.each([
@@ -97,5 +98,38 @@ describe("summarizeIntent", () => {
         "From earlier sessions:\n- `go test ./...` verified the last change",
       ].join("\n"),
     );
+  });
+});
+
+describe("discoverIntent with project instructions", () => {
+  const rules = "Run the tests:\n\n```sh\npytest -q\n```\n";
+
+  it("keeps the instructions, puts them in the summary, and offers their test command when none was detected", async () => {
+    const intent = await discoverIntent("fix src/app.py", [], async () => ({
+      files: ["AGENTS.md", "src/app.py"],
+      packageJson: null,
+      instructions: [{ path: "AGENTS.md", text: rules }],
+    }));
+    expect(intent.instructions).toEqual([{ path: "AGENTS.md", text: rules }]);
+    expect(intent.codebase).toMatchObject({ testCommand: "pytest -q", testFramework: "pytest" });
+    expect(summarizeIntent(intent)).toContain("### AGENTS.md (applies to the whole project)");
+  });
+
+  it("leaves a detected test command alone", async () => {
+    const intent = await discoverIntent("fix src/a.ts", [], async () => ({
+      files: ["package.json", "AGENTS.md", "src/a.ts"],
+      packageJson: JSON.stringify({ scripts: { test: "vitest run" } }),
+      instructions: [{ path: "AGENTS.md", text: rules }],
+    }));
+    expect(intent.codebase?.testCommand).toBe("npm test");
+  });
+
+  it("a project without instructions has none in its discovery", async () => {
+    const intent = await discoverIntent("fix src/a.ts", [], async () => ({
+      files: ["src/a.ts"],
+      packageJson: null,
+    }));
+    expect(intent.instructions).toBeUndefined();
+    expect(summarizeIntent(intent)).not.toContain("Project instructions");
   });
 });

@@ -83,7 +83,14 @@ export async function decomposeIntention(
   signal: AbortSignal,
 ): Promise<void> {
   const { intention, trigger, summary, fallback } = step;
-  const input = { task: intention.what, mustDecompose: true, failureSummary: `${trigger}\n${summary}` };
+  // The discovery summary carries the project's instructions (issue #21.1) into the re-plan too.
+  const discovered = host.view().runs[host.runId]?.intent;
+  const input = {
+    task: intention.what,
+    mustDecompose: true,
+    failureSummary: `${trigger}\n${summary}`,
+    ...(discovered ? { repoSummary: summarizeIntent(discovered) } : {}),
+  };
   const planned = await askPlan(host, intention, input, signal);
   if (!planned) return;
   const { plan, call } = planned;
