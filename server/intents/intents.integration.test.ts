@@ -62,7 +62,9 @@ beforeAll(async () => {
   store = new EventStore(db);
   orch = testOrchestrator({
     log: store,
-    model: createOfflineModel(),
+    // The heuristics under another id: the built-in model answers a plain-English request at once
+    // (issue #17.3), and this test needs the decomposition its split proposes, which a person edits.
+    model: { ...createOfflineModel(), id: "heuristics-under-test" },
     sandboxes,
     logger,
     // As app-context.ts does it: the project's intents go with the workspace.
