@@ -2,7 +2,6 @@ import { randomUUID } from "node:crypto";
 import { AnswerRunner } from "@/server/answer/answer-runner";
 import { routeRun } from "@/server/answer/route";
 import { errorMessage, UserFacingError } from "@/server/domain/errors";
-import type { EventInput } from "@/server/domain/events/schema";
 import type { SessionView } from "@/server/domain/session/view";
 import type { ReasoningSwitch, UserMode } from "@/server/domain/vocabulary/session";
 import type { TwoPhaseOptions } from "@/server/domain/vocabulary/two-phase";
@@ -11,7 +10,6 @@ import { OFFLINE_MODEL_ID } from "@/server/model/offline-model";
 import type { RunTiers } from "@/server/model/tiers/run-tiers";
 import { twoPhaseConfig } from "@/server/model/tiers/two-phase";
 import type { AgentModel } from "@/server/model/types";
-import { tierRef } from "@/server/riva/decide/tiers";
 import { RivaEngine } from "@/server/riva/engine";
 import type { RivaDeps } from "@/server/riva/ports";
 import { RunStopped } from "@/server/riva/stop";
@@ -22,6 +20,7 @@ import { type Actor, approvalDecidedEvents, type DecideInput } from "./approval-
 import { offlineCannotReadEvents } from "./offline-cannot-read";
 import { ANSWER_POLL_MS, type RunLeases, stoppedElsewhere } from "./run-leases";
 import { RestoreError, restoreFailure, restoreRunModel } from "./run-restore";
+import { rootIntention, tiersConfigured } from "./run-start-events";
 
 export interface OrchestratorDeps extends RivaDeps {
   /** Runs the log says are still going, across sessions: the ones to resume at startup. */
@@ -375,30 +374,8 @@ export class Orchestrator {
   }
 }
 
-/** The run's root intention: the task as given, before discovery and planning. */
-function rootIntention(runId: string, task: string): EventInput {
-  return {
-    type: "intention-created",
-    runId,
-    intentionId: randomUUID(),
-    parentId: null,
-    what: task,
-    // Deliberately without check words: whether the task is directly verifiable is for its own words.
-    acceptance: "the user's request is fulfilled",
-    depth: 0,
-    position: 0,
-  };
-}
-
 /** A run on the answer path (its route says so; a Chat-mode run always is, whatever was logged). */
 function answersRun(view: SessionView, runId: string): boolean {
   const run = view.runs[runId];
   return run?.mode === "chat" || run?.route?.route === "answer";
-}
-
-/** The run's tiers as recorded in its log: names, providers and models, never a key or a base URL. */
-function tiersConfigured(runId: string, tiers: RunTiers | null): EventInput[] {
-  if (!tiers) return [];
-  const refs = tiers.config.tiers.map((_, index) => tierRef(tiers.config, index));
-  return [{ type: "tiers-configured", runId, escalation: tiers.config.escalation, tiers: refs }];
 }
