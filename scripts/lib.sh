@@ -55,7 +55,14 @@ ensure_database() {
     npx --no-install tsx scripts/db/migrate-postgres.ts || die "the PostgreSQL migrations failed (see above)."
   else
     # umask 077: a database the migration creates is the owner's alone (it holds password hashes).
-    (umask 077 && npx --no-install prisma migrate deploy 2>&1 | grep -E "applied|No pending|Error") || true
+    # SQLite creates the file but not its folder: ensure_secrets (run first) makes the data directory.
+    # A failed migration stops here, loudly (an app without its tables fails later and less clearly).
+    local out
+    out="$(umask 077 && npx --no-install prisma migrate deploy 2>&1)" || {
+      echo "$out" >&2
+      die "the database migrations failed (see above)."
+    }
+    echo "$out" | grep -E "applied|No pending" || true
   fi
 }
 

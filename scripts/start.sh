@@ -9,9 +9,9 @@ ensure_node
 ensure_debian_packages git ca-certificates docker.io debootstrap squid
 ensure_sandbox
 ensure_npm_packages
+ensure_secrets
 ensure_database
 ensure_build
-ensure_secrets
 
 # A previous Arbor started by this script is replaced, so running the command again restarts it.
 PIDFILE="data/arbor-server.pid"

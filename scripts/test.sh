@@ -10,8 +10,8 @@ ensure_node
 ensure_debian_packages git ca-certificates docker.io debootstrap squid tinyproxy chromium
 ensure_sandbox
 ensure_npm_packages
-ensure_database
 ensure_secrets
+ensure_database
 
 RESULTS=".test-results"
 rm -rf "$RESULTS"
