@@ -52,7 +52,10 @@ describe("checkRepoConfig", () => {
 
 describe("layerCheckpoints", () => {
   it("takes the repository's fields over the project's and says which came from where", () => {
-    const { policy, sources } = layerCheckpoints(DEFAULT_CHECKPOINTS, { commands: "ask-always", qaReview: "on" });
+    const { policy, sources } = layerCheckpoints(DEFAULT_CHECKPOINTS, {
+      commands: "ask-always",
+      qaReview: "on",
+    });
     expect(policy).toEqual({ ...DEFAULT_CHECKPOINTS, commands: "ask-always", qaReview: "on" });
     expect(sources.commands).toBe("repo");
     expect(sources.qaReview).toBe("repo");
