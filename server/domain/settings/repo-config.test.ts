@@ -63,6 +63,30 @@ describe("layerCheckpoints", () => {
     expect(Object.keys(sources).sort()).toEqual(Object.keys(DEFAULT_CHECKPOINTS).sort());
   });
 
+  it("never loosens: a looser repository value is ignored, lists only narrow or widen the denials", () => {
+    const { policy, sources } = layerCheckpoints(STRICTEST_CHECKPOINTS, {
+      commands: "never-ask",
+      decompositions: "auto",
+      judgeAction: "auto",
+      outOfScopeWrites: "ask",
+      preApproved: ["write", "git-write"],
+    });
+    expect(policy).toEqual(STRICTEST_CHECKPOINTS);
+    expect(Object.values(sources).every((source) => source === "project")).toBe(true);
+    const ls = { program: "ls", args: [] };
+    const cat = { program: "cat", args: [] };
+    const rm = { program: "rm", args: ["-rf", "/"] };
+    const curl = { program: "curl", args: [] };
+    const narrowed = layerCheckpoints(
+      { ...DEFAULT_CHECKPOINTS, preApproved: ["write", "git-write"], allowCommands: [ls, cat] },
+      { preApproved: ["write"], allowCommands: [ls, rm], denyCommands: [curl] },
+    );
+    expect(narrowed.policy.preApproved).toEqual(["write"]);
+    expect(narrowed.policy.allowCommands).toEqual([ls]);
+    expect(narrowed.policy.denyCommands).toEqual([curl]);
+    expect(narrowed.sources.preApproved).toBe("repo");
+  });
+
   it("leaves the project's policy (even the strictest one) whole with no repository layer", () => {
     const { policy, sources } = layerCheckpoints(STRICTEST_CHECKPOINTS, undefined);
     expect(policy).toEqual(STRICTEST_CHECKPOINTS);

@@ -79,19 +79,68 @@ export function checkRepoConfig(raw: unknown): RepoConfigResult {
 
 export type CheckpointSource = "repo" | "project";
 
+/** Each field's values from the least to the most careful: the repository may only move right. */
+const STRICTNESS = {
+  decompositions: ["auto", "ask"],
+  commands: ["never-ask", "ask-unlisted", "ask-always"],
+  judgeAction: ["auto", "ask"],
+  verifyIntegration: ["auto", "ask"],
+  reviewReflection: ["auto", "ask"],
+  qaReview: ["off", "on"],
+  outOfScopeWrites: ["ask", "refuse"],
+} as const satisfies Partial<Record<CheckpointField, readonly string[]>>;
+
+const samePattern = (a: CommandPattern, b: CommandPattern) => JSON.stringify(a) === JSON.stringify(b);
+
+const stricter = <T extends string>(order: readonly T[], project: T, repo: T | undefined): T =>
+  repo !== undefined && order.indexOf(repo) > order.indexOf(project) ? repo : project;
+
 /**
- * Repository > project, field by field: the policy runs use, and which layer each field came from.
- * The project's own policy is already a whole policy (its defaults and fail-closed reading applied).
+ * Repository > project, field by field, but only ever **tighter** (issue #20.3 with the rule that a
+ * repository file never widens what later runs may do): the file is on the default branch, which an
+ * import from anywhere fills, so it may ask more (a stricter checkpoint, more denied commands, fewer
+ * allowed or pre-approved ones) and never less. A looser value is ignored and its field stays the
+ * project's. `qaFeedback` (what the agent is told, not a gate) is the repository's when it names it.
  */
 export function layerCheckpoints(
   project: CheckpointPolicy,
   repo: RepoCheckpoints | undefined,
 ): { policy: CheckpointPolicy; sources: Record<CheckpointField, CheckpointSource> } {
-  const policy = { ...project, ...(repo ?? {}) } as CheckpointPolicy;
+  const r = repo ?? {};
+  const policy: CheckpointPolicy = {
+    ...project,
+    decompositions: stricter(STRICTNESS.decompositions, project.decompositions, r.decompositions),
+    commands: stricter(STRICTNESS.commands, project.commands, r.commands),
+    judgeAction: stricter(STRICTNESS.judgeAction, project.judgeAction, r.judgeAction),
+    verifyIntegration: stricter(STRICTNESS.verifyIntegration, project.verifyIntegration, r.verifyIntegration),
+    reviewReflection: stricter(STRICTNESS.reviewReflection, project.reviewReflection, r.reviewReflection),
+    qaReview: stricter(STRICTNESS.qaReview, project.qaReview, r.qaReview),
+    outOfScopeWrites: stricter(STRICTNESS.outOfScopeWrites, project.outOfScopeWrites, r.outOfScopeWrites),
+    // Allowed and pre-approved: only what both layers allow. Denied: what either denies.
+    allowCommands: r.allowCommands
+      ? project.allowCommands.filter((pattern) =>
+          r.allowCommands?.some((other) => samePattern(pattern, other)),
+        )
+      : project.allowCommands,
+    preApproved: r.preApproved
+      ? project.preApproved.filter((category) => r.preApproved?.includes(category))
+      : project.preApproved,
+    denyCommands: r.denyCommands
+      ? [
+          ...project.denyCommands,
+          ...r.denyCommands.filter(
+            (pattern) => !project.denyCommands.some((other) => samePattern(pattern, other)),
+          ),
+        ]
+      : project.denyCommands,
+    qaFeedback: r.qaFeedback ?? project.qaFeedback,
+  };
   const sources = Object.fromEntries(
     (Object.keys(project) as CheckpointField[]).map((field) => [
       field,
-      repo?.[field] !== undefined ? "repo" : "project",
+      r[field] !== undefined && JSON.stringify(policy[field]) !== JSON.stringify(project[field])
+        ? "repo"
+        : "project",
     ]),
   ) as Record<CheckpointField, CheckpointSource>;
   return { policy, sources };
