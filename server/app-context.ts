@@ -6,7 +6,6 @@ import { projectMemories } from "@/server/capture/memory";
 import { projectSessionViews } from "@/server/capture/read";
 import { db } from "@/server/db";
 import { errorMessage } from "@/server/domain/errors";
-import { readCheckpointPolicy } from "@/server/domain/policy/checkpoints";
 import { RivaLimits } from "@/server/domain/session/limits";
 import { deniedAdvice } from "@/server/domain/vocabulary/egress";
 import { readSandboxRuntime } from "@/server/domain/vocabulary/sandbox-runtime";
@@ -28,6 +27,7 @@ import { serverResourcePolicy } from "@/server/sandbox/resource-policy";
 import { effectiveResources, readProjectResources } from "@/server/sandbox/resources";
 import type { ModelSettingValues } from "@/server/settings/layers";
 import { resolveModelSettings } from "@/server/settings/layers";
+import { projectCheckpoints } from "@/server/settings/repo-config-file";
 import { environmentLayer } from "@/server/settings/resolve";
 import { modelForSession } from "@/server/settings/run-model";
 import { createSecretBox } from "@/server/settings/secret-box";
@@ -175,7 +175,8 @@ function create() {
         where: { id: sessionId },
         include: { project: true },
       });
-      return readCheckpointPolicy(session.project.checkpointPolicy);
+      // Repository (.arbor/config.yaml on the default branch) > project; an invalid file is skipped.
+      return (await projectCheckpoints(session.project)).policy;
     },
     async memoriesOf(sessionId) {
       const session = await db.session.findUniqueOrThrow({

@@ -241,3 +241,16 @@ export async function defaultBranchInstructions(repoPath: string): Promise<Proje
   }
   return read;
 }
+
+/**
+ * One file as the default branch (the bare repository's HEAD) has it, or null when the branch or
+ * the file does not exist. Never a session's branch or workspace: what the server trusts was merged.
+ */
+export async function defaultBranchFile(repoPath: string, file: string): Promise<string | null> {
+  try {
+    const { stdout } = await git(["-C", repoPath, "cat-file", "blob", `HEAD:${file}`]);
+    return stdout;
+  } catch {
+    return null;
+  }
+}

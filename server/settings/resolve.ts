@@ -1,3 +1,4 @@
+import type { RepoConfigResult } from "@/server/domain/settings/repo-config";
 import type { Env } from "@/server/env";
 import type { PrismaClient } from "@/server/generated/prisma/client";
 import {
@@ -8,6 +9,7 @@ import {
   resolveModelSettings,
 } from "./layers";
 import { readLayer } from "./model-settings";
+import { readRepoConfig } from "./repo-config-file";
 import type { SecretBox } from "./secret-box";
 
 /** The environment layer: ARBOR_MODEL_*; a base URL alone means an OpenAI-compatible server. */
@@ -44,21 +46,32 @@ export interface ProjectModelSettings {
    * altered row). A run refuses to start with it rather than silently using another key or none.
    */
   keyError: string | null;
+  /** `.arbor/config.yaml` on the default branch, as read: absent, used, or skipped with its problem. */
+  repoConfig: RepoConfigResult;
 }
 
-/** Run overrides > environment > project > team > defaults, for one project. */
+/** The repository layer's model values (name and timeout only: never a server or a key). */
+export function repoModelLayer(repoConfig: RepoConfigResult): ModelSettingValues {
+  if (repoConfig.status !== "ok" || !repoConfig.config.model) return {};
+  const { name, timeoutMs } = repoConfig.config.model;
+  return { ...(name ? { modelName: name } : {}), ...(timeoutMs ? { timeoutMs } : {}) };
+}
+
+/** Run overrides > environment > repository > project > team > defaults, for one project. */
 export async function resolveProjectSettings(
   deps: ResolveDeps,
-  project: { id: string; teamId: string },
+  project: { id: string; teamId: string; repoPath: string },
   run: ModelSettingValues = {},
 ): Promise<ProjectModelSettings> {
-  const [projectLayer, teamLayer] = await Promise.all([
+  const [projectLayer, teamLayer, repoConfig] = await Promise.all([
     readLayer(deps.db, deps.box, { kind: "project", projectId: project.id }),
     readLayer(deps.db, deps.box, { kind: "team", teamId: project.teamId }),
+    readRepoConfig(project.repoPath),
   ]);
   const resolved = resolveModelSettings({
     run,
     environment: deps.environment,
+    repo: repoModelLayer(repoConfig),
     project: projectLayer.values,
     team: teamLayer.values,
   });
@@ -69,5 +82,5 @@ export async function resolveProjectSettings(
       ["team", teamLayer],
     ] as const
   ).find(([name, layer]) => layer.keyError !== null && rank(name) < rank(resolved.sources.apiKey));
-  return { resolved, keyError: broken?.[1].keyError ?? null };
+  return { resolved, keyError: broken?.[1].keyError ?? null, repoConfig };
 }

@@ -21,7 +21,7 @@ export async function modelForSession(
   if (overrides.offline) return createOfflineModel();
   const session = await deps.db.session.findUniqueOrThrow({
     where: { id: sessionId },
-    select: { project: { select: { id: true, teamId: true } } },
+    select: { project: { select: { id: true, teamId: true, repoPath: true } } },
   });
   const { offline: _, ...values } = overrides;
   const { resolved, keyError } = await resolveProjectSettings(deps, session.project, values);

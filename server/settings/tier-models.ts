@@ -33,7 +33,7 @@ export async function tierModelsForSession(
 ): Promise<RunTiers> {
   const session = await deps.db.session.findUniqueOrThrow({
     where: { id: sessionId },
-    select: { project: { select: { id: true, teamId: true } } },
+    select: { project: { select: { id: true, teamId: true, repoPath: true } } },
   });
   const problems: string[] = [];
   const models: AgentModel[] = [];

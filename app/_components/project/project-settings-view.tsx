@@ -11,8 +11,10 @@ import { NotFound } from "../not-found";
 import { ResourceSettings } from "../resource-settings";
 import { SandboxSettings } from "../sandbox-settings";
 import { ProjectModelSettings } from "../settings/project-model-settings";
+import { RepoConfigCard } from "../settings/repo-config-card";
 
 const SECTIONS = [
+  { id: "repo-config", label: "Repository settings" },
   { id: "model", label: "Model" },
   { id: "checkpoints", label: "Checkpoints" },
   { id: "intents", label: "Intents" },
@@ -50,6 +52,9 @@ export function ProjectSettingsView({ projectId }: { projectId: string }) {
           ))}
         </nav>
         <div className="stack">
+          <div id="repo-config" className="settings-section" data-testid="settings-repo-config">
+            <RepoConfigCard projectId={projectId} />
+          </div>
           <div id="model" className="settings-section" data-testid="settings-model">
             <ProjectModelSettings projectId={projectId} />
           </div>

@@ -5,6 +5,7 @@ type ResolvedRow = RouterOutputs["settings"]["project"]["resolved"][number];
 const SOURCE_LABELS = {
   run: "run override",
   environment: "environment",
+  repo: ".arbor/config.yaml (default branch)",
   project: "project",
   team: "team",
   default: "default",
@@ -23,8 +24,8 @@ export function ResolvedSettings({
   return (
     <div className="stack">
       <p className="muted small">
-        What new runs use. Precedence: run overrides, then the environment (ARBOR_MODEL_*), then the project,
-        then the team, then defaults.
+        What new runs use. Precedence: run overrides, then the environment (ARBOR_MODEL_*), then the
+        repository's .arbor/config.yaml on the default branch, then the project, then the team, then defaults.
       </p>
       <ul className="list" data-testid="resolved-settings">
         {rows.map((row) => (

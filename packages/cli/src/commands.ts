@@ -112,6 +112,18 @@ export function configList(settings: ResolvedSettings, json: boolean, print: Pri
   }
 }
 
+/** `arbor config list --server`: what the project's runs use on the server, each with its source. */
+export async function serverConfigList(client: ArborClient, project: string, json: boolean, print: Print) {
+  const chosen = await resolveProject(client, project);
+  const layers = await client.settings.layers.query({ projectId: chosen.id });
+  if (json) return print(JSON.stringify(layers, null, 2));
+  if (layers.repoConfig.problem) print(`! ${layers.repoConfig.problem} (skipped)`);
+  const source = (name: string) => (name === "repo" ? ".arbor/config.yaml on the default branch" : name);
+  for (const row of layers.model) print(`model.${row.field} = ${row.value}  (${source(row.source)})`);
+  for (const row of layers.checkpoints)
+    print(`checkpoints.${row.field} = ${row.value}  (${source(row.source)})`);
+}
+
 export function configGet(settings: ResolvedSettings, key: string, print: Print) {
   if (!(SETTING_KEYS as readonly string[]).includes(key))
     throw new CliError(`Unknown setting "${key}". Settings: ${SETTING_KEYS.join(", ")}.`);

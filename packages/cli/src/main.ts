@@ -3,7 +3,17 @@ import { createInterface } from "node:readline/promises";
 import { Command, CommanderError, Option } from "commander";
 import { chat } from "./chat";
 import { asCliError, connect } from "./client";
-import { configGet, configList, decide, historyList, historyShow, init, status, toolsList } from "./commands";
+import {
+  configGet,
+  configList,
+  decide,
+  historyList,
+  historyShow,
+  init,
+  serverConfigList,
+  status,
+  toolsList,
+} from "./commands";
 import { CliError, EXIT, type ExitCode } from "./exit-codes";
 import { runTask } from "./run";
 import { loadCredentials, resolveSettings, saveCredentials, setSetting, splitList } from "./settings";
@@ -211,9 +221,17 @@ function program(setCode: (code: ExitCode) => void): Command {
     .command("list")
     .description("Every setting, its value and where it comes from")
     .option("--json", "as JSON")
-    .action(async (options: { json?: boolean }) =>
-      configList(await resolveSettings(), options.json ?? false, print),
-    );
+    .option(
+      "--server",
+      "the server's settings for the project's runs (model, checkpoints) with their sources",
+    )
+    .option("-p, --project <project>", "with --server: project name or id (default: the config's project)")
+    .action(async (options: { json?: boolean; server?: boolean; project?: string }) => {
+      const settings = await resolveSettings(options.project ? { project: options.project } : {});
+      if (!options.server) return configList(settings, options.json ?? false, print);
+      const { client: arbor } = await client();
+      await serverConfigList(arbor, settings.project.value, options.json ?? false, print);
+    });
   config
     .command("get")
     .argument("<key>", "project, mode or approve")

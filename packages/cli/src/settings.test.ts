@@ -1,4 +1,4 @@
-import { mkdirSync, mkdtempSync, statSync } from "node:fs";
+import { mkdirSync, mkdtempSync, readFileSync, statSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import path from "node:path";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
@@ -46,6 +46,18 @@ describe("the CLI's settings", () => {
     await expect(setSetting("colour", "blue", "user")).rejects.toThrow(/Unknown setting "colour"/);
     await expect(setSetting("mode", "turbo", "user")).rejects.toThrow(/mode:/);
     expect((await resolveSettings()).mode.source).toBe("default");
+  });
+
+  it("read a repository file that also holds the server's keys, and keep those keys when setting one", async () => {
+    const file = path.join(process.cwd(), "..", ".arbor", "config.yaml");
+    mkdirSync(path.dirname(file), { recursive: true });
+    writeFileSync(file, "mode: chat\nmodel:\n  name: repo-model\ncheckpoints:\n  commands: ask-always\n");
+    expect((await resolveSettings()).mode).toEqual({ value: "chat", source: "repo" });
+    await setSetting("project", "shop", "repo");
+    const written = readFileSync(file, "utf8");
+    expect(written).toContain("project: shop");
+    expect(written).toContain("name: repo-model");
+    expect(written).toContain("commands: ask-always");
   });
 });
 

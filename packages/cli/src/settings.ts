@@ -84,6 +84,16 @@ const Settings = z
   .strict();
 type Settings = z.infer<typeof Settings>;
 
+/**
+ * A config file as written: the CLI's keys plus the server's (`model`, `checkpoints`, which the
+ * server reads from the default branch and checks itself), kept as they are when the CLI rewrites it.
+ */
+const FileSettings = Settings.extend({
+  model: z.unknown().optional(),
+  checkpoints: z.unknown().optional(),
+}).strict();
+type FileSettings = z.infer<typeof FileSettings>;
+
 const DEFAULTS: Required<Settings> = { project: "", mode: "agent", approve: [] };
 
 export type Source = "flag" | "env" | "repo" | "user" | "default";
@@ -106,7 +116,7 @@ export function repoConfigFile(from = process.cwd()): string | null {
   }
 }
 
-async function readLayer(file: string | null): Promise<Settings> {
+async function readLayer(file: string | null): Promise<FileSettings> {
   if (!file || !existsSync(file)) return {};
   let raw: unknown;
   try {
@@ -114,7 +124,7 @@ async function readLayer(file: string | null): Promise<Settings> {
   } catch (error) {
     throw new CliError(`${file} is not valid YAML: ${(error as Error).message}`);
   }
-  const parsed = Settings.safeParse(raw);
+  const parsed = FileSettings.safeParse(raw);
   if (!parsed.success)
     throw new CliError(
       `${file}: ${parsed.error.issues.map((issue) => `${issue.path.join(".") || "(top)"}: ${issue.message}`).join("; ")}`,
@@ -170,14 +180,14 @@ export async function setSetting(key: string, value: string, where: "user" | "re
   if (!file) throw new CliError("Not inside a repository: run `arbor init` in your checkout first.");
   const current = await readLayer(file);
   const next = { ...current, [key]: key === "approve" ? splitList(value) : value };
-  const parsed = Settings.safeParse(next);
+  const parsed = FileSettings.safeParse(next);
   if (!parsed.success)
     throw new CliError(`${key}: ${parsed.error.issues.map((issue) => issue.message).join("; ")}`);
   await writeSettings(file, parsed.data);
   return file;
 }
 
-export async function writeSettings(file: string, settings: Settings): Promise<void> {
+export async function writeSettings(file: string, settings: FileSettings): Promise<void> {
   await mkdir(path.dirname(file), { recursive: true });
   await writeFile(file, YAML.stringify(settings));
 }

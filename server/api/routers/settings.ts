@@ -15,6 +15,8 @@ import {
   type SettingsScope,
   saveSettings,
 } from "@/server/settings/model-settings";
+import { projectCheckpoints } from "@/server/settings/repo-config-file";
+import { checkpointRows, repoConfigStatus } from "@/server/settings/repo-config-view";
 import { resolveProjectSettings } from "@/server/settings/resolve";
 import { resolvedRows, settingsFor, withheldNote } from "@/server/settings/view";
 
@@ -121,12 +123,13 @@ export const settingsRouter = createRouter({
       readPublicSettings(ctx.db, { kind: "project", projectId: ctx.project.id }),
       readPublicSettings(ctx.db, { kind: "team", teamId: ctx.project.teamId }),
     ]);
-    const { resolved, keyError } = await resolveProjectSettings(
+    const { resolved, keyError, repoConfig } = await resolveProjectSettings(
       { db: ctx.db, box: ctx.app.box, environment: ctx.app.environment },
       ctx.project,
     );
     const canEdit = can(ctx.role, "projectModel");
     return {
+      repoConfig: repoConfigStatus(repoConfig),
       teamId: ctx.project.teamId,
       settings: settingsFor(own, canEdit),
       team: settingsFor(team, canEdit),
@@ -134,6 +137,27 @@ export const settingsRouter = createRouter({
       note: withheldNote(resolved),
       keyError,
       canEdit,
+    };
+  }),
+
+  /**
+   * Every setting the project's runs use with its source, the repository's `.arbor/config.yaml`
+   * (default branch) included: the model values and the checkpoint policy. Any member (and an API
+   * token scoped to the project) may read it; `arbor config list` prints it.
+   */
+  layers: projectProcedure.query(async ({ ctx }) => {
+    const [own, team] = await Promise.all([
+      readPublicSettings(ctx.db, { kind: "project", projectId: ctx.project.id }),
+      readPublicSettings(ctx.db, { kind: "team", teamId: ctx.project.teamId }),
+    ]);
+    const [{ resolved }, checkpoints] = await Promise.all([
+      resolveProjectSettings({ db: ctx.db, box: ctx.app.box, environment: ctx.app.environment }, ctx.project),
+      projectCheckpoints(ctx.project),
+    ]);
+    return {
+      repoConfig: repoConfigStatus(checkpoints.repoConfig),
+      model: resolvedRows(resolved, { project: own, team }, { canSeeServer: can(ctx.role, "projectModel") }),
+      checkpoints: checkpointRows(checkpoints.policy, checkpoints.sources),
     };
   }),
 

@@ -2,10 +2,10 @@ import "server-only";
 import { z } from "zod";
 import { createRouter, sessionProcedure } from "@/server/api/trpc";
 import type { AppContext } from "@/server/app-context";
-import { readCheckpointPolicy } from "@/server/domain/policy/checkpoints";
 import { WorkspacePathInput } from "@/server/domain/tools/workspace-path-input";
 import { env } from "@/server/env";
 import { logger } from "@/server/logger";
+import { projectCheckpoints } from "@/server/settings/repo-config-file";
 import { deleteFile, renameFile } from "@/server/workspace-editor/file-operations";
 import { deleteFolder, renameFolder } from "@/server/workspace-editor/folder-operations";
 import { type EditorDeps, WorkspaceEditor } from "@/server/workspace-editor/workspace-editor";
@@ -24,14 +24,15 @@ function editorOf(context: EditorContext): WorkspaceEditor {
 
 interface EditorContext {
   app: AppContext;
-  session: { id: string; project: { checkpointPolicy: string } };
+  session: { id: string; project: { checkpointPolicy: string; repoPath: string } };
 }
 
 function editorDeps({ app, session }: EditorContext): EditorDeps {
   return {
     sessionId: session.id,
     sandbox: () => app.sandboxes.get(session.id),
-    policy: async () => ({ checkpoints: readCheckpointPolicy(session.project.checkpointPolicy) }),
+    // The repository's .arbor/config.yaml (default branch) over the project's policy, as runs use it.
+    policy: async () => ({ checkpoints: (await projectCheckpoints(session.project)).policy }),
     append: (bodies) => app.store.append(session.id, bodies),
     timeoutMs: env.ARBOR_COMMAND_TIMEOUT_MS,
     workspaceMaxBytes: env.ARBOR_WORKSPACE_MAX_MB * 1024 * 1024,

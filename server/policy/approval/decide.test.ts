@@ -244,6 +244,8 @@ describe("decideApproval: protected paths, secrets and approved scopes", () => {
     ".env.local",
     ".husky/pre-push",
     ".arbor/Dockerfile",
+    // The repository's settings layer (issue #20.3): changes what later runs may do.
+    ".arbor/config.yaml",
     ".devcontainer/devcontainer.json",
     "AGENTS.md",
     "packages/api/CLAUDE.md",
@@ -260,6 +262,7 @@ describe("decideApproval: protected paths, secrets and approved scopes", () => {
     "cd .devcontainer && sed -i s/a/b/ devcontainer.json",
     "git checkout main -- .arbor/Dockerfile",
     "tee /workspace/.arbor/Dockerfile",
+    "tee .arbor/config.yaml",
   ])("asks for a command naming the image folders under pre-approved commands (never ask): %s", (command) => {
     const decision = decideApproval(
       request({
