@@ -1,11 +1,19 @@
 import AxeBuilder from "@axe-core/playwright";
 import { expect, type Locator, type Page, type TestInfo, test } from "@playwright/test";
-import { approvalCard, expectRunStatus, newUser, signUp } from "../testing/e2e/arbor";
+import {
+  approvalCard,
+  expectRunStatus,
+  newUser,
+  openProjectSettings,
+  openWorkspaceTab,
+  signUp,
+} from "../testing/e2e/arbor";
 
 /**
  * Issue #17.5: every page passes axe-core with no serious or critical violation (colour contrast
  * included), once per theme. One pass per page per theme: a sample project with one finished run and
- * one waiting for a person gives the session page its cards, badges and tree.
+ * one waiting for a person gives the session page its cards, badges and tree; the session page is
+ * read with each of its workspace tabs open.
  */
 
 const THEMES = ["light", "dark"] as const;
@@ -51,8 +59,13 @@ for (const theme of THEMES) {
     await page.getByTestId("create-sample-project").click();
     await expect(page.getByTestId("project-title")).toHaveText("Sample: node-sum");
     const projectUrl = page.url().replace(/\?.*$/, "");
-    await audit(page, testInfo, `${theme}-project`, page.getByTestId("project-model-settings"));
+    await audit(page, testInfo, `${theme}-project`, page.getByTestId("project-repository"));
+    // The project's settings are a page of their own (the model, checkpoints, intents, sandbox).
+    await openProjectSettings(page);
+    await audit(page, testInfo, `${theme}-project-settings`, page.getByTestId("project-model-settings"));
     const teamSettings = await page.getByTestId("team-settings-link").getAttribute("href");
+    await page.goto(projectUrl);
+    await expect(page.getByTestId("project-title")).toHaveText("Sample: node-sum");
 
     // A finished run, then one waiting for a person: the session page with a card and both badges.
     await page.getByTestId("task-input").fill("run `touch made.txt`");
@@ -65,6 +78,13 @@ for (const theme of THEMES) {
     await expect(approvalCard(page, "command")).toBeVisible();
     const sessionUrl = page.url();
     await audit(page, testInfo, `${theme}-session`, page.getByTestId("intention-tree"));
+    // The workspace's right-hand tabs, each open in turn (Changes is the one open above).
+    for (const tab of ["files", "terminal", "replay"] as const) {
+      await openWorkspaceTab(page, tab);
+      await audit(page, testInfo, `${theme}-session-${tab}`, page.getByTestId(`workspace-panel-${tab}`));
+    }
+    await openWorkspaceTab(page, "changes");
+    await audit(page, testInfo, `${theme}-session-changes`, page.getByTestId("changes-panel"));
 
     await page.goto(`${sessionUrl}/replay`);
     await audit(page, testInfo, `${theme}-replay`, page.getByTestId("replay-position"));

@@ -1,4 +1,4 @@
-import { expect, type Page, type TestInfo, test } from "@playwright/test";
+import { expect, type Locator, type Page, type TestInfo, test } from "@playwright/test";
 import { approvalCard, expectRunStatus, intentions, newUser, signUp } from "../testing/e2e/arbor";
 import { SPARE_APP_PORT } from "../testing/e2e/ports";
 import { type ArborServer, startArborServer } from "../testing/e2e/server";
@@ -24,6 +24,28 @@ async function shot(page: Page, testInfo: TestInfo, name: string) {
   const path = testInfo.outputPath(`${name}.png`);
   await page.screenshot({ path, fullPage: true });
   await testInfo.attach(name, { path, contentType: "image/png" });
+}
+
+/**
+ * The scrolling boxes (and the viewport) that hide part of an element where it is now: empty when the
+ * whole element is in sight.
+ */
+function clippedBy(element: Locator): Promise<string[]> {
+  return element.evaluate((target) => {
+    const box = target.getBoundingClientRect();
+    const clips: string[] = [];
+    for (let scroller = target.parentElement; scroller; scroller = scroller.parentElement) {
+      if (!/auto|scroll|hidden|clip/.test(getComputedStyle(scroller).overflowY)) continue;
+      const frame = scroller.getBoundingClientRect();
+      if (box.top < frame.top - 1 || box.bottom > frame.bottom + 1) {
+        clips.push(
+          `${scroller.tagName.toLowerCase()}.${scroller.className} shows ${Math.round(frame.top)}–${Math.round(frame.bottom)} of ${Math.round(box.top)}–${Math.round(box.bottom)}`,
+        );
+      }
+    }
+    if (box.bottom > window.innerHeight + 1) clips.push(`the viewport ends at ${window.innerHeight}`);
+    return clips;
+  });
 }
 
 /** Approves every card that asks until the run ends (the sample asks for its edit, maybe its checks). */
@@ -112,6 +134,15 @@ test("a plain-English task on the offline model is answered at once with what it
   // The chat box is empty after a message it took, and offers the examples again.
   await expect(page.getByTestId("task-input")).toHaveValue("");
   await expect(page.getByTestId("offline-help")).toBeVisible();
+  // No empty Intentions card: one line says why there is no tree.
+  await expect(page.getByTestId("no-intention-tree")).toHaveText(
+    "No intention tree: this request was answered without running anything.",
+  );
+  // At 1440×900 the whole answer can be read in its pane: scrolled to, no part of it is clipped.
+  await page.setViewportSize({ width: 1440, height: 900 });
+  await expect(page.getByTestId("workspace")).toHaveAttribute("data-layout", "panes");
+  await answer.scrollIntoViewIfNeeded();
+  await expect.poll(() => clippedBy(answer)).toEqual([]);
   await shot(page, testInfo, "plain-english-answered");
 });
 

@@ -38,8 +38,22 @@ async function expectNoHorizontalOverflow(page: Page, where: string) {
   ).toBeLessThanOrEqual(innerWidth);
 }
 
+/** An element of the chat pane ends inside the pane's right edge (nothing sticks out of it). */
+async function expectInsideChat(page: Page, testId: string) {
+  const pane = await page.getByTestId("pane-chat").boundingBox();
+  const box = await page.getByTestId("pane-chat").getByTestId(testId).boundingBox();
+  if (!pane || !box) throw new Error(`${testId} or the chat pane is not laid out`);
+  expect(
+    box.x + box.width,
+    `${testId}'s right edge against the chat pane's (${pane.x + pane.width})`,
+  ).toBeLessThanOrEqual(pane.x + pane.width + 0.5);
+}
+
 async function attachScreenshot(page: Page, testInfo: TestInfo, name: string) {
-  await testInfo.attach(name, { body: await page.screenshot(), contentType: "image/png" });
+  // Written under test-results too, so a passing run's screenshots can be looked at.
+  const path = testInfo.outputPath(`${name}.png`);
+  await page.screenshot({ path });
+  await testInfo.attach(name, { path, contentType: "image/png" });
 }
 
 /** The chat pane's width in px, as laid out. */
@@ -154,11 +168,23 @@ test.describe("at 1440×900", () => {
     await page.keyboard.press("j");
     await expect(page.locator('[data-testid="intention"][data-selected="true"]')).toHaveCount(1);
     await expect(page.getByTestId("intention").first()).toBeFocused();
+    // The selected node is marked for assistive technology, and its cycle (closed once it succeeded)
+    // opens: the command's output and judgment are in sight.
+    const selected = page.locator('[data-testid="intention"][aria-current="true"]');
+    await expect(selected).toHaveCount(1);
+    await expect(selected.getByTestId("cycle").last()).toHaveAttribute("open", "");
+    await expect(selected.getByTestId("cycle-output").last()).toBeVisible();
+    await expect(selected.getByTestId("cycle-judged-by").last()).toBeInViewport();
     await page.keyboard.press("?");
     await expect(page.getByTestId("shortcut-help")).toBeVisible();
     await expect(page.getByTestId("shortcut-help")).toContainText("Alt+1");
     await page.keyboard.press("Escape");
     await expect(page.getByTestId("shortcut-help")).toBeHidden();
+
+    // The chat pane's controls stay inside it (the Model select used to pass its right edge).
+    await expectInsideChat(page, "model-picker");
+    await expectInsideChat(page, "switch-bar");
+    await expectInsideChat(page, "task-input");
 
     // Drag the handle between the chat and the tree: the chat grows, and keeps its size after a reload.
     const before = await chatWidth(page);
@@ -191,6 +217,17 @@ test.describe("at 1440×900", () => {
       .toContainEqual(
         expect.objectContaining({ title: expect.stringContaining("waiting for your approval") }),
       );
+
+    // Two trees now (the newest first): a click selects a node, and j goes on from there.
+    const roots = page.locator('[data-testid="intention"][data-depth="0"]');
+    await expect(roots).toHaveCount(2);
+    await roots.nth(0).getByTestId("intention-what").first().click();
+    await expect(roots.nth(0)).toHaveAttribute("aria-current", "true");
+    await expect(roots.nth(1)).not.toHaveAttribute("aria-current", "true");
+    await page.keyboard.press("j");
+    await expect(roots.nth(1)).toHaveAttribute("aria-current", "true");
+    await expect(page.locator('[data-testid="intention"][aria-current="true"]')).toHaveCount(1);
+    await attachScreenshot(page, testInfo, "workspace-selected-light");
 
     await page.emulateMedia({ colorScheme: "dark" });
     await expectNoHorizontalOverflow(page, "workspace (dark)");

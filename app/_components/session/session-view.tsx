@@ -173,6 +173,7 @@ export function SessionView({ sessionId }: { sessionId: string }) {
           <section className="card" aria-label="Intention tree">
             <h2>Intentions</h2>
             {view.runOrder.length === 0 && <p className="muted">Waiting for the first event…</p>}
+            <NoTreeNote view={view} />
             <ContextRestoreProvider value={{ sessionId, canRestore: session.data.permissions.approve }}>
               <LiveOutputProvider value={liveOutputs}>
                 {[...view.runOrder].reverse().map((runId) => {
@@ -216,6 +217,23 @@ export function SessionView({ sessionId }: { sessionId: string }) {
         replay: <ReplayTab view={view} sessionId={sessionId} projectId={project.id} />,
       })}
     />
+  );
+}
+
+/**
+ * A session whose runs were all answered in the conversation has no tree to show: one line says why,
+ * instead of an empty card (issue #17).
+ */
+function NoTreeNote({ view }: { view: ReturnType<typeof useSessionEvents>["view"] }) {
+  const runs = view.runOrder.map((runId) => view.runs[runId]).filter((run) => run !== undefined);
+  if (runs.length === 0 || runs.some((run) => run.rootId || run.status === "RUNNING")) return null;
+  const chat = runs.every((run) => run.mode === "chat");
+  return (
+    <p className="muted" data-testid="no-intention-tree">
+      {chat
+        ? "No intention tree: chat answers in the conversation and changes nothing."
+        : "No intention tree: this request was answered without running anything."}
+    </p>
   );
 }
 

@@ -10,19 +10,49 @@ function typingIn(target: EventTarget | null): boolean {
   );
 }
 
-/** The node after (or before) the focused one in the tree, in reading order; the first when none is. */
-function stepNode(nodes: readonly HTMLElement[], current: Element | null, step: 1 | -1) {
+const NODE = '[data-testid="intention"]';
+
+/** The node after (or before) the current one in the tree, in reading order; the first when none is. */
+function stepNode(nodes: readonly HTMLElement[], current: HTMLElement | null, step: 1 | -1) {
   if (nodes.length === 0) return null;
-  const node = current?.closest<HTMLElement>('[data-testid="intention"]') ?? null;
-  const at = node ? nodes.indexOf(node) : -1;
+  const at = current ? nodes.indexOf(current) : -1;
   if (at === -1) return step === 1 ? nodes[0] : nodes[nodes.length - 1];
   return nodes[Math.min(nodes.length - 1, Math.max(0, at + step))] ?? null;
+}
+
+/** The node being worked with: the focused one, else the one last selected. */
+function currentNode(tree: HTMLElement | null): HTMLElement | null {
+  const focused = document.activeElement?.closest<HTMLElement>(NODE) ?? null;
+  if (focused && tree?.contains(focused)) return focused;
+  return tree?.querySelector<HTMLElement>(`${NODE}[data-selected="true"]`) ?? null;
+}
+
+/**
+ * Marks one node as the selected one (highlighted, `aria-current`), opens its latest cycle so its
+ * command, output, checks and judgment are in sight, and brings its head into view. The attributes
+ * are set here, not by React: the tree re-renders on every event and never sets them itself.
+ */
+function selectNode(tree: HTMLElement, node: HTMLElement, how: { focus: boolean; openCycle: boolean }) {
+  for (const other of tree.querySelectorAll<HTMLElement>(`${NODE}[data-selected="true"]`)) {
+    other.removeAttribute("data-selected");
+    other.removeAttribute("aria-current");
+  }
+  node.dataset.selected = "true";
+  node.setAttribute("aria-current", "true");
+  const cycles = node.querySelectorAll<HTMLDetailsElement>(":scope > .cycles > details");
+  const latest = cycles[cycles.length - 1];
+  if (latest && how.openCycle) latest.open = true;
+  if (how.focus) {
+    node.tabIndex = -1;
+    node.focus({ preventScroll: true });
+  }
+  (node.querySelector(":scope > .node-head") ?? node).scrollIntoView({ block: "nearest" });
 }
 
 /**
  * The workspace's keyboard (A and R for the waiting approval are the approval card's own):
  * Alt+1..4 switch the side tabs, "/" focuses the task box, j/k (or ↓/↑ inside the tree) move through
- * the intention tree's nodes, "?" opens the list of shortcuts.
+ * the intention tree's nodes (a click selects one too), "?" opens the list of shortcuts.
  */
 export function useWorkspaceKeys(options: {
   tree: RefObject<HTMLElement | null>;
@@ -60,21 +90,31 @@ export function useWorkspaceKeys(options: {
       } else if (event.key === "j" || event.key === "k" || (inTree && /^Arrow(Down|Up)$/.test(event.key))) {
         event.preventDefault();
         onShowPane("tree");
-        const nodes = [...(tree.current?.querySelectorAll<HTMLElement>('[data-testid="intention"]') ?? [])];
+        const root = tree.current;
+        if (!root) return;
+        const nodes = [...root.querySelectorAll<HTMLElement>(NODE)];
         const next = stepNode(
           nodes,
-          document.activeElement,
+          currentNode(root),
           event.key === "j" || event.key === "ArrowDown" ? 1 : -1,
         );
-        if (!next) return;
-        for (const node of nodes) node.removeAttribute("data-selected");
-        next.dataset.selected = "true";
-        next.tabIndex = -1;
-        next.focus({ preventScroll: true });
-        next.scrollIntoView({ block: "nearest" });
+        if (next) selectNode(root, next, { focus: true, openCycle: true });
       }
     };
+    // A click in a node selects it too; the focus stays where the click put it (a button, a field).
+    const onClick = (event: MouseEvent) => {
+      const root = latest.current.tree.current;
+      const node = event.target instanceof Element ? event.target.closest<HTMLElement>(NODE) : null;
+      if (!root || !node || !root.contains(node) || node.dataset.selected === "true") return;
+      // A click on a summary toggles that details itself (after this handler): opening it here would undo it.
+      const onSummary = event.target instanceof Element && event.target.closest("summary") !== null;
+      selectNode(root, node, { focus: false, openCycle: !onSummary });
+    };
     window.addEventListener("keydown", onKey);
-    return () => window.removeEventListener("keydown", onKey);
+    document.addEventListener("click", onClick);
+    return () => {
+      window.removeEventListener("keydown", onKey);
+      document.removeEventListener("click", onClick);
+    };
   }, []);
 }
