@@ -1,2 +1,2 @@
-/** The sum of two numbers. */
+/** Returns a + b. */
 exports.sum = (a, b) => a - b;
