@@ -30,6 +30,10 @@ export default defineConfig({
           include: ["**/*.test.ts"],
           exclude: [...exclude, "**/*.integration.test.ts"],
           environment: "node",
+          // Vitest's 5 s default is a timing assertion in disguise: on the 2-core CI machine under load a
+          // property test or a real child process can take longer without anything being wrong. Tests
+          // that mean a deadline assert it themselves.
+          testTimeout: 20_000,
         },
       },
       {

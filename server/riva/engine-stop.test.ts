@@ -120,7 +120,8 @@ describe("Stop while a command runs", () => {
     const ranBefore = sandboxes.commands.length;
     const started = performance.now();
     await orchestrator.stop(SESSION, runId, ADA);
-    expect(performance.now() - started).toBeLessThan(1_000);
+    // The hanging command would take 30 s: a few seconds at most proves Stop cut it, even under load.
+    expect(performance.now() - started).toBeLessThan(5_000);
 
     const events = await log.read(SESSION);
     const view = foldEvents(events, emptySessionView());

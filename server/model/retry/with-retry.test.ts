@@ -170,7 +170,8 @@ describe("withRetry: limits the caller sets", () => {
     setTimeout(() => controller.abort(new Error("wall clock")), 20);
     const started = Date.now();
     await expect(waiting).rejects.toThrow("wall clock");
-    expect(Date.now() - started).toBeLessThan(1_000);
+    // The backoff is 5 s: well under it proves the cut, with room for a loaded 2-core CI machine.
+    expect(Date.now() - started).toBeLessThan(3_000);
     expect(contexts).toHaveLength(1);
   });
 });
