@@ -10,7 +10,10 @@ let failed = 0;
 let skipped = 0;
 /** "file › test: first line of the error", for every failed test or test file. */
 const failures = [];
-const firstLine = (text) => String(text ?? "").split("\n").find((line) => line.trim() !== "") ?? "";
+const firstLine = (text) =>
+  String(text ?? "")
+    .split("\n")
+    .find((line) => line.trim() !== "") ?? "";
 
 for (const name of ["unit.json", "integration.json", "integration-postgres.json"]) {
   const file = path.join(dir, name);
@@ -40,7 +43,9 @@ if (existsSync(e2e)) {
     for (const spec of suite.specs ?? [])
       for (const test of spec.tests ?? [])
         if (test.status === "unexpected" || test.status === "flaky")
-          failures.push(`e2e: ${spec.file}:${spec.line} › ${spec.title}: ${firstLine(test.results?.at(-1)?.error?.message)}`);
+          failures.push(
+            `e2e: ${spec.file}:${spec.line} › ${spec.title}: ${firstLine(test.results?.at(-1)?.error?.message)}`,
+          );
     for (const child of suite.suites ?? []) walk(child);
   };
   for (const suite of JSON.parse(readFileSync(e2e, "utf8")).suites ?? []) walk(suite);
