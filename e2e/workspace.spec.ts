@@ -160,6 +160,10 @@ test.describe("at 1440×900", () => {
     await expect(page.getByTestId("terminal-panel")).toBeVisible();
     await page.keyboard.press("Alt+4");
     await expect(page.getByTestId("replay-tab")).toBeVisible();
+    // The session's replay plays inside the tab: its log read once, the scrubber at its last event.
+    await expect(page.getByTestId("replay-position")).toContainText(/event (\d+) of \1/);
+    await page.getByTestId("replay-scrubber").fill("0");
+    await expect(page.getByTestId("replay-position")).toContainText(/event 0 of \d+/);
     await page.keyboard.press("Alt+1");
     await expect(page.getByTestId("changes-panel")).toBeVisible();
     await page.keyboard.press("/");

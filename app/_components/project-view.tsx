@@ -19,12 +19,24 @@ import { SessionListItem } from "./session-list-item";
  * The project page is for working: the task box, the sessions (each with its latest run's state) and
  * what the repository holds. Its settings are on a page of their own (project-settings-view.tsx).
  */
+/** Statuses that change without the person on this page doing anything. */
+const LIVE_STATUSES = new Set<string>(["WORKING", "WAITING"]);
+
 export function ProjectView({ projectId }: { projectId: string }) {
   const trpc = useTRPC();
   const router = useRouter();
   const project = useQuery(trpc.project.getById.queryOptions({ projectId }));
   // Always asked again on arrival: coming back from a session, its latest run's state has moved on.
-  const sessions = useQuery({ ...trpc.session.list.queryOptions({ projectId }), refetchOnMount: "always" });
+  // Kept current while the page is open: every few seconds while a run works or waits, rarely otherwise
+  // (a run started elsewhere — another tab, a teammate, the CLI — shows up within a quarter minute).
+  const sessions = useQuery({
+    ...trpc.session.list.queryOptions({ projectId }),
+    refetchOnMount: "always",
+    refetchInterval: (query) =>
+      query.state.data?.some((session) => session.latest && LIVE_STATUSES.has(session.latest.shown))
+        ? 3_000
+        : 15_000,
+  });
   const { switches, loaded, change } = useModeSwitches(projectId);
   const picker = useModelPicker(projectId, switches.model);
   const create = useMutation(

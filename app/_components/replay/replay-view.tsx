@@ -2,7 +2,7 @@
 
 import { useQuery } from "@tanstack/react-query";
 import Link from "next/link";
-import { useDeferredValue, useEffect, useMemo, useState } from "react";
+import { type ReactNode, useDeferredValue, useEffect, useMemo, useState } from "react";
 import type { StoredEvent } from "@/server/domain/events/schema";
 import { foldEvents } from "@/server/domain/session/fold";
 import { NotFound } from "../not-found";
@@ -12,7 +12,7 @@ import { SandboxInfo } from "../session/sandbox-info";
 import { RunStatusBadge } from "../session/status-badge";
 import { filesAt } from "./files-at";
 import { FilesPanel } from "./files-panel";
-import { replayLogUrl } from "./log-url";
+import { fetchReplayLog } from "./log-url";
 import { markersOf } from "./markers";
 
 const SPEEDS = [1, 4, 16, 64] as const;
@@ -22,16 +22,6 @@ export type ReplaySession =
   | { ok: true; title: string; project: { id: string; name: string } }
   | { ok: false; message: string };
 
-async function fetchLog(sessionId: string): Promise<StoredEvent[]> {
-  // The same request as the page's preload (same URL, same-origin credentials), so it is reused.
-  const response = await fetch(replayLogUrl(sessionId));
-  if (!response.ok) {
-    const body = (await response.json().catch(() => null)) as { error?: string } | null;
-    throw new Error(body?.error ?? `The session's log could not be loaded (HTTP ${response.status}).`);
-  }
-  return (await response.json()) as StoredEvent[];
-}
-
 /**
  * A past session, event by event: play, pause, speed and a scrubber over its log; jump to its
  * decompositions, answers and failures. At any point the tree is the fold of the log up to there.
@@ -39,7 +29,7 @@ async function fetchLog(sessionId: string): Promise<StoredEvent[]> {
 export function ReplayView({ sessionId, session }: { sessionId: string; session: ReplaySession }) {
   const log = useQuery({
     queryKey: ["replay-log", sessionId],
-    queryFn: () => fetchLog(sessionId),
+    queryFn: () => fetchReplayLog(sessionId),
     enabled: session.ok,
     // A past session's log is read once per visit; refetching 10 000 events on focus helps nobody.
     staleTime: Number.POSITIVE_INFINITY,
@@ -49,18 +39,25 @@ export function ReplayView({ sessionId, session }: { sessionId: string; session:
   if (!session.ok) return <NotFound what="Session" error={new Error(session.message)} />;
   if (log.error) return <NotFound what="Session" error={log.error} />;
   if (!log.data) return <p className="muted">Loading the session's log…</p>;
-  return <Replay sessionId={sessionId} session={session} events={log.data} />;
+  return (
+    <ReplayPlayer
+      events={log.data}
+      header={
+        <nav className="breadcrumbs">
+          <Link href="/projects">Projects</Link> /{" "}
+          <Link href={`/projects/${session.project.id}`}>{session.project.name}</Link> /{" "}
+          <Link href={`/projects/${session.project.id}/sessions/${sessionId}`}>{session.title}</Link> / replay
+        </nav>
+      }
+    />
+  );
 }
 
-function Replay({
-  sessionId,
-  session,
-  events,
-}: {
-  sessionId: string;
-  session: Extract<ReplaySession, { ok: true }>;
-  events: StoredEvent[];
-}) {
+/**
+ * The player itself, on the replay page and in the session's Replay tab: the controls, the tree as it
+ * was at the chosen event, the sandbox and the files at that point.
+ */
+export function ReplayPlayer({ events, header }: { events: StoredEvent[]; header?: ReactNode }) {
   const [position, setPosition] = useState<number | null>(null);
   const [playing, setPlaying] = useState(false);
   const [speed, setSpeed] = useState<(typeof SPEEDS)[number]>(4);
@@ -85,11 +82,7 @@ function Replay({
 
   return (
     <div className="stack">
-      <nav className="breadcrumbs">
-        <Link href="/projects">Projects</Link> /{" "}
-        <Link href={`/projects/${session.project.id}`}>{session.project.name}</Link> /{" "}
-        <Link href={`/projects/${session.project.id}/sessions/${sessionId}`}>{session.title}</Link> / replay
-      </nav>
+      {header}
       <section className="card stack" aria-label="Replay controls">
         <div className="row">
           <button

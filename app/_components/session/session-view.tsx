@@ -214,7 +214,9 @@ export function SessionView({ sessionId }: { sessionId: string }) {
             openInLog={view.terminal}
           />
         ),
-        replay: <ReplayTab view={view} sessionId={sessionId} projectId={project.id} />,
+        replay: (
+          <ReplayTab view={view} sessionId={sessionId} projectId={project.id} open={active === "replay"} />
+        ),
       })}
     />
   );
