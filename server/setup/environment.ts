@@ -69,7 +69,7 @@ export interface EnvironmentView {
 
 type Db = Pick<PrismaClient, "projectEnvironment">;
 
-function parseEgress(stored: string | undefined): EgressSettings {
+export function parseEgress(stored: string | undefined): EgressSettings {
   if (!stored) return DEFAULT_EGRESS;
   try {
     const parsed = EgressSettings.safeParse(JSON.parse(stored));

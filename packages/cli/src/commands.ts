@@ -122,6 +122,9 @@ export async function serverConfigList(client: ArborClient, project: string, jso
   for (const row of layers.model) print(`model.${row.field} = ${row.value}  (${source(row.source)})`);
   for (const row of layers.checkpoints)
     print(`checkpoints.${row.field} = ${row.value}  (${source(row.source)})`);
+  for (const row of layers.run) print(`${row.key} = ${row.value}  (${source(row.source)})`);
+  for (const row of layers.ignored)
+    print(`! ${row.key} = ${row.value} in .arbor/config.yaml is ignored: ${row.reason}`);
 }
 
 export function configGet(settings: ResolvedSettings, key: string, print: Print) {
