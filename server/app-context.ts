@@ -27,7 +27,11 @@ import { serverResourcePolicy } from "@/server/sandbox/resource-policy";
 import type { ModelSettingValues } from "@/server/settings/layers";
 import { resolveModelSettings } from "@/server/settings/layers";
 import { projectCheckpoints } from "@/server/settings/repo-config-file";
-import { repoRunSettings, type ServerRunDefaults } from "@/server/settings/repo-run-settings";
+import {
+  repoRunSettings,
+  type ServerRunDefaults,
+  sessionRunBounds,
+} from "@/server/settings/repo-run-settings";
 import { environmentLayer } from "@/server/settings/resolve";
 import { modelForSession } from "@/server/settings/run-model";
 import { createSecretBox } from "@/server/settings/secret-box";
@@ -131,11 +135,7 @@ function create() {
     priceOf: createPricer(modelConfig?.prices ?? {}),
     budget: runDefaults.budget,
     // The repository's .arbor/config.yaml (default branch) may only lower them (repo-run-settings.ts).
-    async runLimitsOf(sessionId) {
-      const { project } = await sessionProject(sessionId);
-      const settings = await repoRunSettings(db, project, runDefaults);
-      return { limits: settings.limits.value, budget: settings.budget.value };
-    },
+    runLimitsOf: (sessionId) => sessionRunBounds(db, sessionId, runDefaults),
     commandTimeoutMs: env.ARBOR_COMMAND_TIMEOUT_MS,
     twoPhase: {
       full: env.ARBOR_FULL_MODE,

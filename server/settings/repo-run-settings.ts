@@ -75,3 +75,17 @@ export async function repoRunSettings(db: Db, project: RepoLayeredProject, serve
 }
 
 export type RepoRunSettings = Awaited<ReturnType<typeof repoRunSettings>>;
+
+/** A session's run limits and budget: the server's, lowered by its project's repository file. */
+export async function sessionRunBounds(
+  db: Db & Pick<PrismaClient, "session">,
+  sessionId: string,
+  server: ServerRunDefaults,
+): Promise<{ limits: RivaLimits; budget: RunBudget | null }> {
+  const { project } = await db.session.findUniqueOrThrow({
+    where: { id: sessionId },
+    include: { project: true },
+  });
+  const settings = await repoRunSettings(db, project, server);
+  return { limits: settings.limits.value, budget: settings.budget.value };
+}
