@@ -114,12 +114,6 @@ export async function readEnvironment(
   };
 }
 
-/** The project's network settings alone (what its image build needs: the setup phase's policy). */
-export async function projectEgress(db: Db, projectId: string): Promise<EgressSettings> {
-  const row = await db.projectEnvironment.findUnique({ where: { projectId } });
-  return parseEgress(row?.egress);
-}
-
 async function upsert(
   db: Db,
   projectId: string,
