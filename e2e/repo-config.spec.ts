@@ -25,7 +25,7 @@ test("the settings page shows what .arbor/config.yaml on the default branch sets
   await createProject(
     page,
     "Configured",
-    `file://${repositoryWithConfig("project: Configured\nmodel:\n  name: repo-model\ncheckpoints:\n  commands: ask-always\n")}`,
+    `file://${repositoryWithConfig("project: Configured\nmodel:\n  name: repo-model\ncheckpoints:\n  commands: ask-always\nlimits:\n  maxIterations: 3\n  maxDepth: 11\n")}`,
   );
   await openProjectSettings(page);
   const card = page.getByTestId("repo-config");
@@ -36,6 +36,16 @@ test("the settings page shows what .arbor/config.yaml on the default branch sets
   );
   await expect(page.getByTestId("resolved-modelName")).toContainText(
     "from .arbor/config.yaml (default branch)",
+  );
+  // Only ever tighter: the lowered limit counts, the raised one is shown as ignored with the reason.
+  await expect(card.getByTestId("repo-config-limits.maxIterations")).toContainText("3");
+  await expect(card.getByTestId("repo-config-ignored-limits.maxDepth")).toContainText(
+    "higher than the server's 10: a repository may only lower it",
+  );
+  await card.getByTestId("settings-sources").locator("summary").click();
+  await expect(card.getByTestId("setting-network.agent.mode")).toContainText("off");
+  await expect(card.getByTestId("setting-limits.maxIterations")).toContainText(
+    ".arbor/config.yaml (default branch)",
   );
 
   await createProject(page, "Broken config", `file://${repositoryWithConfig("model:\n  apiKey: sk-nope\n")}`);

@@ -24,16 +24,24 @@ import { instanceName, PgRunLeases } from "@/server/postgres/run-leases";
 import { getEgressProxy, getSandboxProvider, onEgressConnection } from "@/server/sandbox";
 import { ProjectImages } from "@/server/sandbox/project-image/project-images";
 import { serverResourcePolicy } from "@/server/sandbox/resource-policy";
-import { effectiveResources, readProjectResources } from "@/server/sandbox/resources";
 import type { ModelSettingValues } from "@/server/settings/layers";
 import { resolveModelSettings } from "@/server/settings/layers";
 import { projectCheckpoints } from "@/server/settings/repo-config-file";
+import {
+  repoRunSettings,
+  type ServerRunDefaults,
+  sessionRunBounds,
+} from "@/server/settings/repo-run-settings";
 import { environmentLayer } from "@/server/settings/resolve";
 import { modelForSession } from "@/server/settings/run-model";
 import { createSecretBox } from "@/server/settings/secret-box";
 import { tierModelsForSession } from "@/server/settings/tier-models";
-import { projectEgress, sessionEnvironment } from "@/server/setup/environment";
+import { sessionEnvironment } from "@/server/setup/environment";
 import { createTerminalHub } from "@/server/terminal/create";
+
+/** A session with its project, for the services that read the project's settings. */
+const sessionProject = (sessionId: string) =>
+  db.session.findUniqueOrThrow({ where: { id: sessionId }, include: { project: true } });
 
 /**
  * The long-lived services of one server process. On globalThis because Next.js loads route handlers
@@ -87,7 +95,11 @@ function create() {
     baseImage: env.ARBOR_SANDBOX_IMAGE,
     log: logger,
     // Its build runs under the project's setup-phase network, through the same proxy as sandboxes.
-    egressOf: (projectId) => projectEgress(db, projectId),
+    // (narrowed by the repository's file like a session's; runDefaults is read only when a build runs).
+    egressOf: async (projectId) => {
+      const project = await db.project.findUniqueOrThrow({ where: { id: projectId } });
+      return (await repoRunSettings(db, project, runDefaults)).egress.value;
+    },
     egressProxy: getEgressProxy(),
   });
   // Prices, budgets and model tiers come from the optional model config; a bad file stops the server,
@@ -96,6 +108,19 @@ function create() {
     ? loadTierConfig(readFileSync(env.ARBOR_MODEL_CONFIG, "utf8"))
     : null;
   // Several instances on one PostgreSQL database: each run is driven by the instance holding its lease.
+  // What the server itself sets for every run and sandbox: the layer under the project and the repository.
+  const runDefaults: ServerRunDefaults = {
+    limits: RivaLimits.parse({
+      maxDepth: env.ARBOR_MAX_DEPTH,
+      maxCyclesPerIntention: env.ARBOR_MAX_CYCLES,
+      maxIterations: env.ARBOR_MAX_ITERATIONS ?? modelConfig?.budgets.maxIterations ?? 10,
+      wallClockMs: env.ARBOR_WALL_CLOCK_SECONDS * 1000,
+    }),
+    budget: modelConfig
+      ? { maxCostUsd: modelConfig.budgets.maxCostUsd, maxTokens: modelConfig.budgets.maxTokens }
+      : null,
+    resources: serverResourcePolicy(),
+  };
   const leases =
     instance !== null
       ? new PgRunLeases(env.DATABASE_URL, { ttlMs: env.ARBOR_RUN_LEASE_MS, owner: instance })
@@ -105,17 +130,12 @@ function create() {
     log: store,
     model,
     sandboxes,
-    limits: RivaLimits.parse({
-      maxDepth: env.ARBOR_MAX_DEPTH,
-      maxCyclesPerIntention: env.ARBOR_MAX_CYCLES,
-      maxIterations: env.ARBOR_MAX_ITERATIONS ?? modelConfig?.budgets.maxIterations ?? 10,
-      wallClockMs: env.ARBOR_WALL_CLOCK_SECONDS * 1000,
-    }),
+    limits: runDefaults.limits,
     clock: Date.now,
     priceOf: createPricer(modelConfig?.prices ?? {}),
-    budget: modelConfig
-      ? { maxCostUsd: modelConfig.budgets.maxCostUsd, maxTokens: modelConfig.budgets.maxTokens }
-      : null,
+    budget: runDefaults.budget,
+    // The repository's .arbor/config.yaml (default branch) may only lower them (repo-run-settings.ts).
+    runLimitsOf: (sessionId) => sessionRunBounds(db, sessionId, runDefaults),
     commandTimeoutMs: env.ARBOR_COMMAND_TIMEOUT_MS,
     twoPhase: {
       full: env.ARBOR_FULL_MODE,
@@ -133,17 +153,12 @@ function create() {
       logger.warn({ err }, "could not keep a running command's output"),
     ),
     async workspaceOf(sessionId) {
-      const session = await db.session.findUniqueOrThrow({
-        where: { id: sessionId },
-        include: { project: true },
-      });
+      const session = await sessionProject(sessionId);
       const intentsFile = await intentsFileFor(db, session.projectId);
       const { project } = session;
-      // The project's resources as they are when the sandbox is made (a change affects new sandboxes).
-      const resources = effectiveResources(
-        readProjectResources(project.sandboxResources),
-        serverResourcePolicy(),
-      );
+      // The project's resources as they are when the sandbox is made (a change affects new sandboxes),
+      // within the server's caps and made smaller by the repository's file.
+      const resources = (await repoRunSettings(db, project, runDefaults)).resources.value;
       return {
         repoPath: project.repoPath,
         branch: session.branch,
@@ -164,11 +179,13 @@ function create() {
       };
     },
     async environmentOf(sessionId) {
-      const session = await db.session.findUniqueOrThrow({
-        where: { id: sessionId },
-        include: { project: true },
-      });
-      return sessionEnvironment(db, box, session.project);
+      const { project } = await sessionProject(sessionId);
+      const [environment, settings] = await Promise.all([
+        sessionEnvironment(db, box, project),
+        repoRunSettings(db, project, runDefaults),
+      ]);
+      // The network as the repository's file narrows it (never wider than the project's).
+      return { ...environment, egress: settings.egress.value };
     },
     async checkpointsOf(sessionId) {
       const session = await db.session.findUniqueOrThrow({
@@ -209,7 +226,18 @@ function create() {
     provider: tier.provider,
     model: tier.model,
   }));
-  return { store, model, sandboxes, orchestrator, box, environment, terminals, tierModels, projectImages };
+  return {
+    store,
+    model,
+    sandboxes,
+    orchestrator,
+    box,
+    environment,
+    terminals,
+    tierModels,
+    projectImages,
+    runDefaults,
+  };
 }
 
 export type AppContext = ReturnType<typeof create>;

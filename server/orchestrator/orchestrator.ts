@@ -19,6 +19,7 @@ import type { RunModelChoice } from "@/server/settings/run-model";
 import { type Actor, approvalDecidedEvents, type DecideInput } from "./approval-decision";
 import { offlineCannotReadEvents } from "./offline-cannot-read";
 import { ANSWER_POLL_MS, type RunLeases, stoppedElsewhere } from "./run-leases";
+import { type RunBounds, RunLimits } from "./run-limits";
 import { RestoreError, restoreFailure, restoreRunModel } from "./run-restore";
 import { rootIntention, tiersConfigured } from "./run-start-events";
 
@@ -45,6 +46,12 @@ export interface OrchestratorDeps extends RivaDeps {
    * lease (server/postgres/run-leases.ts). Absent (SQLite, one process): every run is driven here.
    */
   leases?: RunLeases;
+  /**
+   * The run's limits and budget: the server's, lowered by the repository's `.arbor/config.yaml`
+   * (server/settings/repo-run-settings.ts). Read once when a run starts driving here; absent: `limits`
+   * and `budget` as given.
+   */
+  runLimitsOf?(sessionId: string): Promise<RunBounds>;
 }
 
 /**
@@ -58,8 +65,10 @@ export class Orchestrator {
   /** The model each run resolved when it started, so a settings change never switches a run midway. */
   private readonly runModels = new Map<string, AgentModel>();
   private readonly runTiers = new Map<string, RunTiers | null>();
+  private readonly runLimits: RunLimits;
 
   constructor(private readonly deps: OrchestratorDeps) {
+    this.runLimits = new RunLimits(deps.runLimitsOf, deps.logger);
     deps.leases?.onStopRequested((runId, by) => this.active.get(runId)?.controller.abort(new RunStopped(by)));
   }
 
@@ -249,8 +258,11 @@ export class Orchestrator {
     model = this.deps.model,
     tiers: RunTiers | null = null,
   ): RivaEngine {
-    return new RivaEngine({ ...this.deps, model, tiers }, sessionId, runId, (id, signal) =>
-      this.waitForApproval(sessionId, id, signal),
+    return new RivaEngine(
+      { ...this.deps, ...this.runLimits.of(runId), model, tiers },
+      sessionId,
+      runId,
+      (id, signal) => this.waitForApproval(sessionId, id, signal),
     );
   }
 
@@ -284,13 +296,17 @@ export class Orchestrator {
             );
         }
       })
-      .finally(() => this.active.delete(runId));
+      .finally(() => {
+        this.active.delete(runId);
+        this.runLimits.forget(runId);
+      });
     this.active.set(runId, { controller, done });
   }
 
   private drive(sessionId: string, runId: string, controller: AbortController): Promise<void> {
     return this.runModelOf(sessionId, runId).then(
       async ({ model, tiers }) => {
+        await this.runLimits.resolve(sessionId, runId);
         const view = await this.viewOf(sessionId);
         return answersRun(view, runId)
           ? new AnswerRunner({ ...this.deps, model }, sessionId, runId).drive(controller.signal)

@@ -69,7 +69,7 @@ export interface EnvironmentView {
 
 type Db = Pick<PrismaClient, "projectEnvironment">;
 
-function parseEgress(stored: string | undefined): EgressSettings {
+export function parseEgress(stored: string | undefined): EgressSettings {
   if (!stored) return DEFAULT_EGRESS;
   try {
     const parsed = EgressSettings.safeParse(JSON.parse(stored));
@@ -112,12 +112,6 @@ export async function readEnvironment(
     },
     secretNames: Object.keys(parseSealed(row?.setupSecrets)).sort(),
   };
-}
-
-/** The project's network settings alone (what its image build needs: the setup phase's policy). */
-export async function projectEgress(db: Db, projectId: string): Promise<EgressSettings> {
-  const row = await db.projectEnvironment.findUnique({ where: { projectId } });
-  return parseEgress(row?.egress);
 }
 
 async function upsert(

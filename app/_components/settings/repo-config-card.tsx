@@ -3,6 +3,16 @@
 import { useQuery } from "@tanstack/react-query";
 import { describeError, useTRPC } from "../../_trpc/client";
 
+const SOURCE_LABELS: Record<string, string> = {
+  repo: ".arbor/config.yaml (default branch)",
+  run: "this run",
+  environment: "server environment",
+  server: "server (environment or defaults)",
+  project: "project settings",
+  team: "team settings",
+  default: "default",
+};
+
 /**
  * What the repository's `.arbor/config.yaml` on the default branch sets for this project's runs
  * (issue #20.3): each setting it overrides, or the problem that made the server skip it.
@@ -12,7 +22,13 @@ export function RepoConfigCard({ projectId }: { projectId: string }) {
   const layers = useQuery(trpc.settings.layers.queryOptions({ projectId }));
   if (layers.error) return <p className="error">{describeError(layers.error)}</p>;
   if (!layers.data) return null;
-  const { repoConfig, model, checkpoints } = layers.data;
+  const { repoConfig, model, checkpoints, run, ignored } = layers.data;
+  // Every setting the project's runs use, with the layer it came from (issue #20.3).
+  const every = [
+    ...model.map((row) => ({ key: `model.${row.field}`, value: row.value, source: row.source as string })),
+    ...checkpoints.map((row) => ({ key: `checkpoints.${row.field}`, value: row.value, source: row.source })),
+    ...run.map((row) => ({ key: row.key, value: row.value, source: row.source as string })),
+  ];
   const fromRepo = [
     ...model
       .filter((row) => row.source === "repo")
@@ -20,6 +36,7 @@ export function RepoConfigCard({ projectId }: { projectId: string }) {
     ...checkpoints
       .filter((row) => row.source === "repo")
       .map((row) => ({ key: `checkpoints.${row.field}`, value: row.value })),
+    ...run.filter((row) => row.source === "repo").map((row) => ({ key: row.key, value: row.value })),
   ];
   return (
     <section className="card" aria-label="Repository settings" data-testid="repo-config">
@@ -53,6 +70,47 @@ export function RepoConfigCard({ projectId }: { projectId: string }) {
             ))}
           </ul>
         ))}
+      {ignored.length > 0 && (
+        <>
+          <h3>Ignored: looser than the layer below</h3>
+          <p className="muted small">
+            A repository may only make runs stricter (the default branch is whatever an import brought in).
+          </p>
+          <ul className="list" data-testid="repo-config-ignored">
+            {ignored.map((row) => (
+              <li key={row.key} data-testid={`repo-config-ignored-${row.key}`}>
+                <span>
+                  {row.key}: <code>{row.value}</code>
+                </span>
+                <span className="badge warn">ignored: {row.reason}</span>
+              </li>
+            ))}
+          </ul>
+        </>
+      )}
+      <details data-testid="settings-sources">
+        <summary>Every setting runs use, with its source</summary>
+        <table className="small">
+          <thead>
+            <tr>
+              <th scope="col">Setting</th>
+              <th scope="col">Value</th>
+              <th scope="col">From</th>
+            </tr>
+          </thead>
+          <tbody>
+            {every.map((row) => (
+              <tr key={row.key} data-testid={`setting-${row.key}`}>
+                <td>
+                  <code>{row.key}</code>
+                </td>
+                <td>{row.value}</td>
+                <td>{SOURCE_LABELS[row.source] ?? row.source}</td>
+              </tr>
+            ))}
+          </tbody>
+        </table>
+      </details>
     </section>
   );
 }

@@ -2,6 +2,7 @@ import { existsSync } from "node:fs";
 import type { StoredEvent } from "@/server/domain/events/schema";
 import { foldEvents } from "@/server/domain/session/fold";
 import type { ArborClient } from "./client";
+import { editedWriteCall } from "./edit-write";
 import { CliError } from "./exit-codes";
 import { resolveProject } from "./run";
 import {
@@ -58,17 +59,28 @@ export async function decide(
     decision: "approved" | "rejected";
     reason?: string;
     command?: string;
+    /** A file write's edited content (`--edit-content`). */
+    content?: string;
     abort?: boolean;
   },
   print: Print,
 ): Promise<void> {
   const sessionId = input.session ?? (await sessionOfApproval(client, input.approvalId));
+  const call =
+    input.content === undefined
+      ? undefined
+      : editedWriteCall(
+          JSON.parse(await client.session.eventLog.query({ sessionId })) as StoredEvent[],
+          input.approvalId,
+          input.content,
+        );
   await client.approval.decide.mutate({
     sessionId,
     approvalId: input.approvalId,
     decision: input.decision,
     reason: input.reason ?? null,
     ...(input.command ? { command: input.command } : {}),
+    ...(call ? { call } : {}),
     ...(input.abort ? { abort: true } : {}),
   });
   print(`${input.decision === "approved" ? "Approved" : "Rejected"} ${input.approvalId}.`);
@@ -122,6 +134,9 @@ export async function serverConfigList(client: ArborClient, project: string, jso
   for (const row of layers.model) print(`model.${row.field} = ${row.value}  (${source(row.source)})`);
   for (const row of layers.checkpoints)
     print(`checkpoints.${row.field} = ${row.value}  (${source(row.source)})`);
+  for (const row of layers.run) print(`${row.key} = ${row.value}  (${source(row.source)})`);
+  for (const row of layers.ignored)
+    print(`! ${row.key} = ${row.value} in .arbor/config.yaml is ignored: ${row.reason}`);
 }
 
 export function configGet(settings: ResolvedSettings, key: string, print: Print) {

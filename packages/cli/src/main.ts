@@ -140,14 +140,24 @@ function program(setCode: (code: ExitCode) => void): Command {
     .argument("<approval>", "the approval's id")
     .option("--session <session>", "its session (default: found in your inbox)")
     .option("--edit <command>", "approve this command instead of the one asked (command approvals)")
-    .action(async (approvalId: string, options: { session?: string; edit?: string }) => {
-      const { client: arbor } = await client();
-      await decide(
-        arbor,
-        { approvalId, session: options.session, decision: "approved", command: options.edit },
-        print,
-      );
-    });
+    .option(
+      "--edit-content <file>",
+      "approve a file write with this file's content instead (`-`: standard input)",
+    )
+    .action(
+      async (approvalId: string, options: { session?: string; edit?: string; editContent?: string }) => {
+        const { client: arbor } = await client();
+        const content =
+          options.editContent === undefined
+            ? undefined
+            : readFileSync(options.editContent === "-" ? 0 : options.editContent, "utf8");
+        await decide(
+          arbor,
+          { approvalId, session: options.session, decision: "approved", command: options.edit, content },
+          print,
+        );
+      },
+    );
 
   cli
     .command("reject")

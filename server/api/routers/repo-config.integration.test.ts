@@ -13,7 +13,18 @@ import { createSecretBox } from "@/server/settings/secret-box";
 import { createTestDb, seedSession } from "@/testing/db/test-db";
 
 // The router reaches the secret box and the environment layer through the app context.
-const app = vi.hoisted(() => ({ box: null as unknown, environment: {} as Record<string, unknown> }));
+const app = vi.hoisted(() => ({
+  box: null as unknown,
+  environment: {} as Record<string, unknown>,
+  runDefaults: {
+    limits: { maxDepth: 10, maxCyclesPerIntention: 5, maxIterations: 10, wallClockMs: 300_000 },
+    budget: { maxCostUsd: 2, maxTokens: null },
+    resources: {
+      defaults: { cpus: 1, memoryMb: 512, pids: 256, workspaceMb: 1024 },
+      caps: { cpus: 2, memoryMb: 1024, pids: 512, workspaceMb: 1024 },
+    },
+  },
+}));
 vi.mock("@/server/app-context", () => ({ appContext: () => app }));
 
 /**
@@ -166,6 +177,36 @@ describe(".arbor/config.yaml on the default branch", () => {
       value: "never-ask",
       source: "project",
     });
+  });
+
+  it("shows limits, budget, sandbox and network with their sources, and what the file loosens as ignored", async () => {
+    const { project, caller } = await world({
+      ".arbor/config.yaml": [
+        "limits: { maxIterations: 4, maxDepth: 11 }",
+        "budgets: { maxCostUsd: 3, maxTokens: 9000 }",
+        "sandbox: { memoryMb: 256, cpus: 2 }",
+        "network: { agent: { mode: off, getHeadOnly: true } }",
+        "checkpoints: { preApproved: [write] }",
+        "",
+      ].join("\n"),
+    });
+    await db.project.update({ where: { id: project.id }, data: { sandboxResources: '{"cpus":1}' } });
+    const layers = await caller.layers({ projectId: project.id });
+    const rows = Object.fromEntries(layers.run.map((row) => [row.key, row]));
+    expect(rows["limits.maxIterations"]).toMatchObject({ value: "4", source: "repo" });
+    expect(rows["limits.maxDepth"]).toMatchObject({ value: "10", source: "server" });
+    expect(rows["budgets.maxCostUsd"]).toMatchObject({ value: "2", source: "server" });
+    expect(rows["budgets.maxTokens"]).toMatchObject({ value: "9000", source: "repo" });
+    expect(rows["sandbox.memoryMb"]).toMatchObject({ value: "256", source: "repo" });
+    expect(rows["sandbox.cpus"]).toMatchObject({ value: "1", source: "project" });
+    expect(rows["network.agent.mode"]).toMatchObject({ value: "off", source: "server" });
+    expect(rows["network.agent.getHeadOnly"]).toMatchObject({ value: "true", source: "repo" });
+    expect(layers.ignored.map((row) => `${row.key}: ${row.reason}`)).toEqual([
+      "checkpoints.preApproved: the project does not allow these: a repository may only remove entries",
+      "limits.maxDepth: higher than the server's 10: a repository may only lower it",
+      "budgets.maxCostUsd: higher than the server's 2: a repository may only lower it",
+      "sandbox.cpus: higher than the project's 1: a repository may only lower it",
+    ]);
   });
 
   it("is not shown to someone outside the team", async () => {

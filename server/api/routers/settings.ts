@@ -15,8 +15,8 @@ import {
   type SettingsScope,
   saveSettings,
 } from "@/server/settings/model-settings";
-import { projectCheckpoints } from "@/server/settings/repo-config-file";
-import { checkpointRows, repoConfigStatus } from "@/server/settings/repo-config-view";
+import { checkpointRows, repoConfigStatus, runSettingRows } from "@/server/settings/repo-config-view";
+import { repoRunSettings } from "@/server/settings/repo-run-settings";
 import { resolveProjectSettings } from "@/server/settings/resolve";
 import { resolvedRows, settingsFor, withheldNote } from "@/server/settings/view";
 
@@ -142,7 +142,8 @@ export const settingsRouter = createRouter({
 
   /**
    * Every setting the project's runs use with its source, the repository's `.arbor/config.yaml`
-   * (default branch) included: the model values and the checkpoint policy. Any member (and an API
+   * (default branch) included: the model values, the checkpoint policy, run limits and budget, sandbox
+   * resources and network. Any member (and an API
    * token scoped to the project) may read it; `arbor config list` prints it.
    */
   layers: projectProcedure.query(async ({ ctx }) => {
@@ -150,14 +151,20 @@ export const settingsRouter = createRouter({
       readPublicSettings(ctx.db, { kind: "project", projectId: ctx.project.id }),
       readPublicSettings(ctx.db, { kind: "team", teamId: ctx.project.teamId }),
     ]);
-    const [{ resolved }, checkpoints] = await Promise.all([
+    const [{ resolved }, settings] = await Promise.all([
       resolveProjectSettings({ db: ctx.db, box: ctx.app.box, environment: ctx.app.environment }, ctx.project),
-      projectCheckpoints(ctx.project),
+      repoRunSettings(ctx.db, ctx.project, ctx.app.runDefaults),
     ]);
+    const { checkpoints } = settings;
+    const { rows, ignored } = runSettingRows(settings);
     return {
-      repoConfig: repoConfigStatus(checkpoints.repoConfig),
+      repoConfig: repoConfigStatus(settings.repoConfig),
       model: resolvedRows(resolved, { project: own, team }, { canSeeServer: can(ctx.role, "projectModel") }),
       checkpoints: checkpointRows(checkpoints.policy, checkpoints.sources),
+      // Limits, budget, sandbox resources and network, each with its source; what the file set but
+      // did not count (looser than the layer below) with the reason.
+      run: rows,
+      ignored,
     };
   }),
 

@@ -8,6 +8,8 @@ import {
   QaReviewSetting,
   QuestionCheckpoint,
 } from "@/server/domain/policy/checkpoints";
+import { AllowEntry, EgressMode } from "@/server/domain/vocabulary/egress";
+import { ProjectResources } from "@/server/domain/vocabulary/sandbox-resources";
 
 /**
  * `.arbor/config.yaml`, the repository's own settings layer (issue #20.3). The server reads it from
@@ -40,6 +42,38 @@ export const RepoCheckpoints = z
 export type RepoCheckpoints = z.infer<typeof RepoCheckpoints>;
 export type CheckpointField = keyof CheckpointPolicy;
 
+/** Run limits (seed 000's safety limits); the repository may only lower the server's. */
+export const RepoLimits = z
+  .object({
+    maxDepth: z.number().int().min(0).max(50),
+    maxCyclesPerIntention: z.number().int().min(1).max(50),
+    maxIterations: z.number().int().min(1).max(1_000),
+    wallClockSeconds: z.number().int().min(1),
+  })
+  .partial()
+  .strict();
+export type RepoLimits = z.infer<typeof RepoLimits>;
+
+/** The run's money and token budget; the repository may only lower (or set, when unlimited) it. */
+export const RepoBudgets = z
+  .object({ maxCostUsd: z.number().positive(), maxTokens: z.number().int().positive() })
+  .partial()
+  .strict();
+export type RepoBudgets = z.infer<typeof RepoBudgets>;
+
+/** Sandbox resources, as on the project's card; only ever smaller than the project's. */
+export const RepoSandbox = ProjectResources;
+export type RepoSandbox = z.infer<typeof RepoSandbox>;
+
+const RepoPhase = z.object({ mode: EgressMode, getHeadOnly: z.boolean() }).partial().strict();
+
+/** The sandbox's network per phase; only ever less than the project's. */
+export const RepoNetwork = z
+  .object({ setup: RepoPhase, agent: RepoPhase, allowList: z.array(AllowEntry).max(200) })
+  .partial()
+  .strict();
+export type RepoNetwork = z.infer<typeof RepoNetwork>;
+
 export const RepoConfig = z
   .object({
     // The CLI's keys (packages/cli/src/settings.ts): allowed, ignored by the server.
@@ -55,6 +89,10 @@ export const RepoConfig = z
       .strict()
       .optional(),
     checkpoints: RepoCheckpoints.optional(),
+    limits: RepoLimits.optional(),
+    budgets: RepoBudgets.optional(),
+    sandbox: RepoSandbox.optional(),
+    network: RepoNetwork.optional(),
   })
   .strict();
 export type RepoConfig = z.infer<typeof RepoConfig>;

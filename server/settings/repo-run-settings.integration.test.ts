@@ -1,0 +1,95 @@
+import { execFileSync } from "node:child_process";
+import { mkdir, mkdtemp, rm, writeFile } from "node:fs/promises";
+import { tmpdir } from "node:os";
+import path from "node:path";
+import { describe, expect, it } from "vitest";
+import { CheckpointPolicy } from "@/server/domain/policy/checkpoints";
+import { DEFAULT_LIMITS } from "@/server/domain/session/limits";
+import { orchestratorWorld } from "@/testing/harness/orchestrator-world";
+import { repoRunSettings, type ServerRunDefaults, sessionRunBounds } from "./repo-run-settings";
+
+/**
+ * The repository layer for run limits, budgets and network (issue #20.3) with a real bare repository,
+ * the real Docker engine and the offline model: the default branch's `.arbor/config.yaml` lowers the
+ * server's limit and a run ends at it; a looser value is not used.
+ */
+const world = orchestratorWorld({ repoName: "RepoLimits" });
+
+const SERVER: ServerRunDefaults = {
+  limits: DEFAULT_LIMITS,
+  budget: null,
+  resources: {
+    defaults: { cpus: 1, memoryMb: 512, pids: 256, workspaceMb: 1024 },
+    caps: { cpus: 2, memoryMb: 1024, pids: 512, workspaceMb: 1024 },
+  },
+};
+
+/** Commits `.arbor/config.yaml` with this text on the bare repository's default branch, as a merge would. */
+async function mergeConfig(text: string) {
+  const work = await mkdtemp(path.join(tmpdir(), "arbor-repo-limits-"));
+  const git = (...args: string[]) =>
+    execFileSync("git", ["-c", "user.name=T", "-c", "user.email=t@localhost", ...args], {
+      cwd: work,
+      stdio: "pipe",
+    });
+  try {
+    git("clone", "-q", world.repoPath, ".");
+    await mkdir(path.join(work, ".arbor"), { recursive: true });
+    await writeFile(path.join(work, ".arbor", "config.yaml"), text);
+    git("add", "-A");
+    git("commit", "-q", "-m", "config");
+    git("push", "-q", "origin", "HEAD");
+  } finally {
+    await rm(work, { recursive: true, force: true });
+  }
+}
+
+async function pointProjectAtRepository() {
+  const { projectId } = await world.db.session.findUniqueOrThrow({ where: { id: world.sessionId } });
+  return world.db.project.update({ where: { id: projectId }, data: { repoPath: world.repoPath } });
+}
+
+describe(".arbor/config.yaml on the default branch bounds runs, only ever tighter", () => {
+  it("a lowered iteration limit ends a run at it; a raised depth and open network are ignored", async () => {
+    await mergeConfig(
+      [
+        "limits:",
+        "  maxIterations: 1",
+        "  maxDepth: 11 # the server's is 10: ignored",
+        "budgets:",
+        "  maxTokens: 5000",
+        "network:",
+        "  agent: { mode: open } # the project's is Off: ignored",
+        "  setup: { mode: off }",
+        "",
+      ].join("\n"),
+    );
+    const project = await pointProjectAtRepository();
+
+    const settings = await repoRunSettings(world.db, project, SERVER);
+    expect(settings.limits.value.maxIterations).toBe(1);
+    expect(settings.limits.value.maxDepth).toBe(DEFAULT_LIMITS.maxDepth);
+    expect(settings.budget.value).toEqual({ maxCostUsd: null, maxTokens: 5000 });
+    expect(settings.egress.value.setup.mode).toBe("off");
+    expect(settings.egress.value.agent.mode).toBe("off");
+    expect(settings.limits.ignored.map((row) => row.key)).toEqual(["limits.maxDepth"]);
+    expect(settings.egress.ignored.map((row) => row.key)).toEqual(["network.agent.mode"]);
+
+    // The server's limit would retry the failing command; the repository's lets one cycle run.
+    const orch = world.orchestrator({
+      runLimitsOf: (sessionId) => sessionRunBounds(world.db, sessionId, SERVER),
+      checkpointsOf: async () => CheckpointPolicy.parse({ decompositions: "auto" }),
+    });
+    const { runId } = await orch.startRun({
+      sessionId: world.sessionId,
+      task: "run `false`",
+      mode: "agent",
+      actor: world.actor,
+    });
+    await world.approveUntilEnded(orch, runId);
+    const run = await world.db.run.findUniqueOrThrow({ where: { id: runId } });
+    expect(run.status).toBe("FAILED");
+    expect(run.reason).toContain("limit reached: max iterations (1 action cycles)");
+    expect(await world.db.cycle.count({ where: { runId } })).toBe(1);
+  }, 60_000);
+});

@@ -1,0 +1,91 @@
+import "server-only";
+import { readCheckpointPolicy } from "@/server/domain/policy/checkpoints";
+import type { RivaLimits, RunBudget } from "@/server/domain/session/limits";
+import {
+  layerCheckpoints,
+  type RepoConfig,
+  type RepoConfigResult,
+} from "@/server/domain/settings/repo-config";
+import {
+  ignoredCheckpoints,
+  tightenBudget,
+  tightenEgress,
+  tightenLimits,
+  tightenResources,
+} from "@/server/domain/settings/repo-tighten";
+import type { PrismaClient } from "@/server/generated/prisma/client";
+import { effectiveResources, type ResourcePolicy, readProjectResources } from "@/server/sandbox/resources";
+import { parseEgress } from "@/server/setup/environment";
+import { readRepoConfig } from "./repo-config-file";
+
+/**
+ * Every setting a run reads that the repository's `.arbor/config.yaml` (default branch) may tighten,
+ * resolved for one project: run limits and budget over the server's, sandbox resources and network
+ * over the project's, checkpoints over the project's. Each setting's use point calls this (the file is
+ * read from git each time, so a merge to the default branch counts from the next run or sandbox on).
+ */
+
+/** What the server itself sets (environment, model config, caps): the layer under the project. */
+export interface ServerRunDefaults {
+  limits: RivaLimits;
+  budget: RunBudget | null;
+  resources: ResourcePolicy;
+}
+
+type Db = Pick<PrismaClient, "projectEnvironment">;
+
+export interface RepoLayeredProject {
+  id: string;
+  repoPath: string;
+  checkpointPolicy: string;
+  sandboxResources: string;
+}
+
+/** The file's settings when it is valid; an invalid or absent file counts as empty (the other layers hold). */
+const usable = (result: RepoConfigResult): RepoConfig => (result.status === "ok" ? result.config : {});
+
+export async function repoRunSettings(db: Db, project: RepoLayeredProject, server: ServerRunDefaults) {
+  const [repoConfig, environment] = await Promise.all([
+    readRepoConfig(project.repoPath),
+    db.projectEnvironment.findUnique({ where: { projectId: project.id }, select: { egress: true } }),
+  ]);
+  const config = usable(repoConfig);
+  const ownResources = readProjectResources(project.sandboxResources);
+  const projectPolicy = readCheckpointPolicy(project.checkpointPolicy);
+  const checkpoints = layerCheckpoints(projectPolicy, config.checkpoints);
+  return {
+    repoConfig,
+    limits: tightenLimits(server.limits, config.limits),
+    budget: tightenBudget(server.budget, config.budgets),
+    resources: tightenResources(
+      effectiveResources(ownResources, server.resources),
+      new Set(Object.keys(ownResources)),
+      config.sandbox,
+    ),
+    egress: tightenEgress(
+      parseEgress(environment?.egress),
+      environment != null && environment.egress !== "{}",
+      config.network,
+    ),
+    checkpoints: {
+      ...checkpoints,
+      ignored: ignoredCheckpoints(projectPolicy, config.checkpoints, checkpoints.policy),
+    },
+  };
+}
+
+export type RepoRunSettings = Awaited<ReturnType<typeof repoRunSettings>>;
+
+/** A session's run limits and budget: the server's, lowered by its project's repository file. */
+export async function sessionRunBounds(
+  db: Db & Pick<PrismaClient, "session">,
+  sessionId: string,
+  server: ServerRunDefaults,
+): Promise<{ limits: RivaLimits; budget: RunBudget | null }> {
+  const { project } = await db.session.findUniqueOrThrow({
+    where: { id: sessionId },
+    include: { project: true },
+  });
+  const settings = await repoRunSettings(db, project, server);
+  return { limits: settings.limits.value, budget: settings.budget.value };
+}
