@@ -32,8 +32,7 @@ export interface OtelExportConfig {
 export interface OtelExport {
   /** Called after each committed append: maps the events and hands spans to the background queue. */
   observe(sessionId: string, events: readonly StoredEvent[]): void;
-  /** Sends what is queued now (tests, and shutdown). */
-  flush(): Promise<void>;
+  /** Sends what is still queued (one last export of the metrics too), then stops. */
   shutdown(): Promise<void>;
 }
 
@@ -136,9 +135,6 @@ export function startOtelExport(config: OtelExportConfig): OtelExport {
           config.onError(error);
         }
       }
-    },
-    async flush() {
-      await Promise.all([tracerProvider.forceFlush(), meterProvider.forceFlush()]);
     },
     async shutdown() {
       await Promise.all([tracerProvider.shutdown(), meterProvider.shutdown()]);
