@@ -217,5 +217,10 @@ describe("TelemetryOfEvents: the spans of a run", () => {
       },
     ]);
     expect(starts(after)).toEqual([]);
+    // A run ended right after a restart (no span here) still counts as ended.
+    const unseen = opsOf([{ type: "run-ended", runId: "r8", status: "STOPPED", reason: "stop" }], mapping);
+    expect(unseen).toEqual([
+      { op: "count", metric: "arbor.runs", value: 1, attributes: { "arbor.run.status": "STOPPED" } },
+    ]);
   });
 });

@@ -148,13 +148,15 @@ export class TelemetryOfEvents {
   }
 
   private runEnded(runId: string, body: EventOf<"run-ended">, atMs: number): TelemetryOp[] {
-    if (!this.runs.has(runId)) return [];
-    const ended = this.closeRun(
-      runId,
-      atMs,
-      { "arbor.run.status": body.status },
-      body.status === "FAILED" ? "run failed" : null,
-    );
+    // A run ended right after a restart has no span here; it still counts.
+    const ended = !this.runs.has(runId)
+      ? this.markEnded(runId)
+      : this.closeRun(
+          runId,
+          atMs,
+          { "arbor.run.status": body.status },
+          body.status === "FAILED" ? "run failed" : null,
+        );
     const counted: TelemetryOp = {
       op: "count",
       metric: "arbor.runs",
@@ -168,8 +170,7 @@ export class TelemetryOfEvents {
   private closeRun(runId: string, atMs: number, attributes: Attributes, error: string | null): TelemetryOp[] {
     const run = this.runs.get(runId);
     this.runs.delete(runId);
-    this.ended.add(runId);
-    if (this.ended.size > MAX_OPEN_RUNS) this.ended.delete(this.ended.values().next().value as string);
+    this.markEnded(runId);
     for (const key of run?.children ?? []) {
       this.approvalsAsked.delete(key);
       this.actionTools.delete(key);
@@ -182,6 +183,13 @@ export class TelemetryOfEvents {
       error: null,
     }));
     return [...children, { op: "end", key: runKey(runId), endMs: atMs, attributes, error }];
+  }
+
+  /** Remembers the run as ended (the latest ones only); returns no operation. */
+  private markEnded(runId: string): TelemetryOp[] {
+    this.ended.add(runId);
+    if (this.ended.size > MAX_OPEN_RUNS) this.ended.delete(this.ended.values().next().value as string);
+    return [];
   }
 
   private openChild(runId: string, key: string): void {
