@@ -11,6 +11,7 @@ import { deniedAdvice } from "@/server/domain/vocabulary/egress";
 import { readSandboxRuntime } from "@/server/domain/vocabulary/sandbox-runtime";
 import { env, isPostgresUrl } from "@/server/env";
 import { openedKeys } from "@/server/events/opened-keys";
+import { otelExportFromEnv } from "@/server/events/otel/from-env";
 import { listenForEvents } from "@/server/events/pg-notifications";
 import { EventStore } from "@/server/events/store";
 import { intentsFileFor } from "@/server/intents/store";
@@ -55,7 +56,14 @@ function create() {
   // Several instances on one PostgreSQL database: this instance's name on its run leases and on the
   // event notifications that carry live events to browsers connected to the other instances.
   const instance = isPostgresUrl(env.DATABASE_URL) ? instanceName() : null;
-  const store = new EventStore(db, () => [...secrets, ...openedKeys()], instance);
+  // OpenTelemetry (off unless OTEL_EXPORTER_OTLP_ENDPOINT is set): spans and metrics from each append.
+  const telemetry = otelExportFromEnv(env);
+  const store = new EventStore(
+    db,
+    () => [...secrets, ...openedKeys()],
+    instance,
+    telemetry ? (sessionId, events) => telemetry.observe(sessionId, events) : null,
+  );
   if (instance !== null)
     listenForEvents(env.DATABASE_URL, instance, store, (error) =>
       logger.warn({ err: errorMessage(error) }, "live events from other instances interrupted"),
@@ -237,6 +245,7 @@ function create() {
     tierModels,
     projectImages,
     runDefaults,
+    telemetry,
   };
 }
 

@@ -145,3 +145,30 @@ describe("the env module's imports", () => {
     expect(seen.size).toBeGreaterThan(2);
   });
 });
+
+describe("parseEnv: OpenTelemetry", () => {
+  it("exports nothing unless an endpoint is set; headers are the standard key=value list, URL-decoded", () => {
+    const unset = parseEnv({ ARBOR_DATA_DIR: dataDir() });
+    expect(unset.OTEL_EXPORTER_OTLP_ENDPOINT).toBeUndefined();
+    expect(unset.OTEL_EXPORTER_OTLP_HEADERS).toEqual({});
+    expect(unset.OTEL_SERVICE_NAME).toBe("arbor");
+    const set = parseEnv({
+      ARBOR_DATA_DIR: dataDir(),
+      OTEL_EXPORTER_OTLP_ENDPOINT: "http://collector:4318",
+      OTEL_EXPORTER_OTLP_HEADERS: "authorization=Bearer%20abc, x-team = grafana",
+      OTEL_SERVICE_NAME: "arbor-prod",
+    });
+    expect(set.OTEL_EXPORTER_OTLP_ENDPOINT).toBe("http://collector:4318");
+    expect(set.OTEL_EXPORTER_OTLP_HEADERS).toEqual({ authorization: "Bearer abc", "x-team": "grafana" });
+    expect(set.OTEL_SERVICE_NAME).toBe("arbor-prod");
+  });
+
+  it("refuses a malformed header list without echoing its value", () => {
+    const parse = () => parseEnv({ ARBOR_DATA_DIR: dataDir(), OTEL_EXPORTER_OTLP_HEADERS: "api-key-s3cret" });
+    expect(parse).toThrow(/OTEL_EXPORTER_OTLP_HEADERS: expected key=value/);
+    expect(parse).not.toThrow(/s3cret/);
+    expect(() => parseEnv({ ARBOR_DATA_DIR: dataDir(), OTEL_EXPORTER_OTLP_ENDPOINT: "not a url" })).toThrow(
+      /OTEL_EXPORTER_OTLP_ENDPOINT/,
+    );
+  });
+});

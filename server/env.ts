@@ -27,6 +27,15 @@ export function isPostgresUrl(url: string): boolean {
   return /^postgres(ql)?:\/\//i.test(url);
 }
 
+/** An OTLP header value, URL-decoded as the OpenTelemetry spec says; null when it is not valid encoding. */
+function decodedHeaderValue(value: string): string | null {
+  try {
+    return decodeURIComponent(value);
+  } catch {
+    return null;
+  }
+}
+
 const positiveInt = (fallback: number) => z.coerce.number().int().positive().default(fallback);
 
 const schema = z.object({
@@ -139,6 +148,31 @@ const schema = z.object({
    * proxy-addr's names `loopback`, `linklocal`, `uniquelocal`). Unset: the TCP peer is the client.
    */
   ARBOR_TRUSTED_PROXIES: optionalString,
+  /**
+   * OpenTelemetry (server/events/otel/): the collector's OTLP/HTTP base URL. Unset (the default):
+   * nothing is exported and no exporter is started. Spans go to <endpoint>/v1/traces, metrics to
+   * <endpoint>/v1/metrics, as JSON.
+   */
+  OTEL_EXPORTER_OTLP_ENDPOINT: optionalString.pipe(z.url().optional()),
+  /** Headers sent with every export, the standard `key=value,key2=value2` (values URL-encoded). */
+  OTEL_EXPORTER_OTLP_HEADERS: optionalString.transform((value, context) => {
+    const headers: Record<string, string> = {};
+    for (const pair of (value ?? "").split(",").filter((part) => part.trim() !== "")) {
+      const at = pair.indexOf("=");
+      const key = pair.slice(0, at).trim();
+      const decoded = at > 0 && key !== "" ? decodedHeaderValue(pair.slice(at + 1).trim()) : null;
+      if (decoded === null) {
+        // Never echo the pair: a header usually carries an API key.
+        context.addIssue({ code: "custom", message: "expected key=value pairs separated by commas" });
+        return z.NEVER;
+      }
+      headers[key] = decoded;
+    }
+    return headers;
+  }),
+  OTEL_SERVICE_NAME: z.string().trim().min(1).default("arbor"),
+  /** How often metrics are exported, in ms (the standard variable; 60 s by default). */
+  OTEL_METRIC_EXPORT_INTERVAL: z.coerce.number().int().min(100).default(60_000),
   ARBOR_LOG_LEVEL: z.enum(["fatal", "error", "warn", "info", "debug", "trace", "silent"]).default("info"),
   /** Rounds of the crash soak (server/orchestrator/crash-soak.integration.test.ts): 20 in the test command. */
   ARBOR_SOAK_ROUNDS: positiveInt(20),

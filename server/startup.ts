@@ -68,15 +68,23 @@ function adoptOrphanedRuns(resume: () => Promise<number>): void {
   timer.unref();
 }
 
+/** How long the spans and metrics still queued for the OpenTelemetry collector may delay the exit. */
+const TELEMETRY_FLUSH_MS = 2_000;
+
 /**
- * Open live streams would keep a graceful HTTP shutdown waiting forever. Nothing needs flushing: every
- * event is committed when appended, and a run cut off here resumes from its log at the next start.
+ * Open live streams would keep a graceful HTTP shutdown waiting forever. Nothing else needs flushing:
+ * every event is committed when appended, and a run cut off here resumes from its log at the next
+ * start. Queued telemetry gets a short, bounded chance to leave (a dead collector never holds the exit).
  */
 function exitPromptlyOnSignals(): void {
   for (const signal of ["SIGTERM", "SIGINT"] as const) {
     process.once(signal, () => {
       logger.info({ signal }, "Arbor stopping; unfinished runs resume at the next start");
-      process.exit(0);
+      const telemetry = appContext().telemetry;
+      if (telemetry === null) process.exit(0);
+      const exit = () => process.exit(0);
+      setTimeout(exit, TELEMETRY_FLUSH_MS).unref();
+      telemetry.shutdown().then(exit, exit);
     });
   }
 }

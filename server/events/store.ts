@@ -30,6 +30,13 @@ export class EventStore {
      * on other instances read the new events from the table (server/events/pg-notifications.ts).
      */
     private readonly notifyAs: string | null = null,
+    /**
+     * Told of every batch this instance committed, after the commit (the OpenTelemetry export, see
+     * server/events/otel/). It must not block; whatever it throws is its own problem, never the append's.
+     */
+    private readonly observeAppended:
+      | ((sessionId: string, events: readonly StoredEvent[]) => void)
+      | null = null,
   ) {}
 
   append(
@@ -93,6 +100,11 @@ export class EventStore {
       return events;
     });
     eventBus.publish(sessionId, stored);
+    try {
+      this.observeAppended?.(sessionId, stored);
+    } catch {
+      // An observer's failure is reported by the observer; the events are committed either way.
+    }
     return stored;
   }
 
