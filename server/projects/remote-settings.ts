@@ -26,7 +26,7 @@ const badRequest = (message: string) => new UserFacingError(message, "BAD_REQUES
 const contextOf = (projectId: string) => `project-remote:${projectId}`;
 const MIN_LENGTH_FOR_HINT = 16;
 
-export const RemoteCredentialInput = z.discriminatedUnion("action", [
+export const RemoteCredentialInput = z.union([
   z.object({ action: z.literal("keep") }),
   z.object({ action: z.literal("clear") }),
   z.object({
