@@ -2,7 +2,8 @@ import { stat } from "node:fs/promises";
 import { describe, expect, it } from "vitest";
 import { withoutSecrets, withRemoteAuth } from "./remote-access";
 
-const KEY = "-----BEGIN OPENSSH PRIVATE KEY-----\nb3BlbnNzaC1rZXktdjEAAAAA\n-----END OPENSSH PRIVATE KEY-----";
+const KEY =
+  "-----BEGIN OPENSSH PRIVATE KEY-----\nb3BlbnNzaC1rZXktdjEAAAAA\n-----END OPENSSH PRIVATE KEY-----";
 
 describe("a remote's credential reaches only the server's git process", () => {
   it("a deploy key is a 0600 file for the call and gone after it, even when the call fails", async () => {
@@ -20,10 +21,13 @@ describe("a remote's credential reaches only the server's git process", () => {
   });
 
   it("a token is an extra header in the environment (not the command line), with redirects off", async () => {
-    const env = await withRemoteAuth({ kind: "token", username: "u", token: "ghp_abcdef123456" }, async (auth) => {
-      expect(withoutSecrets("sent ghp_abcdef123456 and back", auth.secrets)).toBe("sent ••• and back");
-      return auth.env;
-    });
+    const env = await withRemoteAuth(
+      { kind: "token", username: "u", token: "ghp_abcdef123456" },
+      async (auth) => {
+        expect(withoutSecrets("sent ghp_abcdef123456 and back", auth.secrets)).toBe("sent ••• and back");
+        return auth.env;
+      },
+    );
     expect(env).toEqual({
       GIT_CONFIG_COUNT: "2",
       GIT_CONFIG_KEY_0: "http.extraHeader",

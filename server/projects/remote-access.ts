@@ -86,5 +86,7 @@ export async function withRemoteAuth<T>(
 
 /** `text` with every secret replaced, for messages that may reach a person or a log. */
 export function withoutSecrets(text: string, secrets: readonly string[]): string {
-  return secrets.filter((secret) => secret.length >= 4).reduce((out, secret) => out.split(secret).join("•••"), text);
+  return secrets
+    .filter((secret) => secret.length >= 4)
+    .reduce((out, secret) => out.split(secret).join("•••"), text);
 }

@@ -27,7 +27,9 @@ export async function pushBranch(
       }),
     );
     const outcome = pushOutcome(output, ref);
-    const clean = outcome.pushed ? outcome : { ...outcome, reason: withoutSecrets(outcome.reason, auth.secrets) };
+    const clean = outcome.pushed
+      ? outcome
+      : { ...outcome, reason: withoutSecrets(outcome.reason, auth.secrets) };
     return { ...clean, commit: commit.trim() };
   });
 }

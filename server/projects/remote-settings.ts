@@ -1,5 +1,6 @@
 import "server-only";
 import { z } from "zod";
+import { UserFacingError } from "@/server/domain/errors";
 import {
   providerOf,
   REMOTE_PROVIDERS,
@@ -8,7 +9,6 @@ import {
   RemoteUrl,
   remoteTransport,
 } from "@/server/domain/remote/remote-url";
-import { UserFacingError } from "@/server/domain/errors";
 import { rememberOpenedKey } from "@/server/events/opened-keys";
 import type { PrismaClient } from "@/server/generated/prisma/client";
 import type { SecretBox } from "@/server/settings/secret-box";
@@ -43,7 +43,10 @@ export const RemoteCredentialInput = z.union([
       .trim()
       .min(1, "Paste the deploy key.")
       .max(16_000)
-      .refine((key) => /^-----BEGIN [A-Z ]*PRIVATE KEY-----/.test(key), "Paste a private key (-----BEGIN … PRIVATE KEY-----)."),
+      .refine(
+        (key) => /^-----BEGIN [A-Z ]*PRIVATE KEY-----/.test(key),
+        "Paste a private key (-----BEGIN … PRIVATE KEY-----).",
+      ),
   }),
 ]);
 export type RemoteCredentialInput = z.infer<typeof RemoteCredentialInput>;

@@ -9,7 +9,7 @@ import path from "node:path";
  * auth) for a test: bare repositories to serve, a pre-receive hook for a protected branch, and stop.
  */
 
-const HERE = path.dirname(new URL(import.meta.url).pathname);
+const HERE = import.meta.dirname;
 
 async function freePort(): Promise<number> {
   return new Promise((resolve, reject) => {
@@ -45,7 +45,10 @@ export async function startTestGitServer(ports?: { http: number; fcgi: number })
     stdio: "pipe",
   });
   const git = (args: string[], cwd?: string) =>
-    execFileSync("git", ["-c", "user.name=T", "-c", "user.email=t@localhost", ...args], { cwd, stdio: "pipe" });
+    execFileSync("git", ["-c", "user.name=T", "-c", "user.email=t@localhost", ...args], {
+      cwd,
+      stdio: "pipe",
+    });
   return {
     dir,
     user,

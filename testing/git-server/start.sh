@@ -59,9 +59,11 @@ CONF
 fcgiwrap -s "tcp:127.0.0.1:$fcgi_port" >"$dir/logs/fcgiwrap.log" 2>&1 &
 echo $! >"$dir/fcgiwrap.pid"
 nginx -e "$dir/logs/error.log" -p "$dir" -c "$dir/nginx.conf"
-# Ready when nginx answers (401 without credentials).
+# Ready when both accept connections.
 for _ in $(seq 1 50); do
-  if curl -s -o /dev/null "http://127.0.0.1:$http_port/git/" 2>/dev/null; then exit 0; fi
+  if (exec 3<>"/dev/tcp/127.0.0.1/$http_port") 2>/dev/null && (exec 3<>"/dev/tcp/127.0.0.1/$fcgi_port") 2>/dev/null; then
+    exit 0
+  fi
   sleep 0.1
 done
 echo "the git server did not start; see $dir/logs" >&2

@@ -1,7 +1,7 @@
 import { readFileSync } from "node:fs";
 import { createServer, type Server } from "node:http";
-import type { AddressInfo } from "node:net";
 import { createRequire } from "node:module";
+import type { AddressInfo } from "node:net";
 import Ajv from "ajv";
 import addFormats from "ajv-formats";
 
@@ -71,7 +71,12 @@ export async function startFakeGitHub(port = 0): Promise<{
           })),
         });
       const [, owner = "", repo = ""] = match;
-      requests.push({ owner, repo, authorization: request.headers.authorization, body: body as Record<string, unknown> });
+      requests.push({
+        owner,
+        repo,
+        authorization: request.headers.authorization,
+        body: body as Record<string, unknown>,
+      });
       const number = requests.length;
       answer(201, {
         ...example,

@@ -53,7 +53,10 @@ export const projectRouter = createRouter({
           })
         : null;
       // The network source becomes the project's upstream remote, with the credential sealed for it.
-      const remote = source?.kind === "network" ? remoteForImport(ctx.app.box, id, source.url, input.credential, ctx.user.id) : null;
+      const remote =
+        source?.kind === "network"
+          ? remoteForImport(ctx.app.box, id, source.url, input.credential, ctx.user.id)
+          : null;
       // Everything is validated by now; a repository is only made for a project that will exist, and a
       // failure after it was made removes it again.
       try {

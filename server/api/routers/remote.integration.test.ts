@@ -11,8 +11,8 @@ import { EventStore } from "@/server/events/store";
 import type { PrismaClient } from "@/server/generated/prisma/client";
 import { createSecretBox } from "@/server/settings/secret-box";
 import { createTestDb } from "@/testing/db/test-db";
-import { type RecordedPullRequest, startFakeGitHub } from "@/testing/github-api/fake-pulls";
 import { startTestGitServer, type TestGitServer } from "@/testing/git-server/git-server";
+import { type RecordedPullRequest, startFakeGitHub } from "@/testing/github-api/fake-pulls";
 
 const app = vi.hoisted(() => ({ current: {} as Record<string, unknown> }));
 vi.mock("@/server/app-context", () => ({ appContext: () => app.current }));
@@ -85,7 +85,14 @@ async function importedWithSavedWork(name: string) {
   const commit = git(["rev-parse", "HEAD"], clone);
   const store = app.current.store as EventStore;
   await store.append(session.id, [
-    { type: "work-saved", branch, commit, files: ["hello.txt"], by: user.name ?? "", secretsOverridden: false },
+    {
+      type: "work-saved",
+      branch,
+      commit,
+      files: ["hello.txt"],
+      by: user.name ?? "",
+      secretsOverridden: false,
+    },
   ]);
   return { caller, project, session, branch, commit, repoPath, store };
 }
@@ -165,7 +172,9 @@ describe("the team's git remote", () => {
 
     const refused = await caller.remote.push({ sessionId: session.id });
     expect(refused.status).toBe("refused");
-    expect(refused).toMatchObject({ reason: expect.stringMatching(/non-fast-forward\). Nothing was force-pushed/) });
+    expect(refused).toMatchObject({
+      reason: expect.stringMatching(/non-fast-forward\). Nothing was force-pushed/),
+    });
     expect(git(["-C", upstream, "rev-parse", `refs/heads/${branch}`])).toBe(theirs);
 
     // A protected branch: the remote's pre-receive hook says why, and that reason comes back.
@@ -178,7 +187,9 @@ describe("the team's git remote", () => {
     const protectedPush = await caller.remote.push({ sessionId: session.id });
     expect(protectedPush.status).toBe("refused");
     expect(protectedPush).toMatchObject({
-      reason: expect.stringMatching(/pre-receive hook declined.*protected branch: open a pull request instead/),
+      reason: expect.stringMatching(
+        /pre-receive hook declined.*protected branch: open a pull request instead/,
+      ),
     });
 
     const text = await eventsText(session.id);
@@ -194,14 +205,21 @@ describe("the team's git remote", () => {
       projectId: project.id,
       remote: { url: server.urlOf("pulls"), provider: "github", credential: { action: "keep" } },
     });
-    await expect(caller.remote.openPullRequest({ sessionId: session.id })).rejects.toThrow(/Push the branch first/);
+    await expect(caller.remote.openPullRequest({ sessionId: session.id })).rejects.toThrow(
+      /Push the branch first/,
+    );
     await caller.remote.push({ sessionId: session.id });
 
     const opened = await caller.remote.openPullRequest({ sessionId: session.id });
     expect(opened.url).toMatch(/\/git\/pulls\/pull\/\d+$/);
     const sent = github.requests.at(-1) as RecordedPullRequest;
     expect(sent).toMatchObject({ owner: "git", repo: "pulls", authorization: `Bearer ${server.token}` });
-    expect(sent.body).toMatchObject({ title: "Add the pulls greeting", head: branch, base: "main", draft: false });
+    expect(sent.body).toMatchObject({
+      title: "Add the pulls greeting",
+      head: branch,
+      base: "main",
+      draft: false,
+    });
     expect(sent.body.body).toContain(`/projects/${project.id}/sessions/${session.id}/replay`);
     const text = await eventsText(session.id);
     expect(text).toContain("pull-request-opened");

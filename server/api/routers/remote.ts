@@ -6,8 +6,8 @@ import { UserFacingError } from "@/server/domain/errors";
 import { pullRequestRequest } from "@/server/domain/remote/pull-request";
 import { githubRepositoryOf } from "@/server/domain/remote/remote-url";
 import { env } from "@/server/env";
-import { openPullRequest } from "@/server/projects/github-pulls";
 import { defaultBranch } from "@/server/projects/git-repository";
+import { openPullRequest } from "@/server/projects/github-pulls";
 import { pushBranch } from "@/server/projects/remote-push";
 import {
   RemoteInput,
@@ -24,7 +24,10 @@ import { foldSessionLog } from "@/server/runtime/session-runtime";
  * may work). The credential never leaves the server: not in an answer, an event or a sandbox.
  */
 
-async function remoteOf(ctx: Pick<Context, "db"> & { app: { box: Parameters<typeof readRemoteAccess>[1] } }, projectId: string) {
+async function remoteOf(
+  ctx: Pick<Context, "db"> & { app: { box: Parameters<typeof readRemoteAccess>[1] } },
+  projectId: string,
+) {
   const access = await readRemoteAccess(ctx.db, ctx.app.box, projectId);
   if (!access)
     throw new UserFacingError(
@@ -39,7 +42,10 @@ async function assertSaved(ctx: Context, sessionId: string): Promise<void> {
   if (running) throw new UserFacingError("Wait for the run to end (or stop it) first.", "CONFLICT");
   const saved = await ctx.db.event.findFirst({ where: { sessionId, type: "work-saved" } });
   if (!saved)
-    throw new UserFacingError("Save the session's work first; then its branch can be pushed.", "PRECONDITION_FAILED");
+    throw new UserFacingError(
+      "Save the session's work first; then its branch can be pushed.",
+      "PRECONDITION_FAILED",
+    );
 }
 
 export const remoteRouter = createRouter({
@@ -87,9 +93,16 @@ export const remoteRouter = createRouter({
         "PRECONDITION_FAILED",
       );
     const repository = githubRepositoryOf(access.url);
-    if (!repository) throw new UserFacingError("The remote's URL names no owner/repository.", "PRECONDITION_FAILED");
-    const pushed = await ctx.db.event.findFirst({ where: { sessionId: ctx.session.id, type: "work-pushed" } });
-    if (!pushed) throw new UserFacingError("Push the branch first; then a pull request can be opened.", "PRECONDITION_FAILED");
+    if (!repository)
+      throw new UserFacingError("The remote's URL names no owner/repository.", "PRECONDITION_FAILED");
+    const pushed = await ctx.db.event.findFirst({
+      where: { sessionId: ctx.session.id, type: "work-pushed" },
+    });
+    if (!pushed)
+      throw new UserFacingError(
+        "Push the branch first; then a pull request can be opened.",
+        "PRECONDITION_FAILED",
+      );
     const view = await foldSessionLog(ctx.app.store, ctx.session.id);
     const base = await defaultBranch(ctx.session.project.repoPath);
     const request = pullRequestRequest({
@@ -99,9 +112,21 @@ export const remoteRouter = createRouter({
       base,
       replayUrl: `${env.NEXTAUTH_URL.replace(/\/+$/, "")}/projects/${ctx.session.project.id}/sessions/${ctx.session.id}/replay`,
     });
-    const opened = await openPullRequest(env.ARBOR_GITHUB_API_URL, repository, access.credential.token, request);
+    const opened = await openPullRequest(
+      env.ARBOR_GITHUB_API_URL,
+      repository,
+      access.credential.token,
+      request,
+    );
     await ctx.app.store.append(ctx.session.id, [
-      { type: "pull-request-opened", branch: ctx.session.branch, base, number: opened.number, url: opened.url, by: ctx.user.name },
+      {
+        type: "pull-request-opened",
+        branch: ctx.session.branch,
+        base,
+        number: opened.number,
+        url: opened.url,
+        by: ctx.user.name,
+      },
     ]);
     return opened;
   }),

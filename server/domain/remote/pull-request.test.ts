@@ -65,7 +65,12 @@ function session(): SessionView {
     reason: null,
     requestedSeq: 5,
   } as unknown as ApprovalView;
-  view.approvals.a3 = { id: "a3", kind: "tool", status: "PENDING", requestedSeq: 6 } as unknown as ApprovalView;
+  view.approvals.a3 = {
+    id: "a3",
+    kind: "tool",
+    status: "PENDING",
+    requestedSeq: 6,
+  } as unknown as ApprovalView;
   return view;
 }
 
@@ -87,7 +92,13 @@ describe("the pull request of a session", () => {
     const view = session();
     const root = view.intentions.root as IntentionView;
     root.what = "x".repeat(70_000);
-    const request = pullRequestRequest({ view, title: "  Fix\nsum  ", head: "arbor/s", base: "main", replayUrl: "http://r" });
+    const request = pullRequestRequest({
+      view,
+      title: "  Fix\nsum  ",
+      head: "arbor/s",
+      base: "main",
+      replayUrl: "http://r",
+    });
     expect(request).toMatchObject({ title: "Fix sum", head: "arbor/s", base: "main", draft: false });
     expect(request.body.length).toBeLessThanOrEqual(60_100);
     expect(request.body).toMatch(/cut: the whole session is in \[the replay\]\(http:\/\/r\)\)$/);

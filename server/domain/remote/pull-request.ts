@@ -68,7 +68,8 @@ function checkSection(intention: IntentionView): string[] {
     const was = before.get(index);
     const now = after[index];
     lines.push(`- ${describeCriterion(criterion)}: ${verdict(was)} → ${verdict(now)}`);
-    if (was?.evidence) lines.push("", "  Before:", "", indent(fenced(capped(was.evidence, MAX_EVIDENCE))), "");
+    if (was?.evidence)
+      lines.push("", "  Before:", "", indent(fenced(capped(was.evidence, MAX_EVIDENCE))), "");
     if (now?.evidence) lines.push("", "  After:", "", indent(fenced(capped(now.evidence, MAX_EVIDENCE))), "");
   });
   return lines;

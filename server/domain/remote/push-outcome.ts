@@ -34,7 +34,10 @@ function firstFatal(stderr: string): string | null {
   return line ? line.replace(/^(fatal|error):\s*/, "") : null;
 }
 
-export function pushOutcome(output: { stdout: string; stderr: string; exitCode: number }, ref: string): PushOutcome {
+export function pushOutcome(
+  output: { stdout: string; stderr: string; exitCode: number },
+  ref: string,
+): PushOutcome {
   const status = statusLine(output.stdout, ref);
   if (output.exitCode === 0 && status && status.flag !== "!")
     return { pushed: true, upToDate: status.flag === "=" };

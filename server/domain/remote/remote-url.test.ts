@@ -19,7 +19,10 @@ describe("remote URLs", () => {
   it("finds GitHub's owner and repository, and GitHub itself", () => {
     expect(githubRepositoryOf("https://github.com/octo/hello.git")).toEqual({ owner: "octo", repo: "hello" });
     expect(githubRepositoryOf("git@github.com:octo/hello.git")).toEqual({ owner: "octo", repo: "hello" });
-    expect(githubRepositoryOf("https://ghe.example/scm/octo/hello")).toEqual({ owner: "octo", repo: "hello" });
+    expect(githubRepositoryOf("https://ghe.example/scm/octo/hello")).toEqual({
+      owner: "octo",
+      repo: "hello",
+    });
     expect(githubRepositoryOf("https://github.com/hello")).toBeNull();
     expect(providerOf("git@github.com:o/r.git", null)).toBe("github");
     expect(providerOf("https://gitlab.example/o/r.git", null)).toBe("git");
