@@ -3,13 +3,7 @@ import { mkdtemp, rm } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import path from "node:path";
 import { expect, test } from "@playwright/test";
-import {
-  expectRunStatus,
-  newUser,
-  openProjectSettings,
-  signUp,
-  startTask,
-} from "../testing/e2e/arbor";
+import { expectRunStatus, newUser, openProjectSettings, signUp, startTask } from "../testing/e2e/arbor";
 import { FAKE_GITHUB_PORT, GIT_FCGI_PORT, GIT_SERVER_PORT } from "../testing/e2e/ports";
 import { startTestGitServer, type TestGitServer } from "../testing/git-server/git-server";
 import { startFakeGitHub } from "../testing/github-api/fake-pulls";
