@@ -22,8 +22,11 @@ export interface RecordedPullRequest {
   body: Record<string, unknown>;
 }
 
+const require = createRequire(import.meta.url);
+
 function operation() {
-  const file = createRequire(import.meta.url).resolve("@octokit/openapi/generated/api.github.com.json");
+  // Read as text, not imported: 13 MB of JSON is parsed once, outside any bundler or transform.
+  const file = require.resolve("@octokit/openapi/generated/api.github.com.json");
   const description = JSON.parse(readFileSync(file, "utf8"));
   const post = description.paths[OPERATION_PATH].post;
   const schema = post.requestBody.content["application/json"].schema;
