@@ -50,6 +50,12 @@ const schema = z.object({
   GITHUB_ID: optionalString,
   GITHUB_SECRET: optionalString,
   /**
+   * Where pull requests of GitHub remotes are opened (issue #21.3): GitHub's REST API, or a GitHub
+   * Enterprise server's (`https://host/api/v3`). Server-wide on purpose: a project's token is only
+   * ever sent to the address the administrator named.
+   */
+  ARBOR_GITHUB_API_URL: z.url().default("https://api.github.com"),
+  /**
    * The model, deployment-wide: this "environment" layer beats project and team settings (see
    * server/settings/layers.ts). Unset values leave the choice to the settings page; with no server at
    * all, the built-in offline model is used. A base URL alone means an OpenAI-compatible provider.

@@ -6,6 +6,12 @@ import { useRouter } from "next/navigation";
 import { type FormEvent, useState } from "react";
 import { can, type Role, refusal } from "@/server/domain/vocabulary/team-roles";
 import { describeError, useTRPC } from "../_trpc/client";
+import {
+  type CredentialDraft,
+  credentialInput,
+  EMPTY_CREDENTIAL,
+  RemoteCredentialFields,
+} from "./project/remote-credential-fields";
 import { SampleProjectCard } from "./sample-project";
 
 /** The chosen team's projects, and a form to add one when the caller's role may. */
@@ -23,6 +29,7 @@ export function ProjectList({ team }: { team: { id: string; name: string; role: 
     }),
   );
   const [importing, setImporting] = useState(false);
+  const [credential, setCredential] = useState<CredentialDraft>(EMPTY_CREDENTIAL);
 
   function submit(event: FormEvent<HTMLFormElement>) {
     event.preventDefault();
@@ -32,6 +39,7 @@ export function ProjectList({ team }: { team: { id: string; name: string; role: 
       teamId: team.id,
       name: String(form.get("name") ?? ""),
       sourceUrl: importing && sourceUrl ? sourceUrl : undefined,
+      credential: importing && sourceUrl ? credentialInput(credential) : undefined,
     });
   }
 
@@ -69,6 +77,9 @@ export function ProjectList({ team }: { team: { id: string; name: string; role: 
                   data-testid="project-source"
                 />
               </label>
+            )}
+            {importing && (
+              <RemoteCredentialFields value={credential} onChange={setCredential} idPrefix="project-import" />
             )}
             {create.error && (
               <p role="alert" className="error" data-testid="project-error">

@@ -9,6 +9,7 @@ import { inboxRouter } from "./routers/inbox";
 import { intentRouter } from "./routers/intent";
 import { projectRouter } from "./routers/project";
 import { projectSandboxRouter } from "./routers/project-sandbox";
+import { remoteRouter } from "./routers/remote";
 import { approvalRouter, runRouter } from "./routers/run";
 import { sessionRouter } from "./routers/session";
 import { settingsRouter } from "./routers/settings";
@@ -32,6 +33,7 @@ export const appRouter = createRouter({
   context: contextRouter,
   system: systemRouter,
   work: workRouter,
+  remote: remoteRouter,
   capture: captureRouter,
   trace: traceRouter,
   dashboard: dashboardRouter,

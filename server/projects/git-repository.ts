@@ -11,6 +11,7 @@ import {
 } from "@/server/domain/intent/project-instructions";
 import { capEndCounted } from "@/server/domain/text/cap";
 import { type ImportSource, LOCAL_SOURCE_REFUSED } from "@/server/projects/import-source";
+import { type RemoteCredential, withoutSecrets, withRemoteAuth } from "@/server/projects/remote-access";
 
 const run = promisify(execFile);
 
@@ -30,8 +31,18 @@ const SAFE_GIT = [
 const GIT_ENV = { ...process.env, GIT_TERMINAL_PROMPT: "0", GIT_ASKPASS: "/bin/false" };
 const CLONE_TIMEOUT_MS = 120_000;
 
-function git(args: string[], cwd?: string, timeout = 30_000) {
-  return run("git", [...SAFE_GIT, ...args], { cwd, env: GIT_ENV, timeout, maxBuffer: 10 * 1024 * 1024 });
+function git(args: string[], cwd?: string, timeout = 30_000, extraEnv: Record<string, string> = {}) {
+  return run("git", [...SAFE_GIT, ...args], {
+    cwd,
+    env: { ...GIT_ENV, ...extraEnv },
+    timeout,
+    maxBuffer: 10 * 1024 * 1024,
+  });
+}
+
+/** Git with the server's safe settings and extra environment (a remote's credential): for remote calls. */
+export function gitWithEnv(args: string[], extraEnv: Record<string, string>, timeout = CLONE_TIMEOUT_MS) {
+  return git(args, undefined, timeout, extraEnv);
 }
 
 export function repoPathFor(dataDir: string, projectId: string): string {
@@ -74,19 +85,29 @@ export async function createRepositoryWithFiles(
  * same policy: a network source runs with the file transport switched off (no redirect or URL trick
  * reaches the server's disk), and a local one is copied through the pack protocol (`--no-local`: only
  * reachable objects, no hard links into the source). A failed local clone says nothing about why.
+ * A network source may come with the team's credential for it (issue #21.3), given to this one git
+ * process only.
  */
-export async function importRepository(repoPath: string, source: ImportSource): Promise<void> {
+export async function importRepository(
+  repoPath: string,
+  source: ImportSource,
+  credential: RemoteCredential = { kind: "none" },
+): Promise<void> {
   await mkdir(path.dirname(repoPath), { recursive: true });
   const args =
     source.kind === "local"
       ? ["-c", "protocol.file.allow=always", "clone", "--bare", "--no-local", "--", source.path, repoPath]
       : ["-c", "protocol.file.allow=never", "clone", "--bare", "--", source.url, repoPath];
+  let secrets: string[] = [];
   try {
-    await git(args, undefined, CLONE_TIMEOUT_MS);
+    await withRemoteAuth(source.kind === "local" ? { kind: "none" } : credential, (auth) => {
+      secrets = auth.secrets;
+      return git(args, undefined, CLONE_TIMEOUT_MS, auth.env);
+    });
   } catch (error) {
     await rm(repoPath, { recursive: true, force: true });
     if (source.kind === "local") throw new UserFacingError(LOCAL_SOURCE_REFUSED, "BAD_REQUEST");
-    const stderr = (error as { stderr?: string }).stderr ?? "";
+    const stderr = withoutSecrets((error as { stderr?: string }).stderr ?? "", secrets);
     const firstLine = stderr.split("\n").find((line) => line.startsWith("fatal:")) ?? "git clone failed";
     throw new UserFacingError(
       `Could not import the repository: ${firstLine.replace(/^fatal:\s*/, "")}`,

@@ -7,3 +7,7 @@ export const APP_PORT = 3100 + offset;
 export const FAKE_MODEL_PORT = 4010 + offset;
 /** Extra servers started by specs that need their own (restart, engine down, model down). */
 export const SPARE_APP_PORT = 3105 + offset;
+/** e2e/git-remote.spec.ts: its git server (nginx, fcgiwrap) and the fake GitHub API the app is pointed at. */
+export const GIT_SERVER_PORT = 4017 + offset;
+export const GIT_FCGI_PORT = 4018 + offset;
+export const FAKE_GITHUB_PORT = 4019 + offset;

@@ -12,6 +12,7 @@ import { ResourceSettings } from "../resource-settings";
 import { SandboxSettings } from "../sandbox-settings";
 import { ProjectModelSettings } from "../settings/project-model-settings";
 import { RepoConfigCard } from "../settings/repo-config-card";
+import { RemoteSettings } from "./remote-settings";
 
 const SECTIONS = [
   { id: "repo-config", label: "Repository settings" },
@@ -20,6 +21,7 @@ const SECTIONS = [
   { id: "intents", label: "Intents" },
   { id: "sandbox", label: "Sandbox" },
   { id: "network", label: "Network and setup" },
+  { id: "remote", label: "Git remote" },
 ] as const;
 
 /** The project's expert settings, in sections with a table of contents; the team's are on its page. */
@@ -70,6 +72,9 @@ export function ProjectSettingsView({ projectId }: { projectId: string }) {
           </div>
           <div id="network" className="settings-section" data-testid="settings-network">
             <NetworkSetupSettings projectId={projectId} canEdit={data.permissions.settings} />
+          </div>
+          <div id="remote" className="settings-section" data-testid="settings-remote">
+            <RemoteSettings projectId={projectId} canEdit={data.permissions.settings} />
           </div>
         </div>
       </div>

@@ -196,7 +196,7 @@ export function SessionView({ sessionId }: { sessionId: string }) {
         changes: (
           <>
             <ChangesPanel sessionId={sessionId} visible={active === "changes"} workspaceVersion={version} />
-            <WorkPanel sessionId={sessionId} work={view.work} running={running} />
+            <WorkPanel sessionId={sessionId} projectId={project.id} work={view.work} running={running} />
           </>
         ),
         files: (

@@ -4,6 +4,7 @@ import { useMutation } from "@tanstack/react-query";
 import { useState } from "react";
 import type { WorkView } from "@/server/domain/session/work-view";
 import { describeError, useTRPC } from "../../_trpc/client";
+import { WorkRemote } from "./work-remote";
 
 /**
  * The session's work and the project's repository: save the workspace as the session's branch (a
@@ -11,10 +12,12 @@ import { describeError, useTRPC } from "../../_trpc/client";
  */
 export function WorkPanel({
   sessionId,
+  projectId,
   work,
   running,
 }: {
   sessionId: string;
+  projectId: string;
   work: WorkView | null;
   running: boolean;
 }) {
@@ -78,6 +81,7 @@ export function WorkPanel({
           Discard
         </button>
       </div>
+      <WorkRemote sessionId={sessionId} projectId={projectId} work={work} running={running} />
       {blocked && (
         <div role="alert" className="stack" data-testid="work-findings">
           <p className="error">Possible secrets in the changes; nothing was saved:</p>

@@ -18,6 +18,7 @@ import {
   repositorySummary,
 } from "@/server/projects/git-repository";
 import { resolveImportSource } from "@/server/projects/import-source";
+import { importCredential, RemoteCredentialInput, remoteForImport } from "@/server/projects/remote-settings";
 import { createSampleRepository } from "@/server/projects/sample-project";
 import { serverResourcePolicy } from "@/server/sandbox/resource-policy";
 import { effectiveResources, readProjectResources, resourceProblems } from "@/server/sandbox/resources";
@@ -25,6 +26,8 @@ import { effectiveResources, readProjectResources, resourceProblems } from "@/se
 export const CreateProjectInput = z.object({
   name: displayName({ what: "project name", empty: "Give the project a name.", max: 100 }),
   sourceUrl: z.string().trim().max(2_000, "A repository address has at most 2,000 characters.").optional(),
+  /** The team's credential for a private remote (issue #21.3): used to clone, then kept sealed. */
+  credential: RemoteCredentialInput.optional(),
 });
 
 export const projectRouter = createRouter({
@@ -49,10 +52,15 @@ export const projectRouter = createRouter({
             dataDir: env.dataDir,
           })
         : null;
+      // The network source becomes the project's upstream remote, with the credential sealed for it.
+      const remote =
+        source?.kind === "network"
+          ? remoteForImport(ctx.app.box, id, source.url, input.credential, ctx.user.id)
+          : null;
       // Everything is validated by now; a repository is only made for a project that will exist, and a
       // failure after it was made removes it again.
       try {
-        if (source) await importRepository(repoPath, source);
+        if (source) await importRepository(repoPath, source, importCredential(input.credential));
         else await createEmptyRepository(repoPath, input.name);
         return await ctx.db.project.create({
           data: {
@@ -62,6 +70,7 @@ export const projectRouter = createRouter({
             sourceUrl: input.sourceUrl?.trim() ?? null,
             repoPath,
             createdById: ctx.user.id,
+            ...(remote ? { remote: { create: remote } } : {}),
           },
           select: { id: true, name: true },
         });

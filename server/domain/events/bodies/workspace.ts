@@ -51,6 +51,37 @@ export const WorkDiscardedBody = z.object({
   by: z.string(),
 });
 
+/**
+ * The session's saved branch was pushed to the project's upstream remote (issue #21.3), by the server
+ * from the project's repository, never forced. `remote` is the URL (it never holds a credential).
+ */
+export const WorkPushedBody = z.object({
+  type: z.literal("work-pushed"),
+  branch: z.string(),
+  commit: z.string(),
+  remote: z.string().max(2_000),
+  by: z.string(),
+});
+
+/** The remote refused the push (non-fast-forward, a protected branch, a failed sign-in): git's reason. */
+export const WorkPushRefusedBody = z.object({
+  type: z.literal("work-push-refused"),
+  branch: z.string(),
+  remote: z.string().max(2_000),
+  reason: z.string().max(2_000),
+  by: z.string(),
+});
+
+/** A pull request was opened on GitHub for the pushed branch. */
+export const PullRequestOpenedBody = z.object({
+  type: z.literal("pull-request-opened"),
+  branch: z.string(),
+  base: z.string(),
+  number: z.number().int(),
+  url: z.string().max(2_000),
+  by: z.string(),
+});
+
 /** A person opened the session's terminal (a shell in its sandbox); its output is not logged. */
 export const TerminalOpenedBody = z.object({
   type: z.literal("terminal-opened"),
@@ -100,6 +131,9 @@ export const WORKSPACE_EVENTS = [
   WorkSavedBody,
   WorkMergedBody,
   WorkDiscardedBody,
+  WorkPushedBody,
+  WorkPushRefusedBody,
+  PullRequestOpenedBody,
   TerminalOpenedBody,
   TerminalTypedBody,
   TerminalClosedBody,

@@ -1,0 +1,22 @@
+-- CreateTable
+CREATE TABLE "ProjectRemote" (
+    "id" TEXT NOT NULL,
+    "projectId" TEXT NOT NULL,
+    "url" TEXT NOT NULL,
+    "credentialKind" TEXT NOT NULL DEFAULT 'none',
+    "username" TEXT,
+    "credentialSealed" TEXT,
+    "credentialHint" TEXT,
+    "provider" TEXT NOT NULL DEFAULT 'git',
+    "updatedById" TEXT,
+    "updatedAt" TIMESTAMP(3) NOT NULL,
+
+    CONSTRAINT "ProjectRemote_pkey" PRIMARY KEY ("id")
+);
+
+-- CreateIndex
+CREATE UNIQUE INDEX "ProjectRemote_projectId_key" ON "ProjectRemote"("projectId");
+
+-- AddForeignKey
+ALTER TABLE "ProjectRemote" ADD CONSTRAINT "ProjectRemote_projectId_fkey" FOREIGN KEY ("projectId") REFERENCES "Project"("id") ON DELETE CASCADE ON UPDATE CASCADE;
+
