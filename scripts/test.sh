@@ -7,7 +7,7 @@
 source "$(dirname "${BASH_SOURCE[0]}")/lib.sh"
 
 ensure_node
-ensure_debian_packages git ca-certificates docker.io debootstrap squid tinyproxy chromium
+ensure_debian_packages git ca-certificates docker.io debootstrap squid tinyproxy chromium nginx
 ensure_sandbox
 ensure_npm_packages
 ensure_secrets

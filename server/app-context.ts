@@ -37,15 +37,20 @@ import { tierModelsForSession } from "@/server/settings/tier-models";
 import { projectEgress, sessionEnvironment } from "@/server/setup/environment";
 import { ClusterTerminals, type Terminals } from "@/server/terminal/cluster";
 import { createTerminalHub } from "@/server/terminal/create";
+import type { TerminalHub } from "@/server/terminal/hub";
 import { TerminalPeerClient } from "@/server/terminal/peer";
 
 /**
  * The session terminals: this process's hub; in a cluster whose instances know their own address
  * (ARBOR_INSTANCE_URL), the hub behind the relay that reaches terminals held by other instances.
  */
-function createTerminals(instance: string | null, sandboxes: SandboxProvider, store: EventStore): Terminals {
+function createTerminals(
+  instance: string | null,
+  sandboxes: SandboxProvider,
+  store: EventStore,
+): { terminals: Terminals; relayedHub: TerminalHub | null } {
   if (instance === null || env.ARBOR_INSTANCE_URL === undefined)
-    return createTerminalHub({ sandboxes, store, log: logger });
+    return { terminals: createTerminalHub({ sandboxes, store, log: logger }), relayedHub: null };
   const owners = new PgTerminalOwners(
     env.DATABASE_URL,
     { instance, address: env.ARBOR_INSTANCE_URL },
@@ -62,7 +67,10 @@ function createTerminals(instance: string | null, sandboxes: SandboxProvider, st
           logger.warn({ err: errorMessage(error), sessionId }, "could not release a terminal's holder row"),
         ),
   });
-  return new ClusterTerminals(hub, owners, new TerminalPeerClient(env.NEXTAUTH_SECRET), logger);
+  return {
+    terminals: new ClusterTerminals(hub, owners, new TerminalPeerClient(env.NEXTAUTH_SECRET), logger),
+    relayedHub: hub,
+  };
 }
 
 /**
@@ -232,14 +240,26 @@ function create() {
       return runs.map((run) => ({ runId: run.id, sessionId: run.sessionId }));
     },
   });
-  const terminals = createTerminals(instance, sandboxes, store);
+  // relayedHub: this process's own terminals, which other instances reach through the relay endpoint.
+  const { terminals, relayedHub } = createTerminals(instance, sandboxes, store);
   // The tiers' models, by provider and name only: the chat box's model picker lists them.
   const tierModels = (modelConfig?.tiers ?? []).map((tier) => ({
     name: tier.name,
     provider: tier.provider,
     model: tier.model,
   }));
-  return { store, model, sandboxes, orchestrator, box, environment, terminals, tierModels, projectImages };
+  return {
+    store,
+    model,
+    sandboxes,
+    orchestrator,
+    box,
+    environment,
+    terminals,
+    relayedHub,
+    tierModels,
+    projectImages,
+  };
 }
 
 export type AppContext = ReturnType<typeof create>;

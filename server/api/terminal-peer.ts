@@ -3,8 +3,13 @@ import { appContext } from "@/server/app-context";
 import { UserFacingError } from "@/server/domain/errors";
 import { env } from "@/server/env";
 import { logger } from "@/server/logger";
-import { ClusterTerminals } from "@/server/terminal/cluster";
-import { PeerRequest, peerErrorResponse, verifyPeerSignature } from "@/server/terminal/peer";
+import type { TerminalHub } from "@/server/terminal/hub";
+import {
+  PEER_SIGNATURE_HEADER,
+  PeerRequest,
+  peerErrorResponse,
+  verifyPeerSignature,
+} from "@/server/terminal/peer";
 
 /**
  * The holder's side of the terminal relay (server/terminal/cluster.ts): another instance of this
@@ -13,14 +18,15 @@ import { PeerRequest, peerErrorResponse, verifyPeerSignature } from "@/server/te
  * instance not in a relaying cluster answers 404 to everything. Acts on this process's hub only.
  */
 export async function handleTerminalPeerRequest(request: Request): Promise<Response> {
-  const terminals = appContext().terminals;
-  if (!(terminals instanceof ClusterTerminals)) return new Response(null, { status: 404 });
+  // Not `instanceof ClusterTerminals`: Next.js bundles this route apart from instrumentation, which made
+  // the context, so the class here is another copy.
+  const hub = appContext().relayedHub;
+  if (hub === null) return new Response(null, { status: 404 });
   const body = await request.text();
-  if (!verifyPeerSignature(env.NEXTAUTH_SECRET, request.headers.get("x-arbor-peer-signature"), body))
+  if (!verifyPeerSignature(env.NEXTAUTH_SECRET, request.headers.get(PEER_SIGNATURE_HEADER), body))
     return new Response(null, { status: 403 });
   const parsed = PeerRequest.safeParse(parseJson(body));
   if (!parsed.success) return new Response(null, { status: 400 });
-  const hub = terminals.local;
   const call = parsed.data;
   try {
     switch (call.op) {
@@ -38,7 +44,9 @@ export async function handleTerminalPeerRequest(request: Request): Promise<Respo
         return followResponse(hub.follow.bind(hub), call.sessionId, call.lastId, request.signal);
     }
   } catch (error) {
-    if (error instanceof UserFacingError) return peerErrorResponse(error);
+    // By name too: the hub's error class may be another bundle's copy (see above).
+    if (error instanceof UserFacingError || (error instanceof Error && error.name === "UserFacingError"))
+      return peerErrorResponse(error as UserFacingError);
     logger.error({ err: error, op: call.op }, "terminal relay request failed");
     return new Response(null, { status: 500 });
   }
@@ -46,7 +54,7 @@ export async function handleTerminalPeerRequest(request: Request): Promise<Respo
 
 /** The hub's frames as one JSON line each, until the relaying instance hangs up. */
 function followResponse(
-  follow: ClusterTerminals["local"]["follow"],
+  follow: TerminalHub["follow"],
   sessionId: string,
   lastId: string | null,
   requestSignal: AbortSignal,

@@ -11,7 +11,7 @@ import type { TerminalActor, TrackedFrame } from "./hub";
  * membership check; the holder only acts on its own hub and never relays again (no loops).
  */
 export const PEER_PATH = "/api/internal/terminal";
-const SIGNATURE_HEADER = "x-arbor-peer-signature";
+export const PEER_SIGNATURE_HEADER = "x-arbor-peer-signature";
 /** A signed request older than this is refused (a captured one cannot be replayed later). */
 const MAX_AGE_MS = 30_000;
 
@@ -50,6 +50,11 @@ function sign(key: Buffer, at: number, body: string): string {
   return createHmac("sha256", key).update(`${at}.${body}`).digest("hex");
 }
 
+/** The signature header's value for `body` sent at `at` (ms since the epoch). */
+export function peerSignatureHeader(sharedSecret: string, body: string, at = Date.now()): string {
+  return `t=${at},s=${sign(peerKey(sharedSecret), at, body)}`;
+}
+
 /** True when `header` signs `body` with the cluster's key, recently. */
 export function verifyPeerSignature(
   sharedSecret: string,
@@ -72,20 +77,15 @@ export function peerErrorResponse(error: UserFacingError): Response {
 
 /** Calls another instance's terminal endpoint. */
 export class TerminalPeerClient {
-  private readonly key: Buffer;
-
-  constructor(sharedSecret: string) {
-    this.key = peerKey(sharedSecret);
-  }
+  constructor(private readonly sharedSecret: string) {}
 
   private async post(address: string, request: PeerRequest, signal?: AbortSignal): Promise<Response> {
     const body = JSON.stringify(request);
-    const at = Date.now();
     const response = await fetch(new URL(PEER_PATH, address), {
       method: "POST",
       headers: {
         "content-type": "application/json",
-        [SIGNATURE_HEADER]: `t=${at},s=${sign(this.key, at, body)}`,
+        [PEER_SIGNATURE_HEADER]: peerSignatureHeader(this.sharedSecret, body),
       },
       body,
       ...(signal ? { signal } : {}),

@@ -7,3 +7,5 @@ export const APP_PORT = 3100 + offset;
 export const FAKE_MODEL_PORT = 4010 + offset;
 /** Extra servers started by specs that need their own (restart, engine down, model down). */
 export const SPARE_APP_PORT = 3105 + offset;
+/** The cluster spec's balancer (nginx); its app instances listen on the next ports (deploy/cluster.sh). */
+export const CLUSTER_PORT = 3200 + offset;
