@@ -4,6 +4,7 @@ import { readdirSync, readFileSync } from "node:fs";
 import path from "node:path";
 import { type BrowserContext, expect, type Page, test } from "@playwright/test";
 import pg from "pg";
+import { sandboxOwnerLabel } from "../server/sandbox/instance-label";
 import {
   createProject,
   expectRunStatus,
@@ -82,6 +83,22 @@ test.beforeAll(async () => {
 
 test.afterAll(async () => {
   if (databaseUrl) clusterScript("stop");
+  // The sandboxes the instances made (scripts/e2e-cleanup.sh knows only the SQLite instances' labels).
+  for (const i of [1, 2]) {
+    const label = sandboxOwnerLabel({
+      databaseUrl,
+      dataDir: path.join(clusterDir, `instance-${i}`),
+      cluster: true,
+    });
+    const ids = execFileSync(
+      "docker",
+      ["ps", "-aq", "--filter", "label=arbor.managed=true", "--filter", `label=arbor.instance=${label}`],
+      { encoding: "utf8" },
+    )
+      .split("\n")
+      .filter(Boolean);
+    if (ids.length > 0) execFileSync("docker", ["rm", "-f", ...ids], { stdio: "ignore" });
+  }
   if (!database) return;
   const admin = new pg.Client({ connectionString: adminUrl });
   await admin.connect();
