@@ -22,9 +22,11 @@ import { loadTierConfig } from "@/server/model/tiers/load";
 import { Orchestrator } from "@/server/orchestrator/orchestrator";
 import { OutputSoFarFiles } from "@/server/orchestrator/output-so-far-files";
 import { instanceName, PgRunLeases } from "@/server/postgres/run-leases";
+import { PgTerminalOwners } from "@/server/postgres/terminal-owners";
 import { getEgressProxy, getSandboxProvider, onEgressConnection } from "@/server/sandbox";
 import { ProjectImages } from "@/server/sandbox/project-image/project-images";
 import { serverResourcePolicy } from "@/server/sandbox/resource-policy";
+import type { SandboxProvider } from "@/server/sandbox/types";
 import type { ModelSettingValues } from "@/server/settings/layers";
 import { resolveModelSettings } from "@/server/settings/layers";
 import { projectCheckpoints } from "@/server/settings/repo-config-file";
@@ -38,7 +40,43 @@ import { modelForSession } from "@/server/settings/run-model";
 import { createSecretBox } from "@/server/settings/secret-box";
 import { tierModelsForSession } from "@/server/settings/tier-models";
 import { sessionEnvironment } from "@/server/setup/environment";
+import { ClusterTerminals, type Terminals } from "@/server/terminal/cluster";
 import { createTerminalHub } from "@/server/terminal/create";
+import type { TerminalHub } from "@/server/terminal/hub";
+import { TerminalPeerClient } from "@/server/terminal/peer";
+
+/**
+ * The session terminals: this process's hub; in a cluster whose instances know their own address
+ * (ARBOR_INSTANCE_URL), the hub behind the relay that reaches terminals held by other instances.
+ */
+function createTerminals(
+  instance: string | null,
+  sandboxes: SandboxProvider,
+  store: EventStore,
+): { terminals: Terminals; relayedHub: TerminalHub | null } {
+  if (instance === null || env.ARBOR_INSTANCE_URL === undefined)
+    return { terminals: createTerminalHub({ sandboxes, store, log: logger }), relayedHub: null };
+  const owners = new PgTerminalOwners(
+    env.DATABASE_URL,
+    { instance, address: env.ARBOR_INSTANCE_URL },
+    { ttlMs: env.ARBOR_RUN_LEASE_MS },
+  );
+  const hub = createTerminalHub({
+    sandboxes,
+    store,
+    log: logger,
+    onEnded: (sessionId) =>
+      void owners
+        .release(sessionId)
+        .catch((error: unknown) =>
+          logger.warn({ err: errorMessage(error), sessionId }, "could not release a terminal's holder row"),
+        ),
+  });
+  return {
+    terminals: new ClusterTerminals(hub, owners, new TerminalPeerClient(env.NEXTAUTH_SECRET), logger),
+    relayedHub: hub,
+  };
+}
 
 /** A session with its project, for the services that read the project's settings. */
 const sessionProject = (sessionId: string) =>
@@ -227,7 +265,8 @@ function create() {
       return runs.map((run) => ({ runId: run.id, sessionId: run.sessionId }));
     },
   });
-  const terminals = createTerminalHub({ sandboxes, store, log: logger });
+  // relayedHub: this process's own terminals, which other instances reach through the relay endpoint.
+  const { terminals, relayedHub } = createTerminals(instance, sandboxes, store);
   // The tiers' models, by provider and name only: the chat box's model picker lists them.
   const tierModels = (modelConfig?.tiers ?? []).map((tier) => ({
     name: tier.name,
@@ -242,6 +281,7 @@ function create() {
     box,
     environment,
     terminals,
+    relayedHub,
     tierModels,
     projectImages,
     runDefaults,

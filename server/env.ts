@@ -90,6 +90,12 @@ const schema = z.object({
    * On PostgreSQL (several instances on one database): how long a run's lease lasts without its
    * instance renewing it, i.e. how soon another instance resumes the runs of one that died.
    */
+  /**
+   * In a cluster: this instance's own address as the other instances reach it (http://10.0.0.5:3000),
+   * for the session terminal's relay (server/terminal/cluster.ts). Unset: terminals stay in the process
+   * a watcher reached, as with one instance.
+   */
+  ARBOR_INSTANCE_URL: optionalString.pipe(z.url().optional()),
   ARBOR_RUN_LEASE_MS: z.coerce.number().int().min(1_000).max(600_000).default(15_000),
   ARBOR_COMMAND_TIMEOUT_MS: positiveInt(120_000),
   /**

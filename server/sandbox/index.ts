@@ -1,11 +1,11 @@
 import "server-only";
-import { createHash } from "node:crypto";
 import path from "node:path";
 import Docker from "dockerode";
-import { env } from "@/server/env";
+import { env, isPostgresUrl } from "@/server/env";
 import { logger } from "@/server/logger";
 import { DockerSandboxProvider } from "./docker-provider";
 import { type EgressConnection, EgressProxy } from "./egress/egress-proxy";
+import { sandboxOwnerLabel } from "./instance-label";
 import { serverResourcePolicy } from "./resource-policy";
 import { effectiveResources, limitsOf } from "./resources";
 import type { SandboxProvider } from "./types";
@@ -41,7 +41,7 @@ const globalForProxy = globalThis as unknown as { arborEgressProxy?: EgressProxy
 /** The process-wide egress proxy (null when ARBOR_EGRESS_PROXY is off): sandboxes and image builds share it. */
 export function getEgressProxy(): EgressProxy | null {
   if (globalForProxy.arborEgressProxy !== undefined) return globalForProxy.arborEgressProxy;
-  const instance = createHash("sha256").update(env.DATABASE_URL).digest("hex").slice(0, 12);
+  const instance = ownerLabel();
   globalForProxy.arborEgressProxy =
     env.ARBOR_EGRESS_PROXY === "on"
       ? new EgressProxy({
@@ -59,8 +59,16 @@ export function getEgressProxy(): EgressProxy | null {
   return globalForProxy.arborEgressProxy;
 }
 
+function ownerLabel(): string {
+  return sandboxOwnerLabel({
+    databaseUrl: env.DATABASE_URL,
+    dataDir: env.dataDir,
+    cluster: isPostgresUrl(env.DATABASE_URL),
+  });
+}
+
 export function getSandboxProvider(): SandboxProvider {
-  const instance = createHash("sha256").update(env.DATABASE_URL).digest("hex").slice(0, 12);
+  const instance = ownerLabel();
   const docker = new Docker();
   const egress = getEgressProxy();
   globalForSandbox.arborSandboxProvider ??= new DockerSandboxProvider({
@@ -68,7 +76,8 @@ export function getSandboxProvider(): SandboxProvider {
     ...(egress ? { egress } : {}),
     image: env.ARBOR_SANDBOX_IMAGE,
     defaultTimeoutMs: env.ARBOR_COMMAND_TIMEOUT_MS,
-    // One owner per database: servers sharing an engine never sweep each other's sandboxes.
+    // One owner per database (per instance in a cluster): servers sharing an engine never sweep each
+    // other's sandboxes.
     instance,
     // Opt-in: pool containers outlive the process (the next start of the same database adopts them),
     // so a throwaway database (an e2e run) would leave them behind.

@@ -9,6 +9,7 @@ export function createTerminalHub(deps: {
   sandboxes: SandboxProvider;
   store: EventLog;
   log: Logger;
+  onEnded?: (sessionId: string) => void;
 }): TerminalHub {
   const { sandboxes, store } = deps;
   return new TerminalHub({
@@ -20,5 +21,6 @@ export function createTerminalHub(deps: {
       return sandboxes.openTerminal(sessionId, size);
     },
     record: (sessionId, body) => store.append(sessionId, [body]),
+    ...(deps.onEnded ? { onEnded: deps.onEnded } : {}),
   });
 }

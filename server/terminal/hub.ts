@@ -37,6 +37,8 @@ export interface TerminalHubDeps {
   typedEveryMs?: number;
   scrollbackChars?: number;
   clock?: () => number;
+  /** Called when a session's terminal has ended (a cluster then gives up holding it). */
+  onEnded?: (sessionId: string) => void;
 }
 
 type CloseReason = Extract<TerminalFrame, { kind: "closed" }>["reason"];
@@ -241,7 +243,10 @@ export class TerminalHub {
     clearTimeout(terminal.idleTimer);
     terminal.scrollback.append(terminal.decoder.end());
     terminal.notify();
-    if (this.terminals.get(terminal.sessionId) === terminal) this.terminals.delete(terminal.sessionId);
+    if (this.terminals.get(terminal.sessionId) === terminal) {
+      this.terminals.delete(terminal.sessionId);
+      this.deps.onEnded?.(terminal.sessionId);
+    }
     void this.record(terminal.sessionId, {
       type: "terminal-closed",
       terminalId: terminal.id,

@@ -11,3 +11,5 @@ export const SPARE_APP_PORT = 3105 + offset;
 export const GIT_SERVER_PORT = 4017 + offset;
 export const GIT_FCGI_PORT = 4018 + offset;
 export const FAKE_GITHUB_PORT = 4019 + offset;
+/** The cluster spec's balancer (nginx); its app instances listen on the next ports (deploy/cluster.sh). */
+export const CLUSTER_PORT = 3200 + offset;

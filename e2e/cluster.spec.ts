@@ -1,0 +1,262 @@
+import { execFileSync } from "node:child_process";
+import { randomBytes } from "node:crypto";
+import { readdirSync, readFileSync } from "node:fs";
+import path from "node:path";
+import { type BrowserContext, expect, type Page, test } from "@playwright/test";
+import pg from "pg";
+import { sandboxOwnerLabel } from "../server/sandbox/instance-label";
+import {
+  createProject,
+  expectRunStatus,
+  intentions,
+  newUser,
+  openWorkspaceTab,
+  signUp,
+  startTask,
+} from "../testing/e2e/arbor";
+import { CLUSTER_PORT, FAKE_MODEL_PORT } from "../testing/e2e/ports";
+
+/**
+ * Arbor as a cluster (deploy/cluster.sh): a fresh PostgreSQL database, two instances of the production
+ * build, nginx in front; the browser talks to the balancer. One cluster for the whole file (starting
+ * it is most of the time), so the test that kills an instance runs last.
+ *
+ * Hook for sandboxes on a second Docker host (branch `docker-hosts`, deploy/docker-host.sh): give
+ * instance 2 its own engine through `ARBOR_CLUSTER_ENV_FILE_2` (a file exporting DOCKER_HOST …) below.
+ */
+const root = path.resolve(import.meta.dirname, "..");
+const clusterDir = path.join(root, ".e2e/cluster");
+const instancePort = (i: number) => CLUSTER_PORT + i;
+let adminUrl = "";
+let databaseUrl = "";
+let database = "";
+
+test.use({ baseURL: `http://localhost:${CLUSTER_PORT}` });
+test.describe.configure({ mode: "serial", timeout: 180_000 });
+
+function clusterScript(command: "start" | "stop", extraEnv: Record<string, string> = {}): string {
+  return execFileSync("bash", ["deploy/cluster.sh", command], {
+    cwd: root,
+    encoding: "utf8",
+    timeout: 240_000,
+    stdio: ["ignore", "pipe", "inherit"],
+    env: {
+      ...process.env,
+      ARBOR_CLUSTER_DIR: clusterDir,
+      ARBOR_CLUSTER_PORT: String(CLUSTER_PORT),
+      ARBOR_CLUSTER_INSTANCES: "2",
+      DATABASE_URL: databaseUrl,
+      ARBOR_MODEL_BASE_URL: `http://127.0.0.1:${FAKE_MODEL_PORT}/v1`,
+      // A dead instance's runs are taken over within a few seconds (the default is 15 s).
+      ARBOR_RUN_LEASE_MS: "5000",
+      ...extraEnv,
+    },
+  });
+}
+
+async function sql<T extends pg.QueryResultRow>(text: string, values: unknown[] = []): Promise<T[]> {
+  const client = new pg.Client({ connectionString: databaseUrl });
+  await client.connect();
+  try {
+    return (await client.query<T>(text, values)).rows;
+  } finally {
+    await client.end();
+  }
+}
+
+test.beforeAll(async () => {
+  test.setTimeout(300_000);
+  adminUrl =
+    execFileSync("bash", ["deploy/postgres.sh"], { cwd: root, encoding: "utf8" }).trim().split("\n").at(-1) ??
+    "";
+  database = `arbor_e2e_cluster_${randomBytes(4).toString("hex")}`;
+  const admin = new pg.Client({ connectionString: adminUrl });
+  await admin.connect();
+  await admin.query(`CREATE DATABASE "${database}"`);
+  await admin.end();
+  const url = new URL(adminUrl);
+  url.pathname = `/${database}`;
+  databaseUrl = url.toString();
+  execFileSync("rm", ["-rf", clusterDir]);
+  clusterScript("start");
+});
+
+test.afterAll(async () => {
+  if (databaseUrl) clusterScript("stop");
+  // The sandboxes the instances made (scripts/e2e-cleanup.sh knows only the SQLite instances' labels).
+  for (const i of [1, 2]) {
+    const label = sandboxOwnerLabel({
+      databaseUrl,
+      dataDir: path.join(clusterDir, `instance-${i}`),
+      cluster: true,
+    });
+    const ids = execFileSync(
+      "docker",
+      ["ps", "-aq", "--filter", "label=arbor.managed=true", "--filter", `label=arbor.instance=${label}`],
+      { encoding: "utf8" },
+    )
+      .split("\n")
+      .filter(Boolean);
+    if (ids.length > 0) execFileSync("docker", ["rm", "-f", ...ids], { stdio: "ignore" });
+  }
+  if (!database) return;
+  const admin = new pg.Client({ connectionString: adminUrl });
+  await admin.connect();
+  await admin.query(`DROP DATABASE IF EXISTS "${database}" WITH (FORCE)`);
+  await admin.end();
+});
+
+/** The signed-in cookies of the balancer's host, also for the instances' own address (127.0.0.1). */
+async function shareCookiesWithInstances(context: BrowserContext): Promise<void> {
+  const cookies = await context.cookies(`http://localhost:${CLUSTER_PORT}`);
+  await context.addCookies(cookies.map(({ name, value }) => ({ name, value, url: "http://127.0.0.1" })));
+}
+
+function screen(page: Page) {
+  return page.getByTestId("terminal-screen").locator(".xterm-rows");
+}
+
+async function typeInTerminal(page: Page, line: string): Promise<void> {
+  await page.getByTestId("terminal-screen").click();
+  await page.keyboard.type(line);
+  await page.keyboard.press("Enter");
+}
+
+test("two watchers on two instances share one terminal: same output, typing into the same shell", async ({
+  page,
+  context,
+}) => {
+  await signUp(page, newUser("cluster-term"));
+  await createProject(page, "Cluster terminal");
+  const sessionUrl = await startTask(page, "run `ls`");
+  await expectRunStatus(page, "VERIFIED");
+  const sessionPath = new URL(sessionUrl).pathname;
+  await shareCookiesWithInstances(context);
+
+  // Straight to each instance (the balancer would pick one for us): the terminal is opened on 1…
+  const first = await context.newPage();
+  await first.goto(`http://127.0.0.1:${instancePort(1)}${sessionPath}`);
+  await openWorkspaceTab(first, "terminal");
+  await first.getByRole("button", { name: "Open terminal" }).click();
+  await expect(first.getByTestId("terminal-view")).toHaveAttribute("data-state", "open");
+  await expect(screen(first)).toContainText("/workspace$");
+  await typeInTerminal(first, "echo from-one-$((40+2))");
+  await expect(screen(first)).toContainText("from-one-42");
+  const holders = await sql<{ address: string }>(
+    "SELECT address FROM arbor_queue.terminal_owner WHERE session_id = $1",
+    [sessionPath.split("/").at(-1)],
+  );
+  expect(holders.map((row) => row.address)).toEqual([`http://127.0.0.1:${instancePort(1)}`]);
+
+  // …and watched and typed into from 2, which relays to 1.
+  const second = await context.newPage();
+  await second.goto(`http://127.0.0.1:${instancePort(2)}${sessionPath}`);
+  await openWorkspaceTab(second, "terminal");
+  await expect(second.getByTestId("terminal-view")).toHaveAttribute("data-state", "open");
+  await second.getByTestId("terminal-screen").scrollIntoViewIfNeeded();
+  await expect(screen(second)).toContainText("from-one-42");
+  await typeInTerminal(second, "echo from-two-$((6*7)) $$");
+  await expect(screen(second)).toContainText(/from-two-42 \d+/);
+  await expect(screen(first)).toContainText(/from-two-42 \d+/);
+  // The same shell: `$$` typed on instance 2 is the pid of the shell instance 1 started.
+  await typeInTerminal(first, "echo pid-$$");
+  const pidLine = async (p: Page) => /pid-(\d+)/.exec((await screen(p).textContent()) ?? "")?.[1];
+  await expect.poll(() => pidLine(second)).toMatch(/^\d+$/);
+  const shellPid = await pidLine(first);
+  expect(shellPid).toBeDefined();
+  expect(await screen(second).textContent()).toContain(`from-two-42 ${shellPid}`);
+  await first.close();
+  await second.close();
+});
+
+test("kill -9 of the instance driving a run: the other resumes it, the live view keeps going, nothing twice", async ({
+  page,
+}) => {
+  await signUp(page, newUser("cluster-run"));
+  await createProject(page, "Cluster failover");
+  const sessionUrl = await startTask(
+    page,
+    "run `echo tick 1 && echo tick 2 && sleep 8 && echo once >> marker.txt`",
+  );
+  const sessionId = new URL(sessionUrl).pathname.split("/").at(-1) ?? "";
+  await page.getByTestId("approve").click();
+  // Mid-command: its first lines are in the shared output-so-far file (the live output itself reaches
+  // only browsers connected to the driving instance, which the balancer may not have picked).
+  const outputSoFar = path.join(clusterDir, "shared", "output-so-far");
+  await expect
+    .poll(
+      () =>
+        readdirSync(outputSoFar)
+          .map((file) => readFileSync(path.join(outputSoFar, file), "utf8"))
+          .join("\n"),
+      { timeout: 30_000, intervals: [200] },
+    )
+    .toContain("tick 2");
+
+  // The driver, from the lease table (owner = host:pid:random): one of the two instances.
+  const pids = [1, 2].map((i) =>
+    execFileSync("cat", [path.join(clusterDir, `instance-${i}`, "pid")], { encoding: "utf8" }).trim(),
+  );
+  const leaseOwner = async () =>
+    (
+      await sql<{ owner: string | null }>("SELECT owner FROM arbor_queue.run_lease WHERE session_id = $1", [
+        sessionId,
+      ])
+    )[0]?.owner ?? null;
+  const driver = (await leaseOwner())?.split(":")[1];
+  expect(pids).toContain(driver);
+  execFileSync("kill", ["-9", String(driver)]);
+
+  // No reload: the page's live streams reconnect through the balancer to the surviving instance.
+  const card = page.getByTestId("approval-card");
+  await expect(card.locator("h2")).toHaveText("Run this command again?", { timeout: 60_000 });
+  await expect(card.getByTestId("interrupted-output")).toContainText("tick 2");
+  await card.getByTestId("approve").click();
+  await expectRunStatus(page, "VERIFIED");
+  // The surviving instance took the run over (its log says so) once the dead one's lease ran out.
+  const survivor = pids.indexOf(String(driver)) === 0 ? 2 : 1;
+  const survivorLog = execFileSync("cat", [path.join(clusterDir, `instance-${survivor}`, "server.log")], {
+    encoding: "utf8",
+  });
+  expect(survivorLog).toContain("resumed runs of an instance that stopped renewing its leases");
+  expect(await leaseOwner()).toBeNull(); // released when the run ended
+
+  // The side effect happened once: the write ran to its end only in the re-run the person approved.
+  const marker = execFileSync(
+    "docker",
+    ["exec", `arbor-session-${sessionId}`, "cat", "/workspace/marker.txt"],
+    {
+      encoding: "utf8",
+    },
+  );
+  expect(marker).toBe("once\n");
+
+  // The log: sequence numbers 1..n, no gap, no duplicate; one start, one resume.
+  const events = await sql<{ seq: number; type: string }>(
+    'SELECT seq, type FROM "Event" WHERE "sessionId" = $1 ORDER BY seq',
+    [sessionId],
+  );
+  expect(events.map((event) => event.seq)).toEqual(events.map((_, index) => index + 1));
+  expect(events.filter((event) => event.type === "run-started")).toHaveLength(1);
+  expect(events.filter((event) => event.type === "run-resumed")).toHaveLength(1);
+
+  // What the live view built across the failover equals a fresh load of the log.
+  const live = await settledTexts(page);
+  await page.reload();
+  await expectRunStatus(page, "VERIFIED");
+  expect(await settledTexts(page)).toEqual(live);
+  expect(live.join("\n")).toContain("COMMAND echo tick 1");
+});
+
+/** Each intention node's whole text, once two reads in a row agree (the last events have arrived). */
+async function settledTexts(page: Page): Promise<string[]> {
+  let texts: string[] = [];
+  await expect(async () => {
+    const before = await intentions(page).evaluateAll((nodes) => nodes.map((node) => node.textContent ?? ""));
+    await page.waitForTimeout(300);
+    texts = await intentions(page).evaluateAll((nodes) => nodes.map((node) => node.textContent ?? ""));
+    expect(texts).toEqual(before);
+    expect(texts.length).toBeGreaterThan(0);
+  }).toPass({ timeout: 30_000 });
+  return texts;
+}
