@@ -81,6 +81,8 @@ const schema = z.object({
       context.addIssue({ code: "custom", message: error instanceof Error ? error.message : String(error) });
     }
   }),
+  /** How often each of those hosts is pinged; a failed ping marks its sessions' sandboxes lost. */
+  ARBOR_DOCKER_HOST_CHECK_MS: z.coerce.number().int().min(200).max(600_000).default(5_000),
   /** Warm sandbox containers kept ready for new sessions (0: off). */
   ARBOR_SANDBOX_POOL_SIZE: z.coerce.number().int().min(0).max(16).default(0),
   /**
