@@ -54,6 +54,8 @@ start) ;;
 *) die "usage: deploy/docker-host.sh start|stop|status" ;;
 esac
 
+# openssl makes the certificates, iproute2 the namespace, curl asks the engine whether it answers.
+ensure_debian_packages openssl iproute2 curl util-linux
 mkdir -p "$DIR/data" "$CERTS" "$RUN"
 chmod 700 "$DIR" "$CERTS"
 
