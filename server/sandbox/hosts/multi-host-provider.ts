@@ -160,15 +160,34 @@ export class MultiHostSandboxProvider implements SandboxProvider {
     });
   }
 
+  /**
+   * A session with no host recorded whose container is already on a host (made before
+   * ARBOR_DOCKER_HOSTS was set, when every sandbox was on the local engine) is pinned there.
+   */
+  private async adoptExisting(sessionId: string): Promise<DockerHostEntry | null> {
+    for (const host of this.options.hosts) {
+      if (!this.health.isHealthy(host.config.id)) continue;
+      const found = await host.provider.get(sessionId).catch(() => null);
+      if (found) {
+        await this.options.pins.pin(sessionId, host.config.id);
+        return host;
+      }
+    }
+    return null;
+  }
+
   async create(options: CreateSandboxOptions): Promise<Sandbox> {
-    const host = (await this.pinned(options.sessionId)) ?? (await this.place(options));
+    const host =
+      (await this.pinned(options.sessionId)) ??
+      (await this.adoptExisting(options.sessionId)) ??
+      (await this.place(options));
     await this.imageOn(host, options.image ?? host.provider.image);
     return host.provider.create(options);
   }
 
   async get(sessionId: string): Promise<Sandbox | null> {
     const hostId = await this.options.pins.hostOf(sessionId);
-    if (hostId === null) return null;
+    if (hostId === null) return (await this.adoptExisting(sessionId))?.provider.get(sessionId) ?? null;
     const host = this.byId.get(hostId);
     // A lost host's sandbox is gone; create() then says why.
     if (!host || !this.health.isHealthy(hostId)) return null;
