@@ -90,6 +90,8 @@ describe.skipIf(process.getuid?.() !== 0)("sandboxes on two Docker hosts", () =>
 
   afterAll(async () => {
     await multi?.close();
+    // The sessions' ids are the database's, not prefixed: every sandbox of this file's instance goes.
+    await local?.sweepOrphans(() => new Set());
     await cleanUp(local);
     await cleanupDb?.();
   });

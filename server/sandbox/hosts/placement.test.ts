@@ -13,12 +13,17 @@ const host = (id: string, load: Partial<HostLoad> = {}): HostLoad => ({
 
 describe("chooseHost", () => {
   it("takes the host with the most free memory", () => {
-    const chosen = chooseHost([host("a", { freeMemoryBytes: 2 * GiB }), host("b", { freeMemoryBytes: 6 * GiB })], GiB);
+    const chosen = chooseHost(
+      [host("a", { freeMemoryBytes: 2 * GiB }), host("b", { freeMemoryBytes: 6 * GiB })],
+      GiB,
+    );
     expect(chosen?.id).toBe("b");
   });
 
   it("breaks a memory tie by fewer running sessions, then by configuration order", () => {
-    expect(chooseHost([host("a", { runningSessions: 2 }), host("b", { runningSessions: 1 })], GiB)?.id).toBe("b");
+    expect(chooseHost([host("a", { runningSessions: 2 }), host("b", { runningSessions: 1 })], GiB)?.id).toBe(
+      "b",
+    );
     expect(chooseHost([host("a"), host("b")], GiB)?.id).toBe("a");
   });
 
@@ -31,7 +36,9 @@ describe("chooseHost", () => {
     const atCap = host("a", { runningSessions: 4, freeMemoryBytes: 64 * GiB });
     const belowCap = host("b", { runningSessions: 3 });
     expect(chooseHost([atCap, belowCap], GiB)?.id).toBe("b");
-    expect(chooseHost([host("a", { freeMemoryBytes: GiB - 1 }), host("b", { freeMemoryBytes: GiB })], GiB)?.id).toBe("b");
+    expect(
+      chooseHost([host("a", { freeMemoryBytes: GiB - 1 }), host("b", { freeMemoryBytes: GiB })], GiB)?.id,
+    ).toBe("b");
   });
 
   it("returns null with a reason when no host can take the session", () => {
