@@ -50,7 +50,7 @@ export class SandboxHosts {
       for (const event of events) {
         const body = event.body;
         if (body.type === "intention-status-changed" && body.status === "VERIFIED")
-          this.snapshotAfter(sessionId, body.intentionId);
+          void this.snapshotAfter(sessionId, body.intentionId);
       }
     });
   }
