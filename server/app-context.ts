@@ -23,10 +23,13 @@ import { Orchestrator } from "@/server/orchestrator/orchestrator";
 import { OutputSoFarFiles } from "@/server/orchestrator/output-so-far-files";
 import { instanceName, PgRunLeases } from "@/server/postgres/run-leases";
 import { PgTerminalOwners } from "@/server/postgres/terminal-owners";
+import { SandboxHosts, sessionHostPins } from "@/server/runtime/sandbox-hosts";
 import { getEgressProxy, getSandboxProvider, onEgressConnection } from "@/server/sandbox";
+import { MultiHostSandboxProvider } from "@/server/sandbox/hosts/multi-host-provider";
 import { ProjectImages } from "@/server/sandbox/project-image/project-images";
 import { serverResourcePolicy } from "@/server/sandbox/resource-policy";
 import type { SandboxProvider } from "@/server/sandbox/types";
+import { effectiveResources, limitsOf, readProjectResources } from "@/server/sandbox/resources";
 import type { ModelSettingValues } from "@/server/settings/layers";
 import { resolveModelSettings } from "@/server/settings/layers";
 import { projectCheckpoints } from "@/server/settings/repo-config-file";
@@ -111,7 +114,13 @@ function create() {
   // The server-wide model (status bar, resumed runs): environment over defaults. Each new run
   // resolves its own from the project's and team's settings (see modelForRun below).
   const model = createAgentModel(resolveModelSettings({ environment }));
-  const sandboxes = getSandboxProvider();
+  const sandboxes = getSandboxProvider(sessionHostPins(db));
+  // Several Docker hosts (ARBOR_DOCKER_HOSTS): snapshots after each verification, lost sandboxes marked.
+  const sandboxHosts =
+    sandboxes instanceof MultiHostSandboxProvider
+      ? new SandboxHosts({ db, store, sandboxes, log: logger })
+      : null;
+  sandboxHosts?.start();
   // Every connection through the egress proxy is an event of the session whose container made it.
   onEgressConnection((connection) => {
     const { sessionId, at: _at, ...rest } = connection;
@@ -267,6 +276,31 @@ function create() {
   });
   // relayedHub: this process's own terminals, which other instances reach through the relay endpoint.
   const { terminals, relayedHub } = createTerminals(instance, sandboxes, store);
+  /** Restarts a lost sandbox on a healthy host from its last snapshot; null with one Docker engine. */
+  const restartSandbox = sandboxHosts
+    ? async (sessionId: string, by: { name: string }) => {
+        const session = await db.session.findUniqueOrThrow({
+          where: { id: sessionId },
+          include: { project: true },
+        });
+        const { project } = session;
+        const resources = effectiveResources(
+          readProjectResources(project.sandboxResources),
+          serverResourcePolicy(),
+        );
+        const image = await projectImages.imageFor(project.id).then(
+          (choice) => choice.image,
+          () => undefined,
+        );
+        return sandboxHosts.restartElsewhere(sessionId, by, {
+          repoPath: project.repoPath,
+          branch: session.branch,
+          limits: limitsOf(resources),
+          runtime: readSandboxRuntime(project.sandboxRuntime),
+          ...(image ? { image } : {}),
+        });
+      }
+    : null;
   // The tiers' models, by provider and name only: the chat box's model picker lists them.
   const tierModels = (modelConfig?.tiers ?? []).map((tier) => ({
     name: tier.name,
@@ -286,6 +320,7 @@ function create() {
     projectImages,
     runDefaults,
     telemetry,
+    restartSandbox,
   };
 }
 

@@ -77,9 +77,12 @@ describe("parseEnv: ARBOR_SECRET_KEY and the model variables", () => {
         NEXTAUTH_SECRET: "x",
         ARBOR_SECRET_KEY: "short",
         ARBOR_MODEL_PROVIDER: "mistral",
+        ARBOR_DOCKER_HOSTS: "local,tcp://10.0.0.2:2375",
       });
     expect(bad).toThrow(/ARBOR_SECRET_KEY: must be 32 bytes/);
     expect(bad).toThrow(/ARBOR_MODEL_PROVIDER: Invalid option/);
+    // Plain TCP to a Docker engine is root on that host without a password: refused at startup.
+    expect(bad).toThrow(/ARBOR_DOCKER_HOSTS: tcp:\/\/10\.0\.0\.2:2375: a tcp host needs \?tls=/);
   });
 
   it("leaves unset model variables unset, so the settings layers below can decide", () => {

@@ -5,6 +5,7 @@ import { z } from "zod";
 // CLI, which does not resolve the "@/" alias.
 import { parseSecretKey } from "./data-dir/secret-key";
 import { issuesOf } from "./domain/text/zod-problems";
+import { parseDockerHosts } from "./domain/vocabulary/docker-hosts";
 import { PROVIDER_IDS } from "./domain/vocabulary/providers";
 import { EscalationPolicy, FULL_MODE_CHOICES, TWO_PHASE_DEFAULTS } from "./domain/vocabulary/two-phase";
 
@@ -84,6 +85,19 @@ const schema = z.object({
   /** A YAML file with model prices and run budgets (see server/model/tiers/example.yaml). */
   ARBOR_MODEL_CONFIG: optionalString,
   ARBOR_SANDBOX_IMAGE: z.string().default("arbor-sandbox:latest"),
+  /**
+   * The Docker engines sandboxes run on (server/domain/vocabulary/docker-hosts.ts): `local`,
+   * `unix:///path` or `tcp://host:port?tls=/dir`, comma-separated. Unset: the local engine only.
+   */
+  ARBOR_DOCKER_HOSTS: optionalString.superRefine((value, context) => {
+    try {
+      parseDockerHosts(value);
+    } catch (error) {
+      context.addIssue({ code: "custom", message: error instanceof Error ? error.message : String(error) });
+    }
+  }),
+  /** How often each of those hosts is pinged; a failed ping marks its sessions' sandboxes lost. */
+  ARBOR_DOCKER_HOST_CHECK_MS: z.coerce.number().int().min(200).max(600_000).default(5_000),
   /** Warm sandbox containers kept ready for new sessions (0: off). */
   ARBOR_SANDBOX_POOL_SIZE: z.coerce.number().int().min(0).max(16).default(0),
   /**

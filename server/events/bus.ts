@@ -7,18 +7,28 @@ import type { StoredEvent } from "@/server/domain/events/schema";
  */
 class EventBus {
   private readonly emitter = new EventEmitter();
+  /** Listeners to every session's appends (kept apart from the per-session ones: ids never collide). */
+  private readonly everything = new EventEmitter();
 
   constructor() {
     this.emitter.setMaxListeners(0);
   }
 
   publish(sessionId: string, events: readonly StoredEvent[]): void {
-    if (events.length > 0) this.emitter.emit(sessionId, events);
+    if (events.length === 0) return;
+    this.emitter.emit(sessionId, events);
+    this.everything.emit("appended", sessionId, events);
   }
 
   /** Whether anyone here follows the session (a notification from another instance is then worth reading). */
   following(sessionId: string): boolean {
     return this.emitter.listenerCount(sessionId) > 0;
+  }
+
+  /** Every append made in this process, whichever the session (e.g. snapshots after a verification). */
+  subscribeAll(listener: (sessionId: string, events: readonly StoredEvent[]) => void): () => void {
+    this.everything.on("appended", listener);
+    return () => this.everything.off("appended", listener);
   }
 
   subscribe(sessionId: string, listener: (events: readonly StoredEvent[]) => void): () => void {

@@ -127,6 +127,24 @@ export async function fetchBundle(repoPath: string, bundlePath: string, branch: 
   return stdout.trim();
 }
 
+/** Stores a bundle's `ref` in the bare repository as `target` (a hidden ref: refs/arbor/…), returning its commit. */
+export async function fetchBundleRef(
+  repoPath: string,
+  bundlePath: string,
+  ref: string,
+  target: string,
+): Promise<string> {
+  await git(["-C", repoPath, "fetch", "-q", bundlePath, `+${ref}:${target}`]);
+  const { stdout } = await git(["-C", repoPath, "rev-parse", target]);
+  return stdout.trim();
+}
+
+/** The refs under `prefix` in the bare repository (e.g. a session's snapshots). */
+export async function refsUnder(repoPath: string, prefix: string): Promise<string[]> {
+  const { stdout } = await git(["-C", repoPath, "for-each-ref", "--format=%(refname)", prefix]);
+  return stdout.split("\n").filter(Boolean);
+}
+
 export async function defaultBranch(repoPath: string): Promise<string> {
   const { stdout } = await git(["-C", repoPath, "symbolic-ref", "--short", "HEAD"]);
   return stdout.trim() || "main";

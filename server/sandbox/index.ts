@@ -1,10 +1,13 @@
 import "server-only";
 import path from "node:path";
 import Docker from "dockerode";
+import { parseDockerHosts } from "@/server/domain/vocabulary/docker-hosts";
 import { env, isPostgresUrl } from "@/server/env";
 import { logger } from "@/server/logger";
 import { DockerSandboxProvider } from "./docker-provider";
 import { type EgressConnection, EgressProxy } from "./egress/egress-proxy";
+import { dockerClientFor } from "./hosts/docker-host";
+import { type HostPins, MultiHostSandboxProvider } from "./hosts/multi-host-provider";
 import { sandboxOwnerLabel } from "./instance-label";
 import { serverResourcePolicy } from "./resource-policy";
 import { effectiveResources, limitsOf } from "./resources";
@@ -59,6 +62,39 @@ export function getEgressProxy(): EgressProxy | null {
   return globalForProxy.arborEgressProxy;
 }
 
+/**
+ * The process-wide provider. Without ARBOR_DOCKER_HOSTS: one provider on the local engine, as always.
+ * With it: one provider per host behind a MultiHostSandboxProvider, which places each session and
+ * records its host through `pins` (the Session row).
+ */
+export function getSandboxProvider(pins?: HostPins): SandboxProvider {
+  if (globalForSandbox.arborSandboxProvider) return globalForSandbox.arborSandboxProvider;
+  if (env.ARBOR_DOCKER_HOSTS === undefined) {
+    globalForSandbox.arborSandboxProvider = providerOn(new Docker(), true);
+    return globalForSandbox.arborSandboxProvider;
+  }
+  if (!pins) throw new Error("ARBOR_DOCKER_HOSTS needs the sessions' host pins (see app-context)");
+  const hosts = parseDockerHosts(env.ARBOR_DOCKER_HOSTS).map((config) => {
+    const docker = dockerClientFor(config);
+    // The egress proxy runs on the local engine's network: sandboxes elsewhere run with it Off.
+    return { config, docker, provider: providerOn(docker, config.kind === "local") };
+  });
+  const first = hosts[0];
+  if (!first) throw new Error("ARBOR_DOCKER_HOSTS lists no host");
+  const multi = new MultiHostSandboxProvider({
+    hosts,
+    pins,
+    // Images are built on (and copied from) the local engine when it is listed, else the first host.
+    imageSource: (hosts.find((host) => host.config.kind === "local") ?? first).docker,
+    instance: ownerLabel(),
+    healthIntervalMs: env.ARBOR_DOCKER_HOST_CHECK_MS,
+    log: logger,
+  });
+  multi.startHealthChecks();
+  globalForSandbox.arborSandboxProvider = multi;
+  return multi;
+}
+
 function ownerLabel(): string {
   return sandboxOwnerLabel({
     databaseUrl: env.DATABASE_URL,
@@ -67,23 +103,20 @@ function ownerLabel(): string {
   });
 }
 
-export function getSandboxProvider(): SandboxProvider {
-  const instance = ownerLabel();
-  const docker = new Docker();
-  const egress = getEgressProxy();
-  globalForSandbox.arborSandboxProvider ??= new DockerSandboxProvider({
+function providerOn(docker: Docker, withEgress: boolean): DockerSandboxProvider {
+  const egress = withEgress ? getEgressProxy() : null;
+  return new DockerSandboxProvider({
     docker,
     ...(egress ? { egress } : {}),
     image: env.ARBOR_SANDBOX_IMAGE,
     defaultTimeoutMs: env.ARBOR_COMMAND_TIMEOUT_MS,
     // One owner per database (per instance in a cluster): servers sharing an engine never sweep each
     // other's sandboxes.
-    instance,
+    instance: ownerLabel(),
     // Opt-in: pool containers outlive the process (the next start of the same database adopts them),
     // so a throwaway database (an e2e run) would leave them behind.
     poolSize: env.ARBOR_SANDBOX_POOL_SIZE,
     // The server's default limits: the warm pool's containers have these; a project's own differ.
     limits: limitsOf(effectiveResources({}, serverResourcePolicy())),
   });
-  return globalForSandbox.arborSandboxProvider;
 }

@@ -25,6 +25,7 @@ import { RunDelivery } from "./qa-reports";
 import { RunPreApprovals } from "./run-pre-approvals";
 import { SandboxBadge } from "./sandbox-badge";
 import { SandboxInfo } from "./sandbox-info";
+import { SandboxLost } from "./sandbox-lost";
 import { RunSpend } from "./spend";
 import { RunStatusBadge } from "./status-badge";
 import { TraceExport } from "./trace-export";
@@ -168,6 +169,12 @@ export function SessionView({ sessionId }: { sessionId: string }) {
       }
       tree={
         <>
+          <SandboxLost
+            sessionId={sessionId}
+            host={view.sandboxHost}
+            canRestart={session.data.permissions.work}
+            running={running}
+          />
           <RunProgress view={view} run={currentRun} />
           {setupRunning && environment}
           <section className="card" aria-label="Intention tree">

@@ -52,7 +52,27 @@ export const sessionRouter = createRouter({
         },
       },
     });
-    return sessions.map(({ runs, ...session }) => ({ ...session, latest: latestRun(runs[0]) }));
+    // A lost sandbox (several Docker hosts) shows over the latest run's status until it is restarted.
+    const hostEvents = await ctx.db.event.findMany({
+      where: {
+        sessionId: { in: sessions.map((session) => session.id) },
+        type: { in: ["sandbox-lost", "sandbox-restarted"] },
+      },
+      orderBy: { seq: "asc" },
+      select: { sessionId: true, type: true },
+    });
+    const lost = new Set<string>();
+    for (const event of hostEvents)
+      event.type === "sandbox-lost" ? lost.add(event.sessionId) : lost.delete(event.sessionId);
+    return sessions.map(({ runs, ...session }) => {
+      const latest = latestRun(runs[0]);
+      const sandboxLost = lost.has(session.id);
+      return {
+        ...session,
+        sandboxLost,
+        latest: latest && sandboxLost ? { ...latest, shown: "SANDBOX_LOST" as const } : latest,
+      };
+    });
   }),
 
   /** Opens a session and starts its first run with the task typed on the project page. */

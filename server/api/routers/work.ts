@@ -18,6 +18,20 @@ async function assertIdle(ctx: Context, sessionId: string): Promise<void> {
 
 export const workRouter = createRouter({
   /**
+   * A lost sandbox (its Docker host stopped answering) made again on a healthy host from the last
+   * snapshot; what was done after that snapshot is gone, and the session page says so.
+   */
+  restartSandbox: sessionProcedure.requires("work").mutation(async ({ ctx }) => {
+    if (!ctx.app.restartSandbox)
+      throw new UserFacingError(
+        "This server runs sandboxes on one Docker engine: there is no other host.",
+        "PRECONDITION_FAILED",
+      );
+    await assertIdle(ctx, ctx.session.id);
+    return ctx.app.restartSandbox(ctx.session.id, { name: ctx.user.name });
+  }),
+
+  /**
    * The session's changes against its base, for the Changes tab: from the sandbox while it exists
    * (any member may look, as with the Files card), else nothing to show.
    */

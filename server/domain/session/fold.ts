@@ -1,5 +1,5 @@
 import type { EventType, StoredEvent } from "@/server/domain/events/schema";
-import type { SessionView } from "@/server/domain/session/view";
+import type { SandboxHostView, SessionView } from "@/server/domain/session/view";
 import { foldAnswer } from "./answer-view";
 import {
   grantRun,
@@ -41,6 +41,11 @@ export function applyEvent(view: SessionView, event: StoredEvent): SessionView {
   (FOLDS[event.body.type] as FoldOf<EventType>)(view, event.body, event);
   return view;
 }
+
+const sandboxHostOf = (view: SessionView): SandboxHostView => {
+  view.sandboxHost ??= { lastSnapshot: null, lost: null, restarted: null };
+  return view.sandboxHost;
+};
 
 /** A person's file and folder operations count toward the work's changes; their paths are in the log. */
 const countPersonFileChange = (view: SessionView) => {
@@ -131,6 +136,28 @@ const FOLDS: EventFolds = {
   "sandbox-described": (view, body) => {
     const run = view.runs[body.runId];
     if (run) run.sandboxInfo = { toolchains: body.toolchains, resources: body.resources };
+  },
+  "workspace-snapshotted": (view, body, event) => {
+    sandboxHostOf(view).lastSnapshot = { ref: body.ref, title: body.title, seq: event.seq };
+  },
+  "sandbox-lost": (view, body, event) => {
+    sandboxHostOf(view).lost = {
+      host: body.host,
+      message: body.message,
+      at: event.at,
+      unsaved: body.unsaved,
+    };
+  },
+  "sandbox-restarted": (view, body, event) => {
+    const host = sandboxHostOf(view);
+    host.lost = null;
+    host.restarted = {
+      fromHost: body.fromHost,
+      toHost: body.toHost,
+      by: body.by.name,
+      snapshot: body.snapshot,
+      at: event.at,
+    };
   },
   "intention-created": (view, body) => {
     view.intentions[body.intentionId] = {

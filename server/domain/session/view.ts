@@ -211,6 +211,8 @@ export interface SessionView {
   terminal: TerminalView | null;
   /** The sandbox's network and setup (absent from views folded before they existed: read with `?? `). */
   environment?: EnvironmentView;
+  /** Where the sandbox stands on its Docker host (absent from older views and single-engine sessions). */
+  sandboxHost?: SandboxHostView;
   /** Changes people made from the Files card (saves, new files, renames, deletes): open trees follow it. */
   personFileChanges: number;
   runOrder: string[];
@@ -360,4 +362,14 @@ export interface RestoredItemView {
 export interface RunTierFields {
   /** The run's model tiers, cheap to strong (null: the run has one model). */
   tiers: { escalation: string; tiers: TierRef[] } | null;
+}
+
+/** A session's snapshots and a lost sandbox (several Docker hosts, README "Docker hosts"). */
+export interface SandboxHostView {
+  /** The newest snapshot (taken after a VERIFIED intention); a restart starts from it. */
+  lastSnapshot: { ref: string; title: string; seq: number } | null;
+  /** Set while the sandbox is lost (its host stopped answering); cleared by a restart. */
+  lost: { host: string; message: string; at: string; unsaved: string[] } | null;
+  /** The last restart: from which host, by whom, from which snapshot. */
+  restarted: { fromHost: string; toHost: string; by: string; snapshot: string | null; at: string } | null;
 }

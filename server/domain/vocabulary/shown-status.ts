@@ -15,6 +15,8 @@ import { z } from "zod";
  * - ANSWERED: a read-only answer came (an answer is not a verification).
  * - FAILED: it ended without being verified, or the answer did not come.
  * - STOPPED: a person (or a budget stop) ended the run; the node that was working shows it too.
+ * - SANDBOX_LOST: a session whose sandbox's Docker host stopped answering, until it is restarted
+ *   elsewhere (the log's `sandbox-lost`; never a run's or a node's own status).
  */
 export const SHOWN_STATUSES = [
   "WORKING",
@@ -25,6 +27,7 @@ export const SHOWN_STATUSES = [
   "ANSWERED",
   "FAILED",
   "STOPPED",
+  "SANDBOX_LOST",
 ] as const;
 export const ShownStatus = z.enum(SHOWN_STATUSES);
 export type ShownStatus = z.infer<typeof ShownStatus>;
@@ -39,6 +42,7 @@ export const SHOWN_STATUS_LABELS: Record<ShownStatus, string> = {
   ANSWERED: "ANSWERED",
   FAILED: "FAILED",
   STOPPED: "STOPPED",
+  SANDBOX_LOST: "SANDBOX LOST",
 };
 
 /** The badge's colour family (each passes WCAG AA contrast in both themes: app/globals.css). */
@@ -51,6 +55,7 @@ export const SHOWN_STATUS_TONES: Record<ShownStatus, "info" | "ok" | "warn" | "d
   ANSWERED: "info",
   FAILED: "danger",
   STOPPED: "warn",
+  SANDBOX_LOST: "danger",
 };
 
 /** One sentence per status, for the badge's title and the README's table. */
@@ -63,4 +68,6 @@ export const SHOWN_STATUS_MEANINGS: Record<ShownStatus, string> = {
   ANSWERED: "A read-only answer came; nothing was changed or verified.",
   FAILED: "It ended without being verified, with the reason shown; or no answer came.",
   STOPPED: "A person stopped the run; the node it was working on shows it too.",
+  SANDBOX_LOST:
+    "The sandbox's Docker host stopped answering; restart it on another host from the last snapshot.",
 };

@@ -31,7 +31,49 @@ export const SandboxDescribedBody = z.object({
 });
 
 /**
- * This family's event types (the sandbox's toolchains and resource limits).
+ * The workspace after a VERIFIED intention, committed (through a throw-away index, on top of HEAD) to
+ * a hidden ref of the session in the project's repository: what a lost sandbox restarts from.
+ */
+export const WorkspaceSnapshottedBody = z.object({
+  type: z.literal("workspace-snapshotted"),
+  intentionId: z.string(),
+  /** The intention's title, so "what was lost" reads without the rest of the log. */
+  title: z.string().max(300),
+  /** refs/arbor/sessions/<session>/snapshots/<n> */
+  ref: z.string().max(300),
+  commit: z.string().regex(/^[0-9a-f]{40,64}$/),
+});
+
+const SnapshotRef = z.object({ ref: z.string().max(300), title: z.string().max(300) });
+
+/** The session's Docker host stopped answering: its sandbox and the work since the last snapshot are gone. */
+export const SandboxLostBody = z.object({
+  type: z.literal("sandbox-lost"),
+  host: z.string().max(300),
+  message: z.string().max(1000),
+  /** What a restart starts from; null: no intention was verified yet, it starts from the branch. */
+  lastSnapshot: SnapshotRef.nullable(),
+  /** Titles of the intentions that were not verified when it was lost: their work since is gone. */
+  unsaved: z.array(z.string().max(300)).max(50),
+});
+
+/** A person restarted a lost sandbox: the session is placed again (on a healthy host), from the snapshot. */
+export const SandboxRestartedBody = z.object({
+  type: z.literal("sandbox-restarted"),
+  fromHost: z.string().max(300),
+  toHost: z.string().max(300),
+  by: z.object({ name: z.string().max(200) }),
+  /** The snapshot the workspace was restored from; null: from the session's branch. */
+  snapshot: z.string().max(300).nullable(),
+});
+
+/**
+ * This family's event types (the sandbox's toolchains and resource limits, its snapshots and hosts).
  * The union (schema.ts) is every family's tuple; a new type of this family goes here.
  */
-export const SANDBOX_EVENTS = [SandboxDescribedBody] as const;
+export const SANDBOX_EVENTS = [
+  SandboxDescribedBody,
+  WorkspaceSnapshottedBody,
+  SandboxLostBody,
+  SandboxRestartedBody,
+] as const;

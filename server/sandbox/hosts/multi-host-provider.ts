@@ -1,0 +1,284 @@
+import "server-only";
+import type Docker from "dockerode";
+import type { Logger } from "pino";
+import type { DockerHostConfig } from "@/server/domain/vocabulary/docker-hosts";
+import type { EgressPhase, EgressSettings } from "@/server/domain/vocabulary/egress";
+import { GiB } from "../container-spec";
+import type { DockerSandboxProvider } from "../docker-provider";
+import type {
+  CreateSandboxOptions,
+  EgressApplied,
+  LiveSessionsQuery,
+  Sandbox,
+  SandboxProvider,
+  SandboxTerminal,
+  TerminalSize,
+} from "../types";
+import { SandboxError, SandboxUnavailableError } from "../types";
+import { ensureImageOn, measureHost } from "./docker-host";
+import { HostHealth } from "./host-health";
+import { chooseHost, type HostLoad, noHostReason } from "./placement";
+
+/** Where each session's sandbox runs, kept with the session (Session.dockerHost) so it survives restarts. */
+export interface HostPins {
+  hostOf(sessionId: string): Promise<string | null>;
+  pin(sessionId: string, hostId: string | null): Promise<void>;
+}
+
+export interface DockerHostEntry {
+  config: DockerHostConfig;
+  docker: Docker;
+  provider: DockerSandboxProvider;
+}
+
+export interface MultiHostOptions {
+  hosts: DockerHostEntry[];
+  pins: HostPins;
+  /** The engine images are built on and copied from (the first host). */
+  imageSource: Docker;
+  /** Owner label: only this instance's sandboxes count towards a host's load. */
+  instance: string;
+  defaultMemoryBytes?: number;
+  healthIntervalMs: number;
+  log: Logger;
+}
+
+/** The message a session whose host went away shows; the same words in the event and the error. */
+export function sandboxLostMessage(hostId: string): string {
+  return `The sandbox's Docker host ${hostId} stopped answering: the sandbox and anything in it since the last snapshot are lost. Restart the sandbox on another host to go on from the last snapshot.`;
+}
+
+/**
+ * Sandboxes on several Docker engines: each session is placed on a healthy host with free capacity
+ * (placement.ts), pinned there, and every later call for it goes to that host's own provider (which
+ * keeps its own warm pool, orphan sweep and hardening). A host that stops answering is reported
+ * (`onHostLost`) and its sessions' sandboxes are lost until restarted elsewhere (`releaseHost`).
+ */
+export class MultiHostSandboxProvider implements SandboxProvider {
+  private readonly byId: Map<string, DockerHostEntry>;
+  readonly health: HostHealth;
+  private readonly imageCopies = new Map<string, Promise<unknown>>();
+
+  constructor(private readonly options: MultiHostOptions) {
+    this.byId = new Map(options.hosts.map((host) => [host.config.id, host]));
+    this.health = new HostHealth(
+      options.hosts.map((host) => ({ id: host.config.id, ping: () => host.provider.ping() })),
+      options.healthIntervalMs,
+      options.log,
+    );
+  }
+
+  /** Called once per host each time it goes from answering to not answering. */
+  onHostLost(listener: (hostId: string) => void): void {
+    this.health.onLost(listener);
+  }
+
+  startHealthChecks(): void {
+    this.health.start();
+  }
+
+  async close(): Promise<void> {
+    this.health.stop();
+    await Promise.all(this.options.hosts.map((host) => host.provider.close()));
+  }
+
+  /** The session's host id, if it was placed. */
+  hostOf(sessionId: string): Promise<string | null> {
+    return this.options.pins.hostOf(sessionId);
+  }
+
+  /** Forgets the session's host, so its next sandbox is placed again (on a healthy host). */
+  async releaseHost(sessionId: string): Promise<void> {
+    await this.options.pins.pin(sessionId, null);
+  }
+
+  /** The pinned host's provider; throws the "sandbox lost" error when that host is down. */
+  private async pinned(sessionId: string): Promise<DockerHostEntry | null> {
+    const hostId = await this.options.pins.hostOf(sessionId);
+    if (hostId === null) return null;
+    const host = this.byId.get(hostId);
+    if (!host || !this.health.isHealthy(hostId))
+      throw new SandboxUnavailableError(sandboxLostMessage(hostId));
+    return host;
+  }
+
+  private async loads(): Promise<HostLoad[]> {
+    return Promise.all(
+      this.options.hosts.map(async (host): Promise<HostLoad> => {
+        const healthy = this.health.isHealthy(host.config.id);
+        if (!healthy)
+          return { id: host.config.id, healthy, runningSessions: 0, maxSessions: 0, freeMemoryBytes: 0 };
+        return measureHost(host.docker, host.config, this.options.instance).then(
+          (load) => ({ ...load, healthy: true }),
+          () => ({
+            id: host.config.id,
+            healthy: false,
+            runningSessions: 0,
+            maxSessions: 0,
+            freeMemoryBytes: 0,
+          }),
+        );
+      }),
+    );
+  }
+
+  private async place(options: CreateSandboxOptions): Promise<DockerHostEntry> {
+    const loads = await this.loads();
+    const memory = options.limits?.memoryBytes ?? this.options.defaultMemoryBytes ?? GiB;
+    const chosen = chooseHost(loads, memory);
+    if (!chosen) throw new SandboxUnavailableError(noHostReason(loads));
+    this.options.log.info({ sessionId: options.sessionId, host: chosen.id, loads }, "sandbox placed");
+    await this.options.pins.pin(options.sessionId, chosen.id);
+    return this.byId.get(chosen.id) as DockerHostEntry;
+  }
+
+  /** The image reaches a host that lacks it by `docker save | docker load` from the source engine, once. */
+  private async imageOn(host: DockerHostEntry, image: string): Promise<void> {
+    if (host.docker === this.options.imageSource) return;
+    const key = `${host.config.id}|${image}`;
+    let copying = this.imageCopies.get(key);
+    if (!copying) {
+      const started = Date.now();
+      copying = ensureImageOn(host.docker, this.options.imageSource, image).then((result) => {
+        if (result === "copied")
+          this.options.log.info(
+            { host: host.config.id, image, ms: Date.now() - started },
+            "image copied to host",
+          );
+      });
+      this.imageCopies.set(key, copying);
+      copying.catch(() => this.imageCopies.delete(key));
+    }
+    await copying.catch((error: unknown) => {
+      throw new SandboxError(
+        "image_missing",
+        `Cannot copy the sandbox image ${image} to Docker host ${host.config.id}.`,
+        {
+          cause: error,
+        },
+      );
+    });
+  }
+
+  /**
+   * A session with no host recorded whose container is already on a host (made before
+   * ARBOR_DOCKER_HOSTS was set, when every sandbox was on the local engine) is pinned there.
+   */
+  private async adoptExisting(sessionId: string): Promise<DockerHostEntry | null> {
+    for (const host of this.options.hosts) {
+      if (!this.health.isHealthy(host.config.id)) continue;
+      const found = await host.provider.get(sessionId).catch(() => null);
+      if (found) {
+        await this.options.pins.pin(sessionId, host.config.id);
+        return host;
+      }
+    }
+    return null;
+  }
+
+  async create(options: CreateSandboxOptions): Promise<Sandbox> {
+    const host =
+      (await this.pinned(options.sessionId)) ??
+      (await this.adoptExisting(options.sessionId)) ??
+      (await this.place(options));
+    await this.imageOn(host, options.image ?? host.provider.image);
+    return host.provider.create(options);
+  }
+
+  async get(sessionId: string): Promise<Sandbox | null> {
+    const hostId = await this.options.pins.hostOf(sessionId);
+    if (hostId === null) return (await this.adoptExisting(sessionId))?.provider.get(sessionId) ?? null;
+    const host = this.byId.get(hostId);
+    // A lost host's sandbox is gone; create() then says why.
+    if (!host || !this.health.isHealthy(hostId)) return null;
+    return host.provider.get(sessionId);
+  }
+
+  /** Each healthy host sweeps its own containers; a host that is down is swept when it is back. */
+  async sweepOrphans(isLive: LiveSessionsQuery): Promise<{ removed: string[]; kept: string[] }> {
+    return this.onHealthy((provider) => provider.sweepOrphans(isLive));
+  }
+
+  async sweepCacheVolumes(
+    liveProjects: (projectIds: string[]) => Promise<Set<string>>,
+  ): Promise<{ removed: string[]; kept: string[] }> {
+    return this.onHealthy((provider) => provider.sweepCacheVolumes(liveProjects));
+  }
+
+  private async onHealthy(
+    sweep: (provider: DockerSandboxProvider) => Promise<{ removed: string[]; kept: string[] }>,
+  ): Promise<{ removed: string[]; kept: string[] }> {
+    const results = await Promise.all(
+      this.options.hosts
+        .filter((host) => this.health.isHealthy(host.config.id))
+        .map((host) =>
+          sweep(host.provider).catch((error: unknown) => {
+            this.options.log.warn({ host: host.config.id, err: error }, "sweep on a Docker host failed");
+            return { removed: [], kept: [] };
+          }),
+        ),
+    );
+    return { removed: results.flatMap((r) => r.removed), kept: results.flatMap((r) => r.kept) };
+  }
+
+  async copyWorkspace(fromSessionId: string, toSessionId: string): Promise<void> {
+    const [from, to] = await Promise.all([this.pinned(fromSessionId), this.pinned(toSessionId)]);
+    if (!from || from !== to)
+      throw new SandboxError("not_found", "The two sandboxes are not on the same Docker host.");
+    await from.provider.copyWorkspace(fromSessionId, toSessionId);
+  }
+
+  async removeProjectArtifacts(projectId: string): Promise<{ images: string[] }> {
+    const results = await Promise.all(
+      this.options.hosts
+        .filter((host) => this.health.isHealthy(host.config.id))
+        .map((host) => host.provider.removeProjectArtifacts(projectId).catch(() => ({ images: [] }))),
+    );
+    return { images: results.flatMap((result) => result.images) };
+  }
+
+  /** Answers while at least one host does; the error names the hosts when none does. */
+  async ping(): Promise<void> {
+    const pings = await Promise.allSettled(this.options.hosts.map((host) => host.provider.ping()));
+    if (pings.some((ping) => ping.status === "fulfilled")) return;
+    throw new SandboxUnavailableError(
+      noHostReason(
+        this.options.hosts.map((host) => ({
+          id: host.config.id,
+          healthy: false,
+          runningSessions: 0,
+          maxSessions: 0,
+          freeMemoryBytes: 0,
+        })),
+      ),
+    );
+  }
+
+  /** The runtimes every host offers (a session may land on any of them). */
+  async runtimes(): Promise<string[]> {
+    const lists = await Promise.all(
+      this.options.hosts.map((host) => host.provider.runtimes().catch(() => null)),
+    );
+    const known = lists.filter((list): list is string[] => list !== null);
+    if (known.length === 0) return [];
+    return known.reduce((all, list) => all.filter((runtime) => list.includes(runtime)));
+  }
+
+  async openTerminal(sessionId: string, size: TerminalSize): Promise<SandboxTerminal> {
+    const host = await this.pinned(sessionId);
+    if (!host)
+      throw new SandboxError("not_found", "This session has no sandbox: it was discarded or never started.");
+    return host.provider.openTerminal(sessionId, size);
+  }
+
+  async setEgressPhase(
+    sessionId: string,
+    phase: EgressPhase,
+    settings: EgressSettings,
+    recordAs?: string,
+  ): Promise<EgressApplied> {
+    const host = await this.pinned(sessionId);
+    if (!host) throw new SandboxError("not_found", "This session has no sandbox.");
+    return host.provider.setEgressPhase(sessionId, phase, settings, recordAs);
+  }
+}
