@@ -28,8 +28,8 @@ import { getEgressProxy, getSandboxProvider, onEgressConnection } from "@/server
 import { MultiHostSandboxProvider } from "@/server/sandbox/hosts/multi-host-provider";
 import { ProjectImages } from "@/server/sandbox/project-image/project-images";
 import { serverResourcePolicy } from "@/server/sandbox/resource-policy";
-import type { SandboxProvider } from "@/server/sandbox/types";
 import { effectiveResources, limitsOf, readProjectResources } from "@/server/sandbox/resources";
+import type { SandboxProvider } from "@/server/sandbox/types";
 import type { ModelSettingValues } from "@/server/settings/layers";
 import { resolveModelSettings } from "@/server/settings/layers";
 import { projectCheckpoints } from "@/server/settings/repo-config-file";
