@@ -27,6 +27,7 @@ import { serverResourcePolicy } from "@/server/sandbox/resource-policy";
 import { effectiveResources, readProjectResources } from "@/server/sandbox/resources";
 import type { ModelSettingValues } from "@/server/settings/layers";
 import { resolveModelSettings } from "@/server/settings/layers";
+import { projectAllowList, projectMcpServers } from "@/server/settings/mcp-servers";
 import { projectCheckpoints } from "@/server/settings/repo-config-file";
 import { environmentLayer } from "@/server/settings/resolve";
 import { modelForSession } from "@/server/settings/run-model";
@@ -34,6 +35,7 @@ import { createSecretBox } from "@/server/settings/secret-box";
 import { tierModelsForSession } from "@/server/settings/tier-models";
 import { projectEgress, sessionEnvironment } from "@/server/setup/environment";
 import { createTerminalHub } from "@/server/terminal/create";
+import { McpSessions } from "@/server/tools/mcp/sessions";
 
 /**
  * The long-lived services of one server process. On globalThis because Next.js loads route handlers
@@ -100,7 +102,25 @@ function create() {
     instance !== null
       ? new PgRunLeases(env.DATABASE_URL, { ttlMs: env.ARBOR_RUN_LEASE_MS, owner: instance })
       : undefined;
+  // Each session's MCP servers (stdio in its sandbox, HTTP on the allow-list), connected on first need.
+  const mcp = new McpSessions({
+    sandboxes,
+    callTimeoutMs: env.ARBOR_COMMAND_TIMEOUT_MS,
+    async settingsOf(sessionId) {
+      const { projectId } = await db.session.findUniqueOrThrow({
+        where: { id: sessionId },
+        select: { projectId: true },
+      });
+      const servers = await projectMcpServers(db, projectId);
+      return {
+        projectId,
+        servers,
+        allowList: servers.length > 0 ? await projectAllowList(db, projectId) : [],
+      };
+    },
+  });
   const orchestrator = new Orchestrator({
+    mcpToolsOf: (sessionId) => mcp.forSession(sessionId),
     ...(leases ? { leases } : {}),
     log: store,
     model,
@@ -209,7 +229,18 @@ function create() {
     provider: tier.provider,
     model: tier.model,
   }));
-  return { store, model, sandboxes, orchestrator, box, environment, terminals, tierModels, projectImages };
+  return {
+    store,
+    model,
+    sandboxes,
+    orchestrator,
+    box,
+    environment,
+    terminals,
+    tierModels,
+    projectImages,
+    mcp,
+  };
 }
 
 export type AppContext = ReturnType<typeof create>;

@@ -105,6 +105,15 @@ export class McpSessionTools {
     );
   }
 
+  /** The tools the act stage offers, as the model sees them: registry name, description, JSON Schema. */
+  async actManuals(): Promise<{ name: string; description: string; inputSchema: Record<string, unknown> }[]> {
+    return (await this.toolsOfStage("act")).map((tool) => ({
+      name: tool.name,
+      description: tool.description,
+      inputSchema: tool.mcp?.inputSchema ?? { type: "object" },
+    }));
+  }
+
   async close(): Promise<void> {
     await Promise.all([...this.connections.values()].map((connection) => connection.close()));
     this.connections.clear();
