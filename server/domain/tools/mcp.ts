@@ -97,10 +97,6 @@ export function parseMcpToolName(name: string): { server: string; tool: string }
   return { server, tool };
 }
 
-export function isMcpToolName(name: string): boolean {
-  return parseMcpToolName(name) !== null;
-}
-
 export function mcpToolRisk(settings: Pick<McpServerSettings, "toolRisks">, tool: string): McpToolRisk {
   return settings.toolRisks[tool] ?? DEFAULT_MCP_TOOL_RISK;
 }

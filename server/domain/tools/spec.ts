@@ -1,6 +1,5 @@
 import type { z } from "zod";
 import type { Stage } from "@/server/domain/vocabulary/stages";
-import type { McpToolRisk } from "./mcp";
 import type { RiskClass, ToolCategory } from "./risk";
 
 /**
@@ -49,7 +48,7 @@ export interface ToolSpec<
    * name there, the project's setting for it (`off` is refused by the gate) and the JSON Schema its
    * server gave for the input (the model sees it; the server checks the input against it).
    */
-  mcp?: { server: string; tool: string; setting: McpToolRisk; inputSchema: Record<string, unknown> };
+  mcp?: { server: string; tool: string; setting: RiskClass | "off"; inputSchema: Record<string, unknown> };
 }
 
 /** Every stage that looks at the project. delivery_check is not one: it judges with its tools disabled. */

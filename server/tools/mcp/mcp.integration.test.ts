@@ -1,5 +1,6 @@
 import { type ChildProcess, execFileSync, spawn } from "node:child_process";
 import { readFileSync } from "node:fs";
+import { createRequire } from "node:module";
 import { createServer } from "node:net";
 import { tmpdir } from "node:os";
 import path from "node:path";
@@ -21,7 +22,9 @@ import { McpSessionTools } from "./session-tools";
  * package from this checkout's node_modules is bundled into one file and copied into the sandbox.
  */
 
-const PACKAGE = path.join(ROOT, "node_modules/@modelcontextprotocol/server-everything/dist/index.js");
+const PACKAGE = createRequire(import.meta.url).resolve(
+  "@modelcontextprotocol/server-everything/dist/index.js",
+);
 const INTENT = { id: "INT-001", ownedScope: ["src/**"] };
 const ASK = { checkpoints: CheckpointPolicy.parse({}) };
 const SESSION = `${PREFIX}-mcp`;
