@@ -32,6 +32,7 @@ import { effectiveResources, limitsOf, readProjectResources } from "@/server/san
 import type { SandboxProvider } from "@/server/sandbox/types";
 import type { ModelSettingValues } from "@/server/settings/layers";
 import { resolveModelSettings } from "@/server/settings/layers";
+import { projectAllowList, projectMcpServers } from "@/server/settings/mcp-servers";
 import { projectCheckpoints } from "@/server/settings/repo-config-file";
 import {
   repoRunSettings,
@@ -47,6 +48,7 @@ import { ClusterTerminals, type Terminals } from "@/server/terminal/cluster";
 import { createTerminalHub } from "@/server/terminal/create";
 import type { TerminalHub } from "@/server/terminal/hub";
 import { TerminalPeerClient } from "@/server/terminal/peer";
+import { McpSessions } from "@/server/tools/mcp/sessions";
 
 /**
  * The session terminals: this process's hub; in a cluster whose instances know their own address
@@ -180,7 +182,25 @@ function create() {
     instance !== null
       ? new PgRunLeases(env.DATABASE_URL, { ttlMs: env.ARBOR_RUN_LEASE_MS, owner: instance })
       : undefined;
+  // Each session's MCP servers (stdio in its sandbox, HTTP on the allow-list), connected on first need.
+  const mcp = new McpSessions({
+    sandboxes,
+    callTimeoutMs: env.ARBOR_COMMAND_TIMEOUT_MS,
+    async settingsOf(sessionId) {
+      const { projectId } = await db.session.findUniqueOrThrow({
+        where: { id: sessionId },
+        select: { projectId: true },
+      });
+      const servers = await projectMcpServers(db, projectId);
+      return {
+        projectId,
+        servers,
+        allowList: servers.length > 0 ? await projectAllowList(db, projectId) : [],
+      };
+    },
+  });
   const orchestrator = new Orchestrator({
+    mcpToolsOf: (sessionId) => mcp.forSession(sessionId),
     ...(leases ? { leases } : {}),
     log: store,
     model,
@@ -321,6 +341,7 @@ function create() {
     runDefaults,
     telemetry,
     restartSandbox,
+    mcp,
   };
 }
 

@@ -7,6 +7,7 @@ import { dashboardRouter } from "./routers/dashboard";
 import { environmentRouter } from "./routers/environment";
 import { inboxRouter } from "./routers/inbox";
 import { intentRouter } from "./routers/intent";
+import { mcpRouter } from "./routers/mcp";
 import { projectRouter } from "./routers/project";
 import { projectSandboxRouter } from "./routers/project-sandbox";
 import { remoteRouter } from "./routers/remote";
@@ -43,6 +44,7 @@ export const appRouter = createRouter({
   terminal: terminalRouter,
   workspace: workspaceRouter,
   environment: environmentRouter,
+  mcp: mcpRouter,
 });
 
 export type AppRouter = typeof appRouter;

@@ -181,6 +181,7 @@ beforeAll(async () => {
     tierModels: [],
     sandboxes: { ping: async () => undefined, get: async () => null },
     projectImages: { isBuilding: () => false },
+    mcp: { healthOf: () => [], remember: () => undefined },
     orchestrator: new Proxy(
       {},
       {

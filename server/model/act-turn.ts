@@ -8,7 +8,7 @@ import type { NextAction } from "./actions";
 import type { CorrectionNote, RenderedCorrection } from "./corrections";
 import type { ToolCallOutcome } from "./request-tool-call";
 import { type Interpretation, interpretAction } from "./tool-inputs";
-import type { ReadPort } from "./types";
+import type { ExtraToolManual, ReadPort } from "./types";
 
 /**
  * Calls the act turn runs in place, before its action: the reads, and select_active_intent (it only
@@ -34,13 +34,24 @@ export function actToolNames(): ToolName[] {
   return [...stagePolicy("act", "agent", "off").tools];
 }
 
-/** Each offered tool with its operating manual and its JSON Schema plus a `thought` to say why. */
-export function actToolSet(names: readonly ToolName[] = actToolNames()): ToolSet {
+/**
+ * Each offered tool with its operating manual and its JSON Schema plus a `thought` to say why; the
+ * project's MCP tools (`extra`) after the catalogue's, under their registry names.
+ */
+export function actToolSet(
+  names: readonly ToolName[] = actToolNames(),
+  extra: readonly ExtraToolManual[] = [],
+): ToolSet {
   const manuals = new Map(toolManuals().map((manual) => [manual.name, manual]));
   const tools: ToolSet = {};
-  for (const name of names) {
-    const manual = manuals.get(name);
-    if (!manual) continue;
+  const entries = [
+    ...names.flatMap((name) => {
+      const manual = manuals.get(name);
+      return manual ? [{ functionName: functionNameOf(name), manual }] : [];
+    }),
+    ...extra.map((manual) => ({ functionName: manual.name, manual })),
+  ];
+  for (const { functionName, manual } of entries) {
     const schema = manual.inputSchema as { properties?: Record<string, unknown>; required?: string[] };
     const withThought = {
       ...schema,
@@ -54,7 +65,7 @@ export function actToolSet(names: readonly ToolName[] = actToolNames()): ToolSet
       required: ["thought", ...(schema.required ?? [])],
     };
     delete (withThought as Record<string, unknown>).$schema;
-    tools[functionNameOf(name)] = tool({
+    tools[functionName] = tool({
       description: manual.description,
       inputSchema: jsonSchema(withThought as Parameters<typeof jsonSchema>[0]),
     });
@@ -64,6 +75,8 @@ export function actToolSet(names: readonly ToolName[] = actToolNames()): ToolSet
 
 export interface ActTurnDeps {
   offered: readonly ToolName[];
+  /** The registry names of the project's MCP tools offered next to them (their own function names). */
+  extra?: readonly string[];
   reads: ReadPort | undefined;
   /** One model request over these messages (the caller adds instructions and tools). */
   request(messages: ModelMessage[]): Promise<ToolCallOutcome>;
@@ -102,6 +115,7 @@ export async function runActTurn(task: ModelMessage, deps: ActTurnDeps): Promise
       outcome.calls,
       outcome.text,
       deps.offered,
+      deps.extra ?? [],
     );
     if (outcome.text.trim() !== "") texts.push(outcome.text.trim());
     if (!interpreted.ok) {

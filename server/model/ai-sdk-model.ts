@@ -160,13 +160,14 @@ export class AiSdkModel implements AgentModel {
           dir,
         },
       ),
-      tools: actToolSet(offered),
+      tools: actToolSet(offered, input.extraTools ?? []),
     });
     const meter = new CallMeter(this.id, "act", offered);
     const result = await runActTurn(
       { role: "user", content: input.what },
       {
         offered,
+        extra: (input.extraTools ?? []).map((tool) => tool.name),
         reads,
         request: async (messages) => {
           const outcome = await this.request(ask, messages, signal);

@@ -103,3 +103,16 @@ describe("interpretAction", () => {
     expect(!text.ok && text.problem).toMatch(/must be a JSON object/);
   });
 });
+
+describe("interpretAction with the project's MCP tools", () => {
+  const offered = ["fs.read", "shell.exec"] as const;
+  it("accepts an offered MCP tool under its registry name, and only an offered one", () => {
+    const call = { toolName: "mcp__gh__create_issue", input: { thought: "file it", title: "Bug" } };
+    expect(interpretAction([call], "", offered, ["mcp__gh__create_issue"])).toEqual({
+      ok: true,
+      value: { thought: "file it", tool: "mcp__gh__create_issue", input: { title: "Bug" } },
+    });
+    expect(interpretAction([call], "", offered).ok).toBe(false);
+    expect(interpretAction([{ ...call, input: [1] }], "", offered, ["mcp__gh__create_issue"]).ok).toBe(false);
+  });
+});

@@ -134,10 +134,19 @@ export function interpretAction(
   calls: readonly ToolCallLike[],
   text: string,
   offered: readonly ToolName[],
+  extra: readonly string[] = [],
 ): Interpretation<NextAction> {
-  const picked = pickCall(calls, offered.map(functionNameOf), text);
+  const picked = pickCall(calls, [...offered.map(functionNameOf), ...extra], text);
   if (!picked.ok) return picked;
   const { toolName, input } = picked.value;
+  // A project's MCP tool: its server checks the arguments against its own schema (through the dispatch).
+  if (extra.includes(toolName)) {
+    if (typeof input !== "object" || input === null || Array.isArray(input))
+      return { ok: false, problem: `the arguments of ${toolName} must be a JSON object` };
+    const { thought, ...args } = input as Record<string, unknown>;
+    const said = typeof thought === "string" && thought.trim() !== "" ? thought : `Call ${toolName}.`;
+    return { ok: true, value: { thought: capThought(said), tool: toolName, input: args } };
+  }
   const tool = toolNameOf(toolName);
   const definition = tool ? toolNamed(tool) : null;
   if (!tool || !definition) return { ok: false, problem: `there is no tool ${toolName}` };

@@ -50,6 +50,16 @@ export interface ReadPort {
 }
 
 /** What the act step is given: the intention, its acceptance and what earlier attempts taught. */
+/**
+ * A tool offered next to the catalogue's, known only at run time: a project's MCP tool (registry name
+ * `mcp__<server>__<tool>`, also its function name), with its server's description and JSON Schema.
+ */
+export interface ExtraToolManual {
+  name: string;
+  description: string;
+  inputSchema: Record<string, unknown>;
+}
+
 export interface ActInput {
   task: string;
   what: string;
@@ -73,6 +83,8 @@ export interface ActInput {
   rankedFiles?: string;
   /** "QA said": capped advisory findings on earlier work, when the project feeds QA back (else absent). */
   qaNotes?: string;
+  /** The project's MCP tools the act stage offers (the project's choice per server); absent: none. */
+  extraTools?: ExtraToolManual[];
 }
 
 /** Seed 000's IntentDiscoverer: the person's request, read by the model (heuristics read it offline). */

@@ -82,6 +82,10 @@ export function wireEngine(
     workspaceCap: () => workspace.workspaceCapBytes() ?? deps.workspaceMaxBytes ?? null,
     logger: deps.logger,
     ...(ledger ? { ledger } : {}),
+    // The project's MCP tools pass the same gates; a session without servers finds none.
+    ...(deps.mcpToolsOf
+      ? { extraTool: (name: string) => deps.mcpToolsOf?.(sessionId).toolNamed(name) ?? Promise.resolve(null) }
+      : {}),
   });
   const cycles = new CycleRunner({
     runId,

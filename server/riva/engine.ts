@@ -5,6 +5,7 @@ import { applyEvent, emptySessionView } from "@/server/domain/session/fold";
 import type { IntentionView, SessionView } from "@/server/domain/session/view";
 import type { ModelCallRecord } from "@/server/model/call-record";
 import type { RequestContext } from "@/server/model/request-check";
+import type { ExtraToolManual } from "@/server/model/types";
 import { checkpointsOfSession, foldSessionLog } from "@/server/runtime/session-runtime";
 import type { ToolDispatch } from "@/server/tools/dispatch";
 import { compressionEvent } from "./decide/act-compression";
@@ -243,6 +244,7 @@ export class RivaEngine {
       ...actCarry(this.view, this.runId, intention),
       qaNotes: qaNotesFor(this.view, intention, await this.checkpoints()),
       ...(rankedFiles ? { rankedFiles } : {}),
+      ...(await this.mcpManuals()),
     };
     const record = { ...this.requestContext(), intentionId: intention.id, stage: "act" as const };
     const model = modelFor(this.deps, intention);
@@ -326,6 +328,18 @@ export class RivaEngine {
     await this.catchUp();
     if (this.view.runs[this.runId]?.status !== "RUNNING") return;
     await this.append(runEndedEvents(this.view, this.runId, status, reason));
+  }
+
+  /** The project's MCP tools the act stage offers; a server that cannot be reached offers none. */
+  private async mcpManuals(): Promise<{ extraTools?: ExtraToolManual[] }> {
+    const manuals = await this.deps
+      .mcpToolsOf?.(this.sessionId)
+      .actManuals()
+      .catch((error: unknown) => {
+        this.deps.logger.warn({ err: error, sessionId: this.sessionId }, "MCP tools could not be listed");
+        return [];
+      });
+    return manuals && manuals.length > 0 ? { extraTools: manuals } : {};
   }
 
   private rootTask(): string {

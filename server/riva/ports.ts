@@ -6,9 +6,10 @@ import type { SandboxRuntime } from "@/server/domain/vocabulary/sandbox-runtime"
 import type { EventLog } from "@/server/events/log";
 import type { Pricer } from "@/server/model/pricing";
 import type { RunTiers } from "@/server/model/tiers/run-tiers";
-import type { AgentModel } from "@/server/model/types";
+import type { AgentModel, ExtraToolManual } from "@/server/model/types";
 import type { SandboxProvider } from "@/server/sandbox/types";
 import type { SessionEnvironment } from "@/server/setup/prepare-environment";
+import type { ToolDefinition } from "@/server/tools/types";
 import type { OutputSoFarStore } from "./output-so-far";
 
 /**
@@ -73,4 +74,13 @@ export interface RivaDeps {
    * whether a cut-off command runs again (output-so-far.ts); absent: nothing is kept, the card says so.
    */
   outputSoFar?: OutputSoFarStore;
+  /** The project's MCP tools in the session (server/tools/mcp/); absent: the catalogue's tools only. */
+  mcpToolsOf?(sessionId: string): SessionExtraTools;
+}
+
+/** Tools beyond the catalogue, for one session: the dispatch finds them by name, the act stage offers them. */
+export interface SessionExtraTools {
+  toolNamed(name: string): Promise<ToolDefinition | null>;
+  /** Those the project offers in the act stage, as the model sees them (none when a server is down). */
+  actManuals(): Promise<ExtraToolManual[]>;
 }

@@ -46,7 +46,10 @@ export async function checkpointsOfSession(
 
 /** What a session's tool dispatch is built from; the names are the services' own (RivaDeps). */
 export interface SessionDispatchSettings
-  extends Pick<DispatchDeps, "policy" | "enforcedIntent" | "workspaceCap" | "ledger" | "logger"> {
+  extends Pick<
+    DispatchDeps,
+    "policy" | "enforcedIntent" | "workspaceCap" | "ledger" | "logger" | "extraTool"
+  > {
   /** The session's sandbox, acquired when the first call needs it (at most once, see ToolDispatch). */
   sandbox(): Promise<Sandbox>;
   commandTimeoutMs: number;
@@ -55,7 +58,7 @@ export interface SessionDispatchSettings
 
 /** The one door for a session's tool calls (`server/tools/dispatch.ts`), built the same way everywhere. */
 export function sessionDispatch(settings: SessionDispatchSettings): ToolDispatch {
-  const { sandbox, policy, enforcedIntent, workspaceCap, ledger, logger } = settings;
+  const { sandbox, policy, enforcedIntent, workspaceCap, ledger, logger, extraTool } = settings;
   return new ToolDispatch({
     sandbox,
     policy,
@@ -65,5 +68,6 @@ export function sessionDispatch(settings: SessionDispatchSettings): ToolDispatch
     ...(workspaceCap ? { workspaceCap } : {}),
     ...(ledger ? { ledger } : {}),
     ...(logger ? { logger } : {}),
+    ...(extraTool ? { extraTool } : {}),
   });
 }

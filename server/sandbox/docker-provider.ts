@@ -14,6 +14,7 @@ import type { EgressProxy } from "./egress/egress-proxy";
 import { SandboxEgress } from "./egress/sandbox-egress";
 import { sweepOrphanContainers } from "./orphan-sweep";
 import { assertBareRepo, copyRepoInto } from "./repo-copy";
+import { openContainerProcess } from "./sandbox-process";
 import { findSessionContainer } from "./session-container";
 import { containerNameFor } from "./shell";
 import { ShellAgents } from "./shell-agents";
@@ -24,6 +25,7 @@ import type {
   LiveSessionsQuery,
   Sandbox,
   SandboxErrorCode,
+  SandboxProcess,
   SandboxProvider,
 } from "./types";
 import { SandboxError, SandboxImageMissingError, type SandboxTerminal, type TerminalSize } from "./types";
@@ -276,6 +278,22 @@ export class DockerSandboxProvider implements SandboxProvider {
       return await openContainerTerminal(this.docker.getContainer(sandbox.id), size);
     } catch (error) {
       throw this.wrap(error, "open a terminal in the sandbox", "exec_failed");
+    }
+  }
+
+  async openProcess(
+    sessionId: string,
+    argv: readonly string[],
+    env?: Record<string, string>,
+  ): Promise<SandboxProcess> {
+    const sandbox = await this.get(sessionId);
+    if (!sandbox) {
+      throw new SandboxError("not_found", "This session has no sandbox: it was discarded or never started.");
+    }
+    try {
+      return await openContainerProcess(this.docker.getContainer(sandbox.id), argv, env ? { env } : {});
+    } catch (error) {
+      throw this.wrap(error, "start a program in the sandbox", "exec_failed");
     }
   }
 

@@ -101,6 +101,15 @@ export interface SandboxProvider {
   /** A person's interactive shell in the session's sandbox (see terminal.ts); absent: no terminals. */
   openTerminal?(sessionId: string, size: TerminalSize): Promise<SandboxTerminal>;
   /**
+   * A long-lived program in the session's sandbox with stdin and stdout open (sandbox-process.ts):
+   * how a project's MCP server speaking stdio runs there. Absent: the provider cannot.
+   */
+  openProcess?(
+    sessionId: string,
+    argv: readonly string[],
+    env?: Record<string, string>,
+  ): Promise<SandboxProcess>;
+  /**
    * Puts the session's container in a phase's network (off, through the proxy, or open). `recordAs`:
    * the session its connections are recorded for (a gVisor session's runc setup container records
    * for that session; default: `sessionId`).
@@ -175,6 +184,19 @@ export interface SandboxTerminal {
   write(data: string): void;
   resize(size: TerminalSize): Promise<void>;
   /** Hangs the shell up (HUP, then KILL), so no process of it stays behind. Safe to call twice. */
+  close(): Promise<void>;
+  readonly exited: boolean;
+}
+
+/** A program running in the sandbox with its standard streams open to the server (no TTY). */
+export interface SandboxProcess {
+  onStdout(listener: (chunk: Buffer) => void): void;
+  onStderr(listener: (chunk: Buffer) => void): void;
+  /** Once, when the program is gone: it exited, was closed, or the container went away. */
+  onExit(listener: (exitCode: number | null) => void): void;
+  /** Bytes for its stdin; ignored once it is gone. */
+  write(data: string): void;
+  /** Ends it and everything it started (HUP, then KILL). Safe to call twice. */
   close(): Promise<void>;
   readonly exited: boolean;
 }

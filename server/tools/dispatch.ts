@@ -80,6 +80,11 @@ export interface DispatchDeps {
   /** The cap as known when a tool runs (a project's own); overrides `workspaceMaxBytes` when given. */
   workspaceCap?: () => number | null;
   ledger?: TraceLedgerPort;
+  /**
+   * Tools that are not in the static catalogue, by registry name: the project's MCP tools
+   * (`server/tools/mcp/`). They pass every gate below like the catalogue's.
+   */
+  extraTool?(name: string): Promise<ToolDefinition | null>;
   logger?: { warn(object: object, message: string): void };
 }
 
@@ -177,7 +182,7 @@ export class ToolDispatch {
     const enforced = await this.deps.enforcedIntent?.(given);
     const context = enforced ? { ...given, activeIntent: enforced.activeIntent } : given;
     let outsideScope: string | null = null;
-    const tool = toolNamed(call.tool);
+    const tool = toolNamed(call.tool) ?? (await this.deps.extraTool?.(call.tool)) ?? null;
     if (!tool)
       return {
         done: base(call.tool, started, {
@@ -208,6 +213,8 @@ export class ToolDispatch {
         error: { code: "denied", message: reason },
       }),
     });
+    // An MCP tool the project turned off is refused as such, before it is asked for an intent.
+    if (tool.mcp?.setting === "off") return denied(`The project turned the MCP tool ${tool.name} off.`);
     if (tool.risk !== "safe" && !context.activeIntent) return denied(INTENT_REQUIRED_ERROR);
 
     const paths = tool.paths(input);

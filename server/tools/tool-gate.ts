@@ -6,6 +6,7 @@ import type { SecretFinding } from "@/server/governance/secrets";
 import { gateCommand } from "@/server/policy/approval/command-gate";
 import { type ApprovalDecision, decideApproval } from "@/server/policy/approval/decide";
 import { ask, deny } from "@/server/policy/approval/decision";
+import { gateMcpCall } from "@/server/policy/approval/mcp-gate";
 import { historyRewriteReason } from "./history-guard";
 import type { ToolDefinition } from "./types";
 
@@ -41,6 +42,14 @@ export function gateToolCall(request: {
   secretFindings: readonly SecretFinding[];
 }): ApprovalDecision {
   const { tool, input, activeIntent, policy } = request;
+  if (tool.mcp)
+    return gateMcpCall({
+      tool: tool.name,
+      setting: tool.mcp.setting,
+      hasIntent: activeIntent !== null,
+      checkpoints: policy.checkpoints,
+      preApproved: { run: policy.preApproved?.run ?? [], project: policy.preApproved?.project ?? [] },
+    });
   if (tool.name === "shell.exec") {
     const command = (input as { command: string }).command;
     const rewrite = historyRewriteReason(command);

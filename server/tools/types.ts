@@ -26,7 +26,9 @@ export type ToolErrorCode =
   | "too_large"
   | "workspace_full"
   | "git_failed"
-  | "sandbox_error";
+  | "sandbox_error"
+  /** An MCP server answered the call with an error, or could not answer it (gone, crashed). */
+  | "mcp_failed";
 
 /** What `execute` hands back; the dispatch wraps it into a ToolResult. */
 export type ToolOutput<Data = never> =

@@ -6,6 +6,7 @@ import Link from "next/link";
 import { useTRPC } from "../../_trpc/client";
 import { CheckpointSettings } from "../checkpoint-settings";
 import { IntentsCard } from "../intents-card";
+import { McpServerSettings } from "../mcp-server-settings";
 import { NetworkSetupSettings } from "../network-setup-settings";
 import { NotFound } from "../not-found";
 import { ResourceSettings } from "../resource-settings";
@@ -22,6 +23,7 @@ const SECTIONS = [
   { id: "sandbox", label: "Sandbox" },
   { id: "network", label: "Network and setup" },
   { id: "remote", label: "Git remote" },
+  { id: "mcp", label: "MCP tool servers" },
 ] as const;
 
 /** The project's expert settings, in sections with a table of contents; the team's are on its page. */
@@ -75,6 +77,9 @@ export function ProjectSettingsView({ projectId }: { projectId: string }) {
           </div>
           <div id="remote" className="settings-section" data-testid="settings-remote">
             <RemoteSettings projectId={projectId} canEdit={data.permissions.settings} />
+          </div>
+          <div id="mcp" className="settings-section" data-testid="settings-mcp">
+            <McpServerSettings projectId={projectId} canEdit={data.permissions.settings} />
           </div>
         </div>
       </div>

@@ -14,7 +14,7 @@ export const RiskClass = z.enum(RISK_CLASSES);
 export type RiskClass = z.infer<typeof RiskClass>;
 
 /** What a user pre-approves for a run or a project ("writes pass without a click"). */
-export const TOOL_CATEGORIES = ["read", "write", "git-read", "git-write", "shell", "intent"] as const;
+export const TOOL_CATEGORIES = ["read", "write", "git-read", "git-write", "shell", "intent", "mcp"] as const;
 export const ToolCategory = z.enum(TOOL_CATEGORIES);
 export type ToolCategory = z.infer<typeof ToolCategory>;
 

@@ -43,6 +43,12 @@ export interface ToolSpec<
    * touched or judged.
    */
   actsOnEntry?: boolean;
+  /**
+   * Set on a project's MCP tool (`mcp.ts`), which is not in the static catalogue: its server, its own
+   * name there, the project's setting for it (`off` is refused by the gate) and the JSON Schema its
+   * server gave for the input (the model sees it; the server checks the input against it).
+   */
+  mcp?: { server: string; tool: string; setting: RiskClass | "off"; inputSchema: Record<string, unknown> };
 }
 
 /** Every stage that looks at the project. delivery_check is not one: it judges with its tools disabled. */
