@@ -13,7 +13,7 @@ export function editedWriteCall(events: StoredEvent[], approvalId: string, conte
   if (!approval) throw new CliError(`No approval ${approvalId} in this session.`);
   if (approval.status !== "PENDING") throw new CliError(`Approval ${approvalId} is not waiting any more.`);
   const call = approval.call;
-  if (!call || call.tool !== "fs.write")
+  if (call?.tool !== "fs.write")
     throw new CliError(
       `Approval ${approvalId} is not a file write (${call?.tool ?? approval.kind}): --edit-content edits an fs.write's content; use --edit for a command.`,
     );
