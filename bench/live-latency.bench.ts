@@ -36,7 +36,7 @@ function percentile(samples: number[], p: number): number {
   const sorted = [...samples].sort((a, b) => a - b);
   return sorted[Math.min(sorted.length - 1, Math.floor(sorted.length * p))] ?? 0;
 }
-const describe = (samples: number[]) =>
+const summary = (samples: number[]) =>
   `p50 ${percentile(samples, 0.5).toFixed(1)} ms, p95 ${percentile(samples, 0.95).toFixed(1)} ms`;
 
 /** Serves one session's followEvents as an event stream, as the live view's subscription does. */
@@ -62,15 +62,14 @@ async function subscribe(
   onEvent: (event: StoredEvent, at: number) => void,
 ) {
   const response = await fetch(url, { signal });
-  const reader = (response.body as ReadableStream<Uint8Array>)
-    .pipeThrough(new TextDecoderStream())
-    .getReader();
+  const reader = (response.body as ReadableStream<Uint8Array>).getReader();
+  const decoder = new TextDecoder();
   let buffer = "";
   void (async () => {
     for (;;) {
       const { value, done } = await reader.read();
       if (done) return;
-      buffer += value;
+      buffer += decoder.decode(value, { stream: true });
       let end = buffer.indexOf("\n\n");
       while (end >= 0) {
         const frame = buffer.slice(0, end);
@@ -107,7 +106,7 @@ async function sameInstance(label: string, postgresUrl: string | undefined) {
     }
     await sleep(200);
     console.log(
-      `${label.padEnd(10)} same instance: append → follower ${describe(latencies)} (${latencies.length} events) | baseline append ack ${describe(acks)}`,
+      `${label.padEnd(10)} same instance: append → follower ${summary(latencies)} (${latencies.length} events) | baseline append ack ${summary(acks)}`,
     );
     return { latencies, acks };
   } finally {
@@ -154,7 +153,7 @@ async function acrossInstances(postgresUrl: string) {
     if (code !== 0) throw new Error(`the writer process exited with ${code}`);
     await sleep(300);
     console.log(
-      `PostgreSQL across instances (NOTIFY → LISTEN → table read): append → follower ${describe(latencies)} (${received} of ${WARM_UP + SAMPLES} events)`,
+      `PostgreSQL across instances (NOTIFY → LISTEN → table read): append → follower ${summary(latencies)} (${received} of ${WARM_UP + SAMPLES} events)`,
     );
     return { latencies };
   } finally {
