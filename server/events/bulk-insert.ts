@@ -1,3 +1,4 @@
+import "server-only";
 import { Prisma } from "@/server/generated/prisma/client";
 
 type Tx = Prisma.TransactionClient;

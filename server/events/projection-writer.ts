@@ -1,3 +1,4 @@
+import "server-only";
 import type { StoredEvent } from "@/server/domain/events/schema";
 import type { Prisma } from "@/server/generated/prisma/client";
 import { insertRows } from "./bulk-insert";
