@@ -27,10 +27,10 @@ import type { EventInput } from "@/server/domain/events/schema";
 import { EventStore } from "@/server/events/store";
 import { createTestDbOn, seedSession } from "@/testing/db/test-db";
 
-const SINGLE = 1_000;
-const BATCHES = 50;
+const SINGLE = 300;
+const BATCHES = 30;
 const BATCH = 200;
-const LARGE_BATCHES = 10;
+const LARGE_BATCHES = 5;
 const LARGE_BATCH = 1_000;
 
 const message = (i: number): EventInput => ({
