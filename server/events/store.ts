@@ -1,9 +1,10 @@
 import "server-only";
 import { type EventInput, runIdOf, StoredEvent } from "@/server/domain/events/schema";
 import type { PrismaClient } from "@/server/generated/prisma/client";
+import { insertRows } from "./bulk-insert";
 import { eventBus } from "./bus";
 import { StaleLogError } from "./log";
-import { project } from "./projections";
+import { projectBatch } from "./projection-writer";
 import { redactSecrets } from "./redact";
 import { VERBATIM_TYPES } from "./verbatim";
 
@@ -80,13 +81,15 @@ export class EventStore {
       for (const raw of bodies) {
         seq += 1;
         const redacted = JSON.parse(redactSecrets(JSON.stringify(raw), secrets)) as unknown;
-        const event = StoredEvent.parse({ seq, at, body: redacted });
-        await project(tx, sessionId, event);
-        events.push(event);
+        events.push(StoredEvent.parse({ seq, at, body: redacted }));
       }
-      // The rows in one statement (the projections never read them): a batch costs one insert.
-      await tx.event.createMany({
-        data: events.map((event) => ({
+      // The query tables in bulk (one insert per table, grouped updates) and the event rows in one
+      // statement: a batch costs a handful of statements whatever its size.
+      await projectBatch(tx, sessionId, events);
+      await insertRows(
+        tx,
+        "Event",
+        events.map((event) => ({
           sessionId,
           seq: event.seq,
           type: event.body.type,
@@ -94,7 +97,7 @@ export class EventStore {
           payload: JSON.stringify(event.body),
           createdAt: new Date(at),
         })),
-      });
+      );
       if (this.notifyAs !== null && events.length > 0)
         await tx.$executeRaw`SELECT pg_notify('arbor_events', ${eventsNotice(this.notifyAs, sessionId, before + 1, seq)})`;
       return events;

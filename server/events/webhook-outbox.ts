@@ -24,9 +24,20 @@ function payloadOf(event: StoredEvent): Record<string, unknown> | null {
   }
 }
 
-export async function enqueueWebhooks(tx: Tx, sessionId: string, event: StoredEvent): Promise<void> {
-  const payload = payloadOf(event);
-  if (!payload) return;
+/**
+ * The deliveries a batch of events causes, written with one insert (in event order); the session's
+ * webhooks are looked up once, and only when some event of the batch is one a webhook hears of.
+ */
+export async function enqueueWebhooks(
+  tx: Tx,
+  sessionId: string,
+  events: readonly StoredEvent[],
+): Promise<void> {
+  const heard = events.flatMap((event) => {
+    const payload = payloadOf(event);
+    return payload ? [{ event, payload }] : [];
+  });
+  if (heard.length === 0) return;
   const session = await tx.session.findUnique({
     where: { id: sessionId },
     select: {
@@ -36,14 +47,16 @@ export async function enqueueWebhooks(tx: Tx, sessionId: string, event: StoredEv
   });
   const hooks = session?.project.team.webhooks ?? [];
   if (!session || hooks.length === 0) return;
-  const body = JSON.stringify({
-    ...payload,
-    sessionId,
-    projectId: session.projectId,
-    at: event.at,
-    path: `/projects/${session.projectId}/sessions/${sessionId}`,
-  });
   await tx.webhookDelivery.createMany({
-    data: hooks.map((hook) => ({ webhookId: hook.id, event: String(payload.event), payload: body })),
+    data: heard.flatMap(({ event, payload }) => {
+      const body = JSON.stringify({
+        ...payload,
+        sessionId,
+        projectId: session.projectId,
+        at: event.at,
+        path: `/projects/${session.projectId}/sessions/${sessionId}`,
+      });
+      return hooks.map((hook) => ({ webhookId: hook.id, event: String(payload.event), payload: body }));
+    }),
   });
 }
