@@ -33,6 +33,10 @@ const ALLOWED: ReadonlyArray<{ prefix: string; why: string }> = [
     prefix: "server/git/session-work.ts",
     why: "a person saving the session's work (commit on the session branch, git bundle export) and the Changes tab's diff (stages into a throw-away index, so it writes git objects only and never the files or the workspace's index; no external diff or textconv programs)",
   },
+  {
+    prefix: "server/git/session-snapshots.ts",
+    why: "a system snapshot after each VERIFIED intention when sandboxes run on several Docker hosts (a throw-away index, git objects and one ref under refs/arbor/, never the files or the workspace's index), and its restore into a fresh sandbox before any agent work there",
+  },
 ];
 
 describe("one door for every tool", () => {
