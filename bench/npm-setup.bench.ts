@@ -148,12 +148,33 @@ interface Sample {
   setup: number;
 }
 
+/**
+ * The host's address on Docker's default bridge, where the sandboxes reach the local tarball server.
+ * The engine does not always list it in the network's IPAM config (seen with Docker 28 here): then it is
+ * the subnet's first address, which is what dockerd gives its bridge.
+ */
+async function bridgeGateway(docker: Docker): Promise<string> {
+  const bridge = (await docker.getNetwork("bridge").inspect()) as {
+    IPAM?: { Config?: Array<{ Gateway?: string; Subnet?: string }> };
+  };
+  const configs = bridge.IPAM?.Config ?? [];
+  const listed = configs.find((config) => config.Gateway)?.Gateway;
+  if (listed) return listed;
+  const subnet = configs
+    .map((config) => config.Subnet ?? "")
+    .find((cidr) => /^\d+\.\d+\.\d+\.\d+\/\d+$/.test(cidr));
+  if (!subnet) throw new Error("the Docker bridge has no gateway address and no IPv4 subnet");
+  const octets = (subnet.split("/")[0] ?? "").split(".").map(Number);
+  const value =
+    (((octets[0] ?? 0) << 24) | ((octets[1] ?? 0) << 16) | ((octets[2] ?? 0) << 8) | (octets[3] ?? 0)) + 1;
+  return [value >>> 24, (value >>> 16) & 255, (value >>> 8) & 255, value & 255].join(".");
+}
+
 export async function runNpmSetupBench(): Promise<{ cold: Sample[]; warm: Sample[]; packages: number }> {
   const docker = new Docker();
   const store = path.join(tmpdir(), "arbor-bench-npm50");
   const { lock, packages } = fetchOnce(store);
-  const gateway = (await docker.getNetwork("bridge").inspect()).IPAM?.Config?.[0]?.Gateway;
-  if (!gateway) throw new Error("the Docker bridge has no gateway address");
+  const gateway = await bridgeGateway(docker);
   const server = await serveTarballs(path.join(store, "tarballs"), gateway);
   const registryUrl = `http://${gateway}:${(server.address() as AddressInfo).port}/`;
   const tmp = mkdtempSync(path.join(tmpdir(), "arbor-bench-npm-"));
