@@ -6,6 +6,7 @@ import type Docker from "dockerode";
 import { runInContainer } from "./docker-exec";
 import { safeGitEnvLines } from "./safe-git";
 import { WORKSPACE_DIR } from "./shell";
+import { finishedWhenStreamEnds } from "./stream-end";
 import { hangUpArgv } from "./terminal";
 import type { SandboxProcess } from "./types";
 
@@ -74,14 +75,7 @@ class ContainerProcess implements SandboxProcess {
     stderr.on("data", (chunk: Buffer) => {
       for (const listener of this.stderrListeners) listener(chunk);
     });
-    this.finished = new Promise<void>((resolve) => {
-      const end = () => {
-        void this.finish().then(resolve);
-      };
-      stream.once("end", end);
-      stream.once("close", end);
-      stream.once("error", end);
-    });
+    this.finished = finishedWhenStreamEnds(stream, () => this.finish());
   }
 
   get exited(): boolean {

@@ -5,6 +5,7 @@ import type Docker from "dockerode";
 import { runInContainer } from "./docker-exec";
 import { safeGitEnvLines } from "./safe-git";
 import { WORKSPACE_DIR } from "./shell";
+import { finishedWhenStreamEnds } from "./stream-end";
 import type { SandboxTerminal, TerminalSize } from "./types";
 
 /**
@@ -107,15 +108,7 @@ class ContainerTerminal implements SandboxTerminal {
       if (this.early) this.early.push(chunk);
       else for (const listener of this.dataListeners) listener(chunk);
     });
-    this.finished = new Promise<void>((resolve) => {
-      const end = () => {
-        void this.finish().then(resolve);
-      };
-      stream.once("end", end);
-      stream.once("close", end);
-      // A broken connection ends the terminal like an exit; the hub tells its watchers.
-      stream.once("error", end);
-    });
+    this.finished = finishedWhenStreamEnds(stream, () => this.finish());
   }
 
   get exited(): boolean {
