@@ -2,25 +2,15 @@
 
 import { useMutation } from "@tanstack/react-query";
 import { useState } from "react";
-import type { WorkView } from "@/server/domain/session/work-view";
 import { describeError, useTRPC } from "../../_trpc/client";
-import { WorkRemote } from "./work-remote";
+import { type WorkCardProps, WorkRemote } from "./work-remote";
 
 /**
  * The session's work and the project's repository: save the workspace as the session's branch (a
  * secret scan may block it until the person overrides), merge that branch, or discard it.
  */
-export function WorkPanel({
-  sessionId,
-  projectId,
-  work,
-  running,
-}: {
-  sessionId: string;
-  projectId: string;
-  work: WorkView | null;
-  running: boolean;
-}) {
+
+export function WorkPanel({ sessionId, projectId, work, running }: WorkCardProps) {
   const trpc = useTRPC();
   const [message, setMessage] = useState("");
   const save = useMutation(trpc.work.save.mutationOptions());

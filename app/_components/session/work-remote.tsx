@@ -4,22 +4,20 @@ import { useMutation, useQuery } from "@tanstack/react-query";
 import type { WorkView } from "@/server/domain/session/work-view";
 import { describeError, useTRPC } from "../../_trpc/client";
 
+/** What the Work card and its remote half are drawn from. */
+export type WorkCardProps = {
+  sessionId: string;
+  projectId: string;
+  work: WorkView | null;
+  running: boolean;
+};
+
 /**
  * The Work card's remote half (issue #21.3): push the saved branch to the project's upstream remote
  * (never forced; a refusal shows git's reason) and, on GitHub, open its pull request. What happened
  * last comes from the session's log, so every viewer sees it, and it survives a reload.
  */
-export function WorkRemote({
-  sessionId,
-  projectId,
-  work,
-  running,
-}: {
-  sessionId: string;
-  projectId: string;
-  work: WorkView | null;
-  running: boolean;
-}) {
+export function WorkRemote({ sessionId, projectId, work, running }: WorkCardProps) {
   const trpc = useTRPC();
   const remote = useQuery(trpc.remote.get.queryOptions({ projectId }));
   const push = useMutation(trpc.remote.push.mutationOptions());
