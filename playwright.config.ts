@@ -13,8 +13,11 @@ export default defineConfig({
   testDir: "e2e",
   timeout: 120_000,
   expect: { timeout: 30_000 },
+  // Two spec files at a time (the tests within a file stay in order): most of a spec's time is spent
+  // waiting on sandboxes and the model, and each spec makes its own users, teams and projects. Specs
+  // with a server of their own get one port per worker (testing/e2e/ports.ts) and their own data dir.
   fullyParallel: false,
-  workers: 1,
+  workers: 2,
   retries: 0,
   reporter: process.env.CI
     ? [["list"], ["json", { outputFile: ".test-results/playwright.json" }]]
