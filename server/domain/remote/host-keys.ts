@@ -11,7 +11,8 @@ export function hostKeyFingerprints(knownHosts: string | null): string[] {
     .filter((line) => line !== "" && !line.startsWith("#"))
     .flatMap((line) => {
       const [, type, blob] = line.split(/\s+/);
-      if (!type || !blob || !/^[A-Za-z0-9+/]+=*$/.test(blob)) return [];
+      if (!type || !/^(ssh-|ecdsa-|sk-)/.test(type) || !blob || !/^[A-Za-z0-9+/]{20,}=*$/.test(blob))
+        return [];
       const digest = createHash("sha256").update(Buffer.from(blob, "base64")).digest("base64");
       return [`${type} SHA256:${digest.replace(/=+$/, "")}`];
     });
