@@ -3,7 +3,7 @@
 // do, in the runner and in every worker (both load this config first).
 import "./testing/server-only/loader.mjs";
 import { defineConfig } from "@playwright/test";
-import { APP_PORT, FAKE_GITHUB_PORT, FAKE_MODEL_PORT } from "./testing/e2e/ports";
+import { APP_PORT, FAKE_GITHUB_PORT, FAKE_MODEL_PORT, WEBHOOK_RECEIVER_PORT } from "./testing/e2e/ports";
 
 /**
  * Real Chromium (Debian's, the test tool's own download is not reachable here), the production
@@ -46,8 +46,9 @@ export default defineConfig({
       timeout: 60_000,
     },
     {
-      // Pull requests go to the fake GitHub API e2e/git-remote.spec.ts starts (nothing else calls it).
-      command: `ARBOR_GITHUB_API_URL=http://127.0.0.1:${FAKE_GITHUB_PORT} bash scripts/e2e-server.sh ${APP_PORT} .e2e/main http://127.0.0.1:${FAKE_MODEL_PORT}/v1`,
+      // Pull requests go to the fake GitHub API e2e/git-remote.spec.ts starts (nothing else calls it);
+      // webhooks may reach only e2e/team-webhooks.spec.ts's receiver (every other loopback address is refused).
+      command: `ARBOR_GITHUB_API_URL=http://127.0.0.1:${FAKE_GITHUB_PORT} ARBOR_WEBHOOK_ALLOWED_HOSTS=127.0.0.1:${WEBHOOK_RECEIVER_PORT} bash scripts/e2e-server.sh ${APP_PORT} .e2e/main http://127.0.0.1:${FAKE_MODEL_PORT}/v1`,
       url: `http://localhost:${APP_PORT}/login`,
       reuseExistingServer: false,
       stdout: "pipe",

@@ -1,8 +1,8 @@
 import { createHmac } from "node:crypto";
 import { createServer, type Server } from "node:http";
-import type { AddressInfo } from "node:net";
 import { expect, test } from "@playwright/test";
 import { createProject, expectRunStatus, newUser, signUp, startTask } from "../testing/e2e/arbor";
+import { WEBHOOK_RECEIVER_PORT } from "../testing/e2e/ports";
 
 /**
  * Issue #21.4 in the browser: an owner adds a webhook on the team page, sees its secret once, runs a
@@ -31,8 +31,9 @@ test.beforeAll(async () => {
       response.end();
     });
   });
-  await new Promise<void>((resolve) => receiver.listen(0, "127.0.0.1", resolve));
-  receiverUrl = `http://127.0.0.1:${(receiver.address() as AddressInfo).port}/hook`;
+  // The app allows webhooks to this one host:port only (playwright.config.ts, ARBOR_WEBHOOK_ALLOWED_HOSTS).
+  await new Promise<void>((resolve) => receiver.listen(WEBHOOK_RECEIVER_PORT, "127.0.0.1", resolve));
+  receiverUrl = `http://127.0.0.1:${WEBHOOK_RECEIVER_PORT}/hook`;
 });
 test.afterAll(async () => {
   await new Promise((resolve) => receiver.close(resolve));

@@ -7,7 +7,7 @@
 source "$(dirname "${BASH_SOURCE[0]}")/lib.sh"
 
 ensure_node
-ensure_debian_packages git ca-certificates docker.io debootstrap squid tinyproxy chromium nginx fcgiwrap
+ensure_debian_packages git ca-certificates docker.io debootstrap squid tinyproxy chromium nginx fcgiwrap openssh-server
 ensure_sandbox
 ensure_npm_packages
 ensure_secrets

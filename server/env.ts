@@ -57,6 +57,19 @@ const schema = z.object({
    */
   ARBOR_GITHUB_API_URL: z.url().default("https://api.github.com"),
   /**
+   * Webhook receivers on the administrator's own network (issue #21's SSRF filter refuses loopback,
+   * private and link-local addresses otherwise): a comma list of `host` or `host:port`, matched exactly.
+   */
+  ARBOR_WEBHOOK_ALLOWED_HOSTS: z
+    .string()
+    .optional()
+    .transform((value) =>
+      (value ?? "")
+        .split(",")
+        .map((entry) => entry.trim().toLowerCase())
+        .filter((entry) => entry !== ""),
+    ),
+  /**
    * The model, deployment-wide: this "environment" layer beats project and team settings (see
    * server/settings/layers.ts). Unset values leave the choice to the settings page; with no server at
    * all, the built-in offline model is used. A base URL alone means an OpenAI-compatible provider.

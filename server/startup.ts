@@ -43,7 +43,11 @@ export async function startServer(): Promise<void> {
   exitPromptlyOnSignals();
   // Outgoing webhooks: what is due is read from the table, so deliveries cut off here go out later.
   startWebhookWorker(
-    () => deliverDue(db, appContext().box, { origin: env.NEXTAUTH_URL }),
+    () =>
+      deliverDue(db, appContext().box, {
+        origin: env.NEXTAUTH_URL,
+        allowedHosts: env.ARBOR_WEBHOOK_ALLOWED_HOSTS,
+      }),
     (error) => logger.warn({ err: errorMessage(error) }, "webhook delivery round failed"),
   );
   const resumed = await orchestrator.resumeInterrupted();

@@ -92,6 +92,7 @@ export async function importRepository(
   repoPath: string,
   source: ImportSource,
   credential: RemoteCredential = { kind: "none" },
+  onFirstHostKeys?: (knownHosts: string) => Promise<void>,
 ): Promise<void> {
   await mkdir(path.dirname(repoPath), { recursive: true });
   const args =
@@ -100,10 +101,14 @@ export async function importRepository(
       : ["-c", "protocol.file.allow=never", "clone", "--bare", "--", source.url, repoPath];
   let secrets: string[] = [];
   try {
-    await withRemoteAuth(source.kind === "local" ? { kind: "none" } : credential, (auth) => {
-      secrets = auth.secrets;
-      return git(args, undefined, CLONE_TIMEOUT_MS, auth.env);
-    });
+    await withRemoteAuth(
+      source.kind === "local" ? { kind: "none" } : credential,
+      (auth) => {
+        secrets = auth.secrets;
+        return git(args, undefined, CLONE_TIMEOUT_MS, auth.env);
+      },
+      { pinned: null, onFirstUse: onFirstHostKeys },
+    );
   } catch (error) {
     await rm(repoPath, { recursive: true, force: true });
     if (source.kind === "local") throw new UserFacingError(LOCAL_SOURCE_REFUSED, "BAD_REQUEST");

@@ -1,4 +1,5 @@
 import "server-only";
+import { hostKeyRefusalMessage, isHostKeyRefusal } from "@/server/domain/remote/host-keys";
 import { type PushOutcome, pushOutcome } from "@/server/domain/remote/push-outcome";
 import { gitWithEnv } from "@/server/projects/git-repository";
 import { type RemoteAccess, withoutSecrets, withRemoteAuth } from "@/server/projects/remote-access";
@@ -13,23 +14,31 @@ export async function pushBranch(
   repoPath: string,
   access: RemoteAccess,
   branch: string,
+  onFirstHostKeys?: (knownHosts: string) => Promise<void>,
 ): Promise<PushOutcome & { commit: string }> {
   const ref = `refs/heads/${branch}`;
   const { stdout: commit } = await gitWithEnv(["-C", repoPath, "rev-parse", "--verify", ref], {}, 10_000);
-  return withRemoteAuth(access.credential, async (auth) => {
-    const args = ["-C", repoPath, "push", "--porcelain", "--no-verify", "--", access.url, `${ref}:${ref}`];
-    const output = await gitWithEnv(args, auth.env).then(
-      (done) => ({ ...done, exitCode: 0 }),
-      (error: { stdout?: string; stderr?: string; code?: number }) => ({
-        stdout: error.stdout ?? "",
-        stderr: error.stderr ?? "",
-        exitCode: typeof error.code === "number" ? error.code : 1,
-      }),
-    );
-    const outcome = pushOutcome(output, ref);
-    const clean = outcome.pushed
-      ? outcome
-      : { ...outcome, reason: withoutSecrets(outcome.reason, auth.secrets) };
-    return { ...clean, commit: commit.trim() };
-  });
+  return withRemoteAuth(
+    access.credential,
+    async (auth) => {
+      const args = ["-C", repoPath, "push", "--porcelain", "--no-verify", "--", access.url, `${ref}:${ref}`];
+      const output = await gitWithEnv(args, auth.env).then(
+        (done) => ({ ...done, exitCode: 0 }),
+        (error: { stdout?: string; stderr?: string; code?: number }) => ({
+          stdout: error.stdout ?? "",
+          stderr: error.stderr ?? "",
+          exitCode: typeof error.code === "number" ? error.code : 1,
+        }),
+      );
+      const outcome: PushOutcome =
+        output.exitCode !== 0 && isHostKeyRefusal(output.stderr)
+          ? { pushed: false, reason: hostKeyRefusalMessage(access.knownHosts), nonFastForward: false }
+          : pushOutcome(output, ref);
+      const clean = outcome.pushed
+        ? outcome
+        : { ...outcome, reason: withoutSecrets(outcome.reason, auth.secrets) };
+      return { ...clean, commit: commit.trim() };
+    },
+    { pinned: access.knownHosts, onFirstUse: onFirstHostKeys },
+  );
 }

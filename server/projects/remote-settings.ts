@@ -1,6 +1,7 @@
 import "server-only";
 import { z } from "zod";
 import { UserFacingError } from "@/server/domain/errors";
+import { hostKeyFingerprints } from "@/server/domain/remote/host-keys";
 import {
   providerOf,
   REMOTE_PROVIDERS,
@@ -63,6 +64,8 @@ export interface PublicRemote {
   url: string;
   provider: RemoteProvider;
   credential: { kind: RemoteCredentialKind; set: boolean; hint: string | null; username: string | null };
+  /** SSH: the pinned host keys' fingerprints (`ssh-ed25519 SHA256:…`); empty until the first connection. */
+  hostKeys: string[];
   updatedAt: Date;
 }
 
@@ -82,6 +85,7 @@ function toPublic(row: Row): PublicRemote {
       hint: row.credentialHint,
       username: row.credentialKind === "token" ? row.username : null,
     },
+    hostKeys: hostKeyFingerprints(row.sshKnownHosts),
     updatedAt: row.updatedAt,
   };
 }
@@ -91,7 +95,10 @@ export async function readPublicRemote(db: PrismaClient, projectId: string): Pro
   return row ? toPublic(row) : null;
 }
 
-/** The columns a credential input writes (sealed), or {} to keep what is stored. */
+/**
+ * The columns a credential input writes (sealed), or {} to keep what is stored. A new credential
+ * forgets the pinned SSH host key too: that is how an admin accepts a server's deliberately new key.
+ */
 export function sealedCredential(box: SecretBox, projectId: string, input: RemoteCredentialInput) {
   if (input.action === "keep") return {};
   if (input.action === "clear")
@@ -103,6 +110,7 @@ export function sealedCredential(box: SecretBox, projectId: string, input: Remot
     // A key's last characters are its armour's dashes: only a token gets a hint.
     credentialHint: input.kind === "token" && secret.length >= MIN_LENGTH_FOR_HINT ? secret.slice(-4) : null,
     username: input.kind === "token" ? input.username || null : null,
+    sshKnownHosts: null,
   };
 }
 
@@ -143,6 +151,8 @@ export async function saveRemote(
     url: input.url,
     provider: providerOf(input.url, input.provider),
     updatedById: userId,
+    // Another address is another server: its host key is pinned anew.
+    ...(stored && stored.url !== input.url ? { sshKnownHosts: null } : {}),
     ...sealedCredential(box, projectId, input.credential),
   };
   const row = await db.projectRemote.upsert({
@@ -169,14 +179,31 @@ export async function readRemoteAccess(
   const row = await db.projectRemote.findUnique({ where: { projectId } });
   if (!row) return null;
   const provider: RemoteProvider = row.provider === "github" ? "github" : "git";
-  if (!row.credentialSealed) return { url: row.url, provider, credential: { kind: "none" } };
+  const knownHosts = row.sshKnownHosts;
+  if (!row.credentialSealed) return { url: row.url, provider, credential: { kind: "none" }, knownHosts };
   const secret = box.open(row.credentialSealed, contextOf(projectId));
   rememberOpenedKey(secret);
   const credential: RemoteCredential =
     kindOf(row.credentialKind) === "ssh-key"
       ? { kind: "ssh-key", privateKey: secret }
       : { kind: "token", username: row.username || DEFAULT_TOKEN_USER, token: secret };
-  return { url: row.url, provider, credential };
+  return { url: row.url, provider, credential, knownHosts };
+}
+
+/**
+ * Stores the host key(s) an SSH remote showed at its first connection, unless the remote changed in
+ * the meantime (another URL) or a key was pinned already (the first pin wins).
+ */
+export async function pinHostKeys(
+  db: PrismaClient,
+  projectId: string,
+  url: string,
+  knownHosts: string,
+): Promise<void> {
+  await db.projectRemote.updateMany({
+    where: { projectId, url, sshKnownHosts: null },
+    data: { sshKnownHosts: knownHosts },
+  });
 }
 
 /** The credential typed on the import form, for the clone (none when the form gave none). */

@@ -7,6 +7,7 @@ import type { PrismaClient } from "@/server/generated/prisma/client";
 import { createSecretBox } from "@/server/settings/secret-box";
 import { createTestDb, seedSession } from "@/testing/db/test-db";
 import { decomposedRun } from "@/testing/events/events";
+import { postPinned } from "./webhook-address";
 import { addWebhook, deliverDue, MAX_ATTEMPTS } from "./webhooks";
 
 /**
@@ -23,6 +24,8 @@ const received: Received[] = [];
 let failuresLeft = 0;
 let receiver: Server;
 let receiverUrl = "";
+/** ARBOR_WEBHOOK_ALLOWED_HOSTS of these tests: the receiver's exact host:port, and the port nobody listens on. */
+let allowedHosts: string[] = [];
 
 beforeAll(async () => {
   receiver = createServer((request, response) => {
@@ -35,7 +38,9 @@ beforeAll(async () => {
     });
   });
   await new Promise<void>((resolve) => receiver.listen(0, "127.0.0.1", resolve));
-  receiverUrl = `http://127.0.0.1:${(receiver.address() as AddressInfo).port}/hook`;
+  const port = (receiver.address() as AddressInfo).port;
+  receiverUrl = `http://127.0.0.1:${port}/hook`;
+  allowedHosts = [`127.0.0.1:${port}`, "127.0.0.1:9"];
 });
 afterAll(async () => {
   await new Promise((resolve) => receiver.close(resolve));
@@ -66,6 +71,7 @@ describe("team webhooks", () => {
       teamId: team.id,
       url: receiverUrl,
       createdById: user.id,
+      allowedHosts,
     });
     expect(hook.secret).toMatch(/^whsec_/);
     const stored = await db.teamWebhook.findUniqueOrThrow({ where: { id: hook.id } });
@@ -85,7 +91,9 @@ describe("team webhooks", () => {
     let clock = Date.now();
     failuresLeft = 1;
     // A new box each round: nothing the first round held in memory is needed by the next.
-    expect(await deliverDue(db, createSecretBox(key), { origin: ORIGIN, now: () => clock })).toBe(3);
+    expect(
+      await deliverDue(db, createSecretBox(key), { origin: ORIGIN, allowedHosts, now: () => clock }),
+    ).toBe(3);
     expect(received).toHaveLength(3);
     for (const entry of received) expect(verified(entry, hook.secret)).toBe(true);
     expect(verified({ ...received[0], body: `${received[0]?.body} ` } as Received, hook.secret)).toBe(false);
@@ -99,9 +107,13 @@ describe("team webhooks", () => {
     });
 
     // The one that got 500 waits for its backoff: not sent again at once.
-    expect(await deliverDue(db, createSecretBox(key), { origin: ORIGIN, now: () => clock })).toBe(0);
+    expect(
+      await deliverDue(db, createSecretBox(key), { origin: ORIGIN, allowedHosts, now: () => clock }),
+    ).toBe(0);
     clock += 11_000;
-    expect(await deliverDue(db, createSecretBox(key), { origin: ORIGIN, now: () => clock })).toBe(1);
+    expect(
+      await deliverDue(db, createSecretBox(key), { origin: ORIGIN, allowedHosts, now: () => clock }),
+    ).toBe(1);
     expect(received).toHaveLength(4);
     expect(received[3]?.headers["x-arbor-delivery"]).toBe(received[0]?.headers["x-arbor-delivery"]);
 
@@ -123,11 +135,12 @@ describe("team webhooks", () => {
       teamId: team.id,
       url: "http://127.0.0.1:9/down",
       createdById: user.id,
+      allowedHosts,
     });
     await new EventStore(db).append(session.id, decomposedRun("run-2").slice(0, 2));
     let clock = Date.now();
     for (let round = 0; round < MAX_ATTEMPTS + 2; round++) {
-      await deliverDue(db, createSecretBox(key), { origin: ORIGIN, now: () => clock });
+      await deliverDue(db, createSecretBox(key), { origin: ORIGIN, allowedHosts, now: () => clock });
       clock += 2 * 60 * 60_000;
     }
     const delivery = await db.webhookDelivery.findFirstOrThrow({ include: { log: true } });
@@ -138,12 +151,69 @@ describe("team webhooks", () => {
 
   it("two rounds at once (two servers) send each delivery once", async () => {
     const { team, user, session } = await seedSession(db);
-    await addWebhook(db, createSecretBox(key), { teamId: team.id, url: receiverUrl, createdById: user.id });
+    await addWebhook(db, createSecretBox(key), {
+      teamId: team.id,
+      url: receiverUrl,
+      createdById: user.id,
+      allowedHosts,
+    });
     await new EventStore(db).append(session.id, decomposedRun("run-4").slice(0, 2));
-    const round = () => deliverDue(db, createSecretBox(key), { origin: ORIGIN });
+    const round = () => deliverDue(db, createSecretBox(key), { origin: ORIGIN, allowedHosts });
     const tried = await Promise.all([round(), round()]);
     expect(tried.reduce((sum, count) => sum + count, 0)).toBe(1);
     expect(received).toHaveLength(1);
+  });
+
+  it("refuses loopback addresses at save and, inserted behind its back, at every delivery (logged)", async () => {
+    const { team, user, session } = await seedSession(db);
+    const box = createSecretBox(key);
+    for (const url of [receiverUrl, "http://localhost:9/x", "http://[::ffff:127.0.0.1]/x"]) {
+      await expect(
+        addWebhook(db, box, { teamId: team.id, url, createdById: user.id, allowedHosts: [] }),
+      ).rejects.toThrow(/loopback address.*ARBOR_WEBHOOK_ALLOWED_HOSTS/s);
+    }
+    // The allow names one port exactly: the same host on another port is still refused.
+    await expect(
+      addWebhook(db, box, {
+        teamId: team.id,
+        url: "http://127.0.0.1:10/x",
+        createdById: user.id,
+        allowedHosts,
+      }),
+    ).rejects.toThrow(/loopback/);
+    expect(await db.teamWebhook.count()).toBe(0);
+
+    const hook = await addWebhook(db, box, {
+      teamId: team.id,
+      url: receiverUrl,
+      createdById: user.id,
+      allowedHosts,
+    });
+    await new EventStore(db).append(session.id, decomposedRun("run-5").slice(0, 2));
+    // The administrator takes the allow away: the next delivery is refused before any connection.
+    expect(await deliverDue(db, box, { origin: ORIGIN, allowedHosts: [] })).toBe(1);
+    expect(received).toHaveLength(0);
+    const delivery = await db.webhookDelivery.findFirstOrThrow({
+      where: { webhookId: hook.id },
+      include: { log: true },
+    });
+    expect(delivery.status).toBe("PENDING");
+    expect(delivery.log[0]).toMatchObject({ httpStatus: null });
+    expect(delivery.log[0]?.error).toMatch(/^refused: 127\.0\.0\.1 is a loopback address/);
+  });
+
+  it("connects to the address that was checked, not to whatever the name resolves to later", async () => {
+    // `.invalid` never resolves (RFC 6761): only the pinned lookup can reach the receiver.
+    const port = new URL(receiverUrl).port;
+    const status = await postPinned({
+      url: `http://rebinding.invalid:${port}/hook`,
+      pinned: { address: "127.0.0.1", family: 4 },
+      headers: {},
+      body: "{}",
+      timeoutMs: 5_000,
+    });
+    expect(status).toBe(200);
+    expect(received[0]?.headers.host).toBe(`rebinding.invalid:${port}`);
   });
 
   it("a team without webhooks queues nothing", async () => {

@@ -4,13 +4,15 @@ import { z } from "zod";
 import { errorMessage, UserFacingError } from "@/server/domain/errors";
 import type { PrismaClient } from "@/server/generated/prisma/client";
 import type { SecretBox } from "@/server/settings/secret-box";
+import { checkWebhookAddress, postPinned } from "./webhook-address";
 
 /**
  * Issue #21.4: a team's outgoing webhooks. A team admin adds a URL; Arbor makes an HMAC secret, shows
  * it once and keeps it sealed (secret-box.ts, bound to the webhook). Deliveries are rows written with
  * the events that cause them (server/events/webhook-outbox.ts); `deliverDue` sends what is due, signs
  * each body, records every attempt, and retries a failure with exponential backoff — a restart loses
- * nothing, because what is due is read from the table.
+ * nothing, because what is due is read from the table. Where a webhook may point is checked at save
+ * and before every attempt (webhook-address.ts: no loopback, private, link-local… addresses).
  */
 
 export const WebhookUrl = z
@@ -39,12 +41,18 @@ export function signatureOf(secret: string, timestamp: string, body: string): st
 
 const contextOf = (webhookId: string) => `webhook:${webhookId}`;
 
-/** Adds a webhook; the secret is returned this once and stored only sealed. */
+/**
+ * Adds a webhook; the secret is returned this once and stored only sealed. An address that is, or
+ * resolves to, a blocked one is refused here; a name that does not resolve yet is kept (every
+ * delivery checks again, and refuses it while it does not resolve).
+ */
 export async function addWebhook(
   db: PrismaClient,
   box: SecretBox,
-  input: { teamId: string; url: string; createdById: string },
+  input: { teamId: string; url: string; createdById: string; allowedHosts: readonly string[] },
 ): Promise<{ id: string; url: string; secret: string }> {
+  const verdict = await checkWebhookAddress(input.url, input.allowedHosts);
+  if (!verdict.allowed && !verdict.unresolved) throw new UserFacingError(verdict.reason, "BAD_REQUEST");
   const secret = `whsec_${randomBytes(24).toString("base64url")}`;
   const created = await db.teamWebhook.create({
     data: { teamId: input.teamId, url: input.url, secretSealed: "", createdById: input.createdById },
@@ -57,16 +65,13 @@ export async function addWebhook(
   return { ...created, secret };
 }
 
-type Send = (url: string, init: RequestInit) => Promise<Response>;
-
 /** Sends every due delivery once (oldest first); returns how many were tried. Never throws for a receiver. */
 export async function deliverDue(
   db: PrismaClient,
   box: SecretBox,
-  options: { origin: string; now?: () => number; send?: Send },
+  options: { origin: string; allowedHosts: readonly string[]; now?: () => number },
 ): Promise<number> {
   const now = options.now ?? Date.now;
-  const send = options.send ?? fetch;
   const due = await db.webhookDelivery.findMany({
     where: { status: "PENDING", nextAttemptAt: { lte: new Date(now()) } },
     orderBy: { createdAt: "asc" },
@@ -96,24 +101,26 @@ export async function deliverDue(
     let httpStatus: number | null = null;
     let error: string | null = null;
     try {
-      const secret = box.open(delivery.webhook.secretSealed, contextOf(delivery.webhook.id));
-      const response = await send(delivery.webhook.url, {
-        method: "POST",
-        headers: {
-          "content-type": "application/json",
-          "user-agent": "Arbor-Webhooks/1",
-          "x-arbor-event": delivery.event,
-          "x-arbor-delivery": delivery.id,
-          "x-arbor-timestamp": timestamp,
-          "x-arbor-signature": signatureOf(secret, timestamp, body),
-        },
-        body,
-        redirect: "manual",
-        signal: AbortSignal.timeout(SEND_TIMEOUT_MS),
-      });
-      httpStatus = response.status;
-      await response.body?.cancel();
-      if (httpStatus < 200 || httpStatus >= 300) error = `the receiver answered HTTP ${httpStatus}`;
+      const verdict = await checkWebhookAddress(delivery.webhook.url, options.allowedHosts);
+      if (!verdict.allowed) error = `refused: ${verdict.reason}`.slice(0, 500);
+      else {
+        const secret = box.open(delivery.webhook.secretSealed, contextOf(delivery.webhook.id));
+        httpStatus = await postPinned({
+          url: delivery.webhook.url,
+          pinned: verdict.pinned,
+          headers: {
+            "content-type": "application/json",
+            "user-agent": "Arbor-Webhooks/1",
+            "x-arbor-event": delivery.event,
+            "x-arbor-delivery": delivery.id,
+            "x-arbor-timestamp": timestamp,
+            "x-arbor-signature": signatureOf(secret, timestamp, body),
+          },
+          body,
+          timeoutMs: SEND_TIMEOUT_MS,
+        });
+        if (httpStatus < 200 || httpStatus >= 300) error = `the receiver answered HTTP ${httpStatus}`;
+      }
     } catch (caught) {
       error = errorMessage(caught).slice(0, 500);
     }

@@ -14,5 +14,7 @@ export const SPARE_APP_PORT = 3105 + offset + Number(process.env.TEST_PARALLEL_I
 export const GIT_SERVER_PORT = 4017 + offset;
 export const GIT_FCGI_PORT = 4018 + offset;
 export const FAKE_GITHUB_PORT = 4019 + offset;
+/** e2e/team-webhooks.spec.ts's receiver: the one host:port the app's ARBOR_WEBHOOK_ALLOWED_HOSTS lets through. */
+export const WEBHOOK_RECEIVER_PORT = 4016 + offset;
 /** The cluster spec's balancer (nginx); its app instances listen on the next ports (deploy/cluster.sh). */
 export const CLUSTER_PORT = 3200 + offset;

@@ -68,7 +68,15 @@ export function RemoteSettings({ projectId, canEdit }: { projectId: string; canE
             ? `${CREDENTIAL_LABELS[current.credential.kind]} set${current.credential.hint ? ` (…${current.credential.hint})` : ""}`
             : "none"}
         </p>
-      ) : (
+      ) : null}
+      {current && current.credential.kind === "ssh-key" ? (
+        <p className="muted small" data-testid="remote-host-key">
+          {current.hostKeys.length > 0
+            ? `SSH host key, pinned on first use (compare it with the server's): ${current.hostKeys.join(", ")}. A different key is refused; entering the deploy key again pins the next one.`
+            : "SSH host key: pinned at the next connection (trust on first use)."}
+        </p>
+      ) : null}
+      {current ? null : (
         <p className="muted small" data-testid="remote-current">
           No remote yet.
         </p>

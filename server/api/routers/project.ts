@@ -60,7 +60,12 @@ export const projectRouter = createRouter({
       // Everything is validated by now; a repository is only made for a project that will exist, and a
       // failure after it was made removes it again.
       try {
-        if (source) await importRepository(repoPath, source, importCredential(input.credential));
+        // An SSH remote's host key, seen at the clone, is pinned with the remote (trust on first use).
+        let knownHosts: string | null = null;
+        if (source)
+          await importRepository(repoPath, source, importCredential(input.credential), async (learned) => {
+            knownHosts = learned;
+          });
         else await createEmptyRepository(repoPath, input.name);
         return await ctx.db.project.create({
           data: {
@@ -70,7 +75,7 @@ export const projectRouter = createRouter({
             sourceUrl: input.sourceUrl?.trim() ?? null,
             repoPath,
             createdById: ctx.user.id,
-            ...(remote ? { remote: { create: remote } } : {}),
+            ...(remote ? { remote: { create: { ...remote, sshKnownHosts: knownHosts } } } : {}),
           },
           select: { id: true, name: true },
         });

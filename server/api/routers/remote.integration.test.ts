@@ -13,6 +13,7 @@ import { createSecretBox } from "@/server/settings/secret-box";
 import { createTestDb } from "@/testing/db/test-db";
 import { startTestGitServer, type TestGitServer } from "@/testing/git-server/git-server";
 import { type RecordedPullRequest, startFakeGitHub } from "@/testing/github-api/fake-pulls";
+import { startTestSshServer, type TestSshServer } from "@/testing/ssh-server/ssh-server";
 
 const app = vi.hoisted(() => ({ current: {} as Record<string, unknown> }));
 vi.mock("@/server/app-context", () => ({ appContext: () => app.current }));
@@ -26,12 +27,14 @@ vi.mock("@/server/app-context", () => ({ appContext: () => app.current }));
 let db: PrismaClient;
 let cleanup: () => Promise<void>;
 let server: TestGitServer;
+let sshd: TestSshServer;
 let github: Awaited<ReturnType<typeof startFakeGitHub>>;
 let work: string;
 
 beforeAll(async () => {
   ({ db, cleanup } = await createTestDb());
   server = await startTestGitServer();
+  sshd = await startTestSshServer();
   github = await startFakeGitHub();
   (env as { ARBOR_GITHUB_API_URL: string }).ARBOR_GITHUB_API_URL = github.url;
   work = await mkdtemp(path.join(tmpdir(), "arbor-remote-test-"));
@@ -39,6 +42,7 @@ beforeAll(async () => {
 afterAll(async () => {
   await github?.close();
   await server?.stop();
+  await sshd?.stop();
   await cleanup?.();
   await rm(work, { recursive: true, force: true });
 });
@@ -60,15 +64,30 @@ async function owner() {
   return { user, team, caller: appRouter.createCaller({ db, user }) };
 }
 
-/** A project imported from the git server with the token, and a session whose work is saved on its branch. */
-async function importedWithSavedWork(name: string) {
+type ImportCredential = Parameters<
+  ReturnType<typeof appRouter.createCaller>["project"]["create"]
+>[0]["credential"];
+
+/**
+ * A project imported from the git server (with the token, or over SSH with a deploy key), and a session
+ * whose work is saved on its branch.
+ */
+async function importedWithSavedWork(
+  name: string,
+  over: { sourceUrl: string; credential: ImportCredential } | null = null,
+) {
   await server.createRepository(name);
   const { user, team, caller } = await owner();
   const project = await caller.project.create({
     teamId: team.id,
     name,
-    sourceUrl: server.urlOf(name),
-    credential: { action: "set", kind: "token", username: server.user, token: server.token },
+    sourceUrl: over?.sourceUrl ?? server.urlOf(name),
+    credential: over?.credential ?? {
+      action: "set",
+      kind: "token",
+      username: server.user,
+      token: server.token,
+    },
   });
   const { repoPath } = await db.project.findUniqueOrThrow({ where: { id: project.id } });
   const branch = `arbor/${name}-work`;
@@ -224,5 +243,67 @@ describe("the team's git remote", () => {
     const text = await eventsText(session.id);
     expect(text).toContain("pull-request-opened");
     expect(text).not.toContain(server.token);
+  }, 60_000);
+
+  it("over SSH with a deploy key (a real sshd): imports, pins the host key, pushes, is refused a protected branch and a changed host key", async () => {
+    const upstream = path.join(server.dir, "repos", "over-ssh.git");
+    const sourceUrl = sshd.urlOf(upstream);
+    const { caller, project, session, branch, commit, repoPath } = await importedWithSavedWork("over-ssh", {
+      sourceUrl,
+      credential: { action: "set", kind: "ssh-key", privateKey: sshd.deployKey },
+    });
+    // The clone pinned the server's host key, shown as its fingerprint (what `ssh-keygen -lf` prints).
+    const remote = await caller.remote.get({ projectId: project.id });
+    expect(remote).toMatchObject({ url: sourceUrl, credential: { kind: "ssh-key", set: true, hint: null } });
+    expect(remote?.hostKeys).toEqual([expect.stringMatching(/^ssh-ed25519 SHA256:[A-Za-z0-9+/]{43}$/)]);
+
+    expect(await caller.remote.push({ sessionId: session.id })).toMatchObject({ status: "pushed", commit });
+    expect(git(["-C", upstream, "rev-parse", `refs/heads/${branch}`])).toBe(commit);
+
+    // A protected branch: the hook's reason comes back over SSH too.
+    await server.protect("over-ssh", branch);
+    const local = path.join(work, "over-ssh-local");
+    git(["clone", "-q", "--branch", branch, repoPath, local]);
+    git(["commit", "-q", "--allow-empty", "-m", "more work"], local);
+    git(["push", "-q", "origin", `HEAD:${branch}`], local);
+    expect(await caller.remote.push({ sessionId: session.id })).toMatchObject({
+      status: "refused",
+      reason: expect.stringMatching(/protected branch: open a pull request instead/),
+    });
+
+    // The server comes back with another host key: refused before anything is sent, and said why.
+    await sshd.restartWithNewHostKey();
+    const impostor = await caller.remote.push({ sessionId: session.id });
+    expect(impostor).toMatchObject({
+      status: "refused",
+      reason: expect.stringMatching(/host key is not the one pinned for this remote.*ssh-ed25519 SHA256:/s),
+    });
+    expect((await caller.remote.get({ projectId: project.id }))?.hostKeys).toEqual(remote?.hostKeys);
+    // Entering the deploy key again is how an admin accepts the new key: the next push pins it.
+    await caller.remote.save({
+      projectId: project.id,
+      remote: {
+        url: sourceUrl,
+        provider: null,
+        credential: { action: "set", kind: "ssh-key", privateKey: sshd.deployKey },
+      },
+    });
+    expect((await caller.remote.get({ projectId: project.id }))?.hostKeys).toEqual([]);
+    expect(await caller.remote.push({ sessionId: session.id })).toMatchObject({ status: "refused" });
+    const repinned = (await caller.remote.get({ projectId: project.id }))?.hostKeys;
+    expect(repinned).toHaveLength(1);
+    expect(repinned).not.toEqual(remote?.hostKeys);
+
+    // The private key is nowhere but sealed: not in an answer, an event, the repository or sshd's log.
+    const keyLine = sshd.deployKey.split("\n")[1] ?? "";
+    expect(keyLine.length).toBeGreaterThan(20);
+    for (const text of [
+      await eventsText(session.id),
+      JSON.stringify(await caller.remote.get({ projectId: project.id })),
+      git(["-C", repoPath, "config", "--list"]),
+      sshd.log(),
+    ])
+      expect(text).not.toContain(keyLine);
+    expect(sshd.log()).toContain("Accepted publickey");
   }, 60_000);
 });

@@ -10,6 +10,7 @@ import { defaultBranch } from "@/server/projects/git-repository";
 import { openPullRequest } from "@/server/projects/github-pulls";
 import { pushBranch } from "@/server/projects/remote-push";
 import {
+  pinHostKeys,
   RemoteInput,
   readPublicRemote,
   readRemoteAccess,
@@ -66,7 +67,10 @@ export const remoteRouter = createRouter({
     await assertSaved(ctx, ctx.session.id);
     const access = await remoteOf(ctx, ctx.session.project.id);
     const { branch } = ctx.session;
-    const outcome = await pushBranch(ctx.session.project.repoPath, access, branch);
+    const projectId = ctx.session.project.id;
+    const outcome = await pushBranch(ctx.session.project.repoPath, access, branch, (knownHosts) =>
+      pinHostKeys(ctx.db, projectId, access.url, knownHosts),
+    );
     if (outcome.pushed) {
       await ctx.app.store.append(ctx.session.id, [
         { type: "work-pushed", branch, commit: outcome.commit, remote: access.url, by: ctx.user.name },

@@ -40,6 +40,10 @@ describe("team webhooks through the router", () => {
     await expect(
       as(user).team.addWebhook({ teamId: team.id, url: "ftp://hooks.example.com" }),
     ).rejects.toThrow(/http/);
+    // The cloud's metadata service: refused at save, with why (the SSRF filter).
+    await expect(
+      as(user).team.addWebhook({ teamId: team.id, url: "http://169.254.169.254/latest/meta-data" }),
+    ).rejects.toMatchObject({ code: "BAD_REQUEST", message: expect.stringMatching(/link-local address/) });
 
     await as(user).team.removeWebhook({ teamId: team.id, webhookId: added.id });
     expect(await as(user).team.webhooks({ teamId: team.id })).toEqual([]);

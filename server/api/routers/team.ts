@@ -4,6 +4,7 @@ import { createRouter, protectedProcedure, teamProcedure } from "@/server/api/tr
 import { UserFacingError } from "@/server/domain/errors";
 import { displayName } from "@/server/domain/text/display-name";
 import { can, grantableRoles, parseRole, permissionsOf, Role } from "@/server/domain/vocabulary/team-roles";
+import { env } from "@/server/env";
 import { DEFAULT_INVITE_EXPIRY_DAYS, INVITE_EXPIRY_DAYS } from "@/server/teams/invite-state";
 import {
   acceptInvite,
@@ -27,7 +28,12 @@ export const teamRouter = createRouter({
     .requires("manageWebhooks")
     .input(z.object({ url: WebhookUrl }))
     .mutation(({ ctx, input }) =>
-      addWebhook(ctx.db, ctx.app.box, { teamId: ctx.team.id, url: input.url, createdById: ctx.user.id }),
+      addWebhook(ctx.db, ctx.app.box, {
+        teamId: ctx.team.id,
+        url: input.url,
+        createdById: ctx.user.id,
+        allowedHosts: env.ARBOR_WEBHOOK_ALLOWED_HOSTS,
+      }),
     ),
 
   removeWebhook: teamProcedure

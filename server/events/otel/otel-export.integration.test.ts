@@ -3,10 +3,11 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { EventStore } from "@/server/events/store";
 import { AiSdkModel } from "@/server/model";
 import { createPricer } from "@/server/model/pricing";
-import { sequence } from "@/testing/events/events";
+import { decomposedRun, sequence } from "@/testing/events/events";
 import { orchestratorWorld } from "@/testing/harness/orchestrator-world";
 import { type OtlpReceiver, type ReceivedSpan, startOtlpReceiver } from "@/testing/otel/receiver";
 import { type OtelExport, startOtelExport } from "./otel-export";
+import { runTraceIds } from "./run-trace-ids";
 
 /**
  * Issue #21.5 end to end: a real run (SQLite, Docker, the AI SDK talking HTTP to the fake model
@@ -154,6 +155,49 @@ describe("OpenTelemetry export of a real run", () => {
     expect(sum("arbor.tool_calls", { "arbor.tool.kind": "action", "arbor.tool.outcome": "ok" })).toBe(2);
     // The configured headers went with every request.
     expect(receiver.headers.every((headers) => headers["x-arbor-test"] === "grafana-key")).toBe(true);
+  });
+
+  it("continues a run resumed after a restart in the same trace, under the same root", async () => {
+    const own = await startOtlpReceiver();
+    const call = (seconds: number) => ({
+      type: "llm-called" as const,
+      runId: "run-r",
+      intentionId: null,
+      stage: "act",
+      modelId: "fake",
+      offline: false,
+      tokensIn: 10,
+      tokensOut: 5,
+      latencyMs: seconds * 1_000,
+      error: null,
+    });
+    const events = sequence([
+      ...decomposedRun("run-r").slice(1, 3),
+      call(1),
+      call(2),
+      { type: "run-ended", runId: "run-r", status: "VERIFIED", reason: "done" },
+    ]);
+    // The first server maps the start and one model call, then goes away with the run's root still
+    // open (a root is sent when it ends, so it never leaves this process).
+    const before = exportTo(own.url);
+    before.observe("s-restart", events.slice(0, 3));
+    await before.shutdown();
+    const [first] = own.spans;
+    expect(own.spans).toHaveLength(1);
+    // The next server (nothing in memory) resumes the run: its events continue the same trace.
+    const after = exportTo(own.url);
+    after.observe("s-restart", events.slice(3));
+    await after.shutdown();
+    await own.close();
+
+    const ids = runTraceIds("run-r");
+    const [root] = byName(own.spans, "invoke_agent Arbor");
+    expect(root).toMatchObject({ traceId: ids.traceId, spanId: ids.spanId, parentSpanId: null });
+    expect(root?.attributes["arbor.run.resumed"]).toBe(true);
+    const calls = byName(own.spans, "chat fake");
+    expect(calls).toHaveLength(2);
+    expect(calls[0]).toBe(first);
+    for (const span of calls) expect(span).toMatchObject({ traceId: ids.traceId, parentSpanId: ids.spanId });
   });
 
   it("never makes an append wait for a collector that accepts connections and never answers", async () => {

@@ -13,8 +13,14 @@ import { OTLPMetricExporter } from "@opentelemetry/exporter-metrics-otlp-http";
 import { OTLPTraceExporter } from "@opentelemetry/exporter-trace-otlp-http";
 import { resourceFromAttributes } from "@opentelemetry/resources";
 import { MeterProvider, PeriodicExportingMetricReader } from "@opentelemetry/sdk-metrics";
-import { BasicTracerProvider, BatchSpanProcessor } from "@opentelemetry/sdk-trace-base";
+import {
+  BasicTracerProvider,
+  BatchSpanProcessor,
+  type IdGenerator,
+  RandomIdGenerator,
+} from "@opentelemetry/sdk-trace-base";
 import type { StoredEvent } from "@/server/domain/events/schema";
+import type { SpanIds } from "./run-trace-ids";
 import { TelemetryOfEvents } from "./telemetry-of-events";
 import { METRICS, type MetricName, type TelemetryOp } from "./telemetry-ops";
 
@@ -42,6 +48,26 @@ const MAX_QUEUED_SPANS = 2_048;
 const EXPORT_TIMEOUT_MS = 10_000;
 
 /**
+ * Random ids, except for the one span started right after `fix`: the SDK asks its id generator for a
+ * root span's ids and offers no other way to choose them, and a run's root must have the ids derived
+ * from the run (run-trace-ids.ts) so that a resumed run continues its trace. Spans start one at a
+ * time (synchronously), so the fixed ids cannot reach another span.
+ */
+class RunIdGenerator implements IdGenerator {
+  private readonly random = new RandomIdGenerator();
+  private fixed: SpanIds | null = null;
+  fix(ids: SpanIds | undefined): void {
+    this.fixed = ids ?? null;
+  }
+  generateTraceId(): string {
+    return this.fixed?.traceId ?? this.random.generateTraceId();
+  }
+  generateSpanId(): string {
+    return this.fixed?.spanId ?? this.random.generateSpanId();
+  }
+}
+
+/**
  * The official SDK over OTLP/HTTP (JSON), fed from the event log. Nothing here is awaited by a run:
  * `observe` only starts and ends span objects and adds to instruments (in memory); the batch span
  * processor and the periodic metric reader send them in the background, and a collector that is down
@@ -51,8 +77,10 @@ export function startOtelExport(config: OtelExportConfig): OtelExport {
   const base = config.endpoint.replace(/\/+$/, "");
   const resource = resourceFromAttributes({ "service.name": config.serviceName });
   const exporterOptions = { headers: config.headers, timeoutMillis: EXPORT_TIMEOUT_MS, concurrencyLimit: 2 };
+  const ids = new RunIdGenerator();
   const tracerProvider = new BasicTracerProvider({
     resource,
+    idGenerator: ids,
     spanProcessors: [
       new BatchSpanProcessor(new OTLPTraceExporter({ ...exporterOptions, url: `${base}/v1/traces` }), {
         maxQueueSize: MAX_QUEUED_SPANS,
@@ -96,16 +124,22 @@ export function startOtelExport(config: OtelExportConfig): OtelExport {
   };
   const apply = (op: TelemetryOp) => {
     switch (op.op) {
-      case "start":
-        open.set(
-          op.key,
-          tracer.startSpan(
-            op.name,
-            { startTime: op.startMs, attributes: op.attributes },
-            parentContext(op.parentKey),
-          ),
-        );
+      case "start": {
+        ids.fix(op.ids);
+        try {
+          open.set(
+            op.key,
+            tracer.startSpan(
+              op.name,
+              { startTime: op.startMs, attributes: op.attributes },
+              parentContext(op.parentKey),
+            ),
+          );
+        } finally {
+          ids.fix(undefined);
+        }
         return;
+      }
       case "end": {
         const span = open.get(op.key);
         open.delete(op.key);

@@ -1,4 +1,5 @@
 import type { EventBody, EventOf, StoredEvent } from "@/server/domain/events/schema";
+import { runTraceIds } from "./run-trace-ids";
 import {
   checkOps,
   criteriaOps,
@@ -52,7 +53,8 @@ export class TelemetryOfEvents {
     if (runId === null || this.ended.has(runId) || body.type === "message-posted") return [];
     const out: TelemetryOp[] = [];
     // A run this process never saw start (resumed after a restart, or moved from another instance):
-    // a span from here on, marked as such, so its children still have a parent.
+    // its root again, from here on and marked as such, with the same ids (the same trace, the same
+    // parent for every child before and after the restart).
     if (!this.runs.has(runId) && body.type !== "run-ended")
       out.push(...this.openRun(sessionId, runId, atMs, { "arbor.run.resumed": true }, "unknown"));
     out.push(...this.opsOfRunEvent(sessionId, runId, body, atMs));
@@ -135,6 +137,7 @@ export class TelemetryOfEvents {
       parentKey: null,
       name: "invoke_agent Arbor",
       startMs: atMs,
+      ids: runTraceIds(runId),
       attributes: {
         "gen_ai.operation.name": "invoke_agent",
         "gen_ai.agent.name": "Arbor",

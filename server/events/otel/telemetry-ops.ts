@@ -7,6 +7,8 @@
  * command, file contents, command output or anything a person typed (they may hold secrets).
  */
 
+import type { SpanIds } from "./run-trace-ids";
+
 export type AttributeValue = string | number | boolean;
 export type Attributes = Readonly<Record<string, AttributeValue>>;
 
@@ -18,6 +20,8 @@ interface StartSpan {
   name: string;
   startMs: number;
   attributes: Attributes;
+  /** A root span's fixed trace and span ids (a run's: run-trace-ids.ts); otherwise random ones. */
+  ids?: SpanIds;
 }
 interface EndSpan {
   op: "end";

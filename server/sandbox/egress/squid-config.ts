@@ -1,4 +1,5 @@
 import "server-only";
+import { BLOCKED_RANGES } from "@/server/domain/network/blocked-addresses";
 import { RAW_IP_PATTERN } from "@/server/domain/vocabulary/egress";
 
 /**
@@ -9,23 +10,6 @@ import { RAW_IP_PATTERN } from "@/server/domain/vocabulary/egress";
  *    is refused (`dst`), so an allowed name cannot be pointed at Arbor, Docker's API or the database;
  * 3. everything else is refused.
  */
-
-/** Addresses no sandbox may reach through the proxy, whatever the allow-list says. */
-export const BLOCKED_RANGES = [
-  "0.0.0.0/8",
-  "10.0.0.0/8",
-  "100.64.0.0/10",
-  "127.0.0.0/8",
-  "169.254.0.0/16",
-  "172.16.0.0/12",
-  "192.168.0.0/16",
-  "224.0.0.0/4",
-  "240.0.0.0/4",
-  "::1",
-  "::",
-  "fc00::/7",
-  "fe80::/10",
-] as const;
 
 export interface SquidConfigInput {
   listen: { address: string; port: number };

@@ -1,0 +1,3 @@
+-- AlterTable
+ALTER TABLE "ProjectRemote" ADD COLUMN     "sshKnownHosts" TEXT;
+
