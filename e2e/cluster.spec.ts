@@ -106,6 +106,31 @@ test.beforeAll(async () => {
     .split("\n")
     .filter(Boolean);
   if (leftovers.length > 0) onSecondHost("rm", "-f", ...leftovers);
+  // The sandbox image reaches a new host on its first session (save | load through the server, ≈ 30 s
+  // or more here), longer than a test waits for a run. The fixture copies it here instead when the
+  // second engine's kept data directory lacks this build of it (the first run on a machine, or after the
+  // image was rebuilt: Arbor's own copy goes by name, so it would keep the stale one).
+  const image = process.env.ARBOR_SANDBOX_IMAGE ?? "arbor-sandbox:latest";
+  const idOf = (inspect: () => string) => {
+    try {
+      return inspect().trim();
+    } catch {
+      return null;
+    }
+  };
+  const localId = idOf(() =>
+    execFileSync("docker", ["image", "inspect", "-f", "{{.Id}}", image], { encoding: "utf8" }),
+  );
+  if (localId !== idOf(() => onSecondHost("image", "inspect", "-f", "{{.Id}}", image)))
+    execFileSync(
+      "bash",
+      [
+        "-c",
+        `docker save "$0" | docker -H unix:///run/${SECOND_HOST.ARBOR_DOCKER_HOST_NAME}/docker.sock load -q`,
+        image,
+      ],
+      { stdio: ["ignore", "ignore", "inherit"], timeout: 240_000 },
+    );
   clusterScript("start", {
     ARBOR_DOCKER_HOSTS: `local,${secondHost}&priority=1`,
     // A stopped engine is noticed within a second or two (the default pings every 5 s).
