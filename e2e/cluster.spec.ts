@@ -14,6 +14,7 @@ import {
   signUp,
   startTask,
 } from "../testing/e2e/arbor";
+import { arbor, cliHome, createApiToken } from "../testing/e2e/cli";
 import { CLUSTER_PORT, FAKE_MODEL_PORT } from "../testing/e2e/ports";
 
 /**
@@ -21,12 +22,33 @@ import { CLUSTER_PORT, FAKE_MODEL_PORT } from "../testing/e2e/ports";
  * build, nginx in front; the browser talks to the balancer. One cluster for the whole file (starting
  * it is most of the time), so the test that kills an instance runs last.
  *
- * Hook for sandboxes on a second Docker host (branch `docker-hosts`, deploy/docker-host.sh): give
- * instance 2 its own engine through `ARBOR_CLUSTER_ENV_FILE_2` (a file exporting DOCKER_HOST …) below.
+ * Sandboxes on two Docker hosts: the local engine and a second dockerd in its own network namespace over
+ * mutual TLS (deploy/docker-host.sh; its data directory, with the sandbox image copied in on first use,
+ * is kept between runs). The second host is listed with `priority=1`, as an operator would list a
+ * dedicated sandbox host with the app's own engine as the spare: every session lands there while it
+ * answers, and on the local engine once it is stopped (the last test).
  */
 const root = path.resolve(import.meta.dirname, "..");
 const clusterDir = path.join(root, ".e2e/cluster");
 const instancePort = (i: number) => CLUSTER_PORT + i;
+/** The second engine: its own name and network (the integration test's is arbor-dh-it on 232). */
+const SECOND_HOST = { ARBOR_DOCKER_HOST_NAME: "arbor-dh-e2e", ARBOR_DOCKER_HOST_NET: "233" };
+const SECOND_HOST_ID = "10.233.0.2:2376";
+/** The docker CLI on the second engine, through its local socket (deploy/docker-host.sh's /run/<name>). */
+const onSecondHost = (...args: string[]) =>
+  execFileSync("docker", ["-H", `unix:///run/${SECOND_HOST.ARBOR_DOCKER_HOST_NAME}/docker.sock`, ...args], {
+    encoding: "utf8",
+  });
+const secondHostScript = (action: "start" | "stop") =>
+  execFileSync("bash", ["deploy/docker-host.sh", action], {
+    cwd: root,
+    encoding: "utf8",
+    stdio: ["ignore", "pipe", "inherit"],
+    env: { ...process.env, ...SECOND_HOST },
+  })
+    .trim()
+    .split("\n")
+    .at(-1) as string;
 let adminUrl = "";
 let databaseUrl = "";
 let database = "";
@@ -78,11 +100,48 @@ test.beforeAll(async () => {
   url.pathname = `/${database}`;
   databaseUrl = url.toString();
   execFileSync("rm", ["-rf", clusterDir]);
-  clusterScript("start");
+  const secondHost = secondHostScript("start");
+  // Sandboxes an earlier run left on the second engine (it was stopped under them) go first.
+  const leftovers = onSecondHost("ps", "-aq", "--filter", "label=arbor.managed=true")
+    .split("\n")
+    .filter(Boolean);
+  if (leftovers.length > 0) onSecondHost("rm", "-f", ...leftovers);
+  // The sandbox image reaches a new host on its first session (save | load through the server, ≈ 30 s
+  // or more here), longer than a test waits for a run. The fixture copies it here instead when the
+  // second engine's kept data directory lacks this build of it (the first run on a machine, or after the
+  // image was rebuilt: Arbor's own copy goes by name, so it would keep the stale one).
+  const image = process.env.ARBOR_SANDBOX_IMAGE ?? "arbor-sandbox:latest";
+  const idOf = (inspect: () => string) => {
+    try {
+      return inspect().trim();
+    } catch {
+      return null;
+    }
+  };
+  const localId = idOf(() =>
+    execFileSync("docker", ["image", "inspect", "-f", "{{.Id}}", image], { encoding: "utf8" }),
+  );
+  if (localId !== idOf(() => onSecondHost("image", "inspect", "-f", "{{.Id}}", image)))
+    execFileSync(
+      "bash",
+      [
+        "-c",
+        `docker save "$0" | docker -H unix:///run/${SECOND_HOST.ARBOR_DOCKER_HOST_NAME}/docker.sock load -q`,
+        image,
+      ],
+      { stdio: ["ignore", "ignore", "inherit"], timeout: 240_000 },
+    );
+  clusterScript("start", {
+    ARBOR_DOCKER_HOSTS: `local,${secondHost}&priority=1`,
+    // A stopped engine is noticed within a second or two (the default pings every 5 s).
+    ARBOR_DOCKER_HOST_CHECK_MS: "1000",
+  });
 });
 
 test.afterAll(async () => {
   if (databaseUrl) clusterScript("stop");
+  // Stopped whatever happened (the host-loss test stops it too); its sandboxes go at the next start.
+  secondHostScript("stop");
   // The sandboxes the instances made (scripts/e2e-cleanup.sh knows only the SQLite instances' labels).
   for (const i of [1, 2]) {
     const label = sandboxOwnerLabel({
@@ -169,8 +228,44 @@ test("two watchers on two instances share one terminal: same output, typing into
   await second.close();
 });
 
-test("kill -9 of the instance driving a run: the other resumes it, the live view keeps going, nothing twice", async ({
+test("the CLI through the balancer: a token made in the browser, `arbor run --approve` runs a task to VERIFIED", async ({
   page,
+}) => {
+  await signUp(page, newUser("cluster-cli"));
+  await createProject(page, "Cluster CLI");
+  const token = await createApiToken(page, { name: "cluster laptop", role: "member" });
+  const home = cliHome();
+  const balancer = `http://localhost:${CLUSTER_PORT}`;
+  expect((await arbor(home, ["login", "--url", balancer, "--token", token])).code).toBe(0);
+  const run = await arbor(home, [
+    "run",
+    "run `touch via-balancer.txt && ls via-balancer.txt`",
+    "--project",
+    "Cluster CLI",
+    "--approve=command",
+  ]);
+  expect(run.stderr).toContain("pre-approved by --approve");
+  expect(run.stdout).toContain("Run VERIFIED");
+  expect(run.code).toBe(0);
+  // Its sandbox is on the second host (priority=1), which is where the run's file is.
+  const sessionId = /Session (\S+) in Cluster CLI/.exec(run.stdout)?.[1] ?? "";
+  expect(await recordedHost(sessionId)).toBe(SECOND_HOST_ID);
+  expect(onSecondHost("exec", `arbor-session-${sessionId}`, "ls", "/workspace/via-balancer.txt")).toContain(
+    "via-balancer.txt",
+  );
+});
+
+/** The Docker host recorded on the session when it was placed. */
+async function recordedHost(sessionId: string): Promise<string | null> {
+  const rows = await sql<{ dockerHost: string | null }>('SELECT "dockerHost" FROM "Session" WHERE id = $1', [
+    sessionId,
+  ]);
+  return rows[0]?.dockerHost ?? null;
+}
+
+test("kill -9 of the instance driving a run on the second Docker host: a watcher on the other instance sees its live output, the other instance resumes it, the live view keeps going, nothing twice", async ({
+  page,
+  context,
 }) => {
   await signUp(page, newUser("cluster-run"));
   await createProject(page, "Cluster failover");
@@ -180,20 +275,8 @@ test("kill -9 of the instance driving a run: the other resumes it, the live view
   );
   const sessionId = new URL(sessionUrl).pathname.split("/").at(-1) ?? "";
   await page.getByTestId("approve").click();
-  // Mid-command: its first lines are in the shared output-so-far file (the live output itself reaches
-  // only browsers connected to the driving instance, which the balancer may not have picked).
-  const outputSoFar = path.join(clusterDir, "shared", "output-so-far");
-  await expect
-    .poll(
-      () =>
-        readdirSync(outputSoFar)
-          .map((file) => readFileSync(path.join(outputSoFar, file), "utf8"))
-          .join("\n"),
-      { timeout: 30_000, intervals: [200] },
-    )
-    .toContain("tick 2");
 
-  // The driver, from the lease table (owner = host:pid:random): one of the two instances.
+  // The driver, from the lease table (owner = host:pid:random, taken when the run started).
   const pids = [1, 2].map((i) =>
     execFileSync("cat", [path.join(clusterDir, `instance-${i}`, "pid")], { encoding: "utf8" }).trim(),
   );
@@ -205,6 +288,30 @@ test("kill -9 of the instance driving a run: the other resumes it, the live view
     )[0]?.owner ?? null;
   const driver = (await leaseOwner())?.split(":")[1];
   expect(pids).toContain(driver);
+  const survivor = pids.indexOf(String(driver)) === 0 ? 2 : 1;
+  expect(await recordedHost(sessionId)).toBe(SECOND_HOST_ID);
+
+  // A watcher straight on the instance that does not drive the run: the command's live lines reach it
+  // while the command still runs (relayed over NOTIFY; the live-output box exists only until the cycle's
+  // result is in the log).
+  await shareCookiesWithInstances(context);
+  const watcher = await context.newPage();
+  await watcher.goto(`http://127.0.0.1:${instancePort(survivor)}${new URL(sessionUrl).pathname}`);
+
+  // Mid-command: its first lines are in the shared output-so-far file.
+  const outputSoFar = path.join(clusterDir, "shared", "output-so-far");
+  await expect
+    .poll(
+      () =>
+        readdirSync(outputSoFar)
+          .map((file) => readFileSync(path.join(outputSoFar, file), "utf8"))
+          .join("\n"),
+      { timeout: 30_000, intervals: [200] },
+    )
+    .toContain("tick 2");
+  await expect(watcher.getByTestId("cycle-live-output")).toContainText("tick 2", { timeout: 8_000 });
+  expect(await leaseOwner()).toContain(`:${driver}:`); // still driven by the other instance
+  await watcher.close();
   execFileSync("kill", ["-9", String(driver)]);
 
   // No reload: the page's live streams reconnect through the balancer to the surviving instance.
@@ -214,7 +321,6 @@ test("kill -9 of the instance driving a run: the other resumes it, the live view
   await card.getByTestId("approve").click();
   await expectRunStatus(page, "VERIFIED");
   // The surviving instance took the run over (its log says so) once the dead one's lease ran out.
-  const survivor = pids.indexOf(String(driver)) === 0 ? 2 : 1;
   const survivorLog = execFileSync("cat", [path.join(clusterDir, `instance-${survivor}`, "server.log")], {
     encoding: "utf8",
   });
@@ -222,13 +328,7 @@ test("kill -9 of the instance driving a run: the other resumes it, the live view
   expect(await leaseOwner()).toBeNull(); // released when the run ended
 
   // The side effect happened once: the write ran to its end only in the re-run the person approved.
-  const marker = execFileSync(
-    "docker",
-    ["exec", `arbor-session-${sessionId}`, "cat", "/workspace/marker.txt"],
-    {
-      encoding: "utf8",
-    },
-  );
+  const marker = onSecondHost("exec", `arbor-session-${sessionId}`, "cat", "/workspace/marker.txt");
   expect(marker).toBe("once\n");
 
   // The log: sequence numbers 1..n, no gap, no duplicate; one start, one resume.
@@ -246,6 +346,39 @@ test("kill -9 of the instance driving a run: the other resumes it, the live view
   await expectRunStatus(page, "VERIFIED");
   expect(await settledTexts(page)).toEqual(live);
   expect(live.join("\n")).toContain("COMMAND echo tick 1");
+});
+
+test("host loss: the second dockerd stops, its session shows SANDBOX LOST, the restart from the page and a new session land on the first host", async ({
+  page,
+}) => {
+  // After the failover above: one instance left, through the balancer. A session on the second host…
+  await signUp(page, newUser("cluster-lost"));
+  const projectId = await createProject(page, "Cluster host loss");
+  const lostUrl = await startTask(page, "run `ls`");
+  await expectRunStatus(page, "VERIFIED");
+  const lostId = new URL(lostUrl).pathname.split("/").at(-1) ?? "";
+  expect(await recordedHost(lostId)).toBe(SECOND_HOST_ID);
+
+  // …whose engine stops: the page says so, live, with what a restart starts from.
+  secondHostScript("stop");
+  const lost = page.getByTestId("sandbox-lost");
+  await expect(lost).toBeVisible({ timeout: 30_000 });
+  await expect(lost.getByTestId("session-shown-status")).toHaveText("SANDBOX LOST");
+  await expect(lost).toContainText(SECOND_HOST_ID);
+  await expect(lost).toContainText("A restart starts from the snapshot");
+
+  await lost.getByTestId("sandbox-restart").click();
+  await expect(page.getByTestId("sandbox-restarted")).toContainText(`on local (its host ${SECOND_HOST_ID}`, {
+    timeout: 60_000,
+  });
+  await expect(lost).toBeHidden();
+  expect(await recordedHost(lostId)).toBe("local");
+
+  // A new session goes to the host that answers, the spare one.
+  await page.goto(`/projects/${projectId}`);
+  const freshUrl = await startTask(page, "run `ls`");
+  await expectRunStatus(page, "VERIFIED");
+  expect(await recordedHost(new URL(freshUrl).pathname.split("/").at(-1) ?? "")).toBe("local");
 });
 
 /** Each intention node's whole text, once two reads in a row agree (the last events have arrived). */

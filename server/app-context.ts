@@ -12,6 +12,7 @@ import { readSandboxRuntime } from "@/server/domain/vocabulary/sandbox-runtime";
 import { env, isPostgresUrl } from "@/server/env";
 import { openedKeys } from "@/server/events/opened-keys";
 import { otelExportFromEnv } from "@/server/events/otel/from-env";
+import { relayCommandOutput } from "@/server/events/pg-command-output";
 import { listenForEvents } from "@/server/events/pg-notifications";
 import { EventStore } from "@/server/events/store";
 import { intentsFileFor } from "@/server/intents/store";
@@ -107,10 +108,16 @@ function create() {
     instance,
     telemetry ? (sessionId, events) => telemetry.observe(sessionId, events) : null,
   );
-  if (instance !== null)
+  if (instance !== null) {
     listenForEvents(env.DATABASE_URL, instance, store, (error) =>
       logger.warn({ err: errorMessage(error) }, "live events from other instances interrupted"),
     );
+    // A running command's live lines too, so a browser on any instance sees them (not events: see
+    // server/events/command-output.ts).
+    relayCommandOutput(env.DATABASE_URL, instance, (error) =>
+      logger.warn({ err: errorMessage(error) }, "live command output across instances interrupted"),
+    );
+  }
   const box = createSecretBox(env.secretKey);
   const environment = environmentLayer(env);
   // The server-wide model (status bar, resumed runs): environment over defaults. Each new run

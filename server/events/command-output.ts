@@ -48,9 +48,24 @@ export function tailLines(text: string, maxLines = MAX_LINES, maxChars = MAX_CHA
   return tail;
 }
 
+/** Where a session's updates go beyond this process (the cluster relay), when one is set. */
+export type CommandOutputRelay = (sessionId: string, output: LiveCommandOutput) => void;
+
+/** A command running on another instance, as its relayed updates describe it. */
+interface Relayed {
+  sessionId: string;
+  output: LiveCommandOutput;
+  receivedAt: number;
+}
+
+/** A relayed command silent this long is dropped from snapshots (its instance may have died mid-command). */
+const RELAYED_STALE_MS = 30 * 60_000;
+
 class CommandOutputHub {
   private readonly emitter = new EventEmitter();
   private readonly running = new Map<string, Running>();
+  private readonly relayed = new Map<string, Relayed>();
+  private relay: CommandOutputRelay | null = null;
 
   constructor() {
     this.emitter.setMaxListeners(0);
@@ -89,11 +104,28 @@ class CommandOutputHub {
     if (!entry) return;
     if (entry.timer) clearTimeout(entry.timer);
     this.running.delete(cycleId);
-    this.emitter.emit(entry.sessionId, { ...publicPart(entry), text: "", done: true });
+    this.publish(entry.sessionId, { ...publicPart(entry), text: "", done: true });
   }
 
-  snapshot(sessionId: string): LiveCommandOutput[] {
-    return [...this.running.values()].filter((entry) => entry.sessionId === sessionId).map(publicPart);
+  /** In a cluster: every update sent here also goes to the other instances through `relay`. */
+  relayTo(relay: CommandOutputRelay | null): void {
+    this.relay = relay;
+  }
+
+  /** An update relayed from the instance running the command: to this process's readers only. */
+  receive(sessionId: string, output: LiveCommandOutput, now = Date.now()): void {
+    if (output.done) this.relayed.delete(output.cycleId);
+    else this.relayed.set(output.cycleId, { sessionId, output, receivedAt: now });
+    this.emitter.emit(sessionId, output);
+  }
+
+  snapshot(sessionId: string, now = Date.now()): LiveCommandOutput[] {
+    const here = [...this.running.values()].filter((entry) => entry.sessionId === sessionId).map(publicPart);
+    for (const [cycleId, entry] of this.relayed) {
+      if (now - entry.receivedAt > RELAYED_STALE_MS) this.relayed.delete(cycleId);
+      else if (entry.sessionId === sessionId) here.push(entry.output);
+    }
+    return here;
   }
 
   subscribe(sessionId: string, listener: (output: LiveCommandOutput) => void): () => void {
@@ -103,7 +135,12 @@ class CommandOutputHub {
 
   private send(entry: Running, now: number): void {
     entry.lastSent = now;
-    this.emitter.emit(entry.sessionId, publicPart(entry));
+    this.publish(entry.sessionId, publicPart(entry));
+  }
+
+  private publish(sessionId: string, output: LiveCommandOutput): void {
+    this.emitter.emit(sessionId, output);
+    this.relay?.(sessionId, output);
   }
 }
 

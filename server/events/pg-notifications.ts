@@ -1,6 +1,6 @@
-import pg from "pg";
 import { z } from "zod";
 import { eventBus } from "./bus";
+import { listenOnChannel } from "./pg-listener";
 import type { EventStore } from "./store";
 
 const Notice = z.object({
@@ -25,10 +25,6 @@ export function listenForEvents(
   store: EventStore,
   onProblem: (error: unknown) => void = () => undefined,
 ): { ready: Promise<void>; close: () => Promise<void> } {
-  let client: pg.Client | null = null;
-  let closed = false;
-  let retry: NodeJS.Timeout | null = null;
-
   const deliver = async (payload: string | undefined) => {
     const parsed = Notice.safeParse(JSON.parse(payload ?? "null"));
     if (!parsed.success) return;
@@ -36,44 +32,6 @@ export function listenForEvents(
     if (from === instance || !eventBus.following(sessionId)) return;
     eventBus.publish(sessionId, await store.read(sessionId, firstSeq - 1, lastSeq - firstSeq + 1));
   };
-
-  const connect = async () => {
-    if (closed) return;
-    const next = new pg.Client({ connectionString: url });
-    next.on("notification", (message) => void deliver(message.payload).catch(onProblem));
-    next.on("error", (error) => {
-      onProblem(error);
-      reconnect(next);
-    });
-    next.on("end", () => reconnect(next));
-    try {
-      await next.connect();
-      await next.query("LISTEN arbor_events");
-      client = next;
-    } catch (error) {
-      onProblem(error);
-      reconnect(next);
-    }
-  };
-  const reconnect = (lost: pg.Client) => {
-    if (closed || retry || (client !== null && client !== lost)) return;
-    client = null;
-    void lost.end().catch(() => undefined);
-    retry = setTimeout(() => {
-      retry = null;
-      void connect();
-    }, 1_000);
-    retry.unref();
-  };
-
-  const ready = connect();
-  return {
-    ready,
-    close: async () => {
-      closed = true;
-      if (retry) clearTimeout(retry);
-      await ready;
-      await client?.end().catch(() => undefined);
-    },
-  };
+  const { ready, close } = listenOnChannel(url, "arbor_events", deliver, onProblem);
+  return { ready, close };
 }

@@ -25,6 +25,16 @@ describe("parseDockerHosts", () => {
     ]);
   });
 
+  it("reads a priority on any entry, local included, and refuses one out of range", () => {
+    expect(parseDockerHosts("local?priority=-1, tcp://10.0.0.2:2376?tls=/d&priority=100")).toEqual([
+      { id: "local", kind: "local", maxSessions: 32, priority: -1 },
+      expect.objectContaining({ id: "10.0.0.2:2376", tlsDir: "/d", priority: 100 }),
+    ]);
+    expect(() => parseDockerHosts("local?priority=101")).toThrow(/priority must be/);
+    expect(() => parseDockerHosts("local?priority=1.5")).toThrow(/priority must be/);
+    expect(() => parseDockerHosts("local?tls=/d")).toThrow(/tls is for tcp hosts/);
+  });
+
   it("refuses plain TCP, unknown options, bad caps and duplicates, naming each", () => {
     expect(() => parseDockerHosts("tcp://h:2375")).toThrow(/needs \?tls=/);
     expect(() => parseDockerHosts("local2")).toThrow(/expected local/);

@@ -48,6 +48,7 @@ export async function measureHost(
     id: host.id,
     runningSessions: containers.length,
     maxSessions: host.maxSessions,
+    ...(host.priority === undefined ? {} : { priority: host.priority }),
     freeMemoryBytes: (info.MemTotal ?? 0) - reserved,
   };
 }

@@ -27,6 +27,14 @@ describe("chooseHost", () => {
     expect(chooseHost([host("a"), host("b")], GiB)?.id).toBe("a");
   });
 
+  it("prefers a higher priority over free memory, and falls back to a lower one when it cannot take it", () => {
+    const spare = host("spare", { priority: -1, freeMemoryBytes: 64 * GiB });
+    const dedicated = host("dedicated", { priority: 1, freeMemoryBytes: 2 * GiB });
+    expect(chooseHost([spare, dedicated], GiB)?.id).toBe("dedicated");
+    expect(chooseHost([spare, { ...dedicated, healthy: false }], GiB)?.id).toBe("spare");
+    expect(chooseHost([spare, { ...dedicated, runningSessions: 4 }], GiB)?.id).toBe("spare");
+  });
+
   it("never places on a host that is down", () => {
     const chosen = chooseHost([host("a", { healthy: false, freeMemoryBytes: 64 * GiB }), host("b")], GiB);
     expect(chosen?.id).toBe("b");

@@ -9,12 +9,15 @@ export interface HostLoad {
   maxSessions: number;
   /** The engine's memory minus the limits of the sandboxes running there (bytes; may be negative). */
   freeMemoryBytes: number;
+  /** The operator's ranking (ARBOR_DOCKER_HOSTS' `priority=N`); absent means 0. */
+  priority?: number;
 }
 
 /**
  * The host a new session goes to: a healthy one with room for one more session and for its memory,
- * the one with the most free memory; equal memory goes to fewer running sessions, then to the first in
- * the configuration. Null when no host can take it (all down or all full). Pure, so it is unit-tested.
+ * of the highest priority among those, then the one with the most free memory; equal memory goes to
+ * fewer running sessions, then to the first in the configuration. Null when no host can take it (all
+ * down or all full). Pure, so it is unit-tested.
  */
 export function chooseHost(hosts: readonly HostLoad[], memoryBytes: number): HostLoad | null {
   const order = new Map(hosts.map((host, index) => [host.id, index]));
@@ -23,6 +26,7 @@ export function chooseHost(hosts: readonly HostLoad[], memoryBytes: number): Hos
   );
   fits.sort(
     (a, b) =>
+      (b.priority ?? 0) - (a.priority ?? 0) ||
       b.freeMemoryBytes - a.freeMemoryBytes ||
       a.runningSessions - b.runningSessions ||
       (order.get(a.id) ?? 0) - (order.get(b.id) ?? 0),
