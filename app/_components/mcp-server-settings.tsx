@@ -82,6 +82,12 @@ export function McpServerSettings({ projectId, canEdit }: { projectId: string; c
                   ? `Running, ${server.health.tools.length} tools`
                   : `Failed: ${server.health.error ?? "unknown error"}`}
             </span>{" "}
+            {server.health && (
+              <span className="muted" data-testid={`mcp-seen-${server.name}`}>
+                last seen {new Date(server.health.checkedAt).toLocaleString()}
+                {server.health.sessionId ? " in a session" : ""}
+              </span>
+            )}{" "}
             {canEdit && server.config.transport === "http" && (
               <button type="button" onClick={() => check.mutate({ projectId, name: server.name })}>
                 Check now
