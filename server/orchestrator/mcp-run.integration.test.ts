@@ -31,7 +31,7 @@ const BROKEN: McpServerSettings = {
 };
 
 /** The app's McpSessions over the test's sandboxes; the server's file is copied in before it starts. */
-function mcpSessions() {
+function mcpSessions(servers: McpServerSettings[] = [EVERYTHING, BROKEN]) {
   const { sandboxes } = world;
   const withServerCopied = {
     openProcess: async (sessionId: string, argv: readonly string[]) => {
@@ -42,7 +42,7 @@ function mcpSessions() {
     },
   } as unknown as SandboxProvider;
   return new McpSessions({
-    settingsOf: async () => ({ projectId: "p1", servers: [EVERYTHING, BROKEN], allowList: [] }),
+    settingsOf: async () => ({ projectId: "p1", servers, allowList: [] }),
     sandboxes: withServerCopied,
     callTimeoutMs: 20_000,
   });
@@ -124,6 +124,41 @@ describe("a run whose model calls a project's MCP tool", () => {
       expect(notices).toHaveLength(1);
       expect(notices[0]?.text).toContain("This run goes on without its tools.");
       expect(offered[0]).not.toContain("mcp__broken__");
+    } finally {
+      await mcp.close(world.sessionId);
+    }
+  });
+
+  it("in Chat mode offers only the tools marked Safe, and runs one without asking anybody", async () => {
+    const looking = { ...EVERYTHING, stages: "looking" as const, toolRisks: { "get-sum": "safe" as const } };
+    const mcp = mcpSessions([looking]);
+    const orch = world.orchestrator({
+      model: world.scriptedModel("default"),
+      mcpToolsOf: (sessionId) => mcp.forSession(sessionId),
+    });
+    const before = world.fakeModel.requests.length;
+    try {
+      const { runId } = await orch.startRun({
+        sessionId: world.sessionId,
+        task: "what is the sum of two numbers (mcp-sum)?",
+        mode: "chat",
+        actor: world.actor,
+      });
+      await world.approveUntilEnded(orch, runId);
+      const events = (await new EventStore(world.db).read(world.sessionId)).flatMap((event) =>
+        "runId" in event.body && event.body.runId === runId ? [event] : [],
+      );
+      expect(ofType(events, "run-ended")[0]?.status).toBe("ANSWERED");
+      const called = ofType(events, "answer-tool-called").find(
+        (call) => call.tool === "mcp__everything__get-sum",
+      );
+      expect(called).toMatchObject({ status: "ok" });
+      expect(called?.summary).toContain("The sum of 2 and 3 is 5");
+      expect(ofType(events, "approval-requested")).toEqual([]);
+      // Offered: the Safe tool; never the ones that ask (echo and the rest, default Ask).
+      const first = JSON.stringify(world.fakeModel.requests[before]?.body);
+      expect(first).toContain("mcp__everything__get-sum");
+      expect(first).not.toContain("mcp__everything__echo");
     } finally {
       await mcp.close(world.sessionId);
     }
