@@ -53,6 +53,8 @@ test("an owner adds an HTTP MCP server on the settings page and sees its tools",
   await page.getByTestId("mcp-name").fill("everything");
   await page.getByTestId("mcp-transport").selectOption("http");
   await page.getByTestId("mcp-target").fill(url);
+  // Offered while looking too: there (and in Chat) only the tools marked Safe.
+  await page.getByTestId("mcp-stages").selectOption("looking");
   await page.getByTestId("mcp-add").click();
   await expect(page.getByTestId("mcp-error")).toContainText("not on the project's network allow-list");
 
@@ -61,6 +63,8 @@ test("an owner adds an HTTP MCP server on the settings page and sees its tools",
   await expect(page.getByTestId("settings-network")).toContainText("Saved.");
   await page.getByTestId("mcp-add").click();
   await expect(page.getByTestId("mcp-health-everything")).toContainText(/Running, \d+ tools/);
+  await expect(page.getByTestId("mcp-seen-everything")).toContainText("last seen");
+  await expect(page.getByTestId("mcp-server-everything")).toContainText("offered while acting and looking");
   const tools = page.getByTestId("mcp-tools-everything");
   await expect(tools).toContainText("mcp__everything__echo");
   await expect(tools.getByLabel("Risk of echo")).toHaveValue("moderate");

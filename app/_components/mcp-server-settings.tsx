@@ -28,6 +28,7 @@ export function McpServerSettings({ projectId, canEdit }: { projectId: string; c
   const [name, setName] = useState("");
   const [transport, setTransport] = useState<"stdio" | "http">("stdio");
   const [target, setTarget] = useState("");
+  const [stages, setStages] = useState<McpStageChoice>("act");
   const [note, setNote] = useState<string | null>(null);
   const done = (result: { note: string }) => {
     setNote(result.note);
@@ -54,7 +55,7 @@ export function McpServerSettings({ projectId, canEdit }: { projectId: string; c
       transport === "http"
         ? { transport: "http" as const, url: target.trim() }
         : { transport: "stdio" as const, command: words[0] ?? "", args: words.slice(1) };
-    add.mutate({ projectId, name: name.trim(), config, stages: "act" });
+    add.mutate({ projectId, name: name.trim(), config, stages });
   };
 
   return (
@@ -82,6 +83,12 @@ export function McpServerSettings({ projectId, canEdit }: { projectId: string; c
                   ? `Running, ${server.health.tools.length} tools`
                   : `Failed: ${server.health.error ?? "unknown error"}`}
             </span>{" "}
+            {server.health && (
+              <span className="muted" data-testid={`mcp-seen-${server.name}`}>
+                last seen {new Date(server.health.checkedAt).toLocaleString()}
+                {server.health.sessionId ? " in a session" : ""}
+              </span>
+            )}{" "}
             {canEdit && server.config.transport === "http" && (
               <button type="button" onClick={() => check.mutate({ projectId, name: server.name })}>
                 Check now
@@ -155,6 +162,16 @@ export function McpServerSettings({ projectId, canEdit }: { projectId: string; c
             aria-label={transport === "http" ? "URL" : "Command"}
             data-testid="mcp-target"
           />
+          {/* Looking stages and Chat offer only the tools marked Safe (server/policy/stages/mcp-offer.ts). */}
+          <select
+            value={stages}
+            onChange={(event) => setStages(event.target.value as McpStageChoice)}
+            aria-label="Offered in"
+            data-testid="mcp-stages"
+          >
+            <option value="act">{STAGE_LABELS.act}</option>
+            <option value="looking">{`${STAGE_LABELS.looking} (Safe tools only while looking, and in Chat)`}</option>
+          </select>
           <button type="button" onClick={submit} disabled={add.isPending} data-testid="mcp-add">
             Add server
           </button>

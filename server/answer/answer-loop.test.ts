@@ -35,6 +35,22 @@ describe("screening the answer path's tool calls", () => {
     expect(screenToolCall("rm_rf", chatTools, 0)).toMatchObject({ kind: "refused", tool: "rm_rf" });
   });
 
+  it("runs an MCP tool the request offered, refuses one it did not, and counts it in the budget", () => {
+    const safe = ["mcp__everything__get-sum"];
+    expect(screenToolCall("mcp__everything__get-sum", chatTools, 0, safe)).toEqual({
+      kind: "run",
+      tool: "mcp__everything__get-sum",
+    });
+    expect(screenToolCall("mcp__everything__echo", chatTools, 0, safe)).toMatchObject({
+      kind: "refused",
+      tool: "mcp__everything__echo",
+    });
+    expect(screenToolCall("mcp__everything__get-sum", chatTools, 0)).toMatchObject({ kind: "refused" });
+    expect(screenToolCall("mcp__everything__get-sum", chatTools, MAX_ANSWER_TOOL_CALLS, safe).kind).toBe(
+      "capped",
+    );
+  });
+
   it(`stops at ${MAX_ANSWER_TOOL_CALLS} tool calls and tells the model to answer`, () => {
     expect(screenToolCall("fs_read", chatTools, MAX_ANSWER_TOOL_CALLS - 1).kind).toBe("run");
     const capped = screenToolCall("fs_read", chatTools, MAX_ANSWER_TOOL_CALLS);

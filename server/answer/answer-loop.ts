@@ -24,7 +24,7 @@ export function toolFromWire(wire: string): ToolName | null {
 }
 
 export type ScreenedCall =
-  | { kind: "run"; tool: ToolName }
+  | { kind: "run"; tool: string }
   | { kind: "refused"; tool: string; reason: string }
   | { kind: "capped"; tool: string; reason: string };
 
@@ -33,13 +33,19 @@ export type ScreenedCall =
  * mode that is the read-only subset, so a write is refused here and never reaches the sandbox), and
  * only while the budget of calls lasts.
  */
-export function screenToolCall(wire: string, allowed: readonly ToolName[], callsSoFar: number): ScreenedCall {
-  const tool = toolFromWire(wire);
-  if (!tool || !allowed.includes(tool)) {
+export function screenToolCall(
+  wire: string,
+  allowed: readonly ToolName[],
+  callsSoFar: number,
+  /** The project's MCP tools this request offered (Safe ones only), by registry name = wire name. */
+  extra: readonly string[] = [],
+): ScreenedCall {
+  const tool = extra.includes(wire) ? wire : toolFromWire(wire);
+  if (!tool || !((allowed as readonly string[]).includes(tool) || extra.includes(tool))) {
     return {
       kind: "refused",
       tool: tool ?? wire,
-      reason: `${tool ?? wire} is not available when answering a question: only ${allowed.join(", ")} (read-only). Nothing was changed.`,
+      reason: `${tool ?? wire} is not available when answering a question: only ${[...allowed, ...extra].join(", ")} (read-only). Nothing was changed.`,
     };
   }
   if (callsSoFar >= MAX_ANSWER_TOOL_CALLS) {

@@ -5,11 +5,13 @@ import type { EventInput, EventOf } from "@/server/domain/events/schema";
 import type { RunView, SessionView } from "@/server/domain/session/view";
 import { fsListSpec } from "@/server/domain/tools/fs-list";
 import { fsSearchSpec } from "@/server/domain/tools/fs-search";
+import type { AnswerTool } from "@/server/model/answer-step";
 import { composeSystemPrompt } from "@/server/model/compose-prompt";
 import { checkModelRequest } from "@/server/model/request-check";
 import type { AgentModel } from "@/server/model/types";
 import { type StagePolicy, stagePolicy } from "@/server/policy/stages";
 import { llmCalledEvent } from "@/server/riva/decide/run-events";
+import { offeredMcpTools } from "@/server/riva/perform/mcp-tools";
 import { runWorkspace } from "@/server/riva/perform/run-workspace";
 import type { SessionWorkspace } from "@/server/riva/perform/session-workspace";
 import type { RivaDeps } from "@/server/riva/ports";
@@ -41,6 +43,7 @@ export type AnswerRunnerDeps = Pick<
   | "checkpointsOf"
   | "priceOf"
   | "workspaceMaxBytes"
+  | "mcpToolsOf"
 > & { model: AgentModel; promptsDir?: string };
 
 /** Every answer request explores and answers: the discover stage (read-only tools in both modes). */
@@ -76,6 +79,13 @@ export class AnswerRunner {
       commandTimeoutMs: deps.commandTimeoutMs,
       workspaceMaxBytes: deps.workspaceMaxBytes ?? null,
       logger: deps.logger,
+      // The project's Safe MCP tools the request offered pass the same door (no intent: Safe only).
+      ...(deps.mcpToolsOf
+        ? {
+            extraTool: (name: string) =>
+              deps.mcpToolsOf?.(sessionId).toolNamed(name) ?? Promise.resolve(null),
+          }
+        : {}),
     });
   }
 
@@ -121,15 +131,33 @@ export class AnswerRunner {
       { project_root: "/workspace", tool_summary: policy.tools.join(", ") },
       this.deps.promptsDir ? { dir: this.deps.promptsDir } : {},
     );
-    const offered = policy.tools.map((name) => {
+    const offered: AnswerTool[] = policy.tools.map((name) => {
       const definition = toolNamed(name);
       if (!definition) throw new Error(`the tool ${name} is not registered`);
       return { wireName: wireToolName(name), description: definition.description, input: definition.input };
     });
+    // Only tools the project marked Safe, and only if it offers the server while looking (mcp-offer.ts).
+    // A stdio server starts inside the session's sandbox, so the sandbox must exist first.
+    if (this.deps.mcpToolsOf) await this.workspace.box();
+    const mcp = await offeredMcpTools(
+      this.deps,
+      { sessionId: this.sessionId, runId: this.runId, view: () => view },
+      { stage: ANSWER_STAGE, mode: run.mode, reasoning: run.reasoning },
+      (bodies) => this.append(bodies),
+    );
+    const mcpNames = mcp.map((tool) => tool.name);
+    offered.push(
+      ...mcp.map((tool) => ({
+        wireName: tool.name,
+        description: tool.description,
+        inputSchema: tool.inputSchema,
+      })),
+    );
     const messages: ModelMessage[] = answerHistory(view.messages, this.runId, run.task);
     let callsMade = 0;
     for (let request = 0; request < MAX_ANSWER_REQUESTS; request++) {
       const facts = { runId: this.runId, stage: ANSWER_STAGE, mode: run.mode, reasoning: run.reasoning };
+      // The catalogue's tools are checked against the stage policy; the MCP ones were chosen by it.
       checkModelRequest({ ...facts, tools: policy.tools, system });
       const outcome = await step(
         {
@@ -140,7 +168,8 @@ export class AnswerRunner {
         },
         signal,
       );
-      const call = { ...outcome.call, tools: [...policy.tools] };
+      // The log keeps at most 40 names per request (the event's bound); the request offered them all.
+      const call = { ...outcome.call, tools: [...policy.tools, ...mcpNames].slice(0, 40) };
       await this.append([llmCalledEvent(this.runId, null, call, this.deps.priceOf, run)]);
       if (outcome.calls.length === 0) {
         const text = outcome.text.trim();
@@ -175,7 +204,7 @@ export class AnswerRunner {
         output: { type: "text"; value: string };
       }[] = [];
       for (const requested of outcome.calls) {
-        const screened = screenToolCall(requested.wireName, policy.tools, callsMade);
+        const screened = screenToolCall(requested.wireName, policy.tools, callsMade, mcpNames);
         let value: string;
         if (screened.kind === "run") {
           callsMade += 1;

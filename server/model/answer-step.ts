@@ -1,4 +1,4 @@
-import { type LanguageModel, type ModelMessage, streamText, type ToolSet, tool } from "ai";
+import { jsonSchema, type LanguageModel, type ModelMessage, streamText, type ToolSet, tool } from "ai";
 import type { z } from "zod";
 
 /**
@@ -8,12 +8,12 @@ import type { z } from "zod";
  * next request, so no tool ever runs inside the SDK.
  */
 
-export interface AnswerTool {
+/** A catalogue tool with its zod input, or a project's MCP tool with the JSON Schema its server gave. */
+export type AnswerTool = {
   /** The name on the wire (`fs_read`); the caller maps it back to the vocabulary. */
   wireName: string;
   description: string;
-  input: z.ZodType;
-}
+} & ({ input: z.ZodType } | { inputSchema: Record<string, unknown> });
 
 export interface AnswerStepRequest {
   instructions: string;
@@ -44,7 +44,11 @@ export async function streamAnswerStep(
 ): Promise<AnswerStepOutcome> {
   const tools: ToolSet = {};
   for (const offered of request.tools) {
-    tools[offered.wireName] = tool({ description: offered.description, inputSchema: offered.input });
+    const inputSchema =
+      "inputSchema" in offered
+        ? jsonSchema(offered.inputSchema as Parameters<typeof jsonSchema>[0])
+        : offered.input;
+    tools[offered.wireName] = tool({ description: offered.description, inputSchema });
   }
   let streamError: unknown;
   const result = streamText({

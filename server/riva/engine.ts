@@ -29,6 +29,7 @@ import { wireEngine } from "./engine-wiring";
 import { type ActHost, carryOutAction, type Reviewer, readPortFor } from "./perform/act";
 import type { CycleRunner } from "./perform/cycle-runner";
 import { discoverIntent, listWithTrustedInstructions } from "./perform/discovery";
+import { offeredMcpTools } from "./perform/mcp-tools";
 import { callWithRetries, modelFailedEvents } from "./perform/model-calls";
 import { decomposeIntention, type PlanningHost, planIntention, rootTaskOf } from "./perform/planning";
 import { checkDelivery, deliveryReported, type QaHost, qaNotesFor, reviewIntention } from "./perform/qa";
@@ -332,14 +333,10 @@ export class RivaEngine {
 
   /** The project's MCP tools the act stage offers; a server that cannot be reached offers none. */
   private async mcpManuals(): Promise<{ extraTools?: ExtraToolManual[] }> {
-    const manuals = await this.deps
-      .mcpToolsOf?.(this.sessionId)
-      .actManuals()
-      .catch((error: unknown) => {
-        this.deps.logger.warn({ err: error, sessionId: this.sessionId }, "MCP tools could not be listed");
-        return [];
-      });
-    return manuals && manuals.length > 0 ? { extraTools: manuals } : {};
+    const at = { sessionId: this.sessionId, runId: this.runId, view: () => this.view };
+    const request = { ...this.requestContext(), stage: "act" as const };
+    const manuals = await offeredMcpTools(this.deps, at, request, (bodies) => this.append(bodies));
+    return manuals.length > 0 ? { extraTools: manuals } : {};
   }
 
   private rootTask(): string {

@@ -3,6 +3,7 @@ import type { SandboxResources } from "@/server/domain/events/bodies/sandbox";
 import type { CheckpointPolicy } from "@/server/domain/policy/checkpoints";
 import type { RivaLimits, RunBudget } from "@/server/domain/session/limits";
 import type { SandboxRuntime } from "@/server/domain/vocabulary/sandbox-runtime";
+import type { ReasoningSwitch, Stage, UserMode } from "@/server/domain/vocabulary/stages";
 import type { EventLog } from "@/server/events/log";
 import type { Pricer } from "@/server/model/pricing";
 import type { RunTiers } from "@/server/model/tiers/run-tiers";
@@ -78,9 +79,14 @@ export interface RivaDeps {
   mcpToolsOf?(sessionId: string): SessionExtraTools;
 }
 
-/** Tools beyond the catalogue, for one session: the dispatch finds them by name, the act stage offers them. */
+/**
+ * Tools beyond the catalogue, for one session: the dispatch finds them by name, the stages offer them
+ * as the stage policy allows (`server/policy/stages/mcp-offer.ts`).
+ */
 export interface SessionExtraTools {
   toolNamed(name: string): Promise<ToolDefinition | null>;
-  /** Those the project offers in the act stage, as the model sees them (none when a server is down). */
-  actManuals(): Promise<ExtraToolManual[]>;
+  /** Those one request may offer, as the model sees them (none when a server is down). */
+  manuals(request: { stage: Stage; mode: UserMode; reasoning: ReasoningSwitch }): Promise<ExtraToolManual[]>;
+  /** The servers that could not start (or stopped) in this session, with why. */
+  startFailures(): Promise<{ server: string; error: string }[]>;
 }

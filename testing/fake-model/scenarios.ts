@@ -1,5 +1,6 @@
 import { answerReply, writeAttemptReply } from "./answer-replies";
 import { deliveryReply, offersDelivery } from "./delivery-replies";
+import { mcpSumDue, mcpSumReply } from "./mcp-replies";
 import { qaReviewReply, SUBMIT_QA } from "./qa-replies";
 import {
   backticked,
@@ -80,6 +81,12 @@ const defaultRules: ScenarioRule[] = [
     description: "plan: split the task on and/then/also/;",
     match: offers("propose_decomposition"),
     reply: planReply,
+  },
+  {
+    description:
+      "act, an intention marked (mcp-sum) while an MCP get-sum tool is offered and its result not yet seen: call it with 2 and 3",
+    match: mcpSumDue,
+    reply: mcpSumReply,
   },
   {
     description:

@@ -28,6 +28,7 @@ const PACKAGE = createRequire(import.meta.url).resolve(
 const INTENT = { id: "INT-001", ownedScope: ["src/**"] };
 const ASK = { checkpoints: CheckpointPolicy.parse({}) };
 const SESSION = `${PREFIX}-mcp`;
+const AGENT_ACT = { stage: "act", mode: "agent", reasoning: "off" } as const;
 
 let provider: DockerSandboxProvider;
 let box: Sandbox;
@@ -126,10 +127,12 @@ describe("an MCP server over stdio in the session's sandbox", () => {
     const inside = await box.exec("pgrep -u 1000 -f everything.mjs");
     expect(inside.stdout.trim()).not.toBe("");
     // get-env is off: the stage never offers it.
-    expect((await tools.toolsOfStage("act")).map((tool) => tool.name)).not.toContain(
-      "mcp__everything__get-env",
-    );
-    expect(await tools.toolsOfStage("discover")).toEqual([]);
+    const act = (await tools.toolsOfStage(AGENT_ACT)).map((tool) => tool.name);
+    expect(act).toContain("mcp__everything__echo");
+    expect(act).not.toContain("mcp__everything__get-env");
+    // Offered in the act stage only (the project's choice): a looking stage and Chat get none.
+    expect(await tools.toolsOfStage({ ...AGENT_ACT, stage: "discover" })).toEqual([]);
+    expect(await tools.toolsOfStage({ ...AGENT_ACT, mode: "chat", stage: "discover" })).toEqual([]);
 
     const dispatch = dispatchOver(tools);
     const echo = { tool: "mcp__everything__echo", input: { message: "hello" } };

@@ -2,7 +2,8 @@ import "server-only";
 import { z } from "zod";
 import { errorMessage } from "@/server/domain/errors";
 import { type McpServerSettings, mcpToolName, mcpToolRisk, stagesOfChoice } from "@/server/domain/tools/mcp";
-import type { Stage } from "@/server/domain/vocabulary/stages";
+import type { ReasoningSwitch, Stage, UserMode } from "@/server/domain/vocabulary/stages";
+import { mcpToolOffered } from "@/server/policy/stages/mcp-offer";
 import type { SandboxProcess } from "@/server/sandbox/types";
 import type { ToolDefinition } from "../types";
 import { McpConnection, type McpListedTool } from "./connection";
@@ -31,6 +32,13 @@ export interface McpSessionToolsOptions {
   /** Each call's time limit (the session's command time limit). */
   callTimeoutMs: number;
   startTimeoutMs?: number;
+}
+
+/** The request a stage is about to send: which stage, and the person's mode and switch. */
+export interface McpRequestFacts {
+  stage: Stage;
+  mode: UserMode;
+  reasoning: ReasoningSwitch;
 }
 
 /** The model's input is an object, checked against the tool's own schema by its server. */
@@ -98,16 +106,27 @@ export class McpSessionTools {
     return (await this.definitions()).find((tool) => tool.name === name) ?? null;
   }
 
-  /** The tools a stage offers the model: the project's stage choice, never a tool turned off. */
-  async toolsOfStage(stage: Stage): Promise<ToolDefinition[]> {
-    return (await this.definitions()).filter(
-      (tool) => tool.mcp?.setting !== "off" && tool.stages.includes(stage),
-    );
+  /**
+   * The tools a request offers the model, as the stage policy decides (`mcp-offer.ts`): the project's
+   * stage choice, Safe tools only where the stage or the mode only looks, never a tool turned off.
+   */
+  async toolsOfStage(request: McpRequestFacts): Promise<ToolDefinition[]> {
+    const choices = new Map(this.options.servers.map((server) => [server.name, server.stages]));
+    return (await this.definitions()).filter((tool) => {
+      const choice = tool.mcp ? choices.get(tool.mcp.server) : undefined;
+      return (
+        tool.mcp !== undefined &&
+        choice !== undefined &&
+        mcpToolOffered({ ...request, choice, setting: tool.mcp.setting })
+      );
+    });
   }
 
-  /** The tools the act stage offers, as the model sees them: registry name, description, JSON Schema. */
-  async actManuals(): Promise<{ name: string; description: string; inputSchema: Record<string, unknown> }[]> {
-    return (await this.toolsOfStage("act")).map((tool) => ({
+  /** The tools a request offers, as the model sees them: registry name, description, JSON Schema. */
+  async manuals(
+    request: McpRequestFacts,
+  ): Promise<{ name: string; description: string; inputSchema: Record<string, unknown> }[]> {
+    return (await this.toolsOfStage(request)).map((tool) => ({
       name: tool.name,
       description: tool.description,
       inputSchema: tool.mcp?.inputSchema ?? { type: "object" },

@@ -2,7 +2,7 @@ import "server-only";
 import type { McpServerSettings } from "@/server/domain/tools/mcp";
 import type { SandboxProvider } from "@/server/sandbox/types";
 import type { ToolDefinition } from "../types";
-import { type McpServerHealth, McpSessionTools } from "./session-tools";
+import { type McpRequestFacts, type McpServerHealth, McpSessionTools } from "./session-tools";
 
 /**
  * Every session's MCP servers in this server process: connected on a session's first need (the act
@@ -34,12 +34,16 @@ export class McpSessions {
     },
   ) {}
 
-  /** The session's MCP tools as the engine and the dispatch read them. */
+  /** The session's MCP tools as the engine, the answer path and the dispatch read them. */
   forSession(sessionId: string) {
     return {
       toolNamed: async (name: string): Promise<ToolDefinition | null> =>
         (await this.tools(sessionId))?.toolNamed(name) ?? null,
-      actManuals: async () => (await this.tools(sessionId))?.actManuals() ?? [],
+      manuals: async (request: McpRequestFacts) => (await this.tools(sessionId))?.manuals(request) ?? [],
+      startFailures: async () =>
+        ((await this.tools(sessionId))?.health() ?? []).flatMap((health) =>
+          health.ok ? [] : [{ server: health.name, error: health.error ?? "The server stopped." }],
+        ),
     };
   }
 
