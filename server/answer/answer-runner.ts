@@ -137,8 +137,9 @@ export class AnswerRunner {
       return { wireName: wireToolName(name), description: definition.description, input: definition.input };
     });
     // Only tools the project marked Safe, and only if it offers the server while looking (mcp-offer.ts).
-    // A stdio server starts inside the session's sandbox, so the sandbox must exist first.
-    if (this.deps.mcpToolsOf) await this.workspace.box();
+    // A stdio server starts inside the session's sandbox, so the sandbox must exist first (only then:
+    // a project without such a server answers without waiting for a sandbox).
+    if (await this.deps.mcpToolsOf?.(this.sessionId).lookingNeedsSandbox()) await this.workspace.box();
     const mcp = await offeredMcpTools(
       this.deps,
       { sessionId: this.sessionId, runId: this.runId, view: () => view },

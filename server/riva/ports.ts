@@ -89,4 +89,9 @@ export interface SessionExtraTools {
   manuals(request: { stage: Stage; mode: UserMode; reasoning: ReasoningSwitch }): Promise<ExtraToolManual[]>;
   /** The servers that could not start (or stopped) in this session, with why. */
   startFailures(): Promise<{ server: string; error: string }[]>;
+  /**
+   * Whether a looking request (Chat's answer path) may offer a server that runs inside the sandbox, so
+   * the sandbox must exist before the tools are listed. Reads the settings only: starts nothing.
+   */
+  lookingNeedsSandbox(): Promise<boolean>;
 }

@@ -44,6 +44,10 @@ export class McpSessions {
         ((await this.tools(sessionId))?.health() ?? []).flatMap((health) =>
           health.ok ? [] : [{ server: health.name, error: health.error ?? "The server stopped." }],
         ),
+      lookingNeedsSandbox: async () =>
+        (await this.deps.settingsOf(sessionId)).servers.some(
+          (server) => server.config.transport === "stdio" && server.stages !== "act",
+        ),
     };
   }
 
