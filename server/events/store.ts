@@ -102,7 +102,8 @@ export class EventStore {
         })),
       );
       if (this.notifyAs !== null && events.length > 0)
-        await tx.query(`SELECT pg_notify('arbor_events', ?)`, [
+        // Executed, not queried: pg_notify returns `void`, a column type the adapter cannot read.
+        await tx.execute(`SELECT pg_notify('arbor_events', ?)`, [
           eventsNotice(this.notifyAs, sessionId, before + 1, seq),
         ]);
       return events;
