@@ -1,6 +1,7 @@
 import "server-only";
 import { PrismaBetterSQLite3 } from "@prisma/adapter-better-sqlite3";
 import { PrismaPg } from "@prisma/adapter-pg";
+import { rememberingFactory } from "@/server/db-driver";
 import { env, isPostgresUrl } from "@/server/env";
 import { PrismaClient } from "@/server/generated/prisma/client";
 import { PrismaClient as PostgresPrismaClient } from "@/server/generated/prisma-postgres/client";
@@ -18,11 +19,17 @@ const globalForDb = globalThis as unknown as { arborDb?: PrismaClient; arborDbRe
  * SQLite one: the model API the app uses is the same on both.
  */
 export function createDb(url: string): PrismaClient {
-  if (isPostgresUrl(url))
-    return new PostgresPrismaClient({
-      adapter: new PrismaPg({ connectionString: url }),
-    }) as unknown as PrismaClient;
-  return new PrismaClient({ adapter: new PrismaBetterSQLite3({ url, timeout: 10_000 }) });
+  // The adapter is remembered for the event append, which writes through it (server/db-driver.ts).
+  if (isPostgresUrl(url)) {
+    const { factory, remember } = rememberingFactory(new PrismaPg({ connectionString: url }));
+    const client = new PostgresPrismaClient({ adapter: factory }) as unknown as PrismaClient;
+    remember(client);
+    return client;
+  }
+  const { factory, remember } = rememberingFactory(new PrismaBetterSQLite3({ url, timeout: 10_000 }));
+  const client = new PrismaClient({ adapter: factory });
+  remember(client);
+  return client;
 }
 
 export const db: PrismaClient = globalForDb.arborDb ?? createDb(env.DATABASE_URL);

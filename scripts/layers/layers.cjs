@@ -23,6 +23,7 @@ const LAYERS = [
       "server/env\\.ts$",
       "server/logger\\.ts$",
       "server/db\\.ts$",
+      "server/db-driver\\.ts$",
       "server/generated/",
       "server/data-dir/",
       "server/http/",
@@ -114,6 +115,7 @@ const CLIENT = anyOf(clientFiles());
  */
 const SERVER_ONLY = [
   "server/db\\.ts$",
+  "server/db-driver\\.ts$",
   "server/env\\.ts$",
   "server/logger\\.ts$",
   "server/app-context\\.ts$",

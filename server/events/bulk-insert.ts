@@ -1,27 +1,28 @@
 import "server-only";
-import { Prisma } from "@/server/generated/prisma/client";
-
-type Tx = Prisma.TransactionClient;
+import type { SqlTx } from "@/server/db-driver";
 
 /** The tables the append writes in bulk: a fixed list, so a name is never built from input. */
-export type BulkTable = "Event" | "Run" | "Intention" | "Message" | "Approval" | "Cycle";
+export type BulkTable = "Event" | "Run" | "Intention" | "Message" | "Approval" | "Cycle" | "WebhookDelivery";
 
 /** Under SQLite's (32 766) and PostgreSQL's (65 535) limits on bound values per statement. */
-const MAX_VALUES_PER_STATEMENT = 30_000;
+export const MAX_VALUES_PER_STATEMENT = 30_000;
+
+/** A column name from a projection mapper or the store (code, never input), quoted for both databases. */
+const quoted = (column: string) => `"${column.replace(/"/g, '""')}"`;
 
 /**
  * Inserts rows with as few multi-row `INSERT` statements as their shapes allow (rows with the same
- * columns share one; a statement holds at most MAX_VALUES_PER_STATEMENT values). Raw SQL, not
- * Prisma's createMany: the query compiler spent about 0.5 ms per row building the same statement, most
- * of a batched append's time. Values are bound parameters (Prisma.sql), so each provider gets its own
- * placeholders and the same conversions as the model API (dates, booleans); the projection tests
- * compare the stored rows with Prisma's own writes.
+ * columns share one; a statement holds at most MAX_VALUES_PER_STATEMENT values). Raw SQL on the
+ * driver adapter (server/db-driver.ts), not Prisma's createMany or $executeRaw: the query compiler
+ * spent about 0.1 ms per bound value, most of a batched append's time. Values are bound parameters
+ * converted by the adapter as Prisma converts them (dates, booleans); the projection tests compare
+ * the stored rows with Prisma's own writes. Resolves to the number of statements it ran.
  */
 export async function insertRows(
-  tx: Tx,
+  tx: SqlTx,
   table: BulkTable,
   rows: readonly Record<string, unknown>[],
-): Promise<void> {
+): Promise<number> {
   const shapes = new Map<string, { columns: string[]; rows: Record<string, unknown>[] }>();
   for (const row of rows) {
     const columns = Object.keys(row).filter((column) => row[column] !== undefined);
@@ -30,14 +31,48 @@ export async function insertRows(
     shape.rows.push(row);
     shapes.set(key, shape);
   }
+  let statements = 0;
   for (const { columns, rows: same } of shapes.values()) {
     const perStatement = Math.max(1, Math.floor(MAX_VALUES_PER_STATEMENT / columns.length));
-    const names = Prisma.raw(columns.map((column) => `"${column}"`).join(", "));
+    const names = columns.map(quoted).join(", ");
+    const tuple = `(${columns.map(() => "?").join(", ")})`;
     for (let start = 0; start < same.length; start += perStatement) {
-      const values = same
-        .slice(start, start + perStatement)
-        .map((row) => Prisma.sql`(${Prisma.join(columns.map((column) => row[column] ?? null))})`);
-      await tx.$executeRaw`INSERT INTO ${Prisma.raw(`"${table}"`)} (${names}) VALUES ${Prisma.join(values)}`;
+      const chunk = same.slice(start, start + perStatement);
+      const values = chunk.flatMap((row) => columns.map((column) => row[column] ?? null));
+      await tx.execute(
+        `INSERT INTO ${quoted(table)} (${names}) VALUES ${chunk.map(() => tuple).join(", ")}`,
+        values,
+      );
+      statements += 1;
     }
   }
+  return statements;
+}
+
+/**
+ * Sets `data` (columns left `undefined` untouched, as Prisma's updateMany does) on the rows of
+ * `table` whose id is in `ids`; resolves to how many rows changed.
+ */
+export async function updateRows(
+  tx: SqlTx,
+  table: BulkTable,
+  ids: readonly string[],
+  data: Record<string, unknown>,
+): Promise<number> {
+  const columns = Object.keys(data).filter((column) => data[column] !== undefined);
+  const perStatement = MAX_VALUES_PER_STATEMENT - columns.length;
+  let changed = 0;
+  for (let start = 0; start < ids.length; start += perStatement) {
+    const chunk = ids.slice(start, start + perStatement);
+    const where = `"id" IN (${chunk.map(() => "?").join(", ")})`;
+    // With nothing to set (every column left as it is) the row must still exist: count it.
+    changed +=
+      columns.length === 0
+        ? (await tx.query(`SELECT "id" FROM ${quoted(table)} WHERE ${where}`, chunk)).length
+        : await tx.execute(
+            `UPDATE ${quoted(table)} SET ${columns.map((column) => `${quoted(column)} = ?`).join(", ")} WHERE ${where}`,
+            [...columns.map((column) => data[column]), ...chunk],
+          );
+  }
+  return changed;
 }

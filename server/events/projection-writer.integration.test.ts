@@ -1,13 +1,12 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { type EventInput, runIdOf, type StoredEvent } from "@/server/domain/events/schema";
-import type { PrismaClient } from "@/server/generated/prisma/client";
+import type { Prisma, PrismaClient } from "@/server/generated/prisma/client";
 import { createTestDbOn, seedSession } from "@/testing/db/test-db";
 import { cycle, decomposedRun, model } from "@/testing/events/events";
 import { testDatabaseName, testPostgresUrl } from "@/testing/harness/database-choice";
 import { MissingProjectionRowError } from "./projection-writer";
 import { projectionOf } from "./projections";
 import { EventStore } from "./store";
-import { enqueueWebhooks } from "./webhook-outbox";
 
 /**
  * The bulk append (one insert per table, folded and grouped updates, raw multi-row inserts) against
@@ -70,6 +69,41 @@ async function side(): Promise<Side> {
   return { db, cleanup, sessionId: session.id, ids };
 }
 
+/** The webhook outbox as Prisma's model API wrote it, one event at a time. */
+async function enqueueOneByOne(tx: Prisma.TransactionClient, sessionId: string, event: StoredEvent) {
+  const body = event.body;
+  const payload =
+    body.type === "run-started"
+      ? { event: "run.started", runId: body.runId, task: body.task.slice(0, 500) }
+      : body.type === "approval-requested"
+        ? { event: "run.waiting", runId: body.runId, approvalId: body.approvalId, kind: body.kind }
+        : body.type === "run-ended"
+          ? { event: "run.ended", runId: body.runId, status: body.status, reason: body.reason }
+          : null;
+  if (!payload) return;
+  const session = await tx.session.findUniqueOrThrow({
+    where: { id: sessionId },
+    select: {
+      projectId: true,
+      project: { select: { team: { select: { webhooks: { select: { id: true } } } } } },
+    },
+  });
+  const text = JSON.stringify({
+    ...payload,
+    sessionId,
+    projectId: session.projectId,
+    at: event.at,
+    path: `/projects/${session.projectId}/sessions/${sessionId}`,
+  });
+  await tx.webhookDelivery.createMany({
+    data: session.project.team.webhooks.map((hook) => ({
+      webhookId: hook.id,
+      event: payload.event,
+      payload: text,
+    })),
+  });
+}
+
 /** The path the bulk writer replaced, kept here as the reference it must equal. */
 async function appendOneByOne(target: Side, events: readonly StoredEvent[]): Promise<void> {
   await target.db.$transaction(async (tx) => {
@@ -83,7 +117,7 @@ async function appendOneByOne(target: Side, events: readonly StoredEvent[]): Pro
       const delegate = write ? (tx as any)[write.table] : null;
       if (write?.kind === "create") await delegate.create({ data: write.data });
       else if (write) await delegate.update({ where: { id: write.id }, data: write.data });
-      await enqueueWebhooks(tx, target.sessionId, [event]);
+      await enqueueOneByOne(tx, target.sessionId, event);
     }
     await tx.event.createMany({
       data: events.map((event) => ({

@@ -97,6 +97,22 @@ describe(`EventStore on a real ${testDatabaseName()} database`, () => {
     expect((await store.readAll(sessionId, 2)).map((event) => event.seq)).toEqual([1, 2]);
   });
 
+  it("splits a batch whose rows exceed both databases' bound-value limits and stores all of it", async () => {
+    // 6 values per message row and per event row: 10 923 rows are 65 538 values, one over
+    // PostgreSQL's 65 535 (and SQLite's 32 766) — one statement would be refused on both.
+    const size = 10_923;
+    const appended = await store.append(
+      sessionId,
+      Array.from({ length: size }, (_, i) => message(i)),
+    );
+    expect(appended.at(-1)?.seq).toBe(size);
+    expect(await db.event.count({ where: { sessionId } })).toBe(size);
+    expect(await db.message.count({ where: { sessionId } })).toBe(size);
+    expect((await db.event.findFirstOrThrow({ where: { sessionId, seq: size } })).type).toBe(
+      "message-posted",
+    );
+  });
+
   it("redacts known secrets before they reach the log", async () => {
     await store.append(sessionId, [{ ...message(1), text: "key is sk-test-secret-value ok" } as EventInput]);
     const [event] = await store.read(sessionId);

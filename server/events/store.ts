@@ -1,4 +1,5 @@
 import "server-only";
+import { withDriverTransaction } from "@/server/db-driver";
 import { type EventInput, runIdOf, StoredEvent } from "@/server/domain/events/schema";
 import type { PrismaClient } from "@/server/generated/prisma/client";
 import { insertRows } from "./bulk-insert";
@@ -61,17 +62,18 @@ export class EventStore {
     options: { expectLastSeq?: number },
   ): Promise<StoredEvent[]> {
     const secrets = this.secrets();
-    const stored = await this.db.$transaction(async (tx) => {
+    // On the driver adapter Prisma uses, not through its query compiler (see server/db-driver.ts).
+    const stored = await withDriverTransaction(this.db, async (tx) => {
       // The sequence is taken by writing first: the increment locks the session's row (PostgreSQL)
       // or takes SQLite's write lock before anything is read, so appends from other processes wait
       // here and then see the committed count. Reading first would let two writers read the same
       // count (and SQLite refuses to upgrade a stale read to a write).
-      const { lastSeq } = await tx.session.update({
-        where: { id: sessionId },
-        data: { lastSeq: { increment: bodies.length } },
-        select: { lastSeq: true },
-      });
-      const before = lastSeq - bodies.length;
+      const [session] = await tx.query<{ lastSeq: number | bigint }>(
+        `UPDATE "Session" SET "lastSeq" = "lastSeq" + ? WHERE "id" = ? RETURNING "lastSeq"`,
+        [bodies.length, sessionId],
+      );
+      if (!session) throw new Error(`no session ${sessionId} to append to`);
+      const before = Number(session.lastSeq) - bodies.length;
       // Inside the transaction, so even a second server on the same database cannot slip in between.
       if (options.expectLastSeq !== undefined && options.expectLastSeq !== before)
         throw new StaleLogError(sessionId, options.expectLastSeq, before);
@@ -86,6 +88,7 @@ export class EventStore {
       // The query tables in bulk (one insert per table, grouped updates) and the event rows in one
       // statement: a batch costs a handful of statements whatever its size.
       await projectBatch(tx, sessionId, events);
+      const createdAt = new Date(at);
       await insertRows(
         tx,
         "Event",
@@ -95,11 +98,14 @@ export class EventStore {
           type: event.body.type,
           runId: runIdOf(event.body),
           payload: JSON.stringify(event.body),
-          createdAt: new Date(at),
+          createdAt,
         })),
       );
       if (this.notifyAs !== null && events.length > 0)
-        await tx.$executeRaw`SELECT pg_notify('arbor_events', ${eventsNotice(this.notifyAs, sessionId, before + 1, seq)})`;
+        // Executed, not queried: pg_notify returns `void`, a column type the adapter cannot read.
+        await tx.execute(`SELECT pg_notify('arbor_events', ?)`, [
+          eventsNotice(this.notifyAs, sessionId, before + 1, seq),
+        ]);
       return events;
     });
     eventBus.publish(sessionId, stored);

@@ -1,13 +1,14 @@
+import "server-only";
+import { randomUUID } from "node:crypto";
+import type { SqlTx } from "@/server/db-driver";
 import type { StoredEvent } from "@/server/domain/events/schema";
-import type { Prisma } from "@/server/generated/prisma/client";
+import { insertRows } from "./bulk-insert";
 
 /**
  * Issue #21.4's outbox: the run events a team's webhooks hear of, written as delivery rows in the
  * transaction that appends the event — so a crash after the append loses no delivery, and a delivery
  * never exists for an event that was not stored. The worker (server/teams/webhook-worker.ts) sends them.
  */
-
-type Tx = Prisma.TransactionClient;
 
 /** What each webhook is told, by the event that caused it. */
 function payloadOf(event: StoredEvent): Record<string, unknown> | null {
@@ -29,7 +30,7 @@ function payloadOf(event: StoredEvent): Record<string, unknown> | null {
  * webhooks are looked up once, and only when some event of the batch is one a webhook hears of.
  */
 export async function enqueueWebhooks(
-  tx: Tx,
+  tx: SqlTx,
   sessionId: string,
   events: readonly StoredEvent[],
 ): Promise<void> {
@@ -38,25 +39,39 @@ export async function enqueueWebhooks(
     return payload ? [{ event, payload }] : [];
   });
   if (heard.length === 0) return;
-  const session = await tx.session.findUnique({
-    where: { id: sessionId },
-    select: {
-      projectId: true,
-      project: { select: { team: { select: { webhooks: { select: { id: true } } } } } },
-    },
-  });
-  const hooks = session?.project.team.webhooks ?? [];
-  if (!session || hooks.length === 0) return;
-  await tx.webhookDelivery.createMany({
-    data: heard.flatMap(({ event, payload }) => {
+  const hooks = await tx.query<{ projectId: string; webhookId: string }>(
+    `SELECT s."projectId" AS "projectId", w."id" AS "webhookId" FROM "Session" s
+       JOIN "Project" p ON p."id" = s."projectId"
+       JOIN "TeamWebhook" w ON w."teamId" = p."teamId"
+     WHERE s."id" = ? ORDER BY w."createdAt", w."id"`,
+    [sessionId],
+  );
+  const projectId = hooks[0]?.projectId;
+  if (projectId === undefined) return;
+  // The columns Prisma would fill in are given here (raw SQL gets none of its defaults): the id, and
+  // the times in Prisma's own format, which the worker compares.
+  const now = new Date();
+  await insertRows(
+    tx,
+    "WebhookDelivery",
+    heard.flatMap(({ event, payload }) => {
       const body = JSON.stringify({
         ...payload,
         sessionId,
-        projectId: session.projectId,
+        projectId,
         at: event.at,
-        path: `/projects/${session.projectId}/sessions/${sessionId}`,
+        path: `/projects/${projectId}/sessions/${sessionId}`,
       });
-      return hooks.map((hook) => ({ webhookId: hook.id, event: String(payload.event), payload: body }));
+      return hooks.map((hook) => ({
+        id: randomUUID(),
+        webhookId: hook.webhookId,
+        event: String(payload.event),
+        payload: body,
+        status: "PENDING",
+        attempts: 0,
+        nextAttemptAt: now,
+        createdAt: now,
+      }));
     }),
-  });
+  );
 }
