@@ -33,6 +33,13 @@ describe("blockedAddressKind (shared by the egress proxy and webhooks)", () => {
     ["ff02::1", "multicast"],
     ["2001:4860:4860::8888", null],
     ["::ffff:127.0.0.1", "loopback"],
+    ["64:ff9b::a00:1", "NAT64 (an embedded IPv4 address)"],
+    ["64:ff9b::1:0:0", null],
+    ["64:ff9b:1::a00:1", "NAT64 (an embedded IPv4 address)"],
+    ["2002:c0a8:1::1", "6to4 (an embedded IPv4 address)"],
+    ["2003::1", null],
+    ["2001:0:4136:e378::1", "Teredo (an embedded IPv4 address)"],
+    ["2001:1::1", null],
     ["::ffff:a9fe:a9fe", "link-local"],
     ["::ffff:8.8.8.8", null],
   ])("%s → %s", (address, kind) => {

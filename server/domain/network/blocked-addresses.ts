@@ -21,6 +21,12 @@ export const BLOCKED_RANGE_KINDS = [
   { cidr: "fc00::/7", kind: "private" },
   { cidr: "fe80::/10", kind: "link-local" },
   { cidr: "ff00::/8", kind: "multicast" },
+  // Prefixes that carry an IPv4 address inside an IPv6 one (a private one would slip past the IPv4
+  // rows): refused whole, as nothing Arbor talks to needs them.
+  { cidr: "64:ff9b::/96", kind: "NAT64 (an embedded IPv4 address)" },
+  { cidr: "64:ff9b:1::/48", kind: "NAT64 (an embedded IPv4 address)" },
+  { cidr: "2002::/16", kind: "6to4 (an embedded IPv4 address)" },
+  { cidr: "2001::/32", kind: "Teredo (an embedded IPv4 address)" },
 ] as const;
 
 /** The ranges alone, in squid's acl syntax. */
