@@ -1,9 +1,5 @@
-import { type ChildProcess, execFileSync, spawn } from "node:child_process";
-import { readFileSync } from "node:fs";
-import { createRequire } from "node:module";
+import { type ChildProcess, spawn } from "node:child_process";
 import { createServer } from "node:net";
-import { tmpdir } from "node:os";
-import path from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { CheckpointPolicy } from "@/server/domain/policy/checkpoints";
 import type { McpServerSettings } from "@/server/domain/tools/mcp";
@@ -12,7 +8,12 @@ import { sessionDispatch } from "@/server/runtime/session-runtime";
 import type { DockerSandboxProvider } from "@/server/sandbox/docker-provider";
 import type { Sandbox } from "@/server/sandbox/types";
 import type { ToolCall, ToolDispatch } from "@/server/tools/dispatch";
-import { cleanUp, makeBareRepo, PREFIX, ROOT, testProvider } from "@/testing/sandbox/docker";
+import { cleanUp, makeBareRepo, PREFIX, testProvider } from "@/testing/sandbox/docker";
+import {
+  copyEverythingInto,
+  EVERYTHING_IN_SANDBOX,
+  EVERYTHING_PACKAGE,
+} from "@/testing/sandbox/mcp-everything";
 import { McpSessionTools } from "./session-tools";
 
 /**
@@ -22,9 +23,6 @@ import { McpSessionTools } from "./session-tools";
  * package from this checkout's node_modules is bundled into one file and copied into the sandbox.
  */
 
-const PACKAGE = createRequire(import.meta.url).resolve(
-  "@modelcontextprotocol/server-everything/dist/index.js",
-);
 const INTENT = { id: "INT-001", ownedScope: ["src/**"] };
 const ASK = { checkpoints: CheckpointPolicy.parse({}) };
 const SESSION = `${PREFIX}-mcp`;
@@ -39,23 +37,9 @@ const opened: McpSessionTools[] = [];
 beforeAll(async () => {
   provider = testProvider("mcp");
   box = await provider.create({ sessionId: SESSION, repoPath: makeBareRepo(true), branch: "arbor/mcp" });
-  const bundle = path.join(tmpdir(), `${PREFIX}-everything.mjs`);
-  execFileSync(path.join(ROOT, "node_modules/.bin/esbuild"), [
-    PACKAGE,
-    "--bundle",
-    "--minify",
-    "--platform=node",
-    "--format=esm",
-    `--outfile=${bundle}`,
-    "--log-level=warning",
-    "--banner:js=import { createRequire } from 'module'; const require = createRequire(import.meta.url);",
-  ]);
-  const copied = await box.exec("mkdir -p /tmp/mcp && cat > /tmp/mcp/everything.mjs", {
-    stdin: readFileSync(bundle, "utf8"),
-  });
-  expect(copied.exitCode).toBe(0);
+  await copyEverythingInto(box);
   httpPort = await freePort();
-  http = spawn(process.execPath, [PACKAGE, "streamableHttp"], {
+  http = spawn(process.execPath, [EVERYTHING_PACKAGE, "streamableHttp"], {
     env: { ...process.env, PORT: String(httpPort) },
     stdio: ["ignore", "ignore", "pipe"],
   });
@@ -109,7 +93,7 @@ async function approvedByPerson(dispatch: ToolDispatch, call: ToolCall) {
 
 const STDIO: McpServerSettings = {
   name: "everything",
-  config: { transport: "stdio", command: "node", args: ["/tmp/mcp/everything.mjs", "stdio"] },
+  config: { transport: "stdio", command: "node", args: [EVERYTHING_IN_SANDBOX, "stdio"] },
   stages: "act",
   toolRisks: { "get-sum": "safe", "get-env": "off" },
 };
