@@ -44,6 +44,7 @@ import { environmentLayer } from "@/server/settings/resolve";
 import { modelForSession } from "@/server/settings/run-model";
 import { createSecretBox } from "@/server/settings/secret-box";
 import { tierModelsForSession } from "@/server/settings/tier-models";
+import { personSettings } from "@/server/settings/user-layer";
 import { sessionEnvironment } from "@/server/setup/environment";
 import { ClusterTerminals, type Terminals } from "@/server/terminal/cluster";
 import { createTerminalHub } from "@/server/terminal/create";
@@ -274,8 +275,10 @@ function create() {
         where: { id: sessionId },
         include: { project: true },
       });
-      // Repository (.arbor/config.yaml on the default branch) > project; an invalid file is skipped.
-      return (await projectCheckpoints(session.project)).policy;
+      // Person (the session's opener) > repository (.arbor/config.yaml on the default branch) > project,
+      // each only tighter; an invalid file is skipped.
+      return (await projectCheckpoints(session.project, await personSettings(db, session.createdById)))
+        .policy;
     },
     async memoriesOf(sessionId) {
       const session = await db.session.findUniqueOrThrow({

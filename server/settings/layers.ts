@@ -2,7 +2,7 @@ import { DEFAULT_BASE_URLS, type ProviderId } from "@/server/domain/vocabulary/p
 
 /**
  * Layered model configuration: run overrides > environment > repository (`.arbor/config.yaml` on the
- * default branch) > project > team > defaults. Pure, so
+ * default branch) > the person's own settings ("you", name and timeout only) > project > team > defaults. Pure, so
  * every rule is pinned by a table test, and the settings page can show where each value came from.
  *
  * Plain precedence decides the provider, model name and timeout. The base URL and the API key are
@@ -13,7 +13,7 @@ import { DEFAULT_BASE_URLS, type ProviderId } from "@/server/domain/vocabulary/p
  *   may edit a project cannot point the team's key at a server of their own.
  */
 
-export const LAYER_NAMES = ["run", "environment", "repo", "project", "team", "default"] as const;
+export const LAYER_NAMES = ["run", "environment", "repo", "user", "project", "team", "default"] as const;
 export type LayerName = (typeof LAYER_NAMES)[number];
 
 export const SETTING_FIELDS = ["provider", "baseUrl", "modelName", "apiKey", "timeoutMs"] as const;

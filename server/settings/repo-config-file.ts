@@ -6,6 +6,7 @@ import {
   REPO_CONFIG_PATH,
   type RepoConfigResult,
 } from "@/server/domain/settings/repo-config";
+import { personCheckpoints, type UserSettings } from "@/server/domain/settings/user-config";
 import { defaultBranchFile } from "@/server/projects/git-repository";
 
 /** Large enough for any real config; a bigger file is refused rather than parsed. */
@@ -39,10 +40,18 @@ export async function readRepoConfig(repoPath: string): Promise<RepoConfigResult
 
 /**
  * The checkpoint policy runs use: the repository's `checkpoints:` over the project's stored policy,
- * field by field, with each field's source. An invalid file is skipped (the project's policy holds).
+ * then the person's, field by field, with each field's source. An invalid file is skipped (the project's policy holds).
  */
-export async function projectCheckpoints(project: { checkpointPolicy: string; repoPath: string }) {
+export async function projectCheckpoints(
+  project: { checkpointPolicy: string; repoPath: string },
+  person: UserSettings = {},
+) {
   const repoConfig = await readRepoConfig(project.repoPath);
   const repo = repoConfig.status === "ok" ? repoConfig.config.checkpoints : undefined;
-  return { ...layerCheckpoints(readCheckpointPolicy(project.checkpointPolicy), repo), repoConfig };
+  // Then the person's own (the session opener's): only ever tighter, like the repository's.
+  const layered = personCheckpoints(
+    layerCheckpoints(readCheckpointPolicy(project.checkpointPolicy), repo),
+    person.checkpoints,
+  );
+  return { policy: layered.policy, sources: layered.sources, repoConfig };
 }

@@ -13,10 +13,12 @@ import {
   tightenLimits,
   tightenResources,
 } from "@/server/domain/settings/repo-tighten";
+import { personBudget, personCheckpoints, personLimits } from "@/server/domain/settings/user-config";
 import type { PrismaClient } from "@/server/generated/prisma/client";
 import { effectiveResources, type ResourcePolicy, readProjectResources } from "@/server/sandbox/resources";
 import { parseEgress } from "@/server/setup/environment";
 import { readRepoConfig } from "./repo-config-file";
+import { personSettings, type UserSettingsDb } from "./user-layer";
 
 /**
  * Every setting a run reads that the repository's `.arbor/config.yaml` (default branch) may tighten,
@@ -32,7 +34,7 @@ export interface ServerRunDefaults {
   resources: ResourcePolicy;
 }
 
-type Db = Pick<PrismaClient, "projectEnvironment">;
+type Db = Pick<PrismaClient, "projectEnvironment"> & UserSettingsDb;
 
 export interface RepoLayeredProject {
   id: string;
@@ -44,19 +46,31 @@ export interface RepoLayeredProject {
 /** The file's settings when it is valid; an invalid or absent file counts as empty (the other layers hold). */
 const usable = (result: RepoConfigResult): RepoConfig => (result.status === "ok" ? result.config : {});
 
-export async function repoRunSettings(db: Db, project: RepoLayeredProject, server: ServerRunDefaults) {
-  const [repoConfig, environment] = await Promise.all([
+/**
+ * `personId`: whose runs these are (a session's opener); their own settings then lower the limits and
+ * budget and tighten the checkpoints further (sandbox and network are the session's, not a person's).
+ */
+export async function repoRunSettings(
+  db: Db,
+  project: RepoLayeredProject,
+  server: ServerRunDefaults,
+  personId: string | null = null,
+) {
+  const [repoConfig, environment, person] = await Promise.all([
     readRepoConfig(project.repoPath),
     db.projectEnvironment.findUnique({ where: { projectId: project.id }, select: { egress: true } }),
+    personSettings(db, personId),
   ]);
   const config = usable(repoConfig);
   const ownResources = readProjectResources(project.sandboxResources);
   const projectPolicy = readCheckpointPolicy(project.checkpointPolicy);
-  const checkpoints = layerCheckpoints(projectPolicy, config.checkpoints);
+  const repoCheckpoints = layerCheckpoints(projectPolicy, config.checkpoints);
+  const checkpoints = personCheckpoints(repoCheckpoints, person.checkpoints);
   return {
     repoConfig,
-    limits: tightenLimits(server.limits, config.limits),
-    budget: tightenBudget(server.budget, config.budgets),
+    person,
+    limits: personLimits(tightenLimits(server.limits, config.limits), person.limits),
+    budget: personBudget(tightenBudget(server.budget, config.budgets), person.budgets),
     resources: tightenResources(
       effectiveResources(ownResources, server.resources),
       new Set(Object.keys(ownResources)),
@@ -69,23 +83,30 @@ export async function repoRunSettings(db: Db, project: RepoLayeredProject, serve
     ),
     checkpoints: {
       ...checkpoints,
-      ignored: ignoredCheckpoints(projectPolicy, config.checkpoints, checkpoints.policy),
+      ignored: [
+        ...ignoredCheckpoints(projectPolicy, config.checkpoints, repoCheckpoints.policy),
+        ...checkpoints.ignored,
+      ],
     },
   };
 }
 
 export type RepoRunSettings = Awaited<ReturnType<typeof repoRunSettings>>;
 
-/** A session's run limits and budget: the server's, lowered by its project's repository file. */
+/**
+ * A session's run limits and budget: the server's, lowered by its project's repository file and by
+ * the own settings of the person who opened it.
+ */
 export async function sessionRunBounds(
   db: Db & Pick<PrismaClient, "session">,
   sessionId: string,
   server: ServerRunDefaults,
 ): Promise<{ limits: RivaLimits; budget: RunBudget | null }> {
-  const { project } = await db.session.findUniqueOrThrow({
+  const session = await db.session.findUniqueOrThrow({
     where: { id: sessionId },
     include: { project: true },
   });
-  const settings = await repoRunSettings(db, project, server);
+  const { project, createdById } = session;
+  const settings = await repoRunSettings(db, project, server, createdById);
   return { limits: settings.limits.value, budget: settings.budget.value };
 }

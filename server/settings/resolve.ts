@@ -11,6 +11,7 @@ import {
 import { readLayer } from "./model-settings";
 import { readRepoConfig } from "./repo-config-file";
 import type { SecretBox } from "./secret-box";
+import { personModelLayer, personSettings } from "./user-layer";
 
 /** The environment layer: ARBOR_MODEL_*; a base URL alone means an OpenAI-compatible server. */
 export function environmentLayer(
@@ -57,21 +58,27 @@ export function repoModelLayer(repoConfig: RepoConfigResult): ModelSettingValues
   return { ...(name ? { modelName: name } : {}), ...(timeoutMs ? { timeoutMs } : {}) };
 }
 
-/** Run overrides > environment > repository > project > team > defaults, for one project. */
+/**
+ * Run overrides > environment > repository > person ("you") > project > team > defaults, for one
+ * project; `personId` is whose runs these are (a session's opener), or null for nobody's.
+ */
 export async function resolveProjectSettings(
   deps: ResolveDeps,
   project: { id: string; teamId: string; repoPath: string },
   run: ModelSettingValues = {},
+  personId: string | null = null,
 ): Promise<ProjectModelSettings> {
-  const [projectLayer, teamLayer, repoConfig] = await Promise.all([
+  const [projectLayer, teamLayer, repoConfig, person] = await Promise.all([
     readLayer(deps.db, deps.box, { kind: "project", projectId: project.id }),
     readLayer(deps.db, deps.box, { kind: "team", teamId: project.teamId }),
     readRepoConfig(project.repoPath),
+    personSettings(deps.db, personId),
   ]);
   const resolved = resolveModelSettings({
     run,
     environment: deps.environment,
     repo: repoModelLayer(repoConfig),
+    user: personModelLayer(person),
     project: projectLayer.values,
     team: teamLayer.values,
   });

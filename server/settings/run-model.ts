@@ -21,10 +21,16 @@ export async function modelForSession(
   if (overrides.offline) return createOfflineModel();
   const session = await deps.db.session.findUniqueOrThrow({
     where: { id: sessionId },
-    select: { project: { select: { id: true, teamId: true, repoPath: true } } },
+    select: { createdById: true, project: { select: { id: true, teamId: true, repoPath: true } } },
   });
   const { offline: _, ...values } = overrides;
-  const { resolved, keyError } = await resolveProjectSettings(deps, session.project, values);
+  // The session's opener's own settings are the person layer of its runs.
+  const { resolved, keyError } = await resolveProjectSettings(
+    deps,
+    session.project,
+    values,
+    session.createdById,
+  );
   if (keyError) throw new UserFacingError(keyError, "PRECONDITION_FAILED");
   return createAgentModel(resolved);
 }

@@ -33,7 +33,7 @@ export async function tierModelsForSession(
 ): Promise<RunTiers> {
   const session = await deps.db.session.findUniqueOrThrow({
     where: { id: sessionId },
-    select: { project: { select: { id: true, teamId: true, repoPath: true } } },
+    select: { createdById: true, project: { select: { id: true, teamId: true, repoPath: true } } },
   });
   const problems: string[] = [];
   const models: AgentModel[] = [];
@@ -48,7 +48,12 @@ export async function tierModelsForSession(
       modelName: tier.model,
       ...(overrides.timeoutMs ? { timeoutMs: overrides.timeoutMs } : {}),
     };
-    const { resolved, keyError } = await resolveProjectSettings(deps, session.project, run);
+    const { resolved, keyError } = await resolveProjectSettings(
+      deps,
+      session.project,
+      run,
+      session.createdById,
+    );
     const problem = keyError ? `tier "${tier.name}": ${keyError}` : tierProblem(tier, resolved);
     if (problem) problems.push(problem);
     else models.push(createAgentModel(resolved));

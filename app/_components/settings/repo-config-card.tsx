@@ -5,6 +5,7 @@ import { describeError, useTRPC } from "../../_trpc/client";
 
 const SOURCE_LABELS: Record<string, string> = {
   repo: ".arbor/config.yaml (default branch)",
+  user: "you (your own settings)",
   run: "this run",
   environment: "server environment",
   server: "server (environment or defaults)",

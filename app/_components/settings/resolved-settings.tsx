@@ -6,6 +6,7 @@ const SOURCE_LABELS = {
   run: "run override",
   environment: "environment",
   repo: ".arbor/config.yaml (default branch)",
+  user: "you (your own settings)",
   project: "project",
   team: "team",
   default: "default",
@@ -25,7 +26,8 @@ export function ResolvedSettings({
     <div className="stack">
       <p className="muted small">
         What new runs use. Precedence: run overrides, then the environment (ARBOR_MODEL_*), then the
-        repository's .arbor/config.yaml on the default branch, then the project, then the team, then defaults.
+        repository's .arbor/config.yaml on the default branch, then your own settings, then the project, then
+        the team, then defaults.
       </p>
       <ul className="list" data-testid="resolved-settings">
         {rows.map((row) => (

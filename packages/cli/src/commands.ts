@@ -130,13 +130,16 @@ export async function serverConfigList(client: ArborClient, project: string, jso
   const layers = await client.settings.layers.query({ projectId: chosen.id });
   if (json) return print(JSON.stringify(layers, null, 2));
   if (layers.repoConfig.problem) print(`! ${layers.repoConfig.problem} (skipped)`);
-  const source = (name: string) => (name === "repo" ? ".arbor/config.yaml on the default branch" : name);
+  const source = (name: string) =>
+    name === "repo" ? ".arbor/config.yaml on the default branch" : name === "user" ? "you" : name;
   for (const row of layers.model) print(`model.${row.field} = ${row.value}  (${source(row.source)})`);
   for (const row of layers.checkpoints)
     print(`checkpoints.${row.field} = ${row.value}  (${source(row.source)})`);
   for (const row of layers.run) print(`${row.key} = ${row.value}  (${source(row.source)})`);
   for (const row of layers.ignored)
-    print(`! ${row.key} = ${row.value} in .arbor/config.yaml is ignored: ${row.reason}`);
+    print(
+      `! ${row.key} = ${row.value} in ${row.layer === "user" ? "your own settings" : ".arbor/config.yaml"} is ignored: ${row.reason}`,
+    );
 }
 
 export function configGet(settings: ResolvedSettings, key: string, print: Print) {

@@ -152,8 +152,14 @@ export const settingsRouter = createRouter({
       readPublicSettings(ctx.db, { kind: "team", teamId: ctx.project.teamId }),
     ]);
     const [{ resolved }, settings] = await Promise.all([
-      resolveProjectSettings({ db: ctx.db, box: ctx.app.box, environment: ctx.app.environment }, ctx.project),
-      repoRunSettings(ctx.db, ctx.project, ctx.app.runDefaults),
+      // What the caller's own runs use: their own settings are the person layer ("you").
+      resolveProjectSettings(
+        { db: ctx.db, box: ctx.app.box, environment: ctx.app.environment },
+        ctx.project,
+        {},
+        ctx.user.id,
+      ),
+      repoRunSettings(ctx.db, ctx.project, ctx.app.runDefaults, ctx.user.id),
     ]);
     const { checkpoints } = settings;
     const { rows, ignored } = runSettingRows(settings);

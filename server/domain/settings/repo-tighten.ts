@@ -21,11 +21,13 @@ import type {
  */
 
 /** Where a value came from: the repository file, the project's settings, or the server (env/defaults). */
-export type TightSource = "repo" | "project" | "server";
+export type TightSource = "user" | "repo" | "project" | "server";
 
 export interface IgnoredSetting {
   /** The file's key, e.g. `limits.maxIterations`. */
   key: string;
+  /** Where the ignored value was set: the repository's file (absent, the default) or your own settings. */
+  layer?: "user";
   value: string;
   reason: string;
 }
@@ -227,6 +229,7 @@ export function ignoredCheckpoints(
   project: CheckpointPolicy,
   repo: RepoCheckpoints | undefined,
   used: CheckpointPolicy,
+  who = "a repository",
 ): IgnoredSetting[] {
   if (!repo) return [];
   const same = (a: unknown, b: unknown) => JSON.stringify(a) === JSON.stringify(b);
@@ -243,13 +246,13 @@ export function ignoredCheckpoints(
         ignored.push({
           key: `checkpoints.${field}`,
           value: extra.map((item) => (typeof item === "string" ? item : JSON.stringify(item))).join(", "),
-          reason: "the project does not allow these: a repository may only remove entries",
+          reason: `the project does not allow these: ${who} may only remove entries`,
         });
     } else if (!same(wanted, used[field]))
       ignored.push({
         key: `checkpoints.${field}`,
         value: String(wanted),
-        reason: `looser than the project's "${String(project[field])}": a repository may only tighten checkpoints`,
+        reason: `looser than the project's "${String(project[field])}": ${who} may only tighten checkpoints`,
       });
   }
   return ignored;
