@@ -48,9 +48,15 @@ export function AppHeader() {
         )}
         {auth?.user && (
           <>
-            <span className="muted" data-testid="current-user">
+            <Link
+              href="/account"
+              className="muted"
+              data-testid="current-user"
+              title="Your settings"
+              prefetch={false}
+            >
               {auth.user.name ?? auth.user.email}
-            </span>
+            </Link>
             <button type="button" className="link" onClick={() => signOut({ callbackUrl: "/login" })}>
               Sign out
             </button>

@@ -1,4 +1,5 @@
 import "server-only";
+import { accountRouter } from "./routers/account";
 import { apiTokenRouter } from "./routers/api-token";
 import { authRouter } from "./routers/auth";
 import { captureRouter } from "./routers/capture";
@@ -24,6 +25,7 @@ import { createRouter } from "./trpc";
 
 export const appRouter = createRouter({
   auth: authRouter,
+  account: accountRouter,
   apiToken: apiTokenRouter,
   project: projectRouter,
   projectSandbox: projectSandboxRouter,

@@ -39,6 +39,8 @@ const CALLER_SCOPED = new Set([
   "team.create", // a new team the caller owns
   "inbox.pending", // approvals waiting in the caller's own teams
   "apiToken.whoami", // the caller, and for a token its own team and projects
+  "account.settings", // the caller's own settings layer
+  "account.saveSettings", // only the caller's own layer, which can only tighten their own runs
 ]);
 
 /**
@@ -48,7 +50,7 @@ const CALLER_SCOPED = new Set([
 const BEARER_TOKEN = new Set(["team.inviteInfo", "team.acceptInvite"]);
 
 /** Mutations a viewer may make: about their own membership, never about the team's work. */
-const VIEWER_MUTATIONS = new Set(["team.create", "team.leave", "team.acceptInvite"]);
+const VIEWER_MUTATIONS = new Set(["team.create", "team.leave", "team.acceptInvite", "account.saveSettings"]);
 
 const REFUSALS = ["UNAUTHORIZED", "NOT_FOUND", "FORBIDDEN"];
 
@@ -56,7 +58,13 @@ const REFUSALS = ["UNAUTHORIZED", "NOT_FOUND", "FORBIDDEN"];
  * Queries an API token may not call even on its own team (issue #20): they act on the person's
  * account across teams, or manage the tokens themselves. Browser sessions only; FORBIDDEN.
  */
-const BROWSER_ONLY_QUERIES = ["apiToken.list", "dashboard.team", "team.inviteInfo", "team.list"];
+const BROWSER_ONLY_QUERIES = [
+  "account.settings",
+  "apiToken.list",
+  "dashboard.team",
+  "team.inviteInfo",
+  "team.list",
+];
 
 // Resolvers reach the server's services through the app context. Refused calls must never get that
 // far, so the orchestrator throws if touched; reads that are allowed get a real event store.

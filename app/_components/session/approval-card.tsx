@@ -244,15 +244,17 @@ export function ApprovalCard({
       ) : (
         <div className="row">
           {runCategory && (
-            <label className="small" data-testid="preapprove-run-label">
+            <label className="small inline" data-testid="preapprove-run-label">
               <input
                 type="checkbox"
                 checked={preApproveRun}
                 onChange={(event) => setPreApproveRun(event.target.checked)}
                 data-testid="preapprove-run"
-              />{" "}
-              Approve all {RUN_CATEGORY_LABELS[runCategory]} for the rest of this run
-              <span className="muted"> (deletes, checkouts and protected files still ask)</span>
+              />
+              <span>
+                Approve all {RUN_CATEGORY_LABELS[runCategory]} for the rest of this run
+                <span className="muted"> (deletes, checkouts and protected files still ask)</span>
+              </span>
             </label>
           )}
           <button

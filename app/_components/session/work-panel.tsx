@@ -1,8 +1,9 @@
 "use client";
 
-import { useMutation } from "@tanstack/react-query";
+import { useMutation, useQuery } from "@tanstack/react-query";
 import { useState } from "react";
 import { describeError, useTRPC } from "../../_trpc/client";
+import { filesOfDiff } from "../workspace/diff-files";
 import { type WorkCardProps, WorkRemote } from "./work-remote";
 
 /**
@@ -19,6 +20,10 @@ export function WorkPanel({ sessionId, projectId, work, running }: WorkCardProps
   const busy = save.isPending || merge.isPending || discard.isPending;
   const blocked = save.data?.status === "blocked" ? save.data.findings : null;
   const error = save.error ?? merge.error ?? discard.error;
+  // The Changes panel's own query (shared cache): a session that changed nothing has nothing to save.
+  const diff = useQuery({ ...trpc.work.diff.queryOptions({ sessionId }), enabled: !running });
+  const unchanged =
+    diff.data?.status === "ready" && filesOfDiff(diff.data.diff).length === 0 && work?.state !== "saved";
 
   return (
     <section className="card" aria-label="Work">
@@ -35,6 +40,11 @@ export function WorkPanel({ sessionId, projectId, work, running }: WorkCardProps
       {running && (
         <p className="muted small">The agent is working; save, merge or discard when the run ends.</p>
       )}
+      {unchanged && !running && (
+        <p className="muted small" data-testid="work-unchanged">
+          Nothing to save: this session has changed no files.
+        </p>
+      )}
       <div className="row">
         <input
           placeholder="Commit message (optional)"
@@ -46,7 +56,7 @@ export function WorkPanel({ sessionId, projectId, work, running }: WorkCardProps
         <button
           type="button"
           className="secondary"
-          disabled={busy || running}
+          disabled={busy || running || unchanged}
           onClick={() => save.mutate({ sessionId, message })}
           data-testid="work-save"
         >

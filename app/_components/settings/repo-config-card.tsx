@@ -79,7 +79,7 @@ export function RepoConfigCard({ projectId }: { projectId: string }) {
           </p>
           <ul className="list" data-testid="repo-config-ignored">
             {ignored.map((row) => (
-              <li key={row.key} data-testid={`repo-config-ignored-${row.key}`}>
+              <li key={`${row.layer}:${row.key}`} data-testid={`repo-config-ignored-${row.key}`}>
                 <span>
                   {row.key}: <code>{row.value}</code>
                 </span>

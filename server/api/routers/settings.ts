@@ -123,9 +123,12 @@ export const settingsRouter = createRouter({
       readPublicSettings(ctx.db, { kind: "project", projectId: ctx.project.id }),
       readPublicSettings(ctx.db, { kind: "team", teamId: ctx.project.teamId }),
     ]);
+    // What the caller's own runs use: their own settings are the person layer ("you").
     const { resolved, keyError, repoConfig } = await resolveProjectSettings(
       { db: ctx.db, box: ctx.app.box, environment: ctx.app.environment },
       ctx.project,
+      {},
+      ctx.user.id,
     );
     const canEdit = can(ctx.role, "projectModel");
     return {
@@ -186,6 +189,8 @@ export const settingsRouter = createRouter({
     const { resolved } = await resolveProjectSettings(
       { db: ctx.db, box: ctx.app.box, environment: ctx.app.environment },
       ctx.project,
+      {},
+      ctx.user.id,
     );
     const environment = ctx.app.environment;
     return modelChoices(resolved, [

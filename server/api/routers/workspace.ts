@@ -6,6 +6,7 @@ import { WorkspacePathInput } from "@/server/domain/tools/workspace-path-input";
 import { env } from "@/server/env";
 import { logger } from "@/server/logger";
 import { projectCheckpoints } from "@/server/settings/repo-config-file";
+import { personSettings, type UserSettingsDb } from "@/server/settings/user-layer";
 import { deleteFile, renameFile } from "@/server/workspace-editor/file-operations";
 import { deleteFolder, renameFolder } from "@/server/workspace-editor/folder-operations";
 import { type EditorDeps, WorkspaceEditor } from "@/server/workspace-editor/workspace-editor";
@@ -24,15 +25,20 @@ function editorOf(context: EditorContext): WorkspaceEditor {
 
 interface EditorContext {
   app: AppContext;
+  db: UserSettingsDb;
+  user: { id: string };
   session: { id: string; project: { checkpointPolicy: string; repoPath: string } };
 }
 
-function editorDeps({ app, session }: EditorContext): EditorDeps {
+function editorDeps({ app, db, user, session }: EditorContext): EditorDeps {
   return {
     sessionId: session.id,
     sandbox: () => app.sandboxes.get(session.id),
-    // The repository's .arbor/config.yaml (default branch) over the project's policy, as runs use it.
-    policy: async () => ({ checkpoints: (await projectCheckpoints(session.project)).policy }),
+    // The repository's .arbor/config.yaml (default branch) over the project's policy, then the editing
+    // person's own settings (only ever tighter), as that person's runs use it.
+    policy: async () => ({
+      checkpoints: (await projectCheckpoints(session.project, await personSettings(db, user.id))).policy,
+    }),
     append: (bodies) => app.store.append(session.id, bodies),
     timeoutMs: env.ARBOR_COMMAND_TIMEOUT_MS,
     workspaceMaxBytes: env.ARBOR_WORKSPACE_MAX_MB * 1024 * 1024,
