@@ -74,20 +74,22 @@ export const RepoNetwork = z
   .strict();
 export type RepoNetwork = z.infer<typeof RepoNetwork>;
 
+/** A model by name and timeout only: never a provider, base URL or key (those stay the project's or team's). */
+export const ModelChoice = z
+  .object({
+    /** The model name runs use (the provider and server come from the project or team). */
+    name: z.string().trim().min(1).max(200).optional(),
+    timeoutMs: z.number().int().min(1_000).max(600_000).optional(),
+  })
+  .strict();
+
 export const RepoConfig = z
   .object({
     // The CLI's keys (packages/cli/src/settings.ts): allowed, ignored by the server.
     project: z.string().trim().min(1).optional(),
     mode: z.enum(["agent", "chat"]).optional(),
     approve: z.array(z.string().trim().min(1)).optional(),
-    model: z
-      .object({
-        /** The model name runs use (the provider and server come from the project or team). */
-        name: z.string().trim().min(1).max(200).optional(),
-        timeoutMs: z.number().int().min(1_000).max(600_000).optional(),
-      })
-      .strict()
-      .optional(),
+    model: ModelChoice.optional(),
     checkpoints: RepoCheckpoints.optional(),
     limits: RepoLimits.optional(),
     budgets: RepoBudgets.optional(),

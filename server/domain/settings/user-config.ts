@@ -5,6 +5,7 @@ import {
   type CheckpointField,
   type CheckpointSource,
   layerCheckpoints,
+  ModelChoice,
   RepoBudgets,
   RepoCheckpoints,
   RepoLimits,
@@ -27,13 +28,7 @@ import { type IgnoredSetting, ignoredCheckpoints, type Tightened, type TightSour
  */
 export const UserSettings = z
   .object({
-    model: z
-      .object({
-        name: z.string().trim().min(1).max(200).optional(),
-        timeoutMs: z.number().int().min(1_000).max(600_000).optional(),
-      })
-      .strict()
-      .optional(),
+    model: ModelChoice.optional(),
     checkpoints: RepoCheckpoints.optional(),
     limits: RepoLimits.optional(),
     budgets: RepoBudgets.optional(),
