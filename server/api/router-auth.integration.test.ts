@@ -58,13 +58,7 @@ const REFUSALS = ["UNAUTHORIZED", "NOT_FOUND", "FORBIDDEN"];
  * Queries an API token may not call even on its own team (issue #20): they act on the person's
  * account across teams, or manage the tokens themselves. Browser sessions only; FORBIDDEN.
  */
-const BROWSER_ONLY_QUERIES = [
-  "account.settings",
-  "apiToken.list",
-  "dashboard.team",
-  "team.inviteInfo",
-  "team.list",
-];
+const BROWSER_ONLY_QUERIES = ["account.settings", "apiToken.list", "team.inviteInfo"];
 
 // Resolvers reach the server's services through the app context. Refused calls must never get that
 // far, so the orchestrator throws if touched; reads that are allowed get a real event store.

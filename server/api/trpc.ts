@@ -125,7 +125,7 @@ const TOKEN_REFUSED_HERE = "API tokens cannot do this. Sign in to Arbor in the b
  * project outside the token's list too, a team-wide call by a project-limited token is FORBIDDEN, and
  * the role is the lower of the member's and the token's.
  */
-function scopedRole(
+export function scopedRole(
   token: TokenScope | null,
   where: { teamId: string; projectId?: string },
   role: Role,

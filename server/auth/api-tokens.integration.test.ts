@@ -198,7 +198,20 @@ describe("API tokens", () => {
     expect((await make).code).toBe("FORBIDDEN");
     expect((await refusal(caller.apiToken.list({ teamId: a.team.id }))).code).toBe("FORBIDDEN");
     expect((await refusal(caller.team.create({ name: "Mine" }))).code).toBe("FORBIDDEN");
-    expect((await refusal(caller.team.list())).code).toBe("FORBIDDEN");
+    expect((await refusal(caller.account.saveSettings({ model: { name: "x" } }))).code).toBe("FORBIDDEN");
+  });
+
+  it("see only their own team in the team list and on the dashboard (a project-limited one: no dashboard)", async () => {
+    // The user belongs to teams A and B; a token of B sees B only, with its own (lower) role.
+    const caller = await callerWith(await tokenFor({ teamId: b.team.id, role: "viewer" }));
+    const teams = await caller.team.list();
+    expect(teams.map((team) => [team.id, team.role])).toEqual([[b.team.id, "viewer"]]);
+    expect((await caller.dashboard.team({})).team.id).toBe(b.team.id);
+    expect((await refusal(caller.dashboard.team({ teamId: a.team.id }))).code).toBe("NOT_FOUND");
+    const limited = await callerWith(
+      await tokenFor({ teamId: b.team.id, role: "viewer", projectIds: [b.project.id] }),
+    );
+    expect((await refusal(limited.dashboard.team({}))).code).toBe("FORBIDDEN");
   });
 
   it("log each use with the token's name, never its secret", async () => {

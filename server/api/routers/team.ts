@@ -1,6 +1,7 @@
 import "server-only";
 import { z } from "zod";
 import { createRouter, protectedProcedure, teamProcedure } from "@/server/api/trpc";
+import { lowerRole } from "@/server/auth/api-tokens";
 import { UserFacingError } from "@/server/domain/errors";
 import { displayName } from "@/server/domain/text/display-name";
 import { can, grantableRoles, parseRole, permissionsOf, Role } from "@/server/domain/vocabulary/team-roles";
@@ -41,8 +42,15 @@ export const teamRouter = createRouter({
     .input(z.object({ webhookId: z.string().min(1).max(100) }))
     .mutation(({ ctx, input }) => removeWebhook(ctx.db, ctx.team.id, input.webhookId)),
 
-  /** Signed-in, own data only: the caller's teams and their role in each. */
-  list: protectedProcedure.query(({ ctx }) => teamsOf(ctx.db, ctx.user.id)),
+  /** Signed-in, own data only: the caller's teams and their role in each (a token's: its own team). */
+  list: protectedProcedure.meta({ tokenCallers: true }).query(async ({ ctx }) => {
+    const teams = await teamsOf(ctx.db, ctx.user.id);
+    const token = ctx.token;
+    if (!token) return teams;
+    return teams
+      .filter((team) => team.id === token.teamId)
+      .map((team) => ({ ...team, role: lowerRole(team.role, token.role) }));
+  }),
 
   /** Anyone signed in may start a team; they are its owner. */
   create: protectedProcedure
