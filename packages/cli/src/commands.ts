@@ -136,6 +136,13 @@ export async function serverConfigList(client: ArborClient, project: string, jso
   for (const row of layers.checkpoints)
     print(`checkpoints.${row.field} = ${row.value}  (${source(row.source)})`);
   for (const row of layers.run) print(`${row.key} = ${row.value}  (${source(row.source)})`);
+  const { setup } = layers;
+  if (setup.command)
+    print(
+      `setup.command = ${setup.command}  (${setup.sourceLabel}; ${setup.approved ? "approved" : "not approved: new sessions skip it until a person approves this exact text on the Network and setup card"})`,
+    );
+  if (setup.repoCommand && setup.source === "project")
+    print(`! setup.command in .arbor/config.yaml is not used: the project's own command beats it`);
   for (const row of layers.ignored)
     print(
       `! ${row.key} = ${row.value} in ${row.layer === "user" ? "your own settings" : ".arbor/config.yaml"} is ignored: ${row.reason}`,

@@ -10,6 +10,7 @@ import {
 } from "@/server/domain/policy/checkpoints";
 import { AllowEntry, EgressMode } from "@/server/domain/vocabulary/egress";
 import { ProjectResources } from "@/server/domain/vocabulary/sandbox-resources";
+import { SetupCommandText } from "@/server/domain/settings/setup-command";
 
 /**
  * `.arbor/config.yaml`, the repository's own settings layer (issue #20.3). The server reads it from
@@ -19,7 +20,8 @@ import { ProjectResources } from "@/server/domain/vocabulary/sandbox-resources";
  * It names settings a person can change per project today, and nothing that reaches a secret: the
  * model by name and timeout only — no provider, base URL or API key, so a file in a repository (maybe
  * imported from anywhere) can never send the team's key to a server of its choosing. The `arbor` CLI's
- * own keys (`project`, `mode`, `approve`) are valid here and ignored by the server.
+ * own keys (`project`, `mode`, `approve`) are valid here and ignored by the server. The setup command
+ * it names is only proposed: it runs once a person approved that exact text on the card.
  */
 
 /** Every checkpoint field, optional and without defaults: an absent field inherits from below. */
@@ -74,6 +76,22 @@ export const RepoNetwork = z
   .strict();
 export type RepoNetwork = z.infer<typeof RepoNetwork>;
 
+/**
+ * The project's setup command (below the card's own, above the one detected from the lock files). Its
+ * secrets stay on the card: a repository file is readable by anyone who can read the repository.
+ */
+export const RepoSetup = z
+  .object({
+    command: SetupCommandText,
+    secrets: z
+      .never({
+        error: "setup secrets are set on the project's Network and setup card, never in the repository",
+      })
+      .optional(),
+  })
+  .strict();
+export type RepoSetup = z.infer<typeof RepoSetup>;
+
 export const RepoConfig = z
   .object({
     // The CLI's keys (packages/cli/src/settings.ts): allowed, ignored by the server.
@@ -93,6 +111,7 @@ export const RepoConfig = z
     budgets: RepoBudgets.optional(),
     sandbox: RepoSandbox.optional(),
     network: RepoNetwork.optional(),
+    setup: RepoSetup.optional(),
   })
   .strict();
 export type RepoConfig = z.infer<typeof RepoConfig>;
