@@ -133,7 +133,11 @@ export function NetworkSetupSettings({ projectId, canEdit }: { projectId: string
 
       <h3>Setup command</h3>
       <p data-testid="setup-command">
-        {setup.command ? <code>{setup.command}</code> : "None (no own command, none in .arbor/config.yaml, no lock file)"}{" "}
+        {setup.command ? (
+          <code>{setup.command}</code>
+        ) : (
+          "None (no own command, none in .arbor/config.yaml, no lock file)"
+        )}{" "}
         {setup.source && (
           <span className="muted" data-testid="setup-source">
             ({setupSourceLabel(setup.source, setup.defaultBranch)})

@@ -239,7 +239,9 @@ export async function sessionEnvironment(
           command: view.setup.command,
           binding: view.setup.approved ? view.setup.hash : null,
           approvedBy: view.setup.approvedById,
-          ...(view.setup.source ? { source: view.setup.source, defaultBranch: view.setup.defaultBranch } : {}),
+          ...(view.setup.source
+            ? { source: view.setup.source, defaultBranch: view.setup.defaultBranch }
+            : {}),
         }
       : null,
     openSecrets: () => openSetupSecrets(db, box, project.id),

@@ -1,6 +1,6 @@
 import type { EventBody } from "@/server/domain/events/schema";
-import { type SetupSource, setupSourceLabel } from "@/server/domain/settings/setup-command";
 import { setupOutputId } from "@/server/domain/session/fold-environment";
+import { type SetupSource, setupSourceLabel } from "@/server/domain/settings/setup-command";
 import type { EgressSettings } from "@/server/domain/vocabulary/egress";
 import { commandOutput } from "@/server/events/command-output";
 import { sessionDispatch } from "@/server/runtime/session-runtime";

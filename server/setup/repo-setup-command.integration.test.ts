@@ -75,7 +75,11 @@ async function projectAndCallers() {
   });
   const owner = await world.db.user.findUniqueOrThrow({ where: { id: createdById } });
   const ctx = { db: world.db, user: { id: owner.id, name: owner.name, email: owner.email } };
-  return { project, environment: environmentRouter.createCaller(ctx), settings: settingsRouter.createCaller(ctx) };
+  return {
+    project,
+    environment: environmentRouter.createCaller(ctx),
+    settings: settingsRouter.createCaller(ctx),
+  };
 }
 
 describe("the setup command in .arbor/config.yaml", () => {
@@ -136,14 +140,23 @@ describe("the setup command in .arbor/config.yaml", () => {
       actor: world.actor,
     });
     await world.approveUntilEnded(orch, runId);
-    expect((await world.view()).environment?.setup).toMatchObject({ command: FIRST, status: "ok", exitCode: 0 });
+    expect((await world.view()).environment?.setup).toMatchObject({
+      command: FIRST,
+      status: "ok",
+      exitCode: 0,
+    });
     const sandbox = await world.sandboxes.get(world.sessionId);
     expect((await sandbox?.exec("cat /workspace/.repo-setup-done"))?.stdout).toBe("repo-setup-ran\n");
 
     // The file changes on the default branch: the new text is proposed, unapproved, and not bound.
     await mergeConfig(`setup:\n  command: ${CHANGED}\n`);
     view = await environment.get({ projectId });
-    expect(view.setup).toMatchObject({ command: CHANGED, source: "repo", approved: false, otherApproved: true });
+    expect(view.setup).toMatchObject({
+      command: CHANGED,
+      source: "repo",
+      approved: false,
+      otherApproved: true,
+    });
     expect((await sessionEnvironment(world.db, box, project)).setup).toMatchObject({
       command: CHANGED,
       binding: null,

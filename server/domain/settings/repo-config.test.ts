@@ -41,13 +41,21 @@ describe("checkRepoConfig", () => {
   });
 
   it.each([
-    [{ setup: { command: `echo ${"x".repeat(SETUP_COMMAND_MAX_CHARS - 4)}` } }, "setup.command", "at most 2000"],
+    [
+      { setup: { command: `echo ${"x".repeat(SETUP_COMMAND_MAX_CHARS - 4)}` } },
+      "setup.command",
+      "at most 2000",
+    ],
     [{ setup: { command: "   " } }, "setup.command", "empty"],
     [{ setup: { command: "npm ci\r\necho x" } }, "setup.command", "control characters"],
     [{ setup: { command: 42 } }, "setup.command", "string"],
     [{ setup: {} }, "setup.command", ""],
     [{ setup: "npm ci" }, "setup", "object"],
-    [{ setup: { command: "npm ci", secrets: { NPM_TOKEN: "x" } } }, "setup.secrets", "Network and setup card"],
+    [
+      { setup: { command: "npm ci", secrets: { NPM_TOKEN: "x" } } },
+      "setup.secrets",
+      "Network and setup card",
+    ],
     [{ setup: { command: "npm ci", env: { A: "b" } } }, "setup", "env"],
   ])("refuses the setup value %j, naming %s", (raw, key, words) => {
     const result = checkRepoConfig(raw);

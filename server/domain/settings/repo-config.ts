@@ -8,9 +8,9 @@ import {
   QaReviewSetting,
   QuestionCheckpoint,
 } from "@/server/domain/policy/checkpoints";
+import { SetupCommandText } from "@/server/domain/settings/setup-command";
 import { AllowEntry, EgressMode } from "@/server/domain/vocabulary/egress";
 import { ProjectResources } from "@/server/domain/vocabulary/sandbox-resources";
-import { SetupCommandText } from "@/server/domain/settings/setup-command";
 
 /**
  * `.arbor/config.yaml`, the repository's own settings layer (issue #20.3). The server reads it from

@@ -4,7 +4,11 @@ import { chooseSetupCommand, SetupCommandInput, setupSourceLabel } from "./setup
 describe("chooseSetupCommand: card > repository > lock file", () => {
   it.each([
     [{ project: "make deps", repo: "npm ci && npm run build", detected: "npm ci" }, "make deps", "project"],
-    [{ project: null, repo: "npm ci && npm run build", detected: "npm ci" }, "npm ci && npm run build", "repo"],
+    [
+      { project: null, repo: "npm ci && npm run build", detected: "npm ci" },
+      "npm ci && npm run build",
+      "repo",
+    ],
     [{ project: null, repo: null, detected: "npm ci" }, "npm ci", "detected"],
     [{ project: "make deps", repo: null, detected: null }, "make deps", "project"],
   ] as const)("%j proposes %s (from %s)", (candidates, command, source) => {

@@ -50,7 +50,7 @@ export function chooseSetupCommand(candidates: {
 export function setupSourceLabel(source: SetupSource, defaultBranch: string): string {
   switch (source) {
     case "project":
-      return "the project's own command (Network and setup card)";
+      return "the project's own command, on the Network and setup card";
     case "repo":
       return `from .arbor/config.yaml on ${defaultBranch}`;
     case "detected":
