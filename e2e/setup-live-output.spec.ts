@@ -27,6 +27,8 @@ test("the setup command's output arrives on the session page while it runs", asy
   await expect(page.getByTestId("setup-command")).toContainText(command);
   await expect(page.getByTestId("setup-source")).toHaveText("(from .arbor/config.yaml on main)");
   await expect(page.getByTestId("setup-approval")).toContainText("Not approved yet");
+  const fromFile = page.getByTestId("repo-config-setup.command");
+  await expect(fromFile).toContainText(`${command} (not approved yet`);
   await page.getByTestId("setup-command-input").fill("echo own");
   await page.getByTestId("setup-command-save").click();
   await expect(page.getByTestId("setup-source")).toContainText("Network and setup card");
@@ -36,6 +38,7 @@ test("the setup command's output arrives on the session page while it runs", asy
   await expect(page.getByTestId("setup-source")).toHaveText("(from .arbor/config.yaml on main)");
   await page.getByTestId("setup-approve").click();
   await expect(page.getByTestId("setup-approval")).toContainText("Approved");
+  await expect(fromFile).toContainText(`${command} (approved)`);
 
   await startTask(page, "run `ls`");
   const running = page.getByTestId("environment-setup-running");

@@ -33,7 +33,11 @@ export function NetworkSetupSettings({ projectId, canEdit }: { projectId: string
   }, [view.data]);
   const done = (result: { note: string }) => {
     setNote(result.note);
-    return queryClient.invalidateQueries({ queryKey: trpc.environment.get.queryKey({ projectId }) });
+    return Promise.all([
+      queryClient.invalidateQueries({ queryKey: trpc.environment.get.queryKey({ projectId }) }),
+      // The Repository settings card lists the setup command with its approval too.
+      queryClient.invalidateQueries({ queryKey: trpc.settings.layers.queryKey({ projectId }) }),
+    ]);
   };
   const saveNetwork = useMutation(trpc.environment.saveNetwork.mutationOptions({ onSuccess: done }));
   const saveCommand = useMutation(trpc.environment.saveSetupCommand.mutationOptions({ onSuccess: done }));
