@@ -8,7 +8,7 @@ import {
   QaReviewSetting,
   QuestionCheckpoint,
 } from "@/server/domain/policy/checkpoints";
-import { SetupCommandText } from "@/server/domain/settings/setup-command";
+import { RepoSetup } from "@/server/domain/settings/setup-command";
 import { AllowEntry, EgressMode } from "@/server/domain/vocabulary/egress";
 import { ProjectResources } from "@/server/domain/vocabulary/sandbox-resources";
 
@@ -75,22 +75,6 @@ export const RepoNetwork = z
   .partial()
   .strict();
 export type RepoNetwork = z.infer<typeof RepoNetwork>;
-
-/**
- * The project's setup command (below the card's own, above the one detected from the lock files). Its
- * secrets stay on the card: a repository file is readable by anyone who can read the repository.
- */
-export const RepoSetup = z
-  .object({
-    command: SetupCommandText,
-    secrets: z
-      .never({
-        error: "setup secrets are set on the project's Network and setup card, never in the repository",
-      })
-      .optional(),
-  })
-  .strict();
-export type RepoSetup = z.infer<typeof RepoSetup>;
 
 export const RepoConfig = z
   .object({

@@ -27,6 +27,21 @@ export const SetupCommandInput = z
   .refine(noControlCharacters, "The setup command has control characters.")
   .nullable();
 
+/**
+ * The project's setup command (below the card's own, above the one detected from the lock files). Its
+ * secrets stay on the card: a repository file is readable by anyone who can read the repository.
+ */
+export const RepoSetup = z
+  .object({
+    command: SetupCommandText,
+    secrets: z
+      .never({
+        error: "setup secrets are set on the project's Network and setup card, never in the repository",
+      })
+      .optional(),
+  })
+  .strict();
+
 export type SetupSource = "project" | "repo" | "detected";
 
 /**
