@@ -2,6 +2,7 @@
 
 import { useMutation, useQuery, useQueryClient } from "@tanstack/react-query";
 import { useEffect, useState } from "react";
+import { setupSourceLabel } from "@/server/domain/settings/setup-command";
 import {
   EGRESS_MODE_LABELS,
   EGRESS_MODES,
@@ -32,7 +33,11 @@ export function NetworkSetupSettings({ projectId, canEdit }: { projectId: string
   }, [view.data]);
   const done = (result: { note: string }) => {
     setNote(result.note);
-    return queryClient.invalidateQueries({ queryKey: trpc.environment.get.queryKey({ projectId }) });
+    return Promise.all([
+      queryClient.invalidateQueries({ queryKey: trpc.environment.get.queryKey({ projectId }) }),
+      // The Repository settings card lists the setup command with its approval too.
+      queryClient.invalidateQueries({ queryKey: trpc.settings.layers.queryKey({ projectId }) }),
+    ]);
   };
   const saveNetwork = useMutation(trpc.environment.saveNetwork.mutationOptions({ onSuccess: done }));
   const saveCommand = useMutation(trpc.environment.saveSetupCommand.mutationOptions({ onSuccess: done }));
@@ -132,15 +137,36 @@ export function NetworkSetupSettings({ projectId, canEdit }: { projectId: string
 
       <h3>Setup command</h3>
       <p data-testid="setup-command">
-        {setup.command ? <code>{setup.command}</code> : "None (no lock file found)"}{" "}
-        {setup.command && !setup.custom && <span className="muted">(detected from the lock file)</span>}
+        {setup.command ? (
+          <code>{setup.command}</code>
+        ) : (
+          "None (no own command, none in .arbor/config.yaml, no lock file)"
+        )}{" "}
+        {setup.source && (
+          <span className="muted" data-testid="setup-source">
+            ({setupSourceLabel(setup.source, setup.defaultBranch)})
+          </span>
+        )}
       </p>
+      {setup.repoCommand && setup.source === "project" && (
+        <p className="muted small" data-testid="setup-repo-overridden">
+          <code>.arbor/config.yaml</code> on {setup.defaultBranch} names <code>{setup.repoCommand}</code>; the
+          project's own command beats it (clear yours to use the file's).
+        </p>
+      )}
+      {setup.repoProblem && (
+        <p role="alert" className="error small" data-testid="setup-repo-problem">
+          Not used: {setup.repoProblem}
+        </p>
+      )}
       <p data-testid="setup-approval">
         {setup.command == null
           ? null
           : setup.approved
             ? "Approved: it runs once in every new session's workspace."
-            : "Not approved yet: new sessions skip it until a person approves this exact command."}
+            : setup.otherApproved
+              ? "Not approved: the command changed since a person approved one; new sessions skip it until a person approves this exact command."
+              : "Not approved yet: new sessions skip it until a person approves this exact command."}
       </p>
       {canEdit && setup.command && !setup.approved && setup.hash && (
         <button
@@ -154,11 +180,11 @@ export function NetworkSetupSettings({ projectId, canEdit }: { projectId: string
       )}
       {canEdit && (
         <label>
-          Your own setup command (empty: the detected one)
+          Your own setup command (empty: the one in .arbor/config.yaml, else the detected one)
           <input
             value={command}
             onChange={(event) => setCommand(event.target.value)}
-            placeholder={setup.detected ?? "npm ci"}
+            placeholder={setup.repoCommand ?? setup.detected ?? "npm ci"}
             data-testid="setup-command-input"
           />
           <button

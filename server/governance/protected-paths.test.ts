@@ -69,6 +69,8 @@ describe("protected paths", () => {
 describe("the repository's Arbor settings (issue #20)", () => {
   it("`.arbor/config.yaml` always asks: it changes what later runs may do", () => {
     expect(protectionOf(".arbor/config.yaml")).toContain(".arbor/config.yaml");
+    // It names the setup command later sessions are offered (approved again by a person on the card).
+    expect(protectionOf(".arbor/config.yaml")).toContain("setup command");
     expect(protectionOf("/workspace/.arbor/config.yaml")).not.toBeNull();
   });
 });

@@ -30,7 +30,7 @@ const PROTECTED: ReadonlyArray<{ glob: string; reason: string }> = [
   {
     glob: ".arbor/**",
     reason:
-      "the project's sandbox image (.arbor/Dockerfile) and the CLI's settings (.arbor/config.yaml) for every later session",
+      "the project's sandbox image (.arbor/Dockerfile) and its settings and setup command (.arbor/config.yaml) for every later session",
   },
   { glob: ".devcontainer", reason: "the project's dev container settings" },
   { glob: ".devcontainer/**", reason: "the dev container's Dockerfile, the sandbox image of later sessions" },

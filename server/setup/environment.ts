@@ -1,8 +1,10 @@
 import { z } from "zod";
+import { chooseSetupCommand, type SetupSource } from "@/server/domain/settings/setup-command";
 import { DEFAULT_EGRESS, EgressSettings } from "@/server/domain/vocabulary/egress";
 import { rememberOpenedKey } from "@/server/events/opened-keys";
 import type { PrismaClient } from "@/server/generated/prisma/client";
-import { rootFiles } from "@/server/projects/git-repository";
+import { defaultBranch, rootFiles } from "@/server/projects/git-repository";
+import { readRepoConfig } from "@/server/settings/repo-config-file";
 import type { SecretBox } from "@/server/settings/secret-box";
 import { detectSetupCommand, setupCommandHash } from "./detect";
 import type { SessionEnvironment } from "./prepare-environment";
@@ -43,19 +45,23 @@ export const SecretName = z
     message: "That name is reserved for the sandbox's own settings.",
   });
 
-export const SetupCommandInput = z
-  .string()
-  .max(2_000, "The setup command is at most 2000 characters.")
-  .refine((command) => !/[\0\r]/.test(command), "The setup command has control characters.")
-  .nullable();
-
 export interface SetupView {
-  /** What runs: the project's own command, or the detected one. */
+  /** What runs once approved: the project's own command, else the repository file's, else the detected one. */
   command: string | null;
+  /** Where `command` came from (null when there is none). */
+  source: SetupSource | null;
   detected: string | null;
+  /** The command `.arbor/config.yaml` names on the default branch (whether or not it is the one used). */
+  repoCommand: string | null;
+  /** Why the file was skipped as a whole (its setup command with it), or null. */
+  repoProblem: string | null;
+  /** The default branch's name, for "from .arbor/config.yaml on main". */
+  defaultBranch: string;
   custom: boolean;
   hash: string | null;
   approved: boolean;
+  /** A person approved another text before (the file or the card changed since): this one needs its own approval. */
+  otherApproved: boolean;
   approvedById: string | null;
   approvedAt: Date | null;
 }
@@ -95,18 +101,31 @@ export async function readEnvironment(
   db: Db,
   project: { id: string; repoPath: string },
 ): Promise<EnvironmentView> {
-  const row = await db.projectEnvironment.findUnique({ where: { projectId: project.id } });
-  const detected = detectSetupCommand(await rootFiles(project.repoPath));
-  const command = row?.setupCommand ?? detected;
-  const hash = command ? setupCommandHash(command) : null;
+  const [row, files, repoConfig, branch] = await Promise.all([
+    db.projectEnvironment.findUnique({ where: { projectId: project.id } }),
+    rootFiles(project.repoPath),
+    // Only the default branch's file counts (read with git from the bare repository's HEAD).
+    readRepoConfig(project.repoPath),
+    defaultBranch(project.repoPath).catch(() => "the default branch"),
+  ]);
+  const detected = detectSetupCommand(files);
+  const repoCommand = repoConfig.status === "ok" ? (repoConfig.config.setup?.command ?? null) : null;
+  const chosen = chooseSetupCommand({ project: row?.setupCommand ?? null, repo: repoCommand, detected });
+  const hash = chosen ? setupCommandHash(chosen.command) : null;
+  const approved = hash !== null && row?.setupApprovedHash === hash;
   return {
     egress: parseEgress(row?.egress),
     setup: {
-      command,
+      command: chosen?.command ?? null,
+      source: chosen?.source ?? null,
       detected,
+      repoCommand,
+      repoProblem: repoConfig.status === "invalid" ? repoConfig.problem : null,
+      defaultBranch: branch,
       custom: row?.setupCommand != null,
       hash,
-      approved: hash !== null && row?.setupApprovedHash === hash,
+      approved,
+      otherApproved: !approved && row?.setupApprovedHash != null,
       approvedById: row?.setupApprovedById ?? null,
       approvedAt: row?.setupApprovedAt ?? null,
     },
@@ -220,6 +239,9 @@ export async function sessionEnvironment(
           command: view.setup.command,
           binding: view.setup.approved ? view.setup.hash : null,
           approvedBy: view.setup.approvedById,
+          ...(view.setup.source
+            ? { source: view.setup.source, defaultBranch: view.setup.defaultBranch }
+            : {}),
         }
       : null,
     openSecrets: () => openSetupSecrets(db, box, project.id),

@@ -1,5 +1,6 @@
 import type { EventBody } from "@/server/domain/events/schema";
 import { setupOutputId } from "@/server/domain/session/fold-environment";
+import { type SetupSource, setupSourceLabel } from "@/server/domain/settings/setup-command";
 import type { EgressSettings } from "@/server/domain/vocabulary/egress";
 import { commandOutput } from "@/server/events/command-output";
 import { sessionDispatch } from "@/server/runtime/session-runtime";
@@ -10,8 +11,18 @@ import type { DispatchDeps } from "@/server/tools/dispatch";
 export interface SessionEnvironment {
   projectId: string;
   egress: EgressSettings;
-  /** The setup command; `binding` is null while no person approved this exact text. */
-  setup: { command: string; binding: string | null; approvedBy: string | null } | null;
+  /**
+   * The setup command; `binding` is null while no person approved this exact text. `source`: where it
+   * came from (the card, the repository's file on `defaultBranch`, the lock files), for the reason a
+   * skipped setup gives.
+   */
+  setup: {
+    command: string;
+    binding: string | null;
+    approvedBy: string | null;
+    source?: SetupSource;
+    defaultBranch?: string;
+  } | null;
   /** The setup secrets in the clear, opened only when the setup command runs. */
   openSecrets(): Promise<{ env: Record<string, string>; unreadable: string[] }>;
 }
@@ -83,8 +94,7 @@ export async function prepareEnvironment(ctx: {
           runId,
           command: setup.command,
           status: "skipped",
-          reason:
-            "The setup command waits for a person's approval in the project's settings (Network and setup).",
+          reason: `The setup command${setup.source ? ` (${setupSourceLabel(setup.source, setup.defaultBranch ?? "the default branch")})` : ""} waits for a person's approval of this exact text in the project's settings (Network and setup).`,
           exitCode: null,
           output: "",
           durationMs: 0,

@@ -103,3 +103,17 @@ export function nodeProjectWithDependency(): string {
   );
   return commitAll(files, "arbor-node-dep-");
 }
+
+/**
+ * A repository whose default branch names its setup command in `.arbor/config.yaml` (issue #20.3),
+ * and has no lock file (so nothing else proposes one).
+ */
+export function projectWithSetupInConfig(command: string): string {
+  return commitAll(
+    {
+      "README.md": "# setup from the repository\n",
+      ".arbor/config.yaml": `setup:\n  command: ${JSON.stringify(command)}\n`,
+    },
+    "arbor-repo-setup-",
+  );
+}

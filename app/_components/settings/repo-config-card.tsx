@@ -10,6 +10,7 @@ const SOURCE_LABELS: Record<string, string> = {
   environment: "server environment",
   server: "server (environment or defaults)",
   project: "project settings",
+  detected: "detected from the lock file",
   team: "team settings",
   default: "default",
 };
@@ -23,12 +24,23 @@ export function RepoConfigCard({ projectId }: { projectId: string }) {
   const layers = useQuery(trpc.settings.layers.queryOptions({ projectId }));
   if (layers.error) return <p className="error">{describeError(layers.error)}</p>;
   if (!layers.data) return null;
-  const { repoConfig, model, checkpoints, run, ignored } = layers.data;
+  const { repoConfig, model, checkpoints, run, ignored, setup } = layers.data;
+  // The setup command is proposed by its source and runs only once a person approved its exact text.
+  const setupRow = setup.command
+    ? [
+        {
+          key: "setup.command",
+          value: `${setup.command} (${setup.approved ? "approved" : "not approved yet: see Network and setup"})`,
+          source: setup.source ?? "default",
+        },
+      ]
+    : [];
   // Every setting the project's runs use, with the layer it came from (issue #20.3).
   const every = [
     ...model.map((row) => ({ key: `model.${row.field}`, value: row.value, source: row.source as string })),
     ...checkpoints.map((row) => ({ key: `checkpoints.${row.field}`, value: row.value, source: row.source })),
     ...run.map((row) => ({ key: row.key, value: row.value, source: row.source as string })),
+    ...setupRow,
   ];
   const fromRepo = [
     ...model
@@ -38,6 +50,7 @@ export function RepoConfigCard({ projectId }: { projectId: string }) {
       .filter((row) => row.source === "repo")
       .map((row) => ({ key: `checkpoints.${row.field}`, value: row.value })),
     ...run.filter((row) => row.source === "repo").map((row) => ({ key: row.key, value: row.value })),
+    ...setupRow.filter((row) => row.source === "repo"),
   ];
   return (
     <section className="card" aria-label="Repository settings" data-testid="repo-config">

@@ -124,6 +124,26 @@ export function configList(settings: ResolvedSettings, json: boolean, print: Pri
   }
 }
 
+/** The server's setup command for `config list --server`: its text, source and approval, in words. */
+export function setupLines(setup: {
+  command: string | null;
+  source: string | null;
+  sourceLabel: string | null;
+  approved: boolean;
+  repoCommand: string | null;
+}): string[] {
+  const lines: string[] = [];
+  if (setup.command)
+    lines.push(
+      `setup.command = ${setup.command}  (${setup.sourceLabel}; ${setup.approved ? "approved" : "not approved: new sessions skip it until a person approves this exact text on the Network and setup card"})`,
+    );
+  if (setup.repoCommand && setup.source === "project")
+    lines.push(
+      `! setup.command = ${setup.repoCommand} in .arbor/config.yaml is not used: the project's own command beats it`,
+    );
+  return lines;
+}
+
 /** `arbor config list --server`: what the project's runs use on the server, each with its source. */
 export async function serverConfigList(client: ArborClient, project: string, json: boolean, print: Print) {
   const chosen = await resolveProject(client, project);
@@ -136,6 +156,7 @@ export async function serverConfigList(client: ArborClient, project: string, jso
   for (const row of layers.checkpoints)
     print(`checkpoints.${row.field} = ${row.value}  (${source(row.source)})`);
   for (const row of layers.run) print(`${row.key} = ${row.value}  (${source(row.source)})`);
+  for (const line of setupLines(layers.setup)) print(line);
   for (const row of layers.ignored)
     print(
       `! ${row.key} = ${row.value} in ${row.layer === "user" ? "your own settings" : ".arbor/config.yaml"} is ignored: ${row.reason}`,

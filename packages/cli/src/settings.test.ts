@@ -51,13 +51,18 @@ describe("the CLI's settings", () => {
   it("read a repository file that also holds the server's keys, and keep those keys when setting one", async () => {
     const file = path.join(process.cwd(), "..", ".arbor", "config.yaml");
     mkdirSync(path.dirname(file), { recursive: true });
-    writeFileSync(file, "mode: chat\nmodel:\n  name: repo-model\ncheckpoints:\n  commands: ask-always\n");
+    writeFileSync(
+      file,
+      "mode: chat\nmodel:\n  name: repo-model\ncheckpoints:\n  commands: ask-always\nlimits:\n  maxDepth: 3\nsetup:\n  command: npm ci\n",
+    );
     expect((await resolveSettings()).mode).toEqual({ value: "chat", source: "repo" });
     await setSetting("project", "shop", "repo");
     const written = readFileSync(file, "utf8");
     expect(written).toContain("project: shop");
     expect(written).toContain("name: repo-model");
     expect(written).toContain("commands: ask-always");
+    expect(written).toContain("command: npm ci");
+    expect(written).toContain("maxDepth: 3");
   });
 });
 

@@ -85,12 +85,18 @@ const Settings = z
 type Settings = z.infer<typeof Settings>;
 
 /**
- * A config file as written: the CLI's keys plus the server's (`model`, `checkpoints`, which the
- * server reads from the default branch and checks itself), kept as they are when the CLI rewrites it.
+ * A config file as written: the CLI's keys plus the server's (`model`, `checkpoints`, `limits`,
+ * `budgets`, `sandbox`, `network`, `setup`, which the server reads from the default branch and checks
+ * itself), kept as they are when the CLI rewrites it.
  */
 const FileSettings = Settings.extend({
   model: z.unknown().optional(),
   checkpoints: z.unknown().optional(),
+  limits: z.unknown().optional(),
+  budgets: z.unknown().optional(),
+  sandbox: z.unknown().optional(),
+  network: z.unknown().optional(),
+  setup: z.unknown().optional(),
 }).strict();
 type FileSettings = z.infer<typeof FileSettings>;
 

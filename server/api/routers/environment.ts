@@ -2,12 +2,12 @@ import "server-only";
 import { TRPCError } from "@trpc/server";
 import { z } from "zod";
 import { createRouter, projectProcedure } from "@/server/api/trpc";
+import { SetupCommandInput } from "@/server/domain/settings/setup-command";
 import { EgressSettings, REGISTRY_HOSTS } from "@/server/domain/vocabulary/egress";
 import {
   approveSetup,
   readEnvironment,
   SecretName,
-  SetupCommandInput,
   saveEgress,
   saveSecret,
   saveSetupCommand,
@@ -35,7 +35,10 @@ export const environmentRouter = createRouter({
       return { note: APPLIES_TO_NEW };
     }),
 
-  /** null: use the command detected from the lock file. A changed command needs a new approval. */
+  /**
+   * null: no own command, so the repository's `.arbor/config.yaml` (default branch) names it, else the
+   * lock file. A changed command needs a new approval.
+   */
   saveSetupCommand: projectProcedure
     .requires("settings")
     .input(z.object({ command: SetupCommandInput }))

@@ -3,6 +3,7 @@ import { TRPCError } from "@trpc/server";
 import { z } from "zod";
 import type { Context } from "@/server/api/trpc";
 import { createRouter, projectProcedure, teamProcedure } from "@/server/api/trpc";
+import { setupSourceLabel } from "@/server/domain/settings/setup-command";
 import { can } from "@/server/domain/vocabulary/team-roles";
 import { type ConnectionResult, testConnection } from "@/server/model/connection-test";
 import { type ModelSettingValues, resolveModelSettings } from "@/server/settings/layers";
@@ -19,6 +20,7 @@ import { checkpointRows, repoConfigStatus, runSettingRows } from "@/server/setti
 import { repoRunSettings } from "@/server/settings/repo-run-settings";
 import { resolveProjectSettings } from "@/server/settings/resolve";
 import { resolvedRows, settingsFor, withheldNote } from "@/server/settings/view";
+import { readEnvironment } from "@/server/setup/environment";
 
 /**
  * Model settings of teams and projects, on the role-checking builders of `server/api/trpc.ts`: anyone
@@ -146,7 +148,7 @@ export const settingsRouter = createRouter({
   /**
    * Every setting the project's runs use with its source, the repository's `.arbor/config.yaml`
    * (default branch) included: the model values, the checkpoint policy, run limits and budget, sandbox
-   * resources and network. Any member (and an API
+   * resources, network and the setup command. Any member (and an API
    * token scoped to the project) may read it; `arbor config list` prints it.
    */
   layers: projectProcedure.query(async ({ ctx }) => {
@@ -154,7 +156,7 @@ export const settingsRouter = createRouter({
       readPublicSettings(ctx.db, { kind: "project", projectId: ctx.project.id }),
       readPublicSettings(ctx.db, { kind: "team", teamId: ctx.project.teamId }),
     ]);
-    const [{ resolved }, settings] = await Promise.all([
+    const [{ resolved }, settings, { setup }] = await Promise.all([
       // What the caller's own runs use: their own settings are the person layer ("you").
       resolveProjectSettings(
         { db: ctx.db, box: ctx.app.box, environment: ctx.app.environment },
@@ -163,6 +165,7 @@ export const settingsRouter = createRouter({
         ctx.user.id,
       ),
       repoRunSettings(ctx.db, ctx.project, ctx.app.runDefaults, ctx.user.id),
+      readEnvironment(ctx.db, ctx.project),
     ]);
     const { checkpoints } = settings;
     const { rows, ignored } = runSettingRows(settings);
@@ -174,6 +177,15 @@ export const settingsRouter = createRouter({
       // did not count (looser than the layer below) with the reason.
       run: rows,
       ignored,
+      // The setup command a new session would run once approved, where it came from, and whether a
+      // person approved this exact text (the file's command is proposed, never approved by the file).
+      setup: {
+        command: setup.command,
+        source: setup.source,
+        sourceLabel: setup.source ? setupSourceLabel(setup.source, setup.defaultBranch) : null,
+        approved: setup.approved,
+        repoCommand: setup.repoCommand,
+      },
     };
   }),
 

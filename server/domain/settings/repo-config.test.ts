@@ -1,6 +1,7 @@
 import { describe, expect, it } from "vitest";
 import { DEFAULT_CHECKPOINTS, STRICTEST_CHECKPOINTS } from "@/server/domain/policy/checkpoints";
 import { checkRepoConfig, layerCheckpoints } from "./repo-config";
+import { SETUP_COMMAND_MAX_CHARS } from "./setup-command";
 
 describe("checkRepoConfig", () => {
   it("accepts the CLI's keys alongside the server's", () => {
@@ -30,6 +31,39 @@ describe("checkRepoConfig", () => {
   it("adds no checkpoint defaults: an absent field inherits from the project", () => {
     const result = checkRepoConfig({ checkpoints: { qaReview: "on" } });
     expect(result.status === "ok" && result.config.checkpoints).toEqual({ qaReview: "on" });
+  });
+
+  it("takes a setup command, trimmed, up to 2000 characters", () => {
+    const result = checkRepoConfig({ setup: { command: "  npm ci && npm run build\n" } });
+    expect(result).toEqual({ status: "ok", config: { setup: { command: "npm ci && npm run build" } } });
+    const longest = `echo ${"x".repeat(SETUP_COMMAND_MAX_CHARS - 5)}`;
+    expect(checkRepoConfig({ setup: { command: longest } }).status).toBe("ok");
+  });
+
+  it.each([
+    [
+      { setup: { command: `echo ${"x".repeat(SETUP_COMMAND_MAX_CHARS - 4)}` } },
+      "setup.command",
+      "at most 2000",
+    ],
+    [{ setup: { command: "   " } }, "setup.command", "empty"],
+    [{ setup: { command: "npm ci\r\necho x" } }, "setup.command", "control characters"],
+    [{ setup: { command: 42 } }, "setup.command", "string"],
+    [{ setup: {} }, "setup.command", ""],
+    [{ setup: "npm ci" }, "setup", "object"],
+    [
+      { setup: { command: "npm ci", secrets: { NPM_TOKEN: "x" } } },
+      "setup.secrets",
+      "Network and setup card",
+    ],
+    [{ setup: { command: "npm ci", env: { A: "b" } } }, "setup", "env"],
+  ])("refuses the setup value %j, naming %s", (raw, key, words) => {
+    const result = checkRepoConfig(raw);
+    expect(result.status).toBe("invalid");
+    if (result.status === "invalid") {
+      expect(result.problem).toContain(`${key}: `);
+      expect(result.problem).toContain(words);
+    }
   });
 
   it.each([

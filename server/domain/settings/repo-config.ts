@@ -8,6 +8,7 @@ import {
   QaReviewSetting,
   QuestionCheckpoint,
 } from "@/server/domain/policy/checkpoints";
+import { RepoSetup } from "@/server/domain/settings/setup-command";
 import { AllowEntry, EgressMode } from "@/server/domain/vocabulary/egress";
 import { ProjectResources } from "@/server/domain/vocabulary/sandbox-resources";
 
@@ -19,7 +20,8 @@ import { ProjectResources } from "@/server/domain/vocabulary/sandbox-resources";
  * It names settings a person can change per project today, and nothing that reaches a secret: the
  * model by name and timeout only — no provider, base URL or API key, so a file in a repository (maybe
  * imported from anywhere) can never send the team's key to a server of its choosing. The `arbor` CLI's
- * own keys (`project`, `mode`, `approve`) are valid here and ignored by the server.
+ * own keys (`project`, `mode`, `approve`) are valid here and ignored by the server. The setup command
+ * it names is only proposed: it runs once a person approved that exact text on the card.
  */
 
 /** Every checkpoint field, optional and without defaults: an absent field inherits from below. */
@@ -95,6 +97,7 @@ export const RepoConfig = z
     budgets: RepoBudgets.optional(),
     sandbox: RepoSandbox.optional(),
     network: RepoNetwork.optional(),
+    setup: RepoSetup.optional(),
   })
   .strict();
 export type RepoConfig = z.infer<typeof RepoConfig>;
