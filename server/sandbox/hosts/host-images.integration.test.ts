@@ -5,10 +5,11 @@ import path from "node:path";
 import Docker from "dockerode";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { parseDockerHosts } from "@/server/domain/vocabulary/docker-hosts";
-import { DEFAULT_SANDBOX_IMAGE, LABEL_MANAGED, LABEL_SESSION } from "@/server/sandbox/container-spec";
+import { DEFAULT_SANDBOX_IMAGE, LABEL_MANAGED } from "@/server/sandbox/container-spec";
 import { DockerSandboxProvider } from "@/server/sandbox/docker-provider";
 import { dockerClientFor, ensureImageOn, imageIdOf } from "@/server/sandbox/hosts/docker-host";
 import { type HostPins, MultiHostSandboxProvider } from "@/server/sandbox/hosts/multi-host-provider";
+import { containerNameFor } from "@/server/sandbox/shell";
 import { PREFIX, ROOT, silent } from "@/testing/sandbox/docker";
 
 /**
@@ -57,12 +58,10 @@ let multi: MultiHostSandboxProvider;
 let remoteId: string;
 const builds: string[] = [];
 
-/** The image ID the session's container on the second host was made from. */
+/** The image ID the session's container on the second host was made from (a claimed warm one too). */
 async function imageOfSession(sessionId: string): Promise<string | undefined> {
-  const [container] = await remoteDocker.listContainers({
-    filters: { label: [`${LABEL_MANAGED}=true`, `${LABEL_SESSION}=${sessionId}`] },
-  });
-  return container?.ImageID;
+  const container = await remoteDocker.getContainer(containerNameFor(sessionId)).inspect();
+  return container.Image;
 }
 
 describe.skipIf(process.getuid?.() !== 0)("sandbox images on another Docker host", () => {
