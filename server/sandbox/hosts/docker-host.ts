@@ -86,7 +86,8 @@ export async function ensureImageOn(
   sourceId: string,
 ): Promise<CopyStep> {
   const hostHasId = async () => (await imageIdOf(target, sourceId)) === sourceId;
-  const step = copyStep(sourceId, await imageIdOf(target, image), await hostHasId());
+  const idOfName = await imageIdOf(target, image);
+  const step = copyStep(sourceId, idOfName, idOfName !== sourceId && (await hostHasId()));
   if (step === "present") return step;
   if (step === "copy") {
     const archive = await source.getImage(sourceId).get();
@@ -103,9 +104,11 @@ export async function ensureImageOn(
     if (/"error"/.test(output) || !(await hostHasId()))
       throw new Error(`docker load of ${image} (${sourceId}) failed: ${output.slice(0, 300)}`);
   }
+  // The name first: with only its `arbor-copy:` tag the image would look superseded to a clean-up
+  // running at this moment.
   const loaded = target.getImage(sourceId);
-  await loaded.tag(copyTagOf(sourceId));
   await loaded.tag(splitImageName(image));
+  await loaded.tag(copyTagOf(sourceId));
   return step;
 }
 
