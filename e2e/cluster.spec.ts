@@ -109,7 +109,7 @@ test.beforeAll(async () => {
   // The sandbox image reaches a new host on its first session (save | load through the server, ≈ 30 s
   // or more here), longer than a test waits for a run. The fixture copies it here instead when the
   // second engine's kept data directory lacks this build of it (the first run on a machine, or after the
-  // image was rebuilt: Arbor's own copy goes by name, so it would keep the stale one).
+  // image was rebuilt: Arbor would re-copy it by ID on the first session, too slowly for a test's wait).
   const image = process.env.ARBOR_SANDBOX_IMAGE ?? "arbor-sandbox:latest";
   const idOf = (inspect: () => string) => {
     try {

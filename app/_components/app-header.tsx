@@ -46,6 +46,7 @@ export function AppHeader() {
             Sandbox unavailable: {status.data.docker.message}
           </span>
         )}
+        {status.data?.hosts && <DockerHostImages hosts={status.data.hosts} />}
         {auth?.user && (
           <>
             <Link
@@ -64,5 +65,35 @@ export function AppHeader() {
         )}
       </div>
     </header>
+  );
+}
+
+interface HostImage {
+  id: string;
+  healthy: boolean;
+  sandboxImageId: string | null;
+  current: boolean;
+}
+
+/** With several Docker hosts: each one's sandbox image (short ID) and whether it is the current build. */
+function DockerHostImages({ hosts }: { hosts: HostImage[] }) {
+  const stale = hosts.filter((host) => host.healthy && !host.current).length;
+  return (
+    <span
+      className={stale > 0 ? "pill warn" : "pill"}
+      data-testid="docker-hosts"
+      title="A host whose image is not current gets the current one before its next sandbox starts."
+    >
+      {hosts.map((host) => (
+        <span key={host.id} data-testid="docker-host" data-current={host.current}>
+          {host.id}:{" "}
+          {!host.healthy
+            ? "down"
+            : host.sandboxImageId === null
+              ? "no image yet"
+              : `${host.sandboxImageId.replace(/^sha256:/, "").slice(0, 12)} ${host.current ? "current" : "stale"}`}{" "}
+        </span>
+      ))}
+    </span>
   );
 }

@@ -79,10 +79,19 @@ export class WarmPool {
    * Only a container made with the wanted key (image, network, limits) is claimed; others stay warm.
    */
   async claim(sessionName: string, key: string): Promise<Docker.Container | null> {
+    // A container made before the image was rebuilt (or, on another host, re-copied) runs the old one.
+    let currentImage: Promise<string | null> | undefined;
     for (let entry = this.take(key); entry; entry = this.take(key)) {
       this.refillSoon();
       const container = this.options.docker.getContainer(entry.id);
       try {
+        const made = await container.inspect();
+        currentImage ??= this.imageIdNow();
+        if (made.Image !== (await currentImage)) {
+          this.options.log.info({ container: entry.id }, "warm sandbox of a superseded image discarded");
+          await this.remove(entry.id);
+          continue;
+        }
         await container.rename({ name: sessionName });
         return container;
       } catch (error) {
@@ -97,6 +106,17 @@ export class WarmPool {
     }
     this.refillSoon();
     return null;
+  }
+
+  /** The ID the pool's image name points to now; null when the engine has none (nothing is claimed). */
+  private imageIdNow(): Promise<string | null> {
+    return this.options.docker
+      .getImage(this.options.image)
+      .inspect()
+      .then(
+        (image) => image.Id,
+        () => null,
+      );
   }
 
   isPooled(containerId: string): boolean {

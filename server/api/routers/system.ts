@@ -2,9 +2,13 @@ import "server-only";
 import { createRouter, protectedProcedure } from "@/server/api/trpc";
 import { errorMessage } from "@/server/domain/errors";
 import { TOOL_NAMES, TOOL_SPECS } from "@/server/domain/tools/catalogue";
+import { MultiHostSandboxProvider } from "@/server/sandbox/hosts/multi-host-provider";
 
 export const systemRouter = createRouter({
-  /** What the UI shows in its status bar: which model answers and whether the Docker engine answers. */
+  /**
+   * What the UI shows in its status bar: which model answers, whether the Docker engine answers and,
+   * with several Docker hosts, each host's sandbox image ID and whether it is the current build.
+   */
   status: protectedProcedure.meta({ tokenCallers: true }).query(async ({ ctx }) => {
     const { model, sandboxes } = ctx.app;
     let docker: { ok: true } | { ok: false; message: string } = { ok: true };
@@ -13,7 +17,9 @@ export const systemRouter = createRouter({
     } catch (error) {
       docker = { ok: false, message: errorMessage(error) };
     }
-    return { model: { id: model.id, label: model.label, offline: model.offline }, docker };
+    const hosts =
+      sandboxes instanceof MultiHostSandboxProvider ? await sandboxes.imageStatus().catch(() => null) : null;
+    return { model: { id: model.id, label: model.label, offline: model.offline }, docker, hosts };
   }),
 
   /** The agent's tools, their risk and category (what `--approve` names): `arbor tools list`. */

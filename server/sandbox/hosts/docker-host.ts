@@ -5,6 +5,14 @@ import Docker from "dockerode";
 import type { DockerHostConfig } from "@/server/domain/vocabulary/docker-hosts";
 import { LABEL_INSTANCE, LABEL_MANAGED, LABEL_SESSION } from "../container-spec";
 import { statusOf } from "../docker-errors";
+import {
+  COPY_REPO,
+  type CopyStep,
+  copyStep,
+  copyTagOf,
+  splitImageName,
+  supersededCopies,
+} from "./image-copies";
 import type { HostLoad } from "./placement";
 
 /** A dockerode client for one configured host; a tcp host always speaks mutual TLS. */
@@ -53,34 +61,75 @@ export async function measureHost(
   };
 }
 
+/** The ID of the image `name` on an engine, or null when it has no image of that name. */
+export async function imageIdOf(docker: Docker, name: string): Promise<string | null> {
+  try {
+    return ((await docker.getImage(name).inspect()) as { Id: string }).Id;
+  } catch (error) {
+    if (statusOf(error) === 404) return null;
+    throw error;
+  }
+}
+
 /**
- * Makes sure `image` is on `target`: there is no registry, so the image travels from `source` (the
- * engine that has it, where the sandbox image and project images are built) as `docker save | docker
- * load`, streamed. A no-op when the target has it already (its data directory keeps it).
+ * Makes sure `image` on `target` is the source's image `sourceId` (what the name points to on the
+ * source, read by the caller): there is no registry, so the image travels from `source` (the engine
+ * the sandbox image and project images are built on) as `docker save | docker load`, streamed, by ID.
+ * The name is moved to the loaded image only once the load has finished, so a half-loaded image is
+ * never used; the image the name pointed to before keeps only its `arbor-copy:` tag (if Arbor put it
+ * there) and is removed by removeSupersededCopies once no container uses it.
  */
 export async function ensureImageOn(
   target: Docker,
   source: Docker,
   image: string,
-): Promise<"present" | "copied"> {
-  try {
-    await target.getImage(image).inspect();
-    return "present";
-  } catch (error) {
-    if (statusOf(error) !== 404) throw error;
-  }
-  const archive = await source.getImage(image).get();
-  const loading = (await target.loadImage(archive, { quiet: true })) as NodeJS.ReadableStream;
-  // The load reports progress and errors as JSON lines; it is done when the stream ends.
-  const output = await new Promise<string>((resolve, reject) => {
-    let text = "";
-    loading.on("data", (chunk: Buffer) => {
-      text += chunk.toString("utf8");
+  sourceId: string,
+): Promise<CopyStep> {
+  const hostHasId = async () => (await imageIdOf(target, sourceId)) === sourceId;
+  const idOfName = await imageIdOf(target, image);
+  const step = copyStep(sourceId, idOfName, idOfName !== sourceId && (await hostHasId()));
+  if (step === "present") return step;
+  if (step === "copy") {
+    const archive = await source.getImage(sourceId).get();
+    const loading = (await target.loadImage(archive, { quiet: true })) as NodeJS.ReadableStream;
+    // The load reports progress and errors as JSON lines; it is done when the stream ends.
+    const output = await new Promise<string>((resolve, reject) => {
+      let text = "";
+      loading.on("data", (chunk: Buffer) => {
+        text += chunk.toString("utf8");
+      });
+      loading.on("end", () => resolve(text));
+      loading.on("error", reject);
     });
-    loading.on("end", () => resolve(text));
-    loading.on("error", reject);
-  });
-  if (/"error"/.test(output)) throw new Error(`docker load of ${image} failed: ${output.slice(0, 300)}`);
-  await target.getImage(image).inspect();
-  return "copied";
+    if (/"error"/.test(output) || !(await hostHasId()))
+      throw new Error(`docker load of ${image} (${sourceId}) failed: ${output.slice(0, 300)}`);
+  }
+  // The name first: with only its `arbor-copy:` tag the image would look superseded to a clean-up
+  // running at this moment.
+  const loaded = target.getImage(sourceId);
+  await loaded.tag(splitImageName(image));
+  await loaded.tag(copyTagOf(sourceId));
+  return step;
+}
+
+/**
+ * Removes the copies Arbor put on a host that a newer copy superseded and no container uses
+ * (supersededCopies decides); an image in use at that moment is simply kept for the next time.
+ */
+export async function removeSupersededCopies(docker: Docker): Promise<string[]> {
+  const [images, containers] = await Promise.all([
+    docker.listImages({ filters: { reference: [`${COPY_REPO}:*`] } }),
+    docker.listContainers({ all: true }),
+  ]);
+  const used = new Set(containers.map((container) => container.ImageID));
+  const removed: string[] = [];
+  for (const id of supersededCopies(images, used)) {
+    // Without force: the engine refuses an image a container was made from since the listing.
+    await docker
+      .getImage(id)
+      .remove()
+      .then(() => removed.push(id))
+      .catch(() => undefined);
+  }
+  return removed;
 }

@@ -15,8 +15,9 @@ import type {
   TerminalSize,
 } from "../types";
 import { SandboxError, SandboxUnavailableError } from "../types";
-import { ensureImageOn, measureHost } from "./docker-host";
+import { ensureImageOn, imageIdOf, measureHost, removeSupersededCopies } from "./docker-host";
 import { HostHealth } from "./host-health";
+import type { HostImageStatus } from "./image-copies";
 import { chooseHost, type HostLoad, noHostReason } from "./placement";
 
 /** Where each session's sandbox runs, kept with the session (Session.dockerHost) so it survives restarts. */
@@ -132,32 +133,83 @@ export class MultiHostSandboxProvider implements SandboxProvider {
     return this.byId.get(chosen.id) as DockerHostEntry;
   }
 
-  /** The image reaches a host that lacks it by `docker save | docker load` from the source engine, once. */
+  /**
+   * The host's image of that name must be the source engine's by ID before a container is made from
+   * it: a host that lacks it, or has an older build under the name, gets it by `docker save | docker
+   * load` from the source (ensureImageOn). Concurrent sessions share one copy per (host, image ID);
+   * each later create checks again (one inspect), so a rebuild on the source reaches the host on its
+   * next session. After a copy, the copies it superseded there are removed when unused.
+   */
   private async imageOn(host: DockerHostEntry, image: string): Promise<void> {
     if (host.docker === this.options.imageSource) return;
-    const key = `${host.config.id}|${image}`;
-    let copying = this.imageCopies.get(key);
-    if (!copying) {
-      const started = Date.now();
-      copying = ensureImageOn(host.docker, this.options.imageSource, image).then((result) => {
-        if (result === "copied")
-          this.options.log.info(
-            { host: host.config.id, image, ms: Date.now() - started },
-            "image copied to host",
-          );
-      });
-      this.imageCopies.set(key, copying);
-      copying.catch(() => this.imageCopies.delete(key));
-    }
-    await copying.catch((error: unknown) => {
-      throw new SandboxError(
+    const failed = (error: unknown) =>
+      new SandboxError(
         "image_missing",
         `Cannot copy the sandbox image ${image} to Docker host ${host.config.id}.`,
         {
           cause: error,
         },
       );
+    const sourceId = await imageIdOf(this.options.imageSource, image).catch((error: unknown) => {
+      throw failed(error);
     });
+    // Not on the source either: the host's provider says so in its own words (build it, or the project's).
+    if (sourceId === null) return;
+    const key = `${host.config.id}|${image}|${sourceId}`;
+    let copying = this.imageCopies.get(key);
+    if (!copying) {
+      const started = Date.now();
+      copying = ensureImageOn(host.docker, this.options.imageSource, image, sourceId).then((step) => {
+        if (step === "present") return;
+        this.options.log.info(
+          { host: host.config.id, image, imageId: sourceId, step, ms: Date.now() - started },
+          "image copied to host",
+        );
+        void removeSupersededCopies(host.docker).then(
+          (removed) =>
+            removed.length > 0 &&
+            this.options.log.info({ host: host.config.id, removed }, "superseded image copies removed"),
+          (error: unknown) =>
+            this.options.log.warn({ host: host.config.id, err: error }, "image clean-up on a host failed"),
+        );
+      });
+      this.imageCopies.set(key, copying);
+      void copying.then(
+        () => this.imageCopies.delete(key),
+        () => this.imageCopies.delete(key),
+      );
+    }
+    await copying.catch((error: unknown) => {
+      throw failed(error);
+    });
+  }
+
+  /** Per host: which sandbox image ID it has and whether it is the source's (what the status bar shows). */
+  async imageStatus(): Promise<HostImageStatus[]> {
+    const name = this.options.hosts[0]?.provider.image ?? "";
+    const sourceId = await imageIdOf(this.options.imageSource, name).catch(() => null);
+    return Promise.all(
+      this.options.hosts.map(async (host): Promise<HostImageStatus> => {
+        const healthy = this.health.isHealthy(host.config.id);
+        const id = healthy ? await imageIdOf(host.docker, name).catch(() => null) : null;
+        return {
+          id: host.config.id,
+          healthy,
+          sandboxImageId: id,
+          current: id !== null && id === sourceId,
+        };
+      }),
+    );
+  }
+
+  /** Removes, on every healthy host, the image copies a newer one superseded and no container uses. */
+  async removeSupersededImages(): Promise<string[]> {
+    const removed = await Promise.all(
+      this.options.hosts
+        .filter((host) => host.docker !== this.options.imageSource && this.health.isHealthy(host.config.id))
+        .map((host) => removeSupersededCopies(host.docker).catch(() => [])),
+    );
+    return removed.flat();
   }
 
   /**
@@ -196,7 +248,10 @@ export class MultiHostSandboxProvider implements SandboxProvider {
 
   /** Each healthy host sweeps its own containers; a host that is down is swept when it is back. */
   async sweepOrphans(isLive: LiveSessionsQuery): Promise<{ removed: string[]; kept: string[] }> {
-    return this.onHealthy((provider) => provider.sweepOrphans(isLive));
+    const swept = await this.onHealthy((provider) => provider.sweepOrphans(isLive));
+    // An old copy a session was still using when the new one arrived is free once its sandbox is gone.
+    await this.removeSupersededImages();
+    return swept;
   }
 
   async sweepCacheVolumes(
