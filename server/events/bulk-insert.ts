@@ -20,7 +20,9 @@ const LONE_SURROGATE = /[\uD800-\uDBFF](?![\uDC00-\uDFFF])|(?<![\uD800-\uDBFF])[
  * statement shapes store the same text.
  */
 function rowsAsJson(rows: readonly Record<string, unknown>[], columns: readonly string[]): string {
-  const objects = rows.map((row) => Object.fromEntries(columns.map((column) => [column, row[column] ?? null])));
+  const objects = rows.map((row) =>
+    Object.fromEntries(columns.map((column) => [column, row[column] ?? null])),
+  );
   const json = JSON.stringify(objects);
   // JSON.stringify escapes only lone surrogates as \udXXX (pairs stay raw): the slow path is rare.
   if (!/\\ud[89a-f]/i.test(json)) return json;
