@@ -10,23 +10,22 @@ export const MAX_VALUES_PER_STATEMENT = 30_000;
 /** A column name from a projection mapper or the store (code, never input), quoted for both databases. */
 const quoted = (column: string) => `"${column.replace(/"/g, '""')}"`;
 
-/** A lone UTF-16 surrogate, which PostgreSQL's JSON parser refuses (a `\\ud800` escape). */
+/** A lone UTF-16 surrogate, which PostgreSQL's JSON parser refuses (JSON.stringify writes `\\ud800`). */
 const LONE_SURROGATE = /[\uD800-\uDBFF](?![\uDC00-\uDFFF])|(?<![\uD800-\uDBFF])[\uDC00-\uDFFF]/g;
 
 /**
  * The rows as one JSON array of objects keyed by column, for `json_populate_recordset`: dates become
- * ISO strings (UTC, as Prisma stores them in `timestamp(3)`), booleans and numbers stay JSON's own. A
- * lone surrogate becomes U+FFFD, as the driver's UTF-8 encoding of a bound string turns it, so both
- * statement shapes store the same text.
+ * ISO strings (UTC, as Prisma stores them in `timestamp(3)`), booleans and numbers stay JSON's own.
+ * The column list as JSON.stringify's replacer keeps each row's keys without copying the row. A lone
+ * surrogate becomes U+FFFD, as node-pg's UTF-8 encoding of a bound string turned it in the multi-row
+ * VALUES this replaced, instead of failing the append.
  */
-function rowsAsJson(rows: readonly Record<string, unknown>[], columns: readonly string[]): string {
-  const objects = rows.map((row) =>
-    Object.fromEntries(columns.map((column) => [column, row[column] ?? null])),
-  );
-  const json = JSON.stringify(objects);
+function rowsAsJson(rows: readonly Record<string, unknown>[], columns: string[]): string {
+  const json = JSON.stringify(rows, columns);
   // JSON.stringify escapes only lone surrogates as \udXXX (pairs stay raw): the slow path is rare.
   if (!/\\ud[89a-f]/i.test(json)) return json;
-  return JSON.stringify(objects, (_key, value: unknown) =>
+  // A row's keys outside `columns` hold `undefined` (the shape is its defined keys): omitted here too.
+  return JSON.stringify(rows, (_key, value: unknown) =>
     typeof value === "string" ? value.replace(LONE_SURROGATE, "\uFFFD") : value,
   );
 }
