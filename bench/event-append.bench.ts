@@ -10,9 +10,12 @@
  *
  * - batched (1000): the same with LARGE_BATCH events per append, to show the cost per transaction.
  * - floor: the same batches of 200 written by the database driver itself (better-sqlite3 / pg), no
- *   Prisma, no validation: one transaction with the sequence update and one multi-row insert into
- *   Message and into Event. What the database and the driver allow on this machine; the gap to it is
- *   Arbor's (and Prisma's) share.
+ *   Prisma, no validation: one transaction with the sequence update and one insert into Message and
+ *   into Event — on PostgreSQL the fastest of three statement shapes (multi-row VALUES,
+ *   json_populate_recordset, unnest arrays), each measured in the run. What the database and the
+ *   driver allow on this machine; the gap to it is Arbor's share.
+ * - commits alone (PostgreSQL): the floor's transactions with no rows, as events/s for batches of 200:
+ *   the ceiling the commit flush leaves, whatever the statements.
  *
  * PostgreSQL is the throwaway loopback cluster of deploy/postgres.sh (started here when it is not
  * running), default settings (fsync and synchronous commit on), one new database per run.
