@@ -10,9 +10,12 @@
  *
  * - batched (1000): the same with LARGE_BATCH events per append, to show the cost per transaction.
  * - floor: the same batches of 200 written by the database driver itself (better-sqlite3 / pg), no
- *   Prisma, no validation: one transaction with the sequence update and one multi-row insert into
- *   Message and into Event. What the database and the driver allow on this machine; the gap to it is
- *   Arbor's (and Prisma's) share.
+ *   Prisma, no validation: one transaction with the sequence update and one insert into Message and
+ *   into Event — on PostgreSQL the fastest of three statement shapes (multi-row VALUES,
+ *   json_populate_recordset, unnest arrays), each measured in the run. What the database and the
+ *   driver allow on this machine; the gap to it is Arbor's share.
+ * - commits alone (PostgreSQL): the floor's transactions with no rows, as events/s for batches of 200:
+ *   the ceiling the commit flush leaves, whatever the statements.
  *
  * PostgreSQL is the throwaway loopback cluster of deploy/postgres.sh (started here when it is not
  * running), default settings (fsync and synchronous commit on), one new database per run.
@@ -60,39 +63,89 @@ function batchSql(postgres: boolean, rows: number) {
   };
 }
 
-/** The floor: the same batches through the bare driver, in one transaction each (see the header). */
-async function driverFloor(url: string, sessionId: string, postgres: boolean): Promise<number> {
+/** How the bare PostgreSQL driver sends a batch's rows (the floor takes the fastest of them). */
+type PgShape = "values" | "json" | "unnest";
+
+const MESSAGE_COLUMNS = `"id","sessionId","runId","role","text","createdAt"`;
+const EVENT_COLUMNS = `"sessionId","seq","type","runId","payload","createdAt"`;
+
+/** The statements and their bound values for one batch on PostgreSQL, in `shape`. */
+function pgBatch(shape: PgShape, message: unknown[][], event: unknown[][]) {
+  const names = (columns: string) => columns.split(",");
+  if (shape === "values") {
+    const sql = batchSql(true, message.length);
+    return [
+      [sql.message, message.flat()],
+      [sql.event, event.flat()],
+    ] as const;
+  }
+  if (shape === "json") {
+    const json = (rows: unknown[][], columns: string) =>
+      JSON.stringify(
+        rows.map((row) => Object.fromEntries(names(columns).map((c, i) => [c.slice(1, -1), row[i]]))),
+      );
+    return [
+      [
+        `INSERT INTO "Message" (${MESSAGE_COLUMNS}) SELECT ${MESSAGE_COLUMNS} FROM json_populate_recordset(NULL::"Message", $1::json)`,
+        [json(message, MESSAGE_COLUMNS)],
+      ],
+      [
+        `INSERT INTO "Event" (${EVENT_COLUMNS}) SELECT ${EVENT_COLUMNS} FROM json_populate_recordset(NULL::"Event", $1::json)`,
+        [json(event, EVENT_COLUMNS)],
+      ],
+    ] as const;
+  }
+  const columnsOf = (rows: unknown[][], width: number) =>
+    Array.from({ length: width }, (_, i) => rows.map((row) => row[i]));
+  return [
+    [
+      `INSERT INTO "Message" (${MESSAGE_COLUMNS}) SELECT * FROM unnest($1::text[], $2::text[], $3::text[], $4::text[], $5::text[], $6::timestamp(3)[])`,
+      columnsOf(message, 6),
+    ],
+    [
+      `INSERT INTO "Event" (${EVENT_COLUMNS}) SELECT * FROM unnest($1::text[], $2::int[], $3::text[], $4::text[], $5::text[], $6::timestamp(3)[])`,
+      columnsOf(event, 6),
+    ],
+  ] as const;
+}
+
+/**
+ * The floor: the same batches through the bare driver, in one transaction each (see the header); on
+ * PostgreSQL in `shape`. With `rows` 0 only the transaction and the sequence update: what a commit
+ * costs on this machine, the part no statement shape can remove.
+ */
+async function driverFloor(
+  url: string,
+  sessionId: string,
+  postgres: boolean,
+  shape: PgShape = "values",
+  rows = BATCH,
+): Promise<number> {
   const sql = batchSql(postgres, BATCH);
   const values = (b: number, seqBase: number) => {
-    const at = postgres ? new Date() : new Date().toISOString();
-    const bodies = Array.from({ length: BATCH }, (_, i) => message(b * BATCH + i));
+    const at = new Date().toISOString();
+    const bodies = Array.from({ length: rows }, (_, i) => message(b * BATCH + i));
     return {
       message: bodies.flatMap((body) =>
         body.type === "message-posted"
-          ? [`f-${body.messageId}`, sessionId, null, body.role, body.text, at]
+          ? [[`f-${shape}-${body.messageId}`, sessionId, null, body.role, body.text, at]]
           : [],
       ),
-      event: bodies.flatMap((body, i) => [
-        sessionId,
-        seqBase + i + 1,
-        body.type,
-        null,
-        JSON.stringify(body),
-        at,
-      ]),
+      event: bodies.map((body, i) => [sessionId, seqBase + i + 1, body.type, null, JSON.stringify(body), at]),
     };
   };
-  const update = `UPDATE "Session" SET "lastSeq" = "lastSeq" + ${BATCH} WHERE "id" = ${postgres ? "$1" : "?"} RETURNING "lastSeq"`;
+  const update = `UPDATE "Session" SET "lastSeq" = "lastSeq" + ${rows} WHERE "id" = ${postgres ? "$1" : "?"} RETURNING "lastSeq"`;
   const started = performance.now();
   if (postgres) {
     const client = new pg.Client({ connectionString: url });
     await client.connect();
     for (let b = 0; b < BATCHES; b++) {
       await client.query("BEGIN");
-      const { rows } = await client.query<{ lastSeq: number }>(update, [sessionId]);
-      const rowValues = values(b, (rows[0]?.lastSeq ?? 0) - BATCH);
-      await client.query(sql.message, rowValues.message);
-      await client.query(sql.event, rowValues.event);
+      const { rows: updated } = await client.query<{ lastSeq: number }>(update, [sessionId]);
+      const rowValues = values(b, (updated[0]?.lastSeq ?? 0) - rows);
+      if (rows > 0)
+        for (const [text, args] of pgBatch(shape, rowValues.message, rowValues.event))
+          await client.query(text, args as unknown[]);
       await client.query("COMMIT");
     }
     await client.end();
@@ -107,13 +160,13 @@ async function driverFloor(url: string, sessionId: string, postgres: boolean): P
         .transaction(() => {
           const { lastSeq } = updateSeq.get(sessionId) as { lastSeq: number };
           const rowValues = values(b, lastSeq - BATCH);
-          insertMessages.run(...rowValues.message);
-          insertEvents.run(...rowValues.event);
+          insertMessages.run(...rowValues.message.flat());
+          insertEvents.run(...rowValues.event.flat());
         })
         .immediate();
     file.close();
   }
-  return (BATCHES * BATCH) / ((performance.now() - started) / 1000);
+  return (BATCHES * Math.max(rows, BATCH)) / ((performance.now() - started) / 1000);
 }
 
 async function batched(store: EventStore, sessionId: string, batches: number, size: number, from: number) {
@@ -148,12 +201,28 @@ async function measure(label: string, postgresUrl: string | undefined) {
 
     const { rate: batchRate, samples: batches } = await batched(store, session.id, BATCHES, BATCH, 100_000);
     const large = await batched(store, session.id, LARGE_BATCHES, LARGE_BATCH, 200_000);
-    const floorRate = await driverFloor(url, session.id, postgresUrl !== undefined);
+    const postgres = postgresUrl !== undefined;
+    // The baseline is the best plain way to insert the same rows: on PostgreSQL each statement shape
+    // is measured and the fastest counts (its name is printed).
+    const floors: [string, number][] = postgres
+      ? [
+          ["values", await driverFloor(url, session.id, true, "values")],
+          ["json", await driverFloor(url, session.id, true, "json")],
+          ["unnest", await driverFloor(url, session.id, true, "unnest")],
+        ]
+      : [["values", await driverFloor(url, session.id, false)]];
+    const [floorShape, floorRate] = floors.reduce((best, floor) => (floor[1] > best[1] ? floor : best));
+    // Batches of 200 at the rate of empty transactions (sequence update, commit): the ceiling commits allow.
+    const commitCeiling = postgres ? await driverFloor(url, session.id, true, "values", 0) : null;
     console.log(
       `${label.padEnd(10)} single: ${Math.round(singleRate)} events/s, p95 ack ${p95(singles).toFixed(2)} ms | ` +
         `batched (${BATCH}): ${Math.round(batchRate)} events/s, p95 ack ${p95(batches).toFixed(1)} ms per batch | ` +
         `batched (${LARGE_BATCH}): ${Math.round(large.rate)} events/s, p95 ack ${p95(large.samples).toFixed(1)} ms | ` +
-        `floor, bare driver (${BATCH}): ${Math.round(floorRate)} events/s (Arbor at ${(batchRate / floorRate).toFixed(2)}× it)`,
+        `floor, bare driver (${BATCH}, best of ${floors.map(([shape, rate]) => `${shape} ${Math.round(rate)}`).join(", ")}): ` +
+        `${Math.round(floorRate)} events/s, ${floorShape} (Arbor at ${(batchRate / floorRate).toFixed(2)}× it)` +
+        (commitCeiling === null
+          ? ""
+          : ` | commits alone (${BATCH} per commit): ${Math.round(commitCeiling)} events/s`),
     );
     return { singleRate, batchRate };
   } finally {

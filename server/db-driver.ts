@@ -37,6 +37,8 @@ interface DriverAdapterFactory {
 
 /** Statements inside one driver transaction; `?` marks each bound value, in order, on both databases. */
 export interface SqlTx {
+  /** Which database runs the statements, for the few that are written differently on each. */
+  readonly provider: "sqlite" | "postgres";
   execute(sql: string, args: readonly unknown[]): Promise<number>;
   query<Row extends Record<string, unknown>>(sql: string, args: readonly unknown[]): Promise<Row[]>;
 }
@@ -102,6 +104,7 @@ export async function withDriverTransaction<T>(client: object, work: (tx: SqlTx)
   const transaction = await (await adapterOf()).startTransaction();
   const provider = transaction.provider;
   const tx: SqlTx = {
+    provider: provider === "postgres" ? "postgres" : "sqlite",
     execute: (sql, args) => transaction.executeRaw(queryOf(sql, args, provider)),
     async query<Row extends Record<string, unknown>>(sql: string, args: readonly unknown[]) {
       const { columnNames, rows } = await transaction.queryRaw(queryOf(sql, args, provider));

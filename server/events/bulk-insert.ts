@@ -10,6 +10,26 @@ export const MAX_VALUES_PER_STATEMENT = 30_000;
 /** A column name from a projection mapper or the store (code, never input), quoted for both databases. */
 const quoted = (column: string) => `"${column.replace(/"/g, '""')}"`;
 
+/** A lone UTF-16 surrogate, which PostgreSQL's JSON parser refuses (JSON.stringify writes `\\ud800`). */
+const LONE_SURROGATE = /[\uD800-\uDBFF](?![\uDC00-\uDFFF])|(?<![\uD800-\uDBFF])[\uDC00-\uDFFF]/g;
+
+/**
+ * The rows as one JSON array of objects keyed by column, for `json_populate_recordset`: dates become
+ * ISO strings (UTC, as Prisma stores them in `timestamp(3)`), booleans and numbers stay JSON's own.
+ * The column list as JSON.stringify's replacer keeps each row's keys without copying the row. A lone
+ * surrogate becomes U+FFFD, as node-pg's UTF-8 encoding of a bound string turned it in the multi-row
+ * VALUES this replaced, instead of failing the append.
+ */
+function rowsAsJson(rows: readonly Record<string, unknown>[], columns: string[]): string {
+  const json = JSON.stringify(rows, columns);
+  // JSON.stringify escapes only lone surrogates as \udXXX (pairs stay raw): the slow path is rare.
+  if (!/\\ud[89a-f]/i.test(json)) return json;
+  // A row's keys outside `columns` hold `undefined` (the shape is its defined keys): omitted here too.
+  return JSON.stringify(rows, (_key, value: unknown) =>
+    typeof value === "string" ? value.replace(LONE_SURROGATE, "\uFFFD") : value,
+  );
+}
+
 /**
  * Inserts rows with as few multi-row `INSERT` statements as their shapes allow (rows with the same
  * columns share one; a statement holds at most MAX_VALUES_PER_STATEMENT values). Raw SQL on the
@@ -38,11 +58,16 @@ export async function insertRows(
     const tuple = `(${columns.map(() => "?").join(", ")})`;
     for (let start = 0; start < same.length; start += perStatement) {
       const chunk = same.slice(start, start + perStatement);
-      const values = chunk.flatMap((row) => columns.map((column) => row[column] ?? null));
-      await tx.execute(
-        `INSERT INTO ${quoted(table)} (${names}) VALUES ${chunk.map(() => tuple).join(", ")}`,
-        values,
-      );
+      if (tx.provider === "postgres")
+        await tx.execute(
+          `INSERT INTO ${quoted(table)} (${names}) SELECT ${names} FROM json_populate_recordset(NULL::${quoted(table)}, ?::json)`,
+          [rowsAsJson(chunk, columns)],
+        );
+      else
+        await tx.execute(
+          `INSERT INTO ${quoted(table)} (${names}) VALUES ${chunk.map(() => tuple).join(", ")}`,
+          chunk.flatMap((row) => columns.map((column) => row[column] ?? null)),
+        );
       statements += 1;
     }
   }

@@ -113,6 +113,42 @@ describe(`EventStore on a real ${testDatabaseName()} database`, () => {
     );
   });
 
+  it("stores quotes, backslashes, NULLs, unicode and a text at the size limit exactly as given", async () => {
+    // PostgreSQL inserts a batch's rows as one JSON document (bulk-insert.ts): every value must come
+    // back as the driver's bound parameters stored it. A lone surrogate is no valid UTF-8: in a column
+    // each database stores replacement characters for it (it must not fail the append); the event's
+    // JSON payload keeps it escaped.
+    const texts = [
+      `it's "quoted" \\ back\\slash \\u0000 {"json":[1,null]} $1 ? ::json`,
+      "é 日本語 😀 \u200b tab\tnew\nline",
+      "lone \ud800 surrogate",
+      `${"ü😀".repeat(66_666)}ab`, // 200 000 UTF-16 units, the schema's limit
+    ];
+    const bodies: EventInput[] = texts.map((text, i) => ({
+      type: "message-posted",
+      messageId: `m${i}`,
+      runId: i === 1 ? "r'1" : null,
+      role: "user",
+      text,
+    }));
+    const stored = await store.append(sessionId, [...bodies, message(9)]);
+    expect((await store.read(sessionId)).map((event) => event.body)).toEqual(stored.map((e) => e.body));
+    const rows = await db.message.findMany({ where: { sessionId }, orderBy: { id: "asc" } });
+    const text = rows.map((row) => row.text);
+    expect(text[2]).toMatch(/^lone \uFFFD+ surrogate$/);
+    // Compared as booleans first: a failure must not print 200 000 characters.
+    expect(text.map((value, i) => value === [...texts, "hello 9"][i])).toEqual([
+      true,
+      true,
+      false,
+      true,
+      true,
+    ]);
+    expect(rows.map((row) => [row.runId, row.createdAt.toISOString()])).toEqual(
+      [null, "r'1", null, null, null].map((runId) => [runId, stored[0]?.at]),
+    );
+  });
+
   it("redacts known secrets before they reach the log", async () => {
     await store.append(sessionId, [{ ...message(1), text: "key is sk-test-secret-value ok" } as EventInput]);
     const [event] = await store.read(sessionId);
