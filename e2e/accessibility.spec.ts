@@ -100,6 +100,8 @@ for (const theme of THEMES) {
     await audit(page, testInfo, `${theme}-team`, page.locator("main h1, main h2"));
     await page.goto(teamSettings);
     await audit(page, testInfo, `${theme}-team-settings`, page.getByTestId("settings-model"));
+    await page.goto("/account");
+    await audit(page, testInfo, `${theme}-account`, page.getByTestId("personal-settings"));
 
     // Back to the project: its session list with both runs' shown statuses.
     await page.goto(projectUrl);
