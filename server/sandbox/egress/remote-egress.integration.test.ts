@@ -10,6 +10,7 @@ import { DockerSandboxProvider } from "../docker-provider";
 import { dockerClientFor, ensureImageOn } from "../hosts/docker-host";
 import type { Sandbox } from "../types";
 import type { EgressConnection } from "./egress-proxy";
+import { EgressUnavailableError } from "./internal-network";
 import { RemoteEgressProxy } from "./remote-egress-proxy";
 
 /**
@@ -24,6 +25,7 @@ const connections: EgressConnection[] = [];
 let proxy: RemoteEgressProxy;
 let provider: DockerSandboxProvider;
 let box: Sandbox;
+let remote: Docker;
 const sessionId = `${PREFIX}-remote-egress`;
 
 async function connectionTo(host: string): Promise<EgressConnection> {
@@ -45,7 +47,7 @@ describe.skipIf(process.getuid?.() !== 0)("egress on another Docker host", () =>
       .at(-1) as string;
     const [config] = parseDockerHosts(entry);
     if (!config) throw new Error("no host");
-    const remote = dockerClientFor(config);
+    remote = dockerClientFor(config);
     const local = new Docker();
     await ensureImageOn(remote, local, DEFAULT_SANDBOX_IMAGE);
     proxy = new RemoteEgressProxy({
@@ -96,5 +98,36 @@ describe.skipIf(process.getuid?.() !== 0)("egress on another Docker host", () =>
     // No route: the kernel's routing table (after its header line) is empty.
     const routes = await box.exec("tail -n +2 /proc/net/route | wc -l");
     expect(routes.stdout.trim()).toBe("0");
+  });
+
+  it("fails closed when the host's proxy cannot start: a registries phase runs Off and says why", async () => {
+    const broken = new RemoteEgressProxy({
+      docker: remote,
+      imageSource: new Docker(),
+      image: "arbor-egress-missing:none",
+      instance: `${PREFIX}-remote-egress-broken`,
+      port: 3128,
+      upstream: null,
+      log: silent,
+    });
+    await expect(broken.start()).rejects.toBeInstanceOf(EgressUnavailableError);
+    const brokenProvider = new DockerSandboxProvider({
+      docker: remote,
+      logger: silent,
+      instance: `${PREFIX}-remote-egress-broken`,
+      egress: broken,
+    });
+    const brokenSession = `${sessionId}-broken`;
+    const brokenBox = await brokenProvider.create({ sessionId: brokenSession, egress: registries });
+    try {
+      const applied = await brokenProvider.setEgressPhase(brokenSession, "setup", registries);
+      expect(applied).toMatchObject({ requested: "registries", applied: "off" });
+      expect(applied.problem).toBeTruthy();
+      const routes = await brokenBox.exec("tail -n +2 /proc/net/route | wc -l");
+      expect(routes.stdout.trim()).toBe("0");
+    } finally {
+      await brokenBox.dispose();
+      await broken.destroy();
+    }
   });
 });
