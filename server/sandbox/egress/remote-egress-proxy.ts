@@ -209,6 +209,14 @@ export class RemoteEgressProxy implements EgressGate {
     const out = new PassThrough();
     container.modem.demuxStream(stream, out, new PassThrough());
     let rest = "";
+    // The output ends when the container stops (squid died, the host restarted): the next start()
+    // (every networked phase change calls it) makes the container again with the rules it has.
+    stream.on("end", () => {
+      if (this.container !== container) return;
+      this.starting = null;
+      this.gateway = null;
+      this.options.log.error({ container: this.containerName }, "remote egress proxy stopped");
+    });
     out.on("data", (chunk: Buffer) => {
       const lines = (rest + chunk.toString("utf8")).split("\n");
       rest = lines.pop() ?? "";

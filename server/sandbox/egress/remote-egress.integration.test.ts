@@ -37,7 +37,9 @@ async function connectionTo(host: string): Promise<EgressConnection> {
 
 describe.skipIf(process.getuid?.() !== 0)("egress on another Docker host", () => {
   beforeAll(async () => {
-    execFileSync("bash", [path.join(ROOT, "egress-image/build.sh")], { stdio: "ignore" });
+    // The sandbox image first (a no-op when built): the egress image is made on top of it.
+    for (const script of ["sandbox-image/build.sh", "egress-image/build.sh"])
+      execFileSync("bash", [path.join(ROOT, script)], { stdio: "ignore" });
     const entry = execFileSync("bash", [path.join(ROOT, "deploy/docker-host.sh"), "start"], {
       encoding: "utf8",
       env: { ...process.env, ...hostEnv },
@@ -98,6 +100,23 @@ describe.skipIf(process.getuid?.() !== 0)("egress on another Docker host", () =>
     // No route: the kernel's routing table (after its header line) is empty.
     const routes = await box.exec("tail -n +2 /proc/net/route | wc -l");
     expect(routes.stdout.trim()).toBe("0");
+  });
+
+  it("makes the proxy container again when it stopped, at the next networked phase", async () => {
+    await remote.getContainer(proxy.containerName).kill();
+    await expect
+      .poll(
+        async () =>
+          (await provider.setEgressPhase(sessionId, "setup", registries).catch(() => null))?.applied,
+        {
+          timeout: 30_000,
+        },
+      )
+      .toBe("registries");
+    const registry = await box.exec(
+      "curl -sS -m 20 -o /dev/null -w '%{http_code}' https://registry.npmjs.org/left-pad",
+    );
+    expect(registry.stdout).toBe("200");
   });
 
   it("fails closed when the host's proxy cannot start: a registries phase runs Off and says why", async () => {
