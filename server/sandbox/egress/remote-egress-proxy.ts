@@ -49,6 +49,8 @@ export class RemoteEgressProxy implements EgressGate {
   readonly networkName: string;
   readonly bridgeName: string;
   private gateway: string | null = null;
+  /** The gateway the firewall rules name, kept after a stop so destroy() can remove them. */
+  private ruleGateway: string | null = null;
   private container: Docker.Container | null = null;
   private starting: Promise<void> | null = null;
   private readonly rules = new Map<string, StoredRule>();
@@ -87,6 +89,7 @@ export class RemoteEgressProxy implements EgressGate {
     const image = this.options.image ?? DEFAULT_EGRESS_IMAGE;
     await ensureImageOn(docker, this.options.imageSource, image);
     const gateway = await ensureInternalNetwork(docker, this, this.options.instance);
+    this.ruleGateway = gateway;
     await docker
       .getContainer(this.containerName)
       .remove({ force: true })
@@ -237,6 +240,14 @@ export class RemoteEgressProxy implements EgressGate {
     (this.logStream as unknown as { destroy?: () => void } | null)?.destroy?.();
     this.starting = null;
     this.gateway = null;
+    // Its two firewall rules go with it (the container is the only thing on that host that has iptables).
+    const [accept = [], drop = []] = firewallRules(this.bridgeName, this.ruleGateway, this.options.port);
+    if (this.container && this.ruleGateway)
+      await runInContainer(
+        this.container,
+        ["bash", "-c", [accept, drop].map((rule) => `iptables -w -D ${rule.join(" ")} || true`).join("; ")],
+        { deadlineMs: 5_000 },
+      ).catch(() => undefined);
     await this.container?.remove({ force: true }).catch(() => undefined);
     this.container = null;
     await this.options.docker
