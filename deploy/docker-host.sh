@@ -12,8 +12,13 @@
 # ARBOR_DOCKER_HOST_NAME (default arbor-dh2) and ARBOR_DOCKER_HOST_NET (the /24's third octet, default
 # 231) let several of them coexist. `ip netns exec` cannot be used: it remounts /sys and dockerd then
 # fails with "Devices cgroup isn't mounted"; nsenter into the namespace keeps the host's mounts.
-# The engine runs with --bridge=none --iptables=false: its containers have no network (fine for
-# sandboxes with the network off).
+# The engine manages its own iptables inside the namespace (per-namespace tables: the machine's are
+# untouched) and has its default bridge, as a real host's engine would, so sandboxes there get the same
+# network phases as on the local engine (issue #19: Arbor's egress proxy runs there as a container with
+# the host's network). The namespace routes out through the host side of the veth pair, masqueraded by
+# the machine: that is its "uplink" (and how it reaches an upstream proxy in HTTPS_PROXY, if any).
+# An engine an older version of this script started (--bridge=none --iptables=false) is left running
+# as it is: stop it once to get the network.
 source "$(dirname "${BASH_SOURCE[0]}")/../scripts/lib.sh"
 
 NAME="${ARBOR_DOCKER_HOST_NAME:-arbor-dh2}"
@@ -54,8 +59,9 @@ start) ;;
 *) die "usage: deploy/docker-host.sh start|stop|status" ;;
 esac
 
-# openssl makes the certificates, iproute2 the namespace, curl asks the engine whether it answers.
-ensure_debian_packages openssl iproute2 curl util-linux
+# openssl makes the certificates, iproute2 the namespace, curl asks the engine whether it answers,
+# iptables gives the namespace its uplink.
+ensure_debian_packages openssl iproute2 curl util-linux iptables
 mkdir -p "$DIR/data" "$CERTS" "$RUN"
 chmod 700 "$DIR" "$CERTS"
 
@@ -72,6 +78,14 @@ if ! ip link show "$VETH" >/dev/null 2>&1; then
   nsenter --net="/var/run/netns/$NAME" ip link set eth0 up
   nsenter --net="/var/run/netns/$NAME" ip link set lo up
 fi
+# The uplink (idempotent): a default route in the namespace, forwarding and masquerading on the host.
+nsenter --net="/var/run/netns/$NAME" ip route replace default via "$HOST_SIDE"
+sysctl -qw net.ipv4.ip_forward=1
+iptables -w -t nat -C POSTROUTING -s "10.${NET}.0.0/24" ! -o "$VETH" -j MASQUERADE 2>/dev/null ||
+  iptables -w -t nat -A POSTROUTING -s "10.${NET}.0.0/24" ! -o "$VETH" -j MASQUERADE
+iptables -w -C FORWARD -i "$VETH" -j ACCEPT 2>/dev/null || iptables -w -I FORWARD -i "$VETH" -j ACCEPT
+iptables -w -C FORWARD -o "$VETH" -m conntrack --ctstate ESTABLISHED,RELATED -j ACCEPT 2>/dev/null ||
+  iptables -w -I FORWARD -o "$VETH" -m conntrack --ctstate ESTABLISHED,RELATED -j ACCEPT
 
 # Certificates, once: a CA, the server's (valid for $ADDRESS) and the client's (what Arbor presents).
 if [ ! -f "$CERTS/cert.pem" ]; then
@@ -101,7 +115,7 @@ if ! running; then
     --containerd-namespace "$NAME" --containerd-plugins-namespace "$NAME-plugins" --cgroup-parent "$NAME" \
     -H "unix://$RUN/docker.sock" -H "tcp://$ADDRESS:$PORT" \
     --tlsverify --tlscacert "$CERTS/ca.pem" --tlscert "$CERTS/server-cert.pem" --tlskey "$CERTS/server-key.pem" \
-    --bridge=none --iptables=false --ip-masq=false >"$DIR/dockerd.log" 2>&1 &
+    --bip "172.31.${NET}.1/24" >"$DIR/dockerd.log" 2>&1 &
 fi
 for _ in $(seq 1 300); do
   engine_answers && break

@@ -131,6 +131,8 @@ const schema = z.object({
    */
   ARBOR_EGRESS_PROXY: z.enum(["on", "off"]).default("on"),
   ARBOR_EGRESS_PROXY_PORT: z.coerce.number().int().min(1024).max(65535).default(3129),
+  /** The image of the egress proxy on Docker hosts other than the local engine (egress-image/build.sh). */
+  ARBOR_EGRESS_IMAGE: z.string().default("arbor-egress:latest"),
   /** The host's own proxy, which the egress proxy uses upstream when set (http://host:port). */
   HTTPS_PROXY: optionalString,
   HTTP_PROXY: optionalString,

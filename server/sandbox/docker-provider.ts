@@ -10,7 +10,7 @@ import { assertRuntimeUsable, engineAddressOf, engineRuntimes, pingEngine } from
 import { statusOf, toSandboxError } from "./docker-errors";
 import { runInContainer } from "./docker-exec";
 import { DockerSandbox } from "./docker-sandbox";
-import type { EgressProxy } from "./egress/egress-proxy";
+import type { EgressGate } from "./egress/internal-network";
 import { SandboxEgress } from "./egress/sandbox-egress";
 import { sweepOrphanContainers } from "./orphan-sweep";
 import { assertBareRepo, copyRepoInto } from "./repo-copy";
@@ -54,7 +54,7 @@ export interface DockerSandboxProviderOptions {
   /** Run commands through a persistent shell in each container (default true). */
   persistentShell?: boolean;
   /** Arbor's egress proxy; without it a networked phase can only be Open (bridge) or Off. */
-  egress?: EgressProxy;
+  egress?: EgressGate;
 }
 
 /** One hardened container per session, driven through the Docker Engine API (dockerode). */

@@ -6,6 +6,8 @@ import { env, isPostgresUrl } from "@/server/env";
 import { logger } from "@/server/logger";
 import { DockerSandboxProvider } from "./docker-provider";
 import { type EgressConnection, EgressProxy } from "./egress/egress-proxy";
+import type { EgressGate } from "./egress/internal-network";
+import { RemoteEgressProxy } from "./egress/remote-egress-proxy";
 import { dockerClientFor } from "./hosts/docker-host";
 import { type HostPins, MultiHostSandboxProvider } from "./hosts/multi-host-provider";
 import { sandboxOwnerLabel } from "./instance-label";
@@ -70,22 +72,29 @@ export function getEgressProxy(): EgressProxy | null {
 export function getSandboxProvider(pins?: HostPins): SandboxProvider {
   if (globalForSandbox.arborSandboxProvider) return globalForSandbox.arborSandboxProvider;
   if (env.ARBOR_DOCKER_HOSTS === undefined) {
-    globalForSandbox.arborSandboxProvider = providerOn(new Docker(), true);
+    globalForSandbox.arborSandboxProvider = providerOn(new Docker(), getEgressProxy());
     return globalForSandbox.arborSandboxProvider;
   }
   if (!pins) throw new Error("ARBOR_DOCKER_HOSTS needs the sessions' host pins (see app-context)");
-  const hosts = parseDockerHosts(env.ARBOR_DOCKER_HOSTS).map((config) => {
-    const docker = dockerClientFor(config);
-    // The egress proxy runs on the local engine's network: sandboxes elsewhere run with it Off.
-    return { config, docker, provider: providerOn(docker, config.kind === "local") };
+  const configs = parseDockerHosts(env.ARBOR_DOCKER_HOSTS);
+  const clients = configs.map((config) => ({ config, docker: dockerClientFor(config) }));
+  const firstClient = clients[0];
+  if (!firstClient) throw new Error("ARBOR_DOCKER_HOSTS lists no host");
+  // Images are built on (and copied from) the local engine when it is listed, else the first host.
+  const imageSource = (clients.find((host) => host.config.kind === "local") ?? firstClient).docker;
+  const hosts = clients.map(({ config, docker }) => {
+    // The local engine's sandboxes use the server's squid; another host's use squid as a container
+    // there (remote-egress-proxy.ts), with the egress image copied from the image source.
+    const egress =
+      config.kind === "local" ? getEgressProxy() : remoteEgressProxyOn(docker, imageSource, config.id);
+    return { config, docker, provider: providerOn(docker, egress) };
   });
   const first = hosts[0];
   if (!first) throw new Error("ARBOR_DOCKER_HOSTS lists no host");
   const multi = new MultiHostSandboxProvider({
     hosts,
     pins,
-    // Images are built on (and copied from) the local engine when it is listed, else the first host.
-    imageSource: (hosts.find((host) => host.config.kind === "local") ?? first).docker,
+    imageSource,
     instance: ownerLabel(),
     healthIntervalMs: env.ARBOR_DOCKER_HOST_CHECK_MS,
     log: logger,
@@ -103,8 +112,24 @@ function ownerLabel(): string {
   });
 }
 
-function providerOn(docker: Docker, withEgress: boolean): DockerSandboxProvider {
-  const egress = withEgress ? getEgressProxy() : null;
+/** The egress proxy of another Docker host (null when ARBOR_EGRESS_PROXY is off). */
+function remoteEgressProxyOn(docker: Docker, imageSource: Docker, hostId: string): EgressGate | null {
+  if (env.ARBOR_EGRESS_PROXY !== "on") return null;
+  return new RemoteEgressProxy({
+    docker,
+    imageSource,
+    image: env.ARBOR_EGRESS_IMAGE,
+    instance: ownerLabel(),
+    port: env.ARBOR_EGRESS_PROXY_PORT,
+    upstream: env.upstreamProxy,
+    log: logger.child({ dockerHost: hostId }),
+    onConnection: (connection) => {
+      for (const listener of egressListeners) listener(connection);
+    },
+  });
+}
+
+function providerOn(docker: Docker, egress: EgressGate | null): DockerSandboxProvider {
   return new DockerSandboxProvider({
     docker,
     ...(egress ? { egress } : {}),

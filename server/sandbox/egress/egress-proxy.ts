@@ -1,6 +1,5 @@
 import "server-only";
 import { type ChildProcess, execFile, spawn } from "node:child_process";
-import { createHash } from "node:crypto";
 import {
   chmodSync,
   chownSync,
@@ -18,9 +17,9 @@ import { promisify } from "node:util";
 import type Docker from "dockerode";
 import type { Logger } from "pino";
 import type { EgressPhase, ProxyRule } from "@/server/domain/vocabulary/egress";
-import { LABEL_INSTANCE, LABEL_MANAGED } from "../container-spec";
 import { parseAccessLogLine } from "./access-log";
 import { deleteFirewallRule, firewallRules, installFirewallRules } from "./host-firewall";
+import { EgressUnavailableError, egressNames, ensureInternalNetwork, proxyEnv } from "./internal-network";
 import { HELPER_SOURCE, squidConfig } from "./squid-config";
 import { hostAddresses, stopStaleSquid, waitForPort } from "./squid-process";
 
@@ -67,12 +66,7 @@ interface StoredRule extends ProxyRule {
   open?: boolean;
 }
 
-export class EgressUnavailableError extends Error {
-  constructor(message: string, options?: { cause?: unknown }) {
-    super(message, options);
-    this.name = "EgressUnavailableError";
-  }
-}
+export { EgressUnavailableError };
 
 /**
  * Arbor's egress proxy: an internal Docker network (no route out) whose only exit is a squid Arbor
@@ -95,9 +89,7 @@ export class EgressProxy {
   private readonly dir: string;
 
   constructor(private readonly options: EgressProxyOptions) {
-    const suffix = createHash("sha256").update(options.instance).digest("hex").slice(0, 8);
-    this.networkName = `arbor-egress-${suffix}`;
-    this.bridgeName = `arbeg-${suffix}`;
+    ({ networkName: this.networkName, bridgeName: this.bridgeName } = egressNames(options.instance));
     this.dir = path.resolve(options.stateDir);
   }
 
@@ -109,20 +101,7 @@ export class EgressProxy {
 
   /** Environment of a container that reaches the world only through the proxy. */
   containerEnv(): string[] {
-    const url = this.url;
-    return [
-      `HTTP_PROXY=${url}`,
-      `HTTPS_PROXY=${url}`,
-      `http_proxy=${url}`,
-      `https_proxy=${url}`,
-      "NO_PROXY=localhost,127.0.0.1",
-      "no_proxy=localhost,127.0.0.1",
-      `npm_config_proxy=${url}`,
-      `npm_config_https_proxy=${url}`,
-      `PIP_PROXY=${url}`,
-      `YARN_HTTP_PROXY=${url}`,
-      `YARN_HTTPS_PROXY=${url}`,
-    ];
+    return proxyEnv(this.url);
   }
 
   /** Creates the network, the firewall rule and squid, once; later calls wait for the same start. */
@@ -215,31 +194,8 @@ export class EgressProxy {
   }
 
   /** The internal network (created when missing) and its gateway address, where squid listens. */
-  private async ensureNetwork(): Promise<string> {
-    const docker = this.options.docker;
-    let info: Docker.NetworkInspectInfo;
-    try {
-      info = await docker.getNetwork(this.networkName).inspect();
-    } catch {
-      await docker.createNetwork({
-        Name: this.networkName,
-        Driver: "bridge",
-        Internal: true,
-        CheckDuplicate: true,
-        Labels: { [LABEL_MANAGED]: "true", [LABEL_INSTANCE]: this.options.instance },
-        Options: {
-          "com.docker.network.bridge.name": this.bridgeName,
-          // Sandboxes on this network cannot reach each other, only the gateway (the proxy).
-          "com.docker.network.bridge.enable_icc": "false",
-        },
-      });
-      info = await docker.getNetwork(this.networkName).inspect();
-    }
-    if (!info.Internal)
-      throw new EgressUnavailableError(`Network ${this.networkName} exists but is not internal.`);
-    const gateway = info.IPAM?.Config?.[0]?.Gateway;
-    if (!gateway) throw new EgressUnavailableError(`Network ${this.networkName} has no gateway address.`);
-    return gateway;
+  private ensureNetwork(): Promise<string> {
+    return ensureInternalNetwork(this.options.docker, this, this.options.instance);
   }
 
   /** Stops squid and removes the firewall rules and the network (tests; a server keeps them). */

@@ -9,7 +9,7 @@ import {
 } from "@/server/domain/vocabulary/egress";
 import type { EgressNetwork } from "../container-spec";
 import type { EgressApplied } from "../types";
-import type { EgressProxy } from "./egress-proxy";
+import type { EgressGate } from "./internal-network";
 
 const BRIDGE = "bridge";
 
@@ -23,7 +23,7 @@ const BRIDGE = "bridge";
 export class SandboxEgress {
   constructor(
     private readonly docker: Docker,
-    private readonly proxy: EgressProxy | null,
+    private readonly proxy: EgressGate | null,
     private readonly log: Logger,
   ) {}
 
@@ -117,11 +117,11 @@ export class SandboxEgress {
     network: string,
     sessionId: string,
     phase: EgressPhase,
-    rule: Parameters<EgressProxy["setRule"]>[2],
+    rule: Parameters<EgressGate["setRule"]>[2],
   ): Promise<void> {
     const address = (await container.inspect()).NetworkSettings.Networks?.[network]?.IPAddress;
     if (!address) throw new Error(`The sandbox has no address on ${network}.`);
-    this.proxy?.setRule(address, { sessionId, phase }, rule);
+    await this.proxy?.setRule(address, { sessionId, phase }, rule);
   }
 
   /** The session's container is gone: its rules go too. */
