@@ -4,7 +4,7 @@ import type Docker from "dockerode";
 import type { Logger } from "pino";
 import type { ProxyRule } from "@/server/domain/vocabulary/egress";
 import { runInContainer } from "../docker-exec";
-import { ensureImageOn } from "../hosts/docker-host";
+import { copyImageByName } from "../hosts/docker-host";
 import { parseAccessLogLine } from "./access-log";
 import type { EgressConnection } from "./egress-proxy";
 import { firewallRules } from "./host-firewall";
@@ -87,7 +87,7 @@ export class RemoteEgressProxy implements EgressGate {
   private async startOnce(): Promise<void> {
     const { docker } = this.options;
     const image = this.options.image ?? DEFAULT_EGRESS_IMAGE;
-    await ensureImageOn(docker, this.options.imageSource, image);
+    await copyImageByName(docker, this.options.imageSource, image);
     const gateway = await ensureInternalNetwork(docker, this, this.options.instance);
     this.ruleGateway = gateway;
     await docker

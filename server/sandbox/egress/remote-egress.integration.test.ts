@@ -7,7 +7,7 @@ import { type EgressSettings, EgressSettings as Settings } from "@/server/domain
 import { PREFIX, ROOT, silent } from "@/testing/sandbox/docker";
 import { DEFAULT_SANDBOX_IMAGE } from "../container-spec";
 import { DockerSandboxProvider } from "../docker-provider";
-import { dockerClientFor, ensureImageOn } from "../hosts/docker-host";
+import { copyImageByName, dockerClientFor } from "../hosts/docker-host";
 import type { Sandbox } from "../types";
 import type { EgressConnection } from "./egress-proxy";
 import { EgressUnavailableError } from "./internal-network";
@@ -51,7 +51,7 @@ describe.skipIf(process.getuid?.() !== 0)("egress on another Docker host", () =>
     if (!config) throw new Error("no host");
     remote = dockerClientFor(config);
     const local = new Docker();
-    await ensureImageOn(remote, local, DEFAULT_SANDBOX_IMAGE);
+    await copyImageByName(remote, local, DEFAULT_SANDBOX_IMAGE);
     proxy = new RemoteEgressProxy({
       docker: remote,
       imageSource: local,

@@ -71,6 +71,13 @@ export async function imageIdOf(docker: Docker, name: string): Promise<string | 
   }
 }
 
+/** `image` as the source engine has it now, on the target by ID (ensureImageOn); absent on the source: an error. */
+export async function copyImageByName(target: Docker, source: Docker, image: string): Promise<CopyStep> {
+  const sourceId = await imageIdOf(source, image);
+  if (sourceId === null) throw new Error(`The image ${image} is not on the engine it is copied from.`);
+  return ensureImageOn(target, source, image, sourceId);
+}
+
 /**
  * Makes sure `image` on `target` is the source's image `sourceId` (what the name points to on the
  * source, read by the caller): there is no registry, so the image travels from `source` (the engine
