@@ -1,11 +1,8 @@
-import { execFileSync } from "node:child_process";
-import { mkdir, mkdtemp, rm, writeFile } from "node:fs/promises";
-import { tmpdir } from "node:os";
-import path from "node:path";
 import { describe, expect, it } from "vitest";
 import { CheckpointPolicy } from "@/server/domain/policy/checkpoints";
 import { DEFAULT_LIMITS } from "@/server/domain/session/limits";
 import { orchestratorWorld } from "@/testing/harness/orchestrator-world";
+import { commitRepoConfig } from "@/testing/harness/repo-config-commit";
 import { repoRunSettings, type ServerRunDefaults, sessionRunBounds } from "./repo-run-settings";
 
 /**
@@ -24,25 +21,7 @@ const SERVER: ServerRunDefaults = {
   },
 };
 
-/** Commits `.arbor/config.yaml` with this text on the bare repository's default branch, as a merge would. */
-async function mergeConfig(text: string) {
-  const work = await mkdtemp(path.join(tmpdir(), "arbor-repo-limits-"));
-  const git = (...args: string[]) =>
-    execFileSync("git", ["-c", "user.name=T", "-c", "user.email=t@localhost", ...args], {
-      cwd: work,
-      stdio: "pipe",
-    });
-  try {
-    git("clone", "-q", world.repoPath, ".");
-    await mkdir(path.join(work, ".arbor"), { recursive: true });
-    await writeFile(path.join(work, ".arbor", "config.yaml"), text);
-    git("add", "-A");
-    git("commit", "-q", "-m", "config");
-    git("push", "-q", "origin", "HEAD");
-  } finally {
-    await rm(work, { recursive: true, force: true });
-  }
-}
+const mergeConfig = (text: string) => commitRepoConfig(world.repoPath, text);
 
 async function pointProjectAtRepository() {
   const { projectId } = await world.db.session.findUniqueOrThrow({ where: { id: world.sessionId } });

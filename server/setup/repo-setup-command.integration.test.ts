@@ -1,8 +1,4 @@
-import { execFileSync } from "node:child_process";
 import { randomBytes } from "node:crypto";
-import { mkdir, mkdtemp, rm, writeFile } from "node:fs/promises";
-import { tmpdir } from "node:os";
-import path from "node:path";
 import Docker from "dockerode";
 import { afterAll, describe, expect, it, vi } from "vitest";
 import { environmentRouter } from "@/server/api/routers/environment";
@@ -13,6 +9,7 @@ import { createSecretBox, type SecretBox } from "@/server/settings/secret-box";
 import { sessionEnvironment } from "@/server/setup/environment";
 import { prepareEnvironment } from "@/server/setup/prepare-environment";
 import { orchestratorWorld } from "@/testing/harness/orchestrator-world";
+import { commitRepoConfig } from "@/testing/harness/repo-config-commit";
 
 // The routers reach the secret box, the environment layer and the run defaults through the app context.
 const app = vi.hoisted(() => ({
@@ -44,25 +41,7 @@ afterAll(async () => {
 const FIRST = "echo repo-setup-ran > /workspace/.repo-setup-done";
 const CHANGED = "echo changed-on-main > /workspace/.repo-setup-done";
 
-/** Commits `.arbor/config.yaml` with this text on the bare repository's default branch, as a merge would. */
-async function mergeConfig(text: string) {
-  const work = await mkdtemp(path.join(tmpdir(), "arbor-repo-setup-"));
-  const git = (...args: string[]) =>
-    execFileSync("git", ["-c", "user.name=T", "-c", "user.email=t@localhost", ...args], {
-      cwd: work,
-      stdio: "pipe",
-    });
-  try {
-    git("clone", "-q", world.repoPath, ".");
-    await mkdir(path.join(work, ".arbor"), { recursive: true });
-    await writeFile(path.join(work, ".arbor", "config.yaml"), text);
-    git("add", "-A");
-    git("commit", "-q", "-m", "setup command");
-    git("push", "-q", "origin", "HEAD");
-  } finally {
-    await rm(work, { recursive: true, force: true });
-  }
-}
+const mergeConfig = (text: string) => commitRepoConfig(world.repoPath, text);
 
 /** The world's session's project on the world's repository, and its owner's callers. */
 async function projectAndCallers() {
