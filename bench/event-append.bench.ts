@@ -9,6 +9,10 @@
  *   acknowledgement of a whole batch.
  *
  * - batched (1000): the same with LARGE_BATCH events per append, to show the cost per transaction.
+ * - concurrent: WRITERS sessions appending batches of BENCH_BATCH at once through the one store, as a
+ *   server with several busy sessions does (PostgreSQL can group their commits and overlap one
+ *   session's statements with another's client work); total events/s. Beside the serial figure, not
+ *   instead of it.
  * - floor: the same batches of 200 written by the database driver itself (better-sqlite3 / pg), no
  *   Prisma, no validation: one transaction with the sequence update and one insert into Message and
  *   into Event — on PostgreSQL the fastest of three statement shapes (multi-row VALUES,
@@ -35,6 +39,7 @@ const BATCHES = 30;
 const BATCH = 200;
 const LARGE_BATCHES = 5;
 const LARGE_BATCH = 1_000;
+const WRITERS = 4;
 
 const message = (i: number): EventInput => ({
   type: "message-posted",
@@ -64,7 +69,7 @@ function batchSql(postgres: boolean, rows: number) {
 }
 
 /** How the bare PostgreSQL driver sends a batch's rows (the floor takes the fastest of them). */
-type PgShape = "values" | "json" | "unnest";
+type PgShape = "values" | "json" | "unnest" | "unnest-literal";
 
 const MESSAGE_COLUMNS = `"id","sessionId","runId","role","text","createdAt"`;
 const EVENT_COLUMNS = `"sessionId","seq","type","runId","payload","createdAt"`;
@@ -95,8 +100,13 @@ function pgBatch(shape: PgShape, message: unknown[][], event: unknown[][]) {
       ],
     ] as const;
   }
+  // "unnest": node-pg encodes each column's array; "unnest-literal": each column's JSON array text as
+  // the array literal (these rows hold no escape but quotes), as Arbor's bulk-insert.ts sends them.
   const columnsOf = (rows: unknown[][], width: number) =>
-    Array.from({ length: width }, (_, i) => rows.map((row) => row[i]));
+    Array.from({ length: width }, (_, i) => {
+      const column = rows.map((row) => row[i]);
+      return shape === "unnest-literal" ? `{${JSON.stringify(column).slice(1, -1)}}` : column;
+    });
   return [
     [
       `INSERT INTO "Message" (${MESSAGE_COLUMNS}) SELECT * FROM unnest($1::text[], $2::text[], $3::text[], $4::text[], $5::text[], $6::timestamp(3)[])`,
@@ -201,6 +211,17 @@ async function measure(label: string, postgresUrl: string | undefined) {
 
     const { rate: batchRate, samples: batches } = await batched(store, session.id, BATCHES, BATCH, 100_000);
     const large = await batched(store, session.id, LARGE_BATCHES, LARGE_BATCH, 200_000);
+    // The same number of batches, spread over WRITERS sessions appending at once.
+    const writers = [];
+    for (let w = 0; w < WRITERS; w++) writers.push(await seedSession(db, `writer${w}`));
+    const concurrentStarted = performance.now();
+    const concurrent = await Promise.all(
+      writers.map((writer, w) =>
+        batched(store, writer.session.id, Math.ceil(BATCHES / WRITERS), BATCH, 300_000 + w * 10_000),
+      ),
+    );
+    const concurrentRate =
+      (WRITERS * Math.ceil(BATCHES / WRITERS) * BATCH) / ((performance.now() - concurrentStarted) / 1000);
     const postgres = postgresUrl !== undefined;
     // The baseline is the best plain way to insert the same rows: on PostgreSQL each statement shape
     // is measured and the fastest counts (its name is printed).
@@ -209,6 +230,7 @@ async function measure(label: string, postgresUrl: string | undefined) {
           ["values", await driverFloor(url, session.id, true, "values")],
           ["json", await driverFloor(url, session.id, true, "json")],
           ["unnest", await driverFloor(url, session.id, true, "unnest")],
+          ["unnest-literal", await driverFloor(url, session.id, true, "unnest-literal")],
         ]
       : [["values", await driverFloor(url, session.id, false)]];
     const [floorShape, floorRate] = floors.reduce((best, floor) => (floor[1] > best[1] ? floor : best));
@@ -218,6 +240,7 @@ async function measure(label: string, postgresUrl: string | undefined) {
       `${label.padEnd(10)} single: ${Math.round(singleRate)} events/s, p95 ack ${p95(singles).toFixed(2)} ms | ` +
         `batched (${BATCH}): ${Math.round(batchRate)} events/s, p95 ack ${p95(batches).toFixed(1)} ms per batch | ` +
         `batched (${LARGE_BATCH}): ${Math.round(large.rate)} events/s, p95 ack ${p95(large.samples).toFixed(1)} ms | ` +
+        `concurrent (${WRITERS} sessions × ${BATCH}): ${Math.round(concurrentRate)} events/s, p95 ack ${p95(concurrent.flatMap((c) => c.samples)).toFixed(1)} ms | ` +
         `floor, bare driver (${BATCH}, best of ${floors.map(([shape, rate]) => `${shape} ${Math.round(rate)}`).join(", ")}): ` +
         `${Math.round(floorRate)} events/s, ${floorShape} (Arbor at ${(batchRate / floorRate).toFixed(2)}× it)` +
         (commitCeiling === null

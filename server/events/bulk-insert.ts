@@ -10,23 +10,76 @@ export const MAX_VALUES_PER_STATEMENT = 30_000;
 /** A column name from a projection mapper or the store (code, never input), quoted for both databases. */
 const quoted = (column: string) => `"${column.replace(/"/g, '""')}"`;
 
-/** A lone UTF-16 surrogate, which PostgreSQL's JSON parser refuses (JSON.stringify writes `\\ud800`). */
-const LONE_SURROGATE = /[\uD800-\uDBFF](?![\uDC00-\uDFFF])|(?<![\uD800-\uDBFF])[\uDC00-\uDFFF]/g;
+/**
+ * Each column's array type as PostgreSQL names it (`integer[]`, `timestamp(3) without time zone[]`,
+ * `text[]`…), read once per table from the catalog: the migrations fix them, so one read serves every
+ * database this process writes to. Read inside the caller's transaction (a plain catalog select).
+ */
+const arrayTypes = new Map<BulkTable, Promise<Map<string, string>>>();
+
+function arrayTypesOf(tx: SqlTx, table: BulkTable): Promise<Map<string, string>> {
+  let types = arrayTypes.get(table);
+  if (!types) {
+    types = tx
+      .query<{ column: string; type: string }>(
+        `SELECT a.attname::text AS "column", format_type(t.typarray, a.atttypmod) AS "type"
+           FROM pg_attribute a JOIN pg_type t ON t.oid = a.atttypid
+          WHERE a.attrelid = to_regclass(?) AND a.attnum > 0 AND NOT a.attisdropped`,
+        [quoted(table)],
+      )
+      .then((rows) => new Map(rows.map((row) => [row.column, row.type])));
+    // A failed read (a rolled-back transaction, a missing table) is not kept: the next append reads again.
+    types.catch(() => arrayTypes.delete(table));
+    arrayTypes.set(table, types);
+  }
+  return types;
+}
+
+/** In JSON text, an escape that means something else in an array literal (`\n`, `\u0000`…). */
+const JSON_ONLY_ESCAPE = /\\[bfnrtu]/;
 
 /**
- * The rows as one JSON array of objects keyed by column, for `json_populate_recordset`: dates become
- * ISO strings (UTC, as Prisma stores them in `timestamp(3)`), booleans and numbers stay JSON's own.
- * The column list as JSON.stringify's replacer keeps each row's keys without copying the row. A lone
- * surrogate becomes U+FFFD, as node-pg's UTF-8 encoding of a bound string turned it in the multi-row
- * VALUES this replaced, instead of failing the append.
+ * A column's values as one PostgreSQL array literal (`{"a","b\\"c",null}`), cast by the statement to
+ * the column's array type, so the element type's own input parses each element (ints, booleans,
+ * timestamps, text alike). Built here rather than by node-pg's array encoding, which escapes element by
+ * element in JavaScript (most of the statement's client time) and writes a Date in the process's local
+ * time. A Date goes as its ISO string in UTC (what Prisma stores in `timestamp(3)`; PostgreSQL ignores
+ * the `Z` for a timestamp without time zone). The literal goes as UTF-8 like any bound string, which
+ * turns a lone UTF-16 surrogate into U+FFFD, as a scalar parameter's encoding does.
  */
-function rowsAsJson(rows: readonly Record<string, unknown>[], columns: string[]): string {
-  const json = JSON.stringify(rows, columns);
-  // JSON.stringify escapes only lone surrogates as \udXXX (pairs stay raw): the slow path is rare.
-  if (!/\\ud[89a-f]/i.test(json)) return json;
-  // A row's keys outside `columns` hold `undefined` (the shape is its defined keys): omitted here too.
-  return JSON.stringify(rows, (_key, value: unknown) =>
-    typeof value === "string" ? value.replace(LONE_SURROGATE, "\uFFFD") : value,
+function arrayLiteral(values: readonly unknown[]): string {
+  for (const value of values)
+    if (typeof value === "object" && value !== null && !(value instanceof Date))
+      throw new Error("a bulk-inserted column holds an object, not a value");
+  // JSON's array text is an array literal when it has no escape but `\"` and `\\` (which mean the
+  // same in both): strings quoted, numbers and booleans bare, `null` read as NULL. Natively fast.
+  const json = JSON.stringify(values);
+  if (!JSON_ONLY_ESCAPE.test(json)) return `{${json.slice(1, -1)}}`;
+  // Otherwise (a newline, a control character, a lone surrogate): each element quoted here.
+  const elements = values.map((value) => {
+    if (value === null || value === undefined) return "NULL";
+    const text = value instanceof Date ? value.toISOString() : String(value);
+    return `"${text.replace(/[\\"]/g, "\\$&")}"`;
+  });
+  return `{${elements.join(",")}}`;
+}
+
+async function unnestInsert(
+  tx: SqlTx,
+  table: BulkTable,
+  columns: string[],
+  rows: readonly Record<string, unknown>[],
+): Promise<void> {
+  const types = await arrayTypesOf(tx, table);
+  const casts = columns.map((column) => {
+    const type = types.get(column);
+    if (!type) throw new Error(`no column ${table}.${column} in the database`);
+    return `?::${type}`;
+  });
+  const names = columns.map(quoted).join(", ");
+  await tx.execute(
+    `INSERT INTO ${quoted(table)} (${names}) SELECT * FROM unnest(${casts.join(", ")})`,
+    columns.map((column) => arrayLiteral(rows.map((row) => row[column] ?? null))),
   );
 }
 
@@ -34,9 +87,11 @@ function rowsAsJson(rows: readonly Record<string, unknown>[], columns: string[])
  * Inserts rows with as few multi-row `INSERT` statements as their shapes allow (rows with the same
  * columns share one; a statement holds at most MAX_VALUES_PER_STATEMENT values). Raw SQL on the
  * driver adapter (server/db-driver.ts), not Prisma's createMany or $executeRaw: the query compiler
- * spent about 0.1 ms per bound value, most of a batched append's time. Values are bound parameters
- * converted by the adapter as Prisma converts them (dates, booleans); the projection tests compare
- * the stored rows with Prisma's own writes. Resolves to the number of statements it ran.
+ * spent about 0.1 ms per bound value, most of a batched append's time. On SQLite the values are bound
+ * parameters converted by the adapter as Prisma converts them (dates, booleans); on PostgreSQL each
+ * column is one array parameter, cast to the column's type and spread by `unnest` (one parameter per
+ * column whatever the row count, no per-statement plan for a long VALUES list). The projection tests
+ * compare the stored rows with Prisma's own writes. Resolves to the number of statements it ran.
  */
 export async function insertRows(
   tx: SqlTx,
@@ -58,11 +113,7 @@ export async function insertRows(
     const tuple = `(${columns.map(() => "?").join(", ")})`;
     for (let start = 0; start < same.length; start += perStatement) {
       const chunk = same.slice(start, start + perStatement);
-      if (tx.provider === "postgres")
-        await tx.execute(
-          `INSERT INTO ${quoted(table)} (${names}) SELECT ${names} FROM json_populate_recordset(NULL::${quoted(table)}, ?::json)`,
-          [rowsAsJson(chunk, columns)],
-        );
+      if (tx.provider === "postgres") await unnestInsert(tx, table, columns, chunk);
       else
         await tx.execute(
           `INSERT INTO ${quoted(table)} (${names}) VALUES ${chunk.map(() => tuple).join(", ")}`,

@@ -149,6 +149,40 @@ describe(`EventStore on a real ${testDatabaseName()} database`, () => {
     );
   });
 
+  it("stores array-literal look-alikes exactly when no value needs more than JSON's quote escapes", async () => {
+    // On PostgreSQL each column goes as one array literal taken from its JSON text when no value has
+    // a newline, control character or lone surrogate (bulk-insert.ts): quotes, backslashes, braces,
+    // commas and the words NULL/null must still arrive as written, and dates to the millisecond.
+    const texts = [
+      `say "hi", {a,b} \\ end\\`,
+      "NULL",
+      "null",
+      "",
+      ` padded , "x" `,
+      `${"ü😀".repeat(66_666)}ab`, // 200 000 UTF-16 units, the schema's limit
+    ];
+    const bodies: EventInput[] = texts.map((text, i) => ({
+      type: "message-posted",
+      messageId: `m${i}`,
+      runId: i % 2 === 0 ? null : `r"${i}\\`,
+      role: "user",
+      text,
+    }));
+    const stored = await store.append(sessionId, bodies);
+    expect((await store.read(sessionId)).map((event) => event.body)).toEqual(bodies);
+    const rows = await db.message.findMany({ where: { sessionId }, orderBy: { id: "asc" } });
+    // Compared as booleans first: a failure must not print 200 000 characters.
+    expect(rows.map((row, i) => row.text === texts[i])).toEqual(texts.map(() => true));
+    expect(rows.map((row) => row.runId)).toEqual(bodies.map((body) => (body as { runId: unknown }).runId));
+    const events = await db.event.findMany({ where: { sessionId }, orderBy: { seq: "asc" } });
+    expect(events.map((event) => [event.seq, event.createdAt.toISOString()])).toEqual(
+      stored.map((event) => [event.seq, event.at]),
+    );
+    expect(new Set(rows.map((row) => row.createdAt.getTime()))).toEqual(
+      new Set([Date.parse(stored[0]?.at ?? "")]),
+    );
+  });
+
   it("redacts known secrets before they reach the log", async () => {
     await store.append(sessionId, [{ ...message(1), text: "key is sk-test-secret-value ok" } as EventInput]);
     const [event] = await store.read(sessionId);
