@@ -2,7 +2,13 @@ import "server-only";
 import type Docker from "dockerode";
 import { statusOf } from "../docker-errors";
 import { imageIdOf } from "./docker-host";
-import { copiedNames, type ImageToRemove, imagesToRemove, type UpkeepImage } from "./image-upkeep";
+import {
+  copiedNames,
+  type ImageToRemove,
+  imagesToRemove,
+  LABEL_PROJECT,
+  type UpkeepImage,
+} from "./image-upkeep";
 
 /** Each known project's current image (Project.sandboxImage), for the projects named; unknown ones absent. */
 export type CurrentProjectImages = (projectIds: string[]) => Promise<ReadonlyMap<string, string | null>>;
@@ -17,9 +23,9 @@ export interface EngineUpkeepOptions {
 
 /**
  * One engine's upkeep: reads its images and containers (all of them, stopped and warm-pool ones too),
- * asks imagesToRemove what Arbor's own images nothing needs any more, and removes those. Without
- * force: an image a container was made from since the listing is refused by the engine and simply kept
- * for the next round. Returns what was removed.
+ * asks imagesToRemove what Arbor's own images nothing needs any more, and removes those (removeUnused:
+ * an image a container was made from since the listing is kept for the next round). Returns what was
+ * removed.
  */
 export async function upkeepEngineImages(
   docker: Docker,
@@ -29,9 +35,7 @@ export async function upkeepEngineImages(
     docker.listImages() as Promise<UpkeepImage[]>,
     docker.listContainers({ all: true }),
   ]);
-  const projectIds = [
-    ...new Set(images.flatMap((image) => image.Labels?.["arbor.project"] ?? [])),
-  ] as string[];
+  const projectIds = [...new Set(images.flatMap((image) => image.Labels?.[LABEL_PROJECT] ?? []))] as string[];
   const currentProjectImages =
     projectIds.length > 0 ? await options.currentProjectImages(projectIds) : new Map<string, null>();
   const sourceIds = new Map<string, string | null>();

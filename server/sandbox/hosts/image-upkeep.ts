@@ -2,7 +2,7 @@ import "server-only";
 import { COPY_REPO } from "./image-copies";
 
 /** The project label Arbor's project image builds carry (project-images.ts), kept by save/load. */
-const LABEL_PROJECT = "arbor.project";
+export const LABEL_PROJECT = "arbor.project";
 
 /** What one engine's image listing says of an image (a subset of dockerode's ImageInfo). */
 export interface UpkeepImage {
