@@ -24,6 +24,7 @@ import { Orchestrator } from "@/server/orchestrator/orchestrator";
 import { OutputSoFarFiles } from "@/server/orchestrator/output-so-far-files";
 import { instanceName, PgRunLeases } from "@/server/postgres/run-leases";
 import { PgTerminalOwners } from "@/server/postgres/terminal-owners";
+import { startImageUpkeep } from "@/server/runtime/image-upkeep";
 import { SandboxHosts, sessionHostPins } from "@/server/runtime/sandbox-hosts";
 import { getEgressProxy, getSandboxProvider, onEgressConnection } from "@/server/sandbox";
 import { MultiHostSandboxProvider } from "@/server/sandbox/hosts/multi-host-provider";
@@ -131,6 +132,9 @@ function create() {
       ? new SandboxHosts({ db, store, sandboxes, log: logger })
       : null;
   sandboxHosts?.start();
+  // Each host's old images of Arbor's (superseded copies, project images of an old hash), when unused.
+  if (sandboxes instanceof MultiHostSandboxProvider)
+    startImageUpkeep({ db, sandboxes, intervalMs: env.ARBOR_DOCKER_HOST_UPKEEP_MS, log: logger });
   // Every connection through the egress proxy is an event of the session whose container made it.
   onEgressConnection((connection) => {
     const { sessionId, at: _at, ...rest } = connection;

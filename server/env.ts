@@ -111,6 +111,11 @@ const schema = z.object({
   }),
   /** How often each of those hosts is pinged; a failed ping marks its sessions' sandboxes lost. */
   ARBOR_DOCKER_HOST_CHECK_MS: z.coerce.number().int().min(200).max(600_000).default(5_000),
+  /**
+   * How often each of those hosts' old images of Arbor's (superseded copies, project images of an old
+   * hash) are removed when unused (server/sandbox/hosts/image-upkeep.ts).
+   */
+  ARBOR_DOCKER_HOST_UPKEEP_MS: z.coerce.number().int().min(1_000).max(86_400_000).default(600_000),
   /** Warm sandbox containers kept ready for new sessions (0: off). */
   ARBOR_SANDBOX_POOL_SIZE: z.coerce.number().int().min(0).max(16).default(0),
   /**

@@ -73,6 +73,15 @@ interface HostImage {
   healthy: boolean;
   sandboxImageId: string | null;
   current: boolean;
+  imagesRemoved?: number;
+  lastUpkeepAt?: string | null;
+}
+
+/** What the image upkeep did on a host, for its tooltip. */
+function upkeepNote(host: HostImage): string {
+  if (!host.lastUpkeepAt) return "Old images: not looked at yet.";
+  const at = new Date(host.lastUpkeepAt).toLocaleTimeString();
+  return `Old images removed since start: ${host.imagesRemoved ?? 0} (last looked at ${at}).`;
 }
 
 /** With several Docker hosts: each one's sandbox image (short ID) and whether it is the current build. */
@@ -85,7 +94,7 @@ function DockerHostImages({ hosts }: { hosts: HostImage[] }) {
       title="A host whose image is not current gets the current one before its next sandbox starts."
     >
       {hosts.map((host) => (
-        <span key={host.id} data-testid="docker-host" data-current={host.current}>
+        <span key={host.id} data-testid="docker-host" data-current={host.current} title={upkeepNote(host)}>
           {host.id}:{" "}
           {!host.healthy
             ? "down"

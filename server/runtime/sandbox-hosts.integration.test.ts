@@ -12,6 +12,7 @@ import { MultiHostSandboxProvider } from "@/server/sandbox/hosts/multi-host-prov
 import { createTestDb, seedSession } from "@/testing/db/test-db";
 import { model } from "@/testing/events/events";
 import { cleanUp, git, makeBareRepo, PREFIX, ROOT, silent } from "@/testing/sandbox/docker";
+import { currentProjectImagesFrom } from "./image-upkeep";
 import { SandboxHosts, sessionHostPins } from "./sandbox-hosts";
 import { foldSessionLog } from "./session-runtime";
 
@@ -182,4 +183,11 @@ describe.skipIf(process.getuid?.() !== 0)("sandboxes on two Docker hosts", () =>
       snapshot: ref,
     });
   }, 180_000);
+
+  it("tells the image upkeep each known project's current image, and nothing of unknown ones", async () => {
+    const project = await db.project.findFirstOrThrow();
+    await db.project.update({ where: { id: project.id }, data: { sandboxImage: "arbor-project-x:abc" } });
+    const current = await currentProjectImagesFrom(db)([project.id, "no-such-project"]);
+    expect([...current]).toEqual([[project.id, "arbor-project-x:abc"]]);
+  });
 });

@@ -60,4 +60,8 @@ export interface HostImageStatus {
   sandboxImageId: string | null;
   /** The host's image is the source engine's by ID (a host without it gets it on first use). */
   current: boolean;
+  /** Old images of Arbor's removed from the host by the image upkeep since the server started. */
+  imagesRemoved: number;
+  /** When the upkeep last looked at the host (ISO time); null: not yet. */
+  lastUpkeepAt: string | null;
 }

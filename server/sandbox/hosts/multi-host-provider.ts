@@ -17,7 +17,9 @@ import type {
 import { SandboxError, SandboxUnavailableError } from "../types";
 import { ensureImageOn, imageIdOf, measureHost, removeSupersededCopies } from "./docker-host";
 import { HostHealth } from "./host-health";
+import { type CurrentProjectImages, upkeepEngineImages } from "./host-image-upkeep";
 import type { HostImageStatus } from "./image-copies";
+import type { ImageToRemove } from "./image-upkeep";
 import { chooseHost, type HostLoad, noHostReason } from "./placement";
 
 /** Where each session's sandbox runs, kept with the session (Session.dockerHost) so it survives restarts. */
@@ -59,6 +61,8 @@ export class MultiHostSandboxProvider implements SandboxProvider {
   private readonly byId: Map<string, DockerHostEntry>;
   readonly health: HostHealth;
   private readonly imageCopies = new Map<string, Promise<unknown>>();
+  /** Per host: when its images were last looked after, and how many old ones were removed since start. */
+  private readonly upkept = new Map<string, { at: string; removed: number }>();
 
   constructor(private readonly options: MultiHostOptions) {
     this.byId = new Map(options.hosts.map((host) => [host.config.id, host]));
@@ -192,11 +196,14 @@ export class MultiHostSandboxProvider implements SandboxProvider {
       this.options.hosts.map(async (host): Promise<HostImageStatus> => {
         const healthy = this.health.isHealthy(host.config.id);
         const id = healthy ? await imageIdOf(host.docker, name).catch(() => null) : null;
+        const upkeep = this.upkept.get(host.config.id);
         return {
           id: host.config.id,
           healthy,
           sandboxImageId: id,
           current: id !== null && id === sourceId,
+          imagesRemoved: upkeep?.removed ?? 0,
+          lastUpkeepAt: upkeep?.at ?? null,
         };
       }),
     );
@@ -210,6 +217,37 @@ export class MultiHostSandboxProvider implements SandboxProvider {
         .map((host) => removeSupersededCopies(host.docker).catch(() => [])),
     );
     return removed.flat();
+  }
+
+  /**
+   * On every healthy host, the source engine included: removes Arbor's own images that nothing needs
+   * any more — superseded or stale copies, project images of an old hash (image-upkeep.ts decides) —
+   * and logs what went. A host that fails is logged and tried again next round.
+   */
+  async upkeepImages(
+    currentProjectImages: CurrentProjectImages,
+    minProjectImageAgeMs: number,
+  ): Promise<Array<ImageToRemove & { host: string }>> {
+    const rounds = this.options.hosts
+      .filter((host) => this.health.isHealthy(host.config.id))
+      .map(async (host) => {
+        const source = host.docker === this.options.imageSource ? null : this.options.imageSource;
+        const removed = await upkeepEngineImages(host.docker, {
+          source,
+          currentProjectImages,
+          minProjectImageAgeMs,
+        }).catch((error: unknown) => {
+          this.options.log.warn({ host: host.config.id, err: error }, "image upkeep on a host failed");
+          return null;
+        });
+        if (removed === null) return [];
+        const before = this.upkept.get(host.config.id)?.removed ?? 0;
+        this.upkept.set(host.config.id, { at: new Date().toISOString(), removed: before + removed.length });
+        if (removed.length > 0)
+          this.options.log.info({ host: host.config.id, removed }, "old images removed from host");
+        return removed.map((image) => ({ ...image, host: host.config.id }));
+      });
+    return (await Promise.all(rounds)).flat();
   }
 
   /**

@@ -1,0 +1,83 @@
+import "server-only";
+import type Docker from "dockerode";
+import { statusOf } from "../docker-errors";
+import { imageIdOf } from "./docker-host";
+import {
+  copiedNames,
+  type ImageToRemove,
+  imagesToRemove,
+  LABEL_PROJECT,
+  type UpkeepImage,
+} from "./image-upkeep";
+
+/** Each known project's current image (Project.sandboxImage), for the projects named; unknown ones absent. */
+export type CurrentProjectImages = (projectIds: string[]) => Promise<ReadonlyMap<string, string | null>>;
+
+export interface EngineUpkeepOptions {
+  /** The engine images are copied from; null when `docker` is that engine (it holds no copies). */
+  source: Docker | null;
+  currentProjectImages: CurrentProjectImages;
+  minProjectImageAgeMs: number;
+  nowMs?: number;
+}
+
+/**
+ * One engine's upkeep: reads its images and containers (all of them, stopped and warm-pool ones too),
+ * asks imagesToRemove what Arbor's own images nothing needs any more, and removes those (removeUnused:
+ * an image a container was made from since the listing is kept for the next round). Returns what was
+ * removed.
+ */
+export async function upkeepEngineImages(
+  docker: Docker,
+  options: EngineUpkeepOptions,
+): Promise<ImageToRemove[]> {
+  const [images, containers] = await Promise.all([
+    docker.listImages() as Promise<UpkeepImage[]>,
+    docker.listContainers({ all: true }),
+  ]);
+  const projectIds = [...new Set(images.flatMap((image) => image.Labels?.[LABEL_PROJECT] ?? []))] as string[];
+  const currentProjectImages =
+    projectIds.length > 0 ? await options.currentProjectImages(projectIds) : new Map<string, null>();
+  const sourceIds = new Map<string, string | null>();
+  if (options.source) {
+    const source = options.source;
+    await Promise.all(
+      copiedNames(images).map(async (name) => {
+        // A source that does not answer for a name decides nothing: the copy stays.
+        const id = await imageIdOf(source, name).catch(() => undefined);
+        if (id !== undefined) sourceIds.set(name, id);
+      }),
+    );
+  }
+  const candidates = imagesToRemove({
+    images,
+    usedImageIds: new Set(containers.map((container) => container.ImageID)),
+    sourceIds,
+    currentProjectImages,
+    nowMs: options.nowMs ?? Date.now(),
+    minProjectImageAgeMs: options.minProjectImageAgeMs,
+  });
+  const removed: ImageToRemove[] = [];
+  for (const candidate of candidates)
+    if (await removeUnused(docker, candidate.id).catch(() => false)) removed.push(candidate);
+  return removed;
+}
+
+/**
+ * Removes an image by ID (never by name: a name may have moved to a newer image since the listing).
+ * The engine refuses an image with names in several repositories (a copy's name plus its `arbor-copy:`
+ * tag) unless forced, and force would also pass over a stopped container: so it is forced only after
+ * asking again, just before, that no container was made from it.
+ */
+async function removeUnused(docker: Docker, id: string): Promise<boolean> {
+  try {
+    await docker.getImage(id).remove();
+    return true;
+  } catch (error) {
+    if (statusOf(error) !== 409 || !/must be forced/.test(String(error))) return false;
+  }
+  const users = await docker.listContainers({ all: true, filters: { ancestor: [id] } });
+  if (users.length > 0) return false;
+  await docker.getImage(id).remove({ force: true });
+  return true;
+}
