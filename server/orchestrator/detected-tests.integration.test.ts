@@ -55,6 +55,8 @@ describe("the project's detected tests as a fallback check", () => {
     expect(root?.status).toBe("VERIFIED");
     expect(root?.evidence).toBe("red-to-green");
     expect(root?.reason).toContain(DETECTED);
+    // The regression guard (the project's whole `npm test`) was red before and green after: it held.
+    expect(root?.reason).toContain("the project's tests (`npm test`) pass after the work");
     expect(view.runs[runId]?.status).toBe("VERIFIED");
     // The checks ran through the door: asked first, then run with the person's bound approval.
     const ran = (await store.read(world.sessionId)).flatMap((event) =>

@@ -166,6 +166,8 @@ export class RivaEngine {
         ]);
       case "baseline":
         return this.cycles.baseline(step.intention);
+      case "guard":
+        return this.cycles.guard(step.root, step.phase, step.command);
       case "ask":
       case "judge":
       case "reflect":

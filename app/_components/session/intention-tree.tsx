@@ -23,6 +23,7 @@ import { NodeTier, NodeTierNotes } from "./node-tier";
 import { NodeWhat } from "./node-what";
 import { NodeQaReports } from "./qa-reports";
 import { CorrectionList, CycleReasoning, WarmupReasoning } from "./reasoning-view";
+import { RegressionGuardLine } from "./regression-guard-line";
 import { NodeSpend } from "./spend";
 import { JudgmentBadge, NodeStatusBadge } from "./status-badge";
 import { TestCounts } from "./test-counts";
@@ -111,6 +112,7 @@ function IntentionNode({
       <ContractList criteria={intention.contract} checks={lastChecks} by={intention.contractBy} />
       <NodeEvidence intention={intention} />
       <AcceptAsVerified view={view} intention={intention} />
+      {intention.depth === 0 && <RegressionGuardLine guard={run?.guard} />}
       {intention.depth === 0 && <IntentSummary intent={run?.intent ?? null} />}
       {intention.depth === 0 && run && <WarmupReasoning entry={warmupOf(run)} />}
       {intention.depth === 0 && run && <CorrectionList corrections={run.corrections} />}

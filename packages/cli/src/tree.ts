@@ -123,6 +123,15 @@ export function runLines(view: SessionView, run: RunView): TreeLine[] {
   const lines: TreeLine[] = [{ key: `run:${run.id}`, text: `Run ${run.id} (${run.mode}): ${run.task}` }];
   const root = run.rootId ? view.intentions[run.rootId] : undefined;
   if (root) lines.push(...intentionLines(view, root, 1));
+  // The regression guard (the project's tests before any work and after it): it can stop a VERIFIED.
+  if (run.guard?.before)
+    lines.push(
+      ...checkLines([run.guard.before], `guard:${run.id}:before`, 2, "regression guard, before the work:"),
+    );
+  if (run.guard?.after)
+    lines.push(
+      ...checkLines([run.guard.after], `guard:${run.id}:after`, 2, "regression guard, after the work:"),
+    );
   for (const message of view.messages)
     if (message.runId === run.id && message.role !== "user")
       lines.push({

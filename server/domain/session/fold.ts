@@ -203,6 +203,12 @@ const FOLDS: EventFolds = {
     const intention = view.intentions[body.intentionId];
     if (intention) intention.baseline = { results: body.results, skipped: body.skipped };
   },
+  "regression-guard-checked": (view, body) => {
+    const run = view.runs[body.runId];
+    if (!run) return;
+    const guard = run.guard ?? { command: body.command, before: null, after: null };
+    run.guard = { ...guard, command: body.command, [body.phase]: body.result };
+  },
   "decision-made": (view, body) => {
     view.intentions[body.intentionId]?.decisions.push({ decision: body.decision, reason: body.reason });
   },

@@ -144,7 +144,7 @@ export interface ApprovalView {
   /** A command cut off by a crash: how long it ran and what it printed before (issue #15.7). */
   interruption?: EventOf<"approval-requested">["interruption"] | null;
   /** A check's card outside any cycle (before any work, or at integration): never run as an action. */
-  checkPhase?: "baseline" | "integration";
+  checkPhase?: "baseline" | "integration" | "guard";
   /** kind "decomposition": the check plan's version the person approved (null: none recorded). */
   checkPlanVersion?: number | null;
 }
@@ -189,6 +189,15 @@ export interface RunView extends AnswerFields, RunTierFields, RunReasoningFields
   unpricedCalls: number;
   /** Categories a person pre-approved for the rest of this run (fold-approvals.ts). */
   preApproved: RunPreApproval[];
+  /** The regression guard's runs (contract/regression-guard.ts); absent until it first ran. */
+  guard?: RunGuardView;
+}
+
+/** The project's tests before any work of the run and just before its root settled. */
+export interface RunGuardView {
+  command: string;
+  before: CriterionResult | null;
+  after: CriterionResult | null;
 }
 
 export interface MessageView {

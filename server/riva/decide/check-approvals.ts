@@ -96,7 +96,7 @@ export function roomForCycle(
 export function checkAnswered(
   view: Pick<SessionView, "approvals">,
   intention: Pick<IntentionView, "id">,
-  phase: "baseline" | "integration",
+  phase: "baseline" | "integration" | "guard",
   command: string,
 ): boolean {
   return Object.values(view.approvals).some(

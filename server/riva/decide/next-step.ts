@@ -13,6 +13,7 @@ import {
   reflectionStep,
 } from "./checkpoints";
 import { leafEvidence, weakestEvidence } from "./evidence";
+import { guardBefore, guardSettle } from "./guard-step";
 import { canVerifyDirectly, failureSummary, shouldDecompose } from "./heuristics";
 import { beforeRunEnds, QA_OFF, type QaSettings, qaReviewDue } from "./qa";
 import type { Step } from "./step";
@@ -68,6 +69,8 @@ export function nextStep(view: SessionView, runId: string, context: StepContext)
 
   if (run.intent === null) return { kind: "discover", root };
   if (run.mode === "agent" && run.reasoning === "on" && !warmupOf(run)) return { kind: "warmup", root };
+  const guard = guardBefore(run, root);
+  if (guard) return guard;
 
   const stoppedAtBudget = approvals.find(
     (approval) => approval.kind === "budget" && approval.status === "REJECTED",
@@ -109,7 +112,7 @@ export function nextStep(view: SessionView, runId: string, context: StepContext)
     if (over) return { kind: "ask-budget", root, spent: over };
     return budgetGate(view, step.intention, context.budget ?? null, context.limits) ?? step;
   }
-  return step;
+  return guardSettle(run, step);
 }
 
 function visit(

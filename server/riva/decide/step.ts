@@ -54,6 +54,8 @@ export type Step =
     }
   /** Red before green: run the intention's checks that are safe to run twice, once, before any work. */
   | { kind: "baseline"; intention: IntentionView }
+  /** The regression guard: the project's tests before any work of the run, and before its root settles. */
+  | { kind: "guard"; root: IntentionView; phase: "before" | "after"; command: string }
   /** A judgment question (or an intention's budget) goes to a person, with the auto proposal. */
   | {
       kind: "ask";

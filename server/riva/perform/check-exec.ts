@@ -8,7 +8,7 @@ export interface CheckSite {
   runId: string;
   intentionId: string;
   cycleId: string | null;
-  phase: "after-action" | "baseline" | "integration";
+  phase: "after-action" | "baseline" | "integration" | "guard";
 }
 
 /** A check the gate would run only with a person's click: the command card to ask with. */

@@ -58,7 +58,11 @@ export interface CycleHost {
    * Whether a person already answered a card for this check outside a cycle (before any work, or at
    * integration): then it is not asked again, and without their approval it stays "could not run".
    */
-  checkAnswered?(intention: IntentionView, phase: "baseline" | "integration", command: string): boolean;
+  checkAnswered?(
+    intention: IntentionView,
+    phase: "baseline" | "integration" | "guard",
+    command: string,
+  ): boolean;
   /** The project's detected tests for this intention (detected-tests.ts), or null: the fallback check. */
   detectedTests?(intention: IntentionView): Criterion | null;
   /** What discovery read that decides a test check's reporter form (child-checks.ts testHintsOf). */

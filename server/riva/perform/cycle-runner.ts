@@ -13,6 +13,7 @@ import type { CheckRecord } from "./check-exec";
 import { checksExec, runBaseline, runIntegration } from "./check-phases";
 import { checkContract } from "./contract-check";
 import { activeIntentOf, type CycleHost, type PlannedCycle } from "./cycle-host";
+import { runRegressionGuard } from "./regression-guard";
 
 /**
  * Carries out action cycles once the command gate (or a person) has decided: run, judge by exit code
@@ -198,6 +199,11 @@ export class CycleRunner {
   /** Red before green: the intention's checks before its first action (see check-phases.ts). */
   baseline(intention: IntentionView): Promise<void> {
     return runBaseline(this.host, intention);
+  }
+
+  /** The project's tests before any work of the run, and before its root settles (regression-guard.ts). */
+  guard(root: IntentionView, phase: "before" | "after", command: string): Promise<void> {
+    return runRegressionGuard(this.host, root, phase, command);
   }
 
   /** The intention's contract checked after its children settled (see check-phases.ts). */

@@ -50,7 +50,7 @@ export const ApprovalRequestedBody = z.object({
    * baseline) or at a parent's integration. Approving lets exactly that check run there; it is never
    * an action of its own. Absent: an action's command (or a check that runs as the next cycle).
    */
-  checkPhase: z.enum(["baseline", "integration"]).optional(),
+  checkPhase: z.enum(["baseline", "integration", "guard"]).optional(),
 });
 
 export const ApprovalDecidedBody = z.object({

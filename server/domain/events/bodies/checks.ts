@@ -13,7 +13,7 @@ export const CheckRanBody = z.object({
   intentionId: z.string(),
   /** The cycle whose result it checks; null at the baseline and at integration. */
   cycleId: z.string().nullable(),
-  phase: z.enum(["after-action", "baseline", "integration"]),
+  phase: z.enum(["after-action", "baseline", "integration", "guard"]),
   command: z.string().max(2_000),
   /** `sha256:` binding of `shell.exec {command}`, as the approval gate binds it. */
   binding: z.string().max(100).nullable(),
@@ -39,7 +39,22 @@ export const ChecksBaselinedBody = z.object({
 });
 
 /**
+ * The regression guard (contract/regression-guard.ts): the project's detected test command, run once
+ * before any work of the run ("before") and once just before its root would settle VERIFIED ("after").
+ * It is recorded on the run, never in a contract: it can stop a VERIFIED, never give one.
+ */
+export const RegressionGuardCheckedBody = z.object({
+  type: z.literal("regression-guard-checked"),
+  runId: z.string(),
+  /** The run's root intention. */
+  intentionId: z.string(),
+  phase: z.enum(["before", "after"]),
+  command: z.string().max(2_000),
+  result: CriterionResult,
+});
+
+/**
  * This family's event types (contract checks run outside a cycle).
  * The union (schema.ts) is every family's tuple; a new type of this family goes here.
  */
-export const CHECK_EVENTS = [CheckRanBody, ChecksBaselinedBody] as const;
+export const CHECK_EVENTS = [CheckRanBody, ChecksBaselinedBody, RegressionGuardCheckedBody] as const;

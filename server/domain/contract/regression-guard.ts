@@ -1,0 +1,81 @@
+import type { CriterionResult } from "./criteria";
+import { requestedCommand } from "./requested-command";
+
+/**
+ * The regression guard, pure: a run's root may be VERIFIED by its own check (``sum.js` contains
+ * `a + b` ``, red → green) while the work broke the project's tests. So when discovery detected the
+ * project's test command, that command runs once before any work of the run and once more just
+ * before the root would settle VERIFIED. It never verifies anything (it is not the root's evidence);
+ * it can only stop a VERIFIED: a suite that was green before and is red after, new failing tests, more
+ * failures than before, or a suite that ran before and could not run after. When in doubt (it could
+ * not run before the work) it says so and stands aside: there is nothing to compare with.
+ */
+
+/** The command the guard runs for a run, or null when it has none. */
+export function guardCommandFor(
+  run: { mode: string; intent: { codebase?: { testCommand: string | null } | null } | null },
+  root: { what: string; contract: readonly { kind: string; command?: string }[] },
+): string | null {
+  if (run.mode !== "agent") return null;
+  const command = run.intent?.codebase?.testCommand ?? null;
+  if (!command) return null;
+  // The root that is itself that command ("run `npm test`") is verified by exactly it already.
+  if (requestedCommand(root.what) === command) return null;
+  // A root whose own contract runs the same command needs no second run of it.
+  if (root.contract.some((criterion) => "command" in criterion && criterion.command === command)) return null;
+  return command;
+}
+
+export type GuardVerdict =
+  | { kind: "none"; note: string }
+  | { kind: "held"; note: string }
+  | { kind: "regression"; reason: string };
+
+function failing(result: CriterionResult): string {
+  const tests = result.tests;
+  if (!tests) return "it failed";
+  const names = tests.failingTests.length > 0 ? `: ${tests.failingTests.slice(0, 5).join(", ")}` : "";
+  return `${tests.failed} failed${names}`;
+}
+
+/** What the guard's two runs say about the work between them. */
+export function guardVerdict(command: string, before: CriterionResult, after: CriterionResult): GuardVerdict {
+  const named = `the project's tests (\`${command}\`)`;
+  if (before.couldNotRun !== undefined)
+    return {
+      kind: "none",
+      note: `${named} could not run before the work (${before.couldNotRun}), so they cannot show a regression`,
+    };
+  if (after.couldNotRun !== undefined)
+    return {
+      kind: "regression",
+      reason: `regression guard: ${named} ran before the work but could not run after it (${after.couldNotRun})`,
+    };
+  if (after.passed)
+    return { kind: "held", note: `${named} pass after the work${before.passed ? ", as before it" : ""}` };
+  if (before.passed)
+    return {
+      kind: "regression",
+      reason: `regression guard: ${named} passed before the work and fail after it (${failing(after)})`,
+    };
+  // Red before and after: only what got worse is the work's.
+  const was = before.tests;
+  const now = after.tests;
+  if (was && now) {
+    const known = new Set(was.failingTests);
+    const fresh = now.failingTests.filter((name) => !known.has(name));
+    if (fresh.length > 0 || now.failed > was.failed)
+      return {
+        kind: "regression",
+        reason: `regression guard: ${named} fail after the work with more than before (${was.failed} failed before; after: ${failing(after)}${fresh.length > 0 ? `; newly failing: ${fresh.slice(0, 5).join(", ")}` : ""})`,
+      };
+    return {
+      kind: "held",
+      note: `${named} failed before the work and still fail after it, with no new failure (${now.failed} failed)`,
+    };
+  }
+  return {
+    kind: "held",
+    note: `${named} failed before the work and after it; without test counts they cannot show whether it got worse`,
+  };
+}
