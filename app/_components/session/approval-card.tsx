@@ -2,12 +2,16 @@
 
 import { useMutation } from "@tanstack/react-query";
 import { useState } from "react";
-import { checkHintsFor, integrationCheckCommands } from "@/server/domain/contract/child-checks";
+import {
+  checkHintsFor,
+  guardCheckCommand,
+  integrationCheckCommands,
+} from "@/server/domain/contract/child-checks";
 import type { ToolCallBody } from "@/server/domain/events/schema";
 import { type PreApprovableCategory, preApprovableCategoryOf } from "@/server/domain/policy/checkpoints";
-import type { ApprovalView, SessionView } from "@/server/domain/session/view";
+import type { ApprovalView, IntentionView, SessionView } from "@/server/domain/session/view";
 import { describeError, useTRPC } from "../../_trpc/client";
-import { ChildrenEditor, IntegrationChecks } from "./children-editor";
+import { ChildrenEditor, GuardCheck, IntegrationChecks } from "./children-editor";
 import { InterruptedCommand } from "./interrupted-command";
 import { QUESTION_KINDS, QuestionCard } from "./question-card";
 import { contentAfter, ToolCallView } from "./tool-call-view";
@@ -173,6 +177,7 @@ export function ApprovalCard({
               checkHintsFor({ what: intention?.what ?? "" }, view.runs[approval.runId]?.intent?.codebase),
             )}
           />
+          <GuardCheck command={guardOnCard(view, approval.runId, intention)} />
         </>
       )}
       {decide.error && (
@@ -323,4 +328,11 @@ function editedToolCall(
   if (call.tool === "git.commit" && message !== proposedMessage)
     return { tool: "git.commit", input: { ...call.input, message } };
   return undefined;
+}
+
+/** The guard a root's decomposition card lists (and its approval covers); null for any other card. */
+function guardOnCard(view: SessionView, runId: string, intention: IntentionView | undefined): string | null {
+  const run = view.runs[runId];
+  if (!run || !intention || run.rootId !== intention.id) return null;
+  return guardCheckCommand(run, intention);
 }

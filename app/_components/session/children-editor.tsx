@@ -138,6 +138,17 @@ function ChildChecks({
   );
 }
 
+/** The regression guard a root's card covers: the project's tests before and after the work. */
+export function GuardCheck({ command }: { command: string | null }) {
+  if (command === null) return null;
+  return (
+    <div className="small" data-testid="guard-check">
+      Before any work and again at the end, the project's tests run without asking as a regression guard (they
+      can only stop a "verified", never give one): <code data-testid="guard-check-command">{command}</code>
+    </div>
+  );
+}
+
 /** The split intention's own checks, run at integration once every child is verified. */
 export function IntegrationChecks({ commands }: { commands: string[] }) {
   if (commands.length === 0) return null;

@@ -4,6 +4,7 @@ import { type CheckTestHints, checkRunOf } from "./check-run";
 import type { Criterion } from "./criteria";
 import { detectedFallback } from "./detected-tests";
 import { parseAcceptance } from "./parse-acceptance";
+import { guardCommandFor } from "./regression-guard";
 import { requestedCommand } from "./requested-command";
 
 /**
@@ -19,7 +20,7 @@ import { requestedCommand } from "./requested-command";
  * version it saw; when the plan's rules change, bump it, so an approval given under the old rules
  * never covers a command the new rules compute (the check then asks, or the policy decides).
  */
-export const CHECK_PLAN_VERSION = 2;
+export const CHECK_PLAN_VERSION = 3;
 
 export interface ChildCheckPlan {
   /** The exact commands of the named checks (or of the child's own command), in order. */
@@ -75,6 +76,24 @@ export function childCheckPlan(
 /** Every command the card listed for the child: what a person's approval of the card covers. */
 export function childCheckCommands(plan: ChildCheckPlan): string[] {
   return plan.detected ? [...plan.named, plan.detected] : plan.named;
+}
+
+/**
+ * The regression guard's command exactly as it runs (with the runner's reporter), for a run's root:
+ * the root's decomposition card lists it, and a person's approval of the card covers it, before and
+ * after the work (regression-guard.ts). Null: the run has no guard.
+ */
+export function guardCheckCommand(
+  run: {
+    mode: string;
+    intent: {
+      codebase?: Pick<CodebaseIntent, "testCommand" | "testFramework" | "testScript"> | null;
+    } | null;
+  },
+  root: { what: string; contract: readonly Criterion[] },
+): string | null {
+  const command = guardCommandFor(run, root);
+  return command ? checkRunOf(command, checkHintsFor(root, run.intent?.codebase)).command : null;
 }
 
 /**

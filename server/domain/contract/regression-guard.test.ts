@@ -37,8 +37,9 @@ describe("guardCommandFor: which runs the regression guard watches", () => {
     expect(guardCommandFor({ mode: "agent", intent: { codebase: { testCommand: null } } }, root)).toBeNull();
     expect(guardCommandFor({ mode: "agent", intent: null }, root)).toBeNull();
   });
-  it("none when the root is that command, or its contract already runs it", () => {
+  it("none when the root is a command of its own, or its contract already runs the tests", () => {
     expect(guardCommandFor(agent, { what: "run `npm test`", contract: [] })).toBeNull();
+    expect(guardCommandFor(agent, { what: "run `touch once.txt`", contract: [] })).toBeNull();
     expect(
       guardCommandFor(agent, { ...root, contract: [{ kind: "TESTS_PASS", command: "npm test" }] }),
     ).toBeNull();

@@ -19,8 +19,9 @@ export function guardCommandFor(
   if (run.mode !== "agent") return null;
   const command = run.intent?.codebase?.testCommand ?? null;
   if (!command) return null;
-  // The root that is itself that command ("run `npm test`") is verified by exactly it already.
-  if (requestedCommand(root.what) === command) return null;
+  // A root that is itself a command ("run `make`") is verified by running exactly it, as asked: the
+  // person chose that command and its effects, and a guard would add a click to every such task.
+  if (requestedCommand(root.what) !== null) return null;
   // A root whose own contract runs the same command needs no second run of it.
   if (root.contract.some((criterion) => "command" in criterion && criterion.command === command)) return null;
   return command;

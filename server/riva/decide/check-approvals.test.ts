@@ -142,3 +142,34 @@ describe("personApprovalForCheck: a split intention's own checks at integration"
     expect(personApprovalForCheck(view(approval({ decidedById: "auto" })), parent, "npm test")).toBeNull();
   });
 });
+
+describe("personApprovalForCheck: the regression guard on a root's card", () => {
+  const root = {
+    id: "parent",
+    parentId: null,
+    what: "fix sum.js and then tidy",
+    acceptance: "",
+    contract: [],
+  };
+  const runs = (rootId: string) =>
+    ({
+      r1: {
+        id: "r1",
+        rootId,
+        mode: "agent",
+        intent: {
+          codebase: { testCommand: "npm test", testFramework: "node:test", testScript: "node --test" },
+        },
+      },
+    }) as unknown as SessionView["runs"];
+  const GUARD = "npm test -- --test-reporter=tap";
+
+  it("the root's card listed the guard in its reporter form, and a person's approval covers exactly it", () => {
+    const card = { ...view(approval({})), runs: runs("parent") };
+    expect(personApprovalForCheck(card, root, GUARD)?.approver).toBe("Ada");
+    expect(personApprovalForCheck(card, root, "npm test")).toBeNull();
+    expect(personApprovalForCheck({ ...card, runs: runs("someone-else") }, root, GUARD)).toBeNull();
+    const auto = { ...view(approval({ decidedById: "auto" })), runs: runs("parent") };
+    expect(personApprovalForCheck(auto, root, GUARD)).toBeNull();
+  });
+});

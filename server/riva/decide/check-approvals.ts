@@ -3,6 +3,7 @@ import {
   checkHintsFor,
   childCheckCommands,
   childCheckPlan,
+  guardCheckCommand,
   integrationCheckCommands,
 } from "@/server/domain/contract/child-checks";
 import type { RivaLimits } from "@/server/domain/session/limits";
@@ -48,6 +49,11 @@ export function personApprovalForCheck(
     ) {
       const hints = checkHintsFor(intention, view.runs[approval.runId]?.intent?.codebase);
       if (integrationCheckCommands(intention.contract, hints).map(commandBinding).includes(binding))
+        return { binding, approver: approval.decidedBy };
+      // A root's card listed the regression guard too (runs it before and after the work).
+      const run = view.runs[approval.runId];
+      const guard = run && run.rootId === intention.id ? guardCheckCommand(run, intention) : null;
+      if (guard !== null && commandBinding(guard) === binding)
         return { binding, approver: approval.decidedBy };
     }
     if (

@@ -10,11 +10,14 @@ const red: CriterionResult = { criterion, passed: false, evidence: "1 failed" };
 const root = (changes: Partial<IntentionView> = {}) =>
   ({
     id: "root",
+    runId: "r",
     what: "fix sum.js",
     contract: [],
     decisions: [],
     cycles: [],
     childIds: [],
+    baseline: undefined,
+    integrationChecks: null,
     ...changes,
   }) as unknown as IntentionView;
 const run = (guard?: RunView["guard"]) =>
@@ -33,14 +36,40 @@ const verified = (intention = root()): Step => ({
   evidence: "red-to-green",
 });
 
-describe("guardBefore: the project's tests once, before any work of the run", () => {
-  it("is due on an untouched root", () => {
-    expect(guardBefore(run(), root())).toMatchObject({ kind: "guard", phase: "before", command: "npm test" });
+describe("guardBefore: the project's tests once, just before the run's first work", () => {
+  const act: Step = { kind: "act", intention: root(), previousAttempts: [] };
+  const viewOf = (...intentions: IntentionView[]) => ({
+    intentions: Object.fromEntries(intentions.map((intention) => [intention.id, intention])),
+  });
+
+  it("is due before the first step that works on the workspace", () => {
+    expect(guardBefore(viewOf(root()), run(), root(), act)).toMatchObject({
+      kind: "guard",
+      phase: "before",
+      command: "npm test",
+    });
+    const baseline: Step = { kind: "baseline", intention: root() };
+    expect(guardBefore(viewOf(root()), run(), root(), baseline)).toMatchObject({ kind: "guard" });
+  });
+  it("waits while the run only plans or asks (the decomposition card comes first)", () => {
+    const plan: Step = {
+      kind: "plan",
+      intention: root(),
+      verdict: { yes: false, reason: "" },
+    } as unknown as Step;
+    expect(guardBefore(viewOf(root()), run(), root(), plan)).toBeNull();
+    expect(
+      guardBefore(viewOf(root()), run(), root(), { kind: "await-approval", approvalId: "a" }),
+    ).toBeNull();
   });
   it("never mid-run (a log from before the guard) nor twice", () => {
-    expect(guardBefore(run(), root({ decisions: [{ decision: "direct", reason: "" }] }))).toBeNull();
-    expect(guardBefore(run(), root({ childIds: ["c"] }))).toBeNull();
-    expect(guardBefore(run({ command: "npm test", before: green, after: null }), root())).toBeNull();
+    const worked = root({ id: "child", cycles: [{}] as unknown as IntentionView["cycles"] });
+    expect(guardBefore(viewOf(root(), worked), run(), root(), act)).toBeNull();
+    const checked = root({ id: "child", baseline: { results: [], skipped: [] } });
+    expect(guardBefore(viewOf(root(), checked), run(), root(), act)).toBeNull();
+    expect(
+      guardBefore(viewOf(root()), run({ command: "npm test", before: green, after: null }), root(), act),
+    ).toBeNull();
   });
 });
 

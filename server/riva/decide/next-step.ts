@@ -69,8 +69,6 @@ export function nextStep(view: SessionView, runId: string, context: StepContext)
 
   if (run.intent === null) return { kind: "discover", root };
   if (run.mode === "agent" && run.reasoning === "on" && !warmupOf(run)) return { kind: "warmup", root };
-  const guard = guardBefore(run, root);
-  if (guard) return guard;
 
   const stoppedAtBudget = approvals.find(
     (approval) => approval.kind === "budget" && approval.status === "REJECTED",
@@ -105,6 +103,8 @@ export function nextStep(view: SessionView, runId: string, context: StepContext)
     context.tiers ?? null,
     qa,
   );
+  const guard = guardBefore(view, run, root, step);
+  if (guard) return guard;
   if (step.kind === "plan" || step.kind === "act" || step.kind === "decompose") {
     // About to spend on the model (and only then, so a verdict is never left half recorded): the run's
     // budget, then the per-intention budgets, are enforced first.
