@@ -125,11 +125,7 @@ export function onEgressInterruption(
 }
 
 /** The egress proxy of another Docker host (null when ARBOR_EGRESS_PROXY is off). */
-function remoteEgressProxyOn(
-  docker: Docker,
-  imageSource: Docker,
-  hostId: string,
-): RemoteEgressProxy | null {
+function remoteEgressProxyOn(docker: Docker, imageSource: Docker, hostId: string): RemoteEgressProxy | null {
   if (env.ARBOR_EGRESS_PROXY !== "on") return null;
   return new RemoteEgressProxy({
     docker,

@@ -23,7 +23,11 @@ describe("an egress interruption in the environment view", () => {
     foldEnvironment(view, down);
     // A second "down" (another address of the session) keeps what the phase had before the first.
     foldEnvironment(view, down);
-    expect(view.phases.setup).toMatchObject({ requested: "registries", applied: "off", problem: down.message });
+    expect(view.phases.setup).toMatchObject({
+      requested: "registries",
+      applied: "off",
+      problem: down.message,
+    });
     foldEnvironment(view, { ...down, state: "back", message: "back" });
     expect(view.phases.setup).toEqual({ requested: "registries", applied: "registries", problem: null });
   });

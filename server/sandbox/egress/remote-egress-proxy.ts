@@ -196,12 +196,13 @@ export class RemoteEgressProxy implements EgressGate {
     );
   }
 
-  /** Tells each session with a rule here (once per session and phase). */
+  /** Tells each session whose phase goes through this proxy (once per session and phase). */
   private announce(state: EgressInterruption["state"], message: string): void {
     const told = new Set<string>();
     for (const [address, rule] of this.rules) {
       const key = `${rule.sessionId}|${rule.phase}`;
-      if (address.startsWith("token:") || told.has(key)) continue;
+      // An Open phase has the engine's bridge besides: it is not down with the proxy.
+      if (address.startsWith("token:") || rule.open || told.has(key)) continue;
       told.add(key);
       this.options.onInterruption?.({ sessionId: rule.sessionId, phase: rule.phase, state, message });
     }
