@@ -26,7 +26,12 @@ import { instanceName, PgRunLeases } from "@/server/postgres/run-leases";
 import { PgTerminalOwners } from "@/server/postgres/terminal-owners";
 import { startImageUpkeep } from "@/server/runtime/image-upkeep";
 import { SandboxHosts, sessionHostPins } from "@/server/runtime/sandbox-hosts";
-import { getEgressProxy, getSandboxProvider, onEgressConnection } from "@/server/sandbox";
+import {
+  getEgressProxy,
+  getSandboxProvider,
+  onEgressConnection,
+  onEgressInterruption,
+} from "@/server/sandbox";
 import { MultiHostSandboxProvider } from "@/server/sandbox/hosts/multi-host-provider";
 import { ProjectImages } from "@/server/sandbox/project-image/project-images";
 import { serverResourcePolicy } from "@/server/sandbox/resource-policy";
@@ -155,6 +160,14 @@ function create() {
       ])
       .catch((error: unknown) =>
         logger.warn({ err: error, sessionId }, "could not record an egress connection"),
+      );
+  });
+  // Another host's egress proxy stopped or was made again: the session's network status says so.
+  onEgressInterruption(({ sessionId, phase, state, host, message }) => {
+    void store
+      .append(sessionId, [{ type: "egress-interrupted", phase, state, host, message }])
+      .catch((error: unknown) =>
+        logger.warn({ err: error, sessionId }, "could not record an egress interruption"),
       );
   });
   // Each project's own image (.arbor/Dockerfile on its default branch), built on the server's image.

@@ -7,7 +7,7 @@ import { logger } from "@/server/logger";
 import { DockerSandboxProvider } from "./docker-provider";
 import { type EgressConnection, EgressProxy } from "./egress/egress-proxy";
 import type { EgressGate } from "./egress/internal-network";
-import { RemoteEgressProxy } from "./egress/remote-egress-proxy";
+import { type EgressInterruption, RemoteEgressProxy } from "./egress/remote-egress-proxy";
 import { dockerClientFor } from "./hosts/docker-host";
 import { type HostPins, MultiHostSandboxProvider } from "./hosts/multi-host-provider";
 import { sandboxOwnerLabel } from "./instance-label";
@@ -87,7 +87,11 @@ export function getSandboxProvider(pins?: HostPins): SandboxProvider {
     // there (remote-egress-proxy.ts), with the egress image copied from the image source.
     const egress =
       config.kind === "local" ? getEgressProxy() : remoteEgressProxyOn(docker, imageSource, config.id);
-    return { config, docker, provider: providerOn(docker, egress) };
+    const provider = providerOn(docker, egress);
+    // Another host's squid container is made again on the health interval when it stopped.
+    return egress instanceof RemoteEgressProxy
+      ? { config, docker, provider, egress }
+      : { config, docker, provider };
   });
   const first = hosts[0];
   if (!first) throw new Error("ARBOR_DOCKER_HOSTS lists no host");
@@ -112,8 +116,16 @@ function ownerLabel(): string {
   });
 }
 
+/** Where another host's proxy says a session's phase lost its network or got it back. */
+const interruptionListeners = new Set<(interruption: EgressInterruption & { host: string }) => void>();
+export function onEgressInterruption(
+  listener: (interruption: EgressInterruption & { host: string }) => void,
+): void {
+  interruptionListeners.add(listener);
+}
+
 /** The egress proxy of another Docker host (null when ARBOR_EGRESS_PROXY is off). */
-function remoteEgressProxyOn(docker: Docker, imageSource: Docker, hostId: string): EgressGate | null {
+function remoteEgressProxyOn(docker: Docker, imageSource: Docker, hostId: string): RemoteEgressProxy | null {
   if (env.ARBOR_EGRESS_PROXY !== "on") return null;
   return new RemoteEgressProxy({
     docker,
@@ -125,6 +137,9 @@ function remoteEgressProxyOn(docker: Docker, imageSource: Docker, hostId: string
     log: logger.child({ dockerHost: hostId }),
     onConnection: (connection) => {
       for (const listener of egressListeners) listener(connection);
+    },
+    onInterruption: (interruption) => {
+      for (const listener of interruptionListeners) listener({ ...interruption, host: hostId });
     },
   });
 }

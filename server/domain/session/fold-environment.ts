@@ -19,6 +19,8 @@ interface PhaseView {
   requested: string;
   applied: string;
   problem: string | null;
+  /** While its proxy is down: what the phase had before (given back when the proxy is back). */
+  interrupted?: { applied: string; problem: string | null };
 }
 
 export function emptyEnvironmentView(): EnvironmentView {
@@ -34,12 +36,20 @@ export function emptyEnvironmentView(): EnvironmentView {
 
 export function foldEnvironment(
   view: EnvironmentView,
-  body: Body<"egress-phase-set"> | Body<"setup-started"> | Body<"setup-ran"> | Body<"egress-connection">,
+  body:
+    | Body<"egress-phase-set">
+    | Body<"setup-started">
+    | Body<"setup-ran">
+    | Body<"egress-connection">
+    | Body<"egress-interrupted">,
   seq = 0,
 ): void {
   switch (body.type) {
     case "egress-phase-set":
       view.phases[body.phase] = { requested: body.requested, applied: body.applied, problem: body.problem };
+      return;
+    case "egress-interrupted":
+      foldInterruption(view, body);
       return;
     case "setup-started": {
       const { type: _type, ...rest } = body;
@@ -60,6 +70,19 @@ export function foldEnvironment(
       if (body.allowed) view.allowedCount++;
       else view.deniedCount++;
     }
+  }
+}
+
+/** Down: the phase shows Off with the message; back: what it had before the proxy stopped. */
+function foldInterruption(view: EnvironmentView, body: Body<"egress-interrupted">): void {
+  const phase = view.phases[body.phase];
+  if (!phase) return;
+  if (body.state === "down") {
+    const before = phase.interrupted ?? { applied: phase.applied, problem: phase.problem };
+    view.phases[body.phase] = { ...phase, applied: "off", problem: body.message, interrupted: before };
+  } else if (phase.interrupted) {
+    const { interrupted, ...rest } = phase;
+    view.phases[body.phase] = { ...rest, ...interrupted };
   }
 }
 

@@ -267,6 +267,7 @@ const FOLDS: EventFolds = {
   "setup-started": foldEnvironmentEvent,
   "setup-ran": foldEnvironmentEvent,
   "egress-connection": foldEnvironmentEvent,
+  "egress-interrupted": foldEnvironmentEvent,
   "terminal-opened": (view, body) => {
     view.terminal = { id: body.terminalId, openedBy: body.by.name };
   },

@@ -34,6 +34,13 @@ export interface RemoteEgressProxyOptions {
   upstream: { host: string; port: number } | null;
   log: Logger;
   onConnection?: (connection: EgressConnection) => void;
+  /** A session's phase lost its proxy (`down`) or got it back without a phase change (`back`). */
+  onInterruption?: (interruption: EgressInterruption) => void;
+}
+
+export interface EgressInterruption extends EgressHolder {
+  state: "down" | "back";
+  message: string;
 }
 
 type StoredRule = ProxyRule & EgressHolder & { open?: boolean };
@@ -57,6 +64,11 @@ export class RemoteEgressProxy implements EgressGate {
   private readonly owners = new Map<string, EgressHolder>();
   private writing: Promise<void> = Promise.resolve();
   private logStream: NodeJS.ReadableStream | null = null;
+  /** Set once it has run: from then on heal() keeps the container alive (until destroy()). */
+  private wanted = false;
+  /** Why the proxy is down (its container stopped after it had started); null while it runs. */
+  private down: string | null = null;
+  private healing: Promise<void> | null = null;
 
   constructor(private readonly options: RemoteEgressProxyOptions) {
     ({ networkName: this.networkName, bridgeName: this.bridgeName } = egressNames(options.instance));
@@ -111,14 +123,15 @@ export class RemoteEgressProxy implements EgressGate {
     });
     this.container = container;
     await container.start();
+    const ownAddresses = await hostAddressesOf(container);
     const config = squidConfig({
       listen: { address: gateway, port: this.options.port },
       stateDir: DIR,
       nodePath: "/opt/node/bin/node",
       helperPath: `${DIR}/rules-helper.cjs`,
       rulesPath: `${DIR}/rules.json`,
-      // The private ranges are refused already; the remote host's public addresses are not known here.
-      hostAddresses: [],
+      // The remote host's own addresses (every interface it has), as the local squid refuses the server's.
+      hostAddresses: ownAddresses,
       upstream: this.options.upstream,
       effectiveUser: "proxy",
     });
@@ -129,7 +142,70 @@ export class RemoteEgressProxy implements EgressGate {
     await this.followLog(container);
     await this.waitListening(container, gateway);
     this.gateway = gateway;
-    this.options.log.info({ network: this.networkName, gateway }, "remote egress proxy started");
+    this.wanted = true;
+    this.options.log.info(
+      { network: this.networkName, gateway, hostAddresses: ownAddresses.length },
+      "remote egress proxy started",
+    );
+    if (this.down !== null) {
+      this.down = null;
+      this.announce("back", "The egress proxy on this Docker host runs again: the phase's network is back.");
+    }
+  }
+
+  /**
+   * Called on the host's health interval: a proxy that was started and whose container stopped or
+   * went missing is made again with the rules it has, so running sandboxes get their network back
+   * without a phase change (their addresses on the internal network do not change). While it is down
+   * nothing gets out: the sandboxes are on an internal network whose only way out is squid's port.
+   */
+  heal(): Promise<void> {
+    if (!this.wanted) return Promise.resolve();
+    this.healing ??= this.healOnce().finally(() => {
+      this.healing = null;
+    });
+    return this.healing;
+  }
+
+  private async healOnce(): Promise<void> {
+    if (this.starting) await this.starting.catch(() => undefined);
+    if (this.down === null && this.container) {
+      const running = await this.container.inspect().then(
+        (info) => info.State.Running,
+        (error: unknown) => ((error as { statusCode?: number }).statusCode === 404 ? false : null),
+      );
+      // null: the engine did not answer; the host's own health check says so, nothing to make again.
+      if (running !== false) return;
+      this.stopped(this.container, "its container is gone");
+    }
+    await this.start().catch((error: unknown) =>
+      this.options.log.error({ err: String(error) }, "remote egress proxy could not be made again"),
+    );
+  }
+
+  /** The container stopped: the phases that go through it are down until heal() makes it again. */
+  private stopped(container: Docker.Container, why: string): void {
+    if (this.container !== container || this.down !== null) return;
+    this.starting = null;
+    this.gateway = null;
+    this.down = why;
+    this.options.log.error({ container: this.containerName, why }, "remote egress proxy stopped");
+    this.announce(
+      "down",
+      `The egress proxy on this Docker host stopped (${why}): nothing gets out until it is made again.`,
+    );
+  }
+
+  /** Tells each session whose phase goes through this proxy (once per session and phase). */
+  private announce(state: EgressInterruption["state"], message: string): void {
+    const told = new Set<string>();
+    for (const [address, rule] of this.rules) {
+      const key = `${rule.sessionId}|${rule.phase}`;
+      // An Open phase has the engine's bridge besides: it is not down with the proxy.
+      if (address.startsWith("token:") || rule.open || told.has(key)) continue;
+      told.add(key);
+      this.options.onInterruption?.({ sessionId: rule.sessionId, phase: rule.phase, state, message });
+    }
   }
 
   private async waitListening(container: Docker.Container, gateway: string): Promise<void> {
@@ -212,14 +288,10 @@ export class RemoteEgressProxy implements EgressGate {
     const out = new PassThrough();
     container.modem.demuxStream(stream, out, new PassThrough());
     let rest = "";
-    // The output ends when the container stops (squid died, the host restarted): the next start()
-    // (every networked phase change calls it) makes the container again with the rules it has.
-    stream.on("end", () => {
-      if (this.container !== container) return;
-      this.starting = null;
-      this.gateway = null;
-      this.options.log.error({ container: this.containerName }, "remote egress proxy stopped");
-    });
+    // The output ends when the container stops (squid died, the host restarted): heal() on the
+    // host's health interval, or the next networked phase change, makes it again with its rules.
+    stream.on("end", () => this.stopped(container, "squid exited"));
+    stream.on("error", () => this.stopped(container, "its output broke off"));
     out.on("data", (chunk: Buffer) => {
       const lines = (rest + chunk.toString("utf8")).split("\n");
       rest = lines.pop() ?? "";
@@ -238,23 +310,44 @@ export class RemoteEgressProxy implements EgressGate {
   /** Stops following the log and removes the proxy container and the network (tests; a server keeps them). */
   async destroy(): Promise<void> {
     (this.logStream as unknown as { destroy?: () => void } | null)?.destroy?.();
+    const container = this.container;
+    // Forgotten first: its output ending now is not an interruption to report.
+    this.container = null;
+    this.wanted = false;
     this.starting = null;
     this.gateway = null;
     // Its two firewall rules go with it (the container is the only thing on that host that has iptables).
     const [accept = [], drop = []] = firewallRules(this.bridgeName, this.ruleGateway, this.options.port);
-    if (this.container && this.ruleGateway)
+    if (container && this.ruleGateway)
       await runInContainer(
-        this.container,
+        container,
         ["bash", "-c", [accept, drop].map((rule) => `iptables -w -D ${rule.join(" ")} || true`).join("; ")],
         { deadlineMs: 5_000 },
       ).catch(() => undefined);
-    await this.container?.remove({ force: true }).catch(() => undefined);
-    this.container = null;
+    await container?.remove({ force: true }).catch(() => undefined);
     await this.options.docker
       .getNetwork(this.networkName)
       .remove()
       .catch(() => undefined);
   }
+}
+
+/**
+ * The host's own addresses, read with its network (the container has NetworkMode host) by the same
+ * code that lists the server's (squid-process.ts hostAddresses): every interface's address. Failing
+ * to read them fails the start: the proxy never runs without knowing what to refuse.
+ */
+async function hostAddressesOf(container: Docker.Container): Promise<string[]> {
+  const script = `const os = require("node:os");
+console.log(JSON.stringify(Object.values(os.networkInterfaces()).flat().filter(Boolean)
+  .map((e) => (e.family === "IPv6" ? e.address : e.address + "/32"))));`;
+  const result = await runInContainer(container, ["/opt/node/bin/node", "-e", script], {
+    deadlineMs: 10_000,
+  });
+  const parsed: unknown = result.exitCode === 0 ? JSON.parse(result.stdout) : null;
+  if (!Array.isArray(parsed) || parsed.length === 0 || !parsed.every((a) => typeof a === "string"))
+    throw new EgressUnavailableError(`Could not read the Docker host's addresses: ${result.stderr.trim()}`);
+  return parsed;
 }
 
 /**

@@ -2,16 +2,17 @@ import { execFileSync } from "node:child_process";
 import path from "node:path";
 import Docker from "dockerode";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { parseDockerHosts } from "@/server/domain/vocabulary/docker-hosts";
+import { type DockerHostConfig, parseDockerHosts } from "@/server/domain/vocabulary/docker-hosts";
 import { type EgressSettings, EgressSettings as Settings } from "@/server/domain/vocabulary/egress";
 import { PREFIX, ROOT, silent } from "@/testing/sandbox/docker";
 import { DEFAULT_SANDBOX_IMAGE } from "../container-spec";
 import { DockerSandboxProvider } from "../docker-provider";
 import { copyImageByName, dockerClientFor } from "../hosts/docker-host";
+import { MultiHostSandboxProvider } from "../hosts/multi-host-provider";
 import type { Sandbox } from "../types";
 import type { EgressConnection } from "./egress-proxy";
 import { EgressUnavailableError } from "./internal-network";
-import { RemoteEgressProxy } from "./remote-egress-proxy";
+import { type EgressInterruption, RemoteEgressProxy } from "./remote-egress-proxy";
 
 /**
  * Issue #19: a sandbox on a second Docker engine (deploy/docker-host.sh, its own network namespace,
@@ -20,12 +21,16 @@ import { RemoteEgressProxy } from "./remote-egress-proxy";
  * arbor-egress image (egress-image/build.sh).
  */
 const hostEnv = { ARBOR_DOCKER_HOST_NAME: "arbor-dh-egress", ARBOR_DOCKER_HOST_NET: "235" };
+/** A public-looking address the test gives the second host (TEST-NET-2, on its loopback). */
+const HOST_PUBLIC_ADDRESS = "198.51.100.235";
 const registries: EgressSettings = Settings.parse({ setup: { mode: "registries" }, agent: { mode: "off" } });
 const connections: EgressConnection[] = [];
+const interruptions: EgressInterruption[] = [];
 let proxy: RemoteEgressProxy;
 let provider: DockerSandboxProvider;
 let box: Sandbox;
 let remote: Docker;
+let config: DockerHostConfig;
 const sessionId = `${PREFIX}-remote-egress`;
 
 async function connectionTo(host: string): Promise<EgressConnection> {
@@ -47,8 +52,14 @@ describe.skipIf(process.getuid?.() !== 0)("egress on another Docker host", () =>
       .trim()
       .split("\n")
       .at(-1) as string;
-    const [config] = parseDockerHosts(entry);
-    if (!config) throw new Error("no host");
+    const [parsed] = parseDockerHosts(entry);
+    if (!parsed) throw new Error("no host");
+    config = parsed;
+    // The host's own address that is not in a private range: its squid must refuse it (read at start).
+    execFileSync("bash", [
+      "-c",
+      `nsenter --net=/var/run/netns/${hostEnv.ARBOR_DOCKER_HOST_NAME} ip addr replace ${HOST_PUBLIC_ADDRESS}/32 dev lo`,
+    ]);
     remote = dockerClientFor(config);
     const local = new Docker();
     await copyImageByName(remote, local, DEFAULT_SANDBOX_IMAGE);
@@ -60,6 +71,7 @@ describe.skipIf(process.getuid?.() !== 0)("egress on another Docker host", () =>
       upstream: null,
       log: silent,
       onConnection: (connection) => connections.push(connection),
+      onInterruption: (interruption) => interruptions.push(interruption),
     });
     provider = new DockerSandboxProvider({
       docker: remote,
@@ -102,21 +114,58 @@ describe.skipIf(process.getuid?.() !== 0)("egress on another Docker host", () =>
     expect(routes.stdout.trim()).toBe("0");
   });
 
-  it("makes the proxy container again when it stopped, at the next networked phase", async () => {
-    await remote.getContainer(proxy.containerName).kill();
-    await expect
-      .poll(
-        async () =>
-          (await provider.setEgressPhase(sessionId, "setup", registries).catch(() => null))?.applied,
-        {
-          timeout: 30_000,
-        },
-      )
-      .toBe("registries");
-    const registry = await box.exec(
-      "curl -sS -m 20 -o /dev/null -w '%{http_code}' https://registry.npmjs.org/left-pad",
+  it("refuses the second host's own address through its proxy, and records it", async () => {
+    // Open after registries keeps the sandbox on the internal network with an open rule (raw addresses
+    // allowed): only squid's dst check stands between it and the host's own address.
+    const open = Settings.parse({ setup: { mode: "open" }, agent: { mode: "off" } });
+    await provider.setEgressPhase(sessionId, "setup", registries);
+    expect(await provider.setEgressPhase(sessionId, "setup", open)).toMatchObject({ applied: "open" });
+    const own = await box.exec(
+      `curl -sS -m 10 -o /dev/null -w '%{http_code}' http://${HOST_PUBLIC_ADDRESS}:2376/_ping`,
     );
-    expect(registry.stdout).toBe("200");
+    expect(own.stdout).toBe("403");
+    expect(await connectionTo(HOST_PUBLIC_ADDRESS)).toMatchObject({
+      allowed: false,
+      reason: "private-address",
+    });
+  });
+
+  it("makes a dead proxy again on the host's health interval: nothing gets out meanwhile, no phase change", async () => {
+    expect(await provider.setEgressPhase(sessionId, "setup", registries)).toMatchObject({
+      applied: "registries",
+    });
+    const health = new MultiHostSandboxProvider({
+      hosts: [{ config, docker: remote, provider, egress: proxy }],
+      pins: { hostOf: async () => config.id, pin: async () => undefined },
+      imageSource: remote,
+      instance: `${PREFIX}-remote-egress`,
+      healthIntervalMs: 1_000,
+      log: silent,
+    });
+    interruptions.length = 0;
+    await remote.getContainer(proxy.containerName).kill();
+    await expect.poll(() => interruptions.map((i) => i.state), { timeout: 10_000 }).toEqual(["down"]);
+    expect(interruptions[0]).toMatchObject({ sessionId, phase: "setup" });
+    // Down: through the proxy's address nothing answers, and there is no other way out.
+    for (const command of [
+      "curl -sS -m 5 -o /dev/null https://registry.npmjs.org/left-pad",
+      "curl -sS -m 5 -o /dev/null --noproxy '*' https://registry.npmjs.org/left-pad",
+    ])
+      expect((await box.exec(command)).exitCode).not.toBe(0);
+    const started = Date.now();
+    health.startHealthChecks();
+    try {
+      await expect
+        .poll(() => interruptions.map((i) => i.state), { timeout: 30_000, interval: 200 })
+        .toEqual(["down", "back"]);
+      const registry = await box.exec(
+        "curl -sS -m 20 -o /dev/null -w '%{http_code}' https://registry.npmjs.org/left-pad",
+      );
+      expect(registry.stdout).toBe("200");
+      console.info(`remote egress proxy made again in ${Date.now() - started} ms`);
+    } finally {
+      health.health.stop();
+    }
   });
 
   it("fails closed when the host's proxy cannot start: a registries phase runs Off and says why", async () => {

@@ -32,6 +32,8 @@ export interface DockerHostEntry {
   config: DockerHostConfig;
   docker: Docker;
   provider: DockerSandboxProvider;
+  /** The host's own egress proxy (another host's squid container), kept alive on the health interval. */
+  egress?: { heal(): Promise<void> };
 }
 
 export interface MultiHostOptions {
@@ -52,6 +54,15 @@ export function sandboxLostMessage(hostId: string): string {
 }
 
 /**
+ * A host that answers also gets its egress proxy checked (made again when its container stopped), in
+ * the background: a proxy being made again never makes the host count as down.
+ */
+async function pingAndHealEgress(host: DockerHostEntry): Promise<void> {
+  await host.provider.ping();
+  void host.egress?.heal();
+}
+
+/**
  * Sandboxes on several Docker engines: each session is placed on a healthy host with free capacity
  * (placement.ts), pinned there, and every later call for it goes to that host's own provider (which
  * keeps its own warm pool, orphan sweep and hardening). A host that stops answering is reported
@@ -67,7 +78,7 @@ export class MultiHostSandboxProvider implements SandboxProvider {
   constructor(private readonly options: MultiHostOptions) {
     this.byId = new Map(options.hosts.map((host) => [host.config.id, host]));
     this.health = new HostHealth(
-      options.hosts.map((host) => ({ id: host.config.id, ping: () => host.provider.ping() })),
+      options.hosts.map((host) => ({ id: host.config.id, ping: () => pingAndHealEgress(host) })),
       options.healthIntervalMs,
       options.log,
     );

@@ -66,6 +66,20 @@ export const EgressConnectionBody = z.object({
 });
 
 /**
+ * The egress proxy the sandbox's phase goes through stopped (`down`: nothing gets out, the phase runs
+ * as Off) or was made again with the phase's rule (`back`), without any phase change (issue #19: the
+ * proxy container on another Docker host is checked on the host's health interval).
+ */
+export const EgressInterruptedBody = z.object({
+  type: z.literal("egress-interrupted"),
+  phase: Phase,
+  state: z.enum(["down", "back"]),
+  /** The Docker host whose proxy it is. */
+  host: z.string(),
+  message: z.string(),
+});
+
+/**
  * This family's event types (the sandbox's network per phase, setup, egress connections).
  * The union (schema.ts) is every family's tuple; a new type of this family goes here.
  */
@@ -74,4 +88,5 @@ export const ENVIRONMENT_EVENTS = [
   SetupStartedBody,
   SetupRanBody,
   EgressConnectionBody,
+  EgressInterruptedBody,
 ] as const;
