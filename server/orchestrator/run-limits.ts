@@ -1,36 +1,52 @@
 import type { Logger } from "pino";
+import type { UserSettings } from "@/server/domain/settings/user-config";
 import type { RivaDeps } from "@/server/riva/ports";
 
 export type RunBounds = Pick<RivaDeps, "limits" | "budget">;
 
+/** Reads a session's bounds with a run's CLI user file layer over them (only ever tighter). */
+export type ReadRunBounds = (sessionId: string, cliLayer?: UserSettings) => Promise<RunBounds>;
+
 /**
  * Each driving run's limits and budget (the server's, lowered by the repository's
- * `.arbor/config.yaml`), read once when the run starts driving here and forgotten when it stops.
- * When they cannot be read the server's hold (what an absent repository file gives), and the log says so.
+ * `.arbor/config.yaml`, the person's own settings and the run's recorded CLI user file), read once
+ * when the run starts driving here and forgotten when it stops; and its checkpoint policy reader
+ * with the same CLI layer. When the bounds cannot be read the server's hold (what an absent
+ * repository file gives), and the log says so.
  */
 export class RunLimits {
   private readonly bounds = new Map<string, RunBounds>();
+  private readonly layers = new Map<string, UserSettings>();
 
   constructor(
-    private readonly read: ((sessionId: string) => Promise<RunBounds>) | undefined,
+    private readonly read: ReadRunBounds | undefined,
     private readonly logger: Logger,
+    private readonly checkpointsOf?: RivaDeps["checkpointsOf"],
   ) {}
 
-  async resolve(sessionId: string, runId: string): Promise<void> {
+  /** `cliLayer`: the run's CLI user file as its run-started event recorded it (absent: none). */
+  async resolve(sessionId: string, runId: string, cliLayer?: UserSettings | null): Promise<void> {
+    if (cliLayer) this.layers.set(runId, cliLayer);
     if (!this.read || this.bounds.has(runId)) return;
-    const bounds = await this.read(sessionId).catch((error: unknown) => {
+    const bounds = await this.read(sessionId, cliLayer ?? undefined).catch((error: unknown) => {
       this.logger.warn({ err: error, runId }, "run limits not read; the server's hold");
       return null;
     });
     if (bounds) this.bounds.set(runId, bounds);
   }
 
-  /** The run's bounds to spread over the deps (empty: the deps' own). */
-  of(runId: string): Partial<RunBounds> {
-    return this.bounds.get(runId) ?? {};
+  /** The run's bounds and checkpoint reader to spread over the deps (empty: the deps' own). */
+  of(runId: string): Partial<RunBounds> & Pick<RivaDeps, "checkpointsOf"> {
+    const layer = this.layers.get(runId);
+    const read = this.checkpointsOf;
+    return {
+      ...(this.bounds.get(runId) ?? {}),
+      ...(layer && read ? { checkpointsOf: (sessionId: string) => read(sessionId, layer) } : {}),
+    };
   }
 
   forget(runId: string): void {
     this.bounds.delete(runId);
+    this.layers.delete(runId);
   }
 }

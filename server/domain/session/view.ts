@@ -1,3 +1,4 @@
+import type { UserSettings } from "@/server/domain/settings/user-config";
 import type { Criterion, CriterionResult } from "@/server/domain/contract/criteria";
 import type { TestResults } from "@/server/domain/contract/test-results";
 import type { QaReport } from "@/server/domain/events/bodies/qa";
@@ -163,6 +164,14 @@ export interface RunView extends AnswerFields, RunTierFields, RunReasoningFields
   selectedIntent: { intentId: string; ownedScope: string[]; intentionId: string } | null;
   /** The model overrides the run was started with (run-started's `startedWith`; null in older logs). */
   startedWith: Record<string, unknown> | null;
+  /**
+   * The person's CLI user file's server keys sent with the run (run-started's `cliConfig`), and what of
+   * it was ignored as looser; null when the run was started without one.
+   */
+  cliConfig: {
+    settings: UserSettings;
+    ignored: { key: string; value: string; reason: string }[];
+  } | null;
   status: RunStatus;
   reason: string | null;
   startedAt: string;
