@@ -55,10 +55,10 @@ const show = (value: number | null): string => (value === null ? "unlimited" : S
  */
 export type PersonLayer = "user" | "cli";
 
-const WHO: Record<PersonLayer, string> = {
-  user: "your own settings",
-  cli: "your CLI config (~/.config/arbor/config.yaml)",
-};
+/** Where a run's CLI layer came from, as the session, the replay and `arbor history show` name it. */
+export const CLI_CONFIG_LABEL = "your CLI config (~/.config/arbor/config.yaml)";
+
+const WHO: Record<PersonLayer, string> = { user: "your own settings", cli: CLI_CONFIG_LABEL };
 /** How a source is named in a reason ("higher than the server's 10", "… than your own settings' 5"). */
 const whose = (source: TightSource | undefined): string =>
   source === "user" ? "your own settings'" : `${source ?? "server"}'s`;
@@ -159,4 +159,21 @@ export function personCheckpoints(
     (row): IgnoredSetting => ({ ...row, layer }),
   );
   return { policy: layered.policy, sources, ignored };
+}
+
+/**
+ * A person layer as `key = value` pairs (`limits.maxIterations`, `checkpoints.commands`, `model.name`),
+ * in the file's order: what a run's start shows it set, and what `arbor config list` prints.
+ */
+export function userSettingEntries(settings: UserSettings): [key: string, value: string][] {
+  const text = (value: unknown): string =>
+    Array.isArray(value)
+      ? value.map((item) => (typeof item === "string" ? item : JSON.stringify(item))).join(", ") || "(none)"
+      : String(value);
+  return (Object.entries(settings) as [string, Record<string, unknown> | undefined][]).flatMap(
+    ([section, values]) =>
+      Object.entries(values ?? {})
+        .filter(([, value]) => value !== undefined)
+        .map(([key, value]): [string, string] => [`${section}.${key}`, text(value)]),
+  );
 }
