@@ -61,7 +61,7 @@ export const CLI_CONFIG_LABEL = "your CLI config (~/.config/arbor/config.yaml)";
 const WHO: Record<PersonLayer, string> = { user: "your own settings", cli: CLI_CONFIG_LABEL };
 /** How a source is named in a reason ("higher than the server's 10", "… than your own settings' 5"). */
 const whose = (source: TightSource | undefined): string =>
-  source === "user" ? "your own settings'" : `${source ?? "server"}'s`;
+  source === "user" ? "your own settings'" : `the ${source ?? "server"}'s`;
 
 /** One number a person may only lower; `out` collects the source and what was ignored. */
 function lowerBy<T extends number | null>(
@@ -80,7 +80,7 @@ function lowerBy<T extends number | null>(
     key,
     layer,
     value: String(wanted),
-    reason: `higher than the ${whose(out.sources[key])} ${show(base)}: ${WHO[layer]} may only lower it`,
+    reason: `higher than ${whose(out.sources[key])} ${show(base)}: ${WHO[layer]} may only lower it`,
   });
   return base;
 }
