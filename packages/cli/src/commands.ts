@@ -217,15 +217,26 @@ export function configGet(settings: ResolvedSettings, key: string, print: Print)
   print(Array.isArray(value) ? value.join(",") : value);
 }
 
+/** Comments only, so the file stays valid YAML and valid config until a person fills it in. */
+export const SETUP_HINT = [
+  "# The command that prepares a new session's sandbox (runs once a person approved this exact text):",
+  "# setup:",
+  "#   command: npm ci",
+].join("\n");
+
 /** `arbor init`: the repository's `.arbor/config.yaml`, from the settings in force now. */
 export async function init(settings: ResolvedSettings, force: boolean, print: Print) {
   const file = repoConfigFile();
   if (!file) throw new CliError("Run `arbor init` inside your project's checkout (a folder with .git).");
   if (existsSync(file) && !force) throw new CliError(`${file} exists already (use --force to overwrite).`);
-  await writeSettings(file, {
-    ...(settings.project.value ? { project: settings.project.value } : {}),
-    mode: settings.mode.value,
-    approve: settings.approve.value,
-  });
+  await writeSettings(
+    file,
+    {
+      ...(settings.project.value ? { project: settings.project.value } : {}),
+      mode: settings.mode.value,
+      approve: settings.approve.value,
+    },
+    SETUP_HINT,
+  );
   print(`Wrote ${file}. Commit it so everyone's \`arbor run\` in this repository starts the same way.`);
 }

@@ -2,7 +2,9 @@ import { mkdirSync, mkdtempSync, readFileSync, statSync, writeFileSync } from "n
 import { tmpdir } from "node:os";
 import path from "node:path";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
-import { configList } from "./commands";
+import YAML from "yaml";
+import { checkRepoConfig } from "@/server/domain/settings/repo-config";
+import { configList, init } from "./commands";
 import { EXIT, exitCodeOf } from "./exit-codes";
 import {
   loadCredentials,
@@ -122,6 +124,15 @@ describe("the user file's server keys (issue #20)", () => {
     expect(
       lines.find((line) => line.startsWith("setup.command = npm ci  (.arbor/config.yaml in this checkout")),
     ).toBeDefined();
+  });
+
+  it("`arbor init` writes a commented setup hint that stays valid config", async () => {
+    await init(await resolveSettings({ project: "shop" }), false, () => {});
+    const file = path.join(process.cwd(), "..", ".arbor", "config.yaml");
+    expect(readFileSync(file, "utf8")).toContain("# setup:\n#   command: npm ci");
+    expect((await resolveSettings()).project).toEqual({ value: "shop", source: "repo" });
+    expect(await repoSetupCommand()).toBeNull();
+    expect(checkRepoConfig(YAML.parse(readFileSync(file, "utf8"))).status).toBe("ok");
   });
 
   it("stop the CLI on a bad value, naming the file and the key", async () => {

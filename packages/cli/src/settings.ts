@@ -244,7 +244,8 @@ export async function setSetting(key: string, value: string, where: "user" | "re
   return file;
 }
 
-export async function writeSettings(file: string, settings: FileSettings): Promise<void> {
+/** Writes a config file; `comment` (lines starting with #) goes after the settings. */
+export async function writeSettings(file: string, settings: FileSettings, comment = ""): Promise<void> {
   await mkdir(path.dirname(file), { recursive: true });
-  await writeFile(file, YAML.stringify(settings));
+  await writeFile(file, `${YAML.stringify(settings)}${comment ? `${comment}\n` : ""}`);
 }
