@@ -212,7 +212,7 @@ test("the user file's server keys go with each run: it asks before every command
   const stopped = await arbor(home, ["run", "run `ls`", "-p", "User file", "--ci"]);
   expect(stopped.stderr).toContain("(command) waits for you");
   expect(stopped.stdout).toContain(
-    "settings from your CLI config (~/.config/arbor/config.yaml): checkpoints.commands = ask-always; limits.maxIterations = 3; limits.maxDepth = 49; model.name = file-model",
+    "settings from your CLI config (~/.config/arbor/config.yaml): model.name = file-model; checkpoints.commands = ask-always; limits.maxDepth = 49; limits.maxIterations = 3",
   );
   expect(stopped.stdout).toContain("! limits.maxDepth = 49 is ignored: higher than the server's 10");
   expect(stopped.code).toBe(5);
