@@ -19,11 +19,11 @@ import type { ModelSettingValues } from "@/server/settings/layers";
 import type { RunModelChoice } from "@/server/settings/run-model";
 import { type Actor, approvalDecidedEvents, type DecideInput } from "./approval-decision";
 import { offlineCannotReadEvents } from "./offline-cannot-read";
-import { ANSWER_POLL_MS, type RunLeases, stoppedElsewhere } from "./run-leases";
 import { type CliConfigIgnored, cliConfigRecord, usedCliLayer } from "./run-cli-layer";
+import { ANSWER_POLL_MS, type RunLeases, stoppedElsewhere } from "./run-leases";
 import { type ReadRunBounds, RunLimits } from "./run-limits";
-import { answersRun, recordResumed } from "./run-resume";
 import { RestoreError, restoreFailure, restoreRunModel } from "./run-restore";
+import { answersRun, recordResumed } from "./run-resume";
 import { rootIntention, tiersConfigured } from "./run-start-events";
 
 export interface OrchestratorDeps extends RivaDeps {
@@ -237,8 +237,8 @@ export class Orchestrator {
         resumed += 1;
       }
       if (!this.active.has(run.runId))
-        await recordResumed(this.deps.log, this.deps.clock, run.sessionId, run.runId).catch((error: unknown) =>
-          this.deps.logger.warn({ err: error, runId: run.runId }, "could not record the resume"),
+        await recordResumed(this.deps.log, this.deps.clock, run.sessionId, run.runId).catch((err) =>
+          this.deps.logger.warn({ err, runId: run.runId }, "could not record the resume"),
         );
       this.ensureDriving(run.sessionId, run.runId, this.deps.leases !== undefined);
     }

@@ -27,6 +27,9 @@ export async function cliConfigRecord(
   if (!layer) return {};
   const ignored = ignoredOf ? await ignoredOf(sessionId, layer) : [];
   return {
-    cliConfig: { settings: layer, ignored: ignored.map(({ key, value, reason }) => ({ key, value, reason })) },
+    cliConfig: {
+      settings: layer,
+      ignored: ignored.map(({ key, value, reason }) => ({ key, value, reason })),
+    },
   };
 }

@@ -1,8 +1,8 @@
-import type { UserSettings } from "@/server/domain/settings/user-config";
 import type { Logger } from "pino";
 import type { SandboxResources } from "@/server/domain/events/bodies/sandbox";
 import type { CheckpointPolicy } from "@/server/domain/policy/checkpoints";
 import type { RivaLimits, RunBudget } from "@/server/domain/session/limits";
+import type { UserSettings } from "@/server/domain/settings/user-config";
 import type { SandboxRuntime } from "@/server/domain/vocabulary/sandbox-runtime";
 import type { ReasoningSwitch, Stage, UserMode } from "@/server/domain/vocabulary/stages";
 import type { EventLog } from "@/server/events/log";

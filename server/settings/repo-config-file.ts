@@ -52,7 +52,10 @@ export async function projectCheckpoints(
   const repo = repoConfig.status === "ok" ? repoConfig.config.checkpoints : undefined;
   // Then the person's own (the session opener's): only ever tighter, like the repository's.
   const layered = personCheckpoints(
-    personCheckpoints(layerCheckpoints(readCheckpointPolicy(project.checkpointPolicy), repo), person.checkpoints),
+    personCheckpoints(
+      layerCheckpoints(readCheckpointPolicy(project.checkpointPolicy), repo),
+      person.checkpoints,
+    ),
     cliLayer.checkpoints,
     "cli",
   );

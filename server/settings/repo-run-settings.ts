@@ -6,6 +6,7 @@ import {
   type RepoConfig,
   type RepoConfigResult,
 } from "@/server/domain/settings/repo-config";
+import type { IgnoredSetting } from "@/server/domain/settings/repo-tighten";
 import {
   ignoredCheckpoints,
   tightenBudget,
@@ -19,7 +20,6 @@ import {
   personLimits,
   type UserSettings,
 } from "@/server/domain/settings/user-config";
-import type { IgnoredSetting } from "@/server/domain/settings/repo-tighten";
 import type { PrismaClient } from "@/server/generated/prisma/client";
 import { effectiveResources, type ResourcePolicy, readProjectResources } from "@/server/sandbox/resources";
 import { parseEgress } from "@/server/setup/environment";

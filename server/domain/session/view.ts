@@ -1,4 +1,3 @@
-import type { UserSettings } from "@/server/domain/settings/user-config";
 import type { Criterion, CriterionResult } from "@/server/domain/contract/criteria";
 import type { TestResults } from "@/server/domain/contract/test-results";
 import type { QaReport } from "@/server/domain/events/bodies/qa";
@@ -16,6 +15,7 @@ import type { DiscoveredIntent } from "@/server/domain/intent/discovered-intent"
 import type { PreApprovableCategory } from "@/server/domain/policy/checkpoints";
 import type { DeliveryGate, DeliveryReport } from "@/server/domain/policy/delivery-gate";
 import type { ReasoningOutcome } from "@/server/domain/policy/reasoning-outcome";
+import type { UserSettings } from "@/server/domain/settings/user-config";
 import type {
   ApprovalStatus,
   EvidenceKind,

@@ -61,7 +61,9 @@ export const RunStartedBody = z.object({
     .object({
       settings: UserSettings,
       ignored: z
-        .array(z.object({ key: z.string().max(200), value: z.string().max(2_000), reason: z.string().max(500) }))
+        .array(
+          z.object({ key: z.string().max(200), value: z.string().max(2_000), reason: z.string().max(500) }),
+        )
         .max(100),
     })
     .optional(),
