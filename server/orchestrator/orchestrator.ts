@@ -81,7 +81,7 @@ export class Orchestrator {
   private readonly runLimits: RunLimits;
 
   constructor(private readonly deps: OrchestratorDeps) {
-    this.runLimits = new RunLimits(deps.runLimitsOf, deps.logger, deps.checkpointsOf);
+    this.runLimits = new RunLimits(deps);
     deps.leases?.onStopRequested((runId, by) => this.active.get(runId)?.controller.abort(new RunStopped(by)));
   }
 
