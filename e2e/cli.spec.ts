@@ -1,4 +1,4 @@
-import { statSync } from "node:fs";
+import { statSync, writeFileSync } from "node:fs";
 import path from "node:path";
 import { expect, test } from "@playwright/test";
 import { createProject, expectRunStatus, newUser, signUp } from "../testing/e2e/arbor";
@@ -177,4 +177,56 @@ test("`arbor run --no-wait` returns at once; `arbor status` lists the waiting co
   expect(approved.code).toBe(0);
   await page.goto(url);
   await expectRunStatus(page, "VERIFIED");
+});
+
+test("the user file's server keys go with each run: it asks before every command, names the model, lowers a limit; a looser value is ignored and reported", async ({
+  page,
+}) => {
+  await signUp(page, newUser("userfile"));
+  await createProject(page, "User file");
+  const token = await createApiToken(page, { name: "user file", role: "member" });
+  const home = cliHome();
+  expect((await arbor(home, ["login", "--url", SERVER, "--token", token])).code).toBe(0);
+  const file = path.join(home, "config.yaml");
+
+  // A bad value stops the CLI before anything starts, naming the file and the key.
+  writeFileSync(file, "limits:\n  maxIterations: 0\n");
+  const refused = await arbor(home, ["run", "run `ls`", "-p", "User file", "--ci"]);
+  expect(refused.stderr).toContain(`${file}: limits.maxIterations:`);
+  expect(refused.stdout).toBe("");
+  expect(refused.code).toBe(1);
+
+  // ask-always over the default (which lets the read-only `ls` run unasked), a lower limit, a higher one.
+  writeFileSync(
+    file,
+    "checkpoints:\n  commands: ask-always\nlimits:\n  maxIterations: 3\n  maxDepth: 49\nmodel:\n  name: file-model\n",
+  );
+  const listed = await arbor(home, ["config", "list", "--server", "-p", "User file"]);
+  expect(listed.stdout).toContain(`checkpoints.commands = ask-always  (${file})`);
+  expect(listed.stdout).toContain(`limits.maxIterations = 3  (${file})`);
+  expect(listed.stdout).toContain(`model.modelName = file-model  (${file})`);
+  expect(listed.stdout).toContain(
+    `! limits.maxDepth = 49 in ${file} is ignored: higher than the server's 10: your CLI config (~/.config/arbor/config.yaml) may only lower it`,
+  );
+
+  const stopped = await arbor(home, ["run", "run `ls`", "-p", "User file", "--ci"]);
+  expect(stopped.stderr).toContain("(command) waits for you");
+  expect(stopped.stdout).toContain(
+    "settings from your CLI config (~/.config/arbor/config.yaml): model.name = file-model; checkpoints.commands = ask-always; limits.maxDepth = 49; limits.maxIterations = 3",
+  );
+  expect(stopped.stdout).toContain("! limits.maxDepth = 49 is ignored: higher than the server's 10");
+  expect(stopped.code).toBe(5);
+
+  const sessionId = /Session (\S+) in User file/.exec(stopped.stdout)?.[1] ?? "";
+  const history = await arbor(home, ["history", "show", sessionId]);
+  expect(history.stdout).toContain("settings from your CLI config (~/.config/arbor/config.yaml)");
+  expect(history.stdout).toContain("! limits.maxDepth = 49 is ignored");
+
+  await page.goto(/Session \S+ in User file: (\S+)/.exec(stopped.stdout)?.[1] ?? "");
+  await expectRunStatus(page, "STOPPED");
+  const shown = page.getByTestId("run-cli-config");
+  await expect(shown).toContainText("Settings from your CLI config (~/.config/arbor/config.yaml)");
+  await expect(shown).toContainText("limits.maxIterations = 3");
+  await expect(page.getByTestId("run-cli-config-ignored")).toContainText("limits.maxDepth = 49 is ignored");
+  await expect(page.getByTestId("message-model").first()).toContainText("file-model");
 });

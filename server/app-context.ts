@@ -7,6 +7,7 @@ import { projectSessionViews } from "@/server/capture/read";
 import { db } from "@/server/db";
 import { errorMessage } from "@/server/domain/errors";
 import { RivaLimits } from "@/server/domain/session/limits";
+import type { UserSettings } from "@/server/domain/settings/user-config";
 import { deniedAdvice } from "@/server/domain/vocabulary/egress";
 import { readSandboxRuntime } from "@/server/domain/vocabulary/sandbox-runtime";
 import { env, isPostgresUrl } from "@/server/env";
@@ -235,7 +236,10 @@ function create() {
     priceOf: createPricer(modelConfig?.prices ?? {}),
     budget: runDefaults.budget,
     // The repository's .arbor/config.yaml (default branch) may only lower them (repo-run-settings.ts).
-    runLimitsOf: (sessionId) => sessionRunBounds(db, sessionId, runDefaults),
+    // So may the person's own settings and the run's CLI user file (issue #20), only ever lower.
+    runLimitsOf: (sessionId, cliLayer) => sessionRunBounds(db, sessionId, runDefaults, cliLayer),
+    cliConfigIgnored: async (sessionId, cliLayer) =>
+      (await sessionRunBounds(db, sessionId, runDefaults, cliLayer)).ignored,
     commandTimeoutMs: env.ARBOR_COMMAND_TIMEOUT_MS,
     twoPhase: {
       full: env.ARBOR_FULL_MODE,
@@ -287,15 +291,15 @@ function create() {
       // The network as the repository's file narrows it (never wider than the project's).
       return { ...environment, egress: settings.egress.value };
     },
-    async checkpointsOf(sessionId) {
+    async checkpointsOf(sessionId, cliLayer) {
       const session = await db.session.findUniqueOrThrow({
         where: { id: sessionId },
         include: { project: true },
       });
-      // Person (the session's opener) > repository (.arbor/config.yaml on the default branch) > project,
-      // each only tighter; an invalid file is skipped.
-      return (await projectCheckpoints(session.project, await personSettings(db, session.createdById)))
-        .policy;
+      // The run's CLI user file > person (the session's opener) > repository (.arbor/config.yaml on the
+      // default branch) > project, each only tighter; an invalid file is skipped.
+      const person = await personSettings(db, session.createdById);
+      return (await projectCheckpoints(session.project, person, cliLayer)).policy;
     },
     async memoriesOf(sessionId) {
       const session = await db.session.findUniqueOrThrow({
@@ -305,12 +309,13 @@ function create() {
       const memories = projectMemories(await projectSessionViews({ db, store }, session.projectId), 10);
       return memories.map((memory) => `${memory.kind}: ${memory.summary} (${memory.detail.split("\n")[0]})`);
     },
-    modelForRun: (sessionId, overrides) => modelForSession({ db, box, environment }, sessionId, overrides),
+    modelForRun: (sessionId, overrides, cliLayer) =>
+      modelForSession({ db, box, environment }, sessionId, overrides, cliLayer),
     // Model tiers from the config: each intention starts on tier 0 and escalates (server/riva/decide/tiers.ts).
     ...(modelConfig
       ? {
-          tiersForRun: (sessionId: string, overrides: ModelSettingValues) =>
-            tierModelsForSession({ db, box, environment }, sessionId, modelConfig, overrides),
+          tiersForRun: (sessionId: string, overrides: ModelSettingValues, cliLayer?: UserSettings) =>
+            tierModelsForSession({ db, box, environment }, sessionId, modelConfig, overrides, cliLayer),
         }
       : {}),
     async runningRuns() {

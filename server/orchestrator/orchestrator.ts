@@ -3,6 +3,7 @@ import { AnswerRunner } from "@/server/answer/answer-runner";
 import { routeRun } from "@/server/answer/route";
 import { errorMessage, UserFacingError } from "@/server/domain/errors";
 import type { SessionView } from "@/server/domain/session/view";
+import type { UserSettings } from "@/server/domain/settings/user-config";
 import type { ReasoningSwitch, UserMode } from "@/server/domain/vocabulary/session";
 import type { TwoPhaseOptions } from "@/server/domain/vocabulary/two-phase";
 import { stepsOfflineCannotRead } from "@/server/model/heuristics/understood";
@@ -18,9 +19,11 @@ import type { ModelSettingValues } from "@/server/settings/layers";
 import type { RunModelChoice } from "@/server/settings/run-model";
 import { type Actor, approvalDecidedEvents, type DecideInput } from "./approval-decision";
 import { offlineCannotReadEvents } from "./offline-cannot-read";
+import { type CliConfigIgnored, cliConfigRecord, usedCliLayer } from "./run-cli-layer";
 import { ANSWER_POLL_MS, type RunLeases, stoppedElsewhere } from "./run-leases";
-import { type RunBounds, RunLimits } from "./run-limits";
+import { type ReadRunBounds, RunLimits } from "./run-limits";
 import { RestoreError, restoreFailure, restoreRunModel } from "./run-restore";
+import { answersRun, recordResumed } from "./run-resume";
 import { rootIntention, tiersConfigured } from "./run-start-events";
 
 export interface OrchestratorDeps extends RivaDeps {
@@ -30,12 +33,20 @@ export interface OrchestratorDeps extends RivaDeps {
    * The model a new run in this session uses (project/team settings, environment, run overrides);
    * absent: every run uses `model`. Throws a UserFacingError when the settings cannot be used.
    */
-  modelForRun?(sessionId: string, overrides: RunModelChoice): Promise<AgentModel & { provider?: string }>;
+  modelForRun?(
+    sessionId: string,
+    overrides: RunModelChoice,
+    cliLayer?: UserSettings,
+  ): Promise<AgentModel & { provider?: string }>;
   /**
    * The run's model tiers when the model config declares them (null or absent: one model). Tier 0's
    * model is then the run's model. Throws a UserFacingError naming every tier that cannot be served.
    */
-  tiersForRun?(sessionId: string, overrides: ModelSettingValues): Promise<RunTiers | null>;
+  tiersForRun?(
+    sessionId: string,
+    overrides: ModelSettingValues,
+    cliLayer?: UserSettings,
+  ): Promise<RunTiers | null>;
   /**
    * A run without tiers from the model config gets seed 002's two phases on its own model (simple,
    * then full mode), as these options say; absent: one model in simple mode, never escalating.
@@ -48,10 +59,12 @@ export interface OrchestratorDeps extends RivaDeps {
   leases?: RunLeases;
   /**
    * The run's limits and budget: the server's, lowered by the repository's `.arbor/config.yaml`
-   * (server/settings/repo-run-settings.ts). Read once when a run starts driving here; absent: `limits`
-   * and `budget` as given.
+   * (server/settings/repo-run-settings.ts), the person's own and the run's CLI user file. Read once
+   * when a run starts driving here; absent: `limits` and `budget` as given.
    */
-  runLimitsOf?(sessionId: string): Promise<RunBounds>;
+  runLimitsOf?: ReadRunBounds;
+  /** What a run's CLI user file set that is looser than the layers below (recorded at its start). */
+  cliConfigIgnored?: CliConfigIgnored;
 }
 
 /**
@@ -68,7 +81,7 @@ export class Orchestrator {
   private readonly runLimits: RunLimits;
 
   constructor(private readonly deps: OrchestratorDeps) {
-    this.runLimits = new RunLimits(deps.runLimitsOf, deps.logger);
+    this.runLimits = new RunLimits(deps);
     deps.leases?.onStopRequested((runId, by) => this.active.get(runId)?.controller.abort(new RunStopped(by)));
   }
 
@@ -85,6 +98,8 @@ export class Orchestrator {
     actor: Actor;
     /** Run overrides: the highest configuration layer (model name, timeout). */
     modelOverrides?: RunModelChoice;
+    /** The server keys of the person's CLI user file: this run's own person layer (issue #20). */
+    cliConfig?: UserSettings;
   }): Promise<{ runId: string }> {
     const task = input.task.trim();
     if (task.length === 0) throw new UserFacingError("Type a task for the agent first.", "BAD_REQUEST");
@@ -114,7 +129,9 @@ export class Orchestrator {
     runId: string,
   ): Promise<{ runId: string }> {
     const picked = input.modelOverrides ?? {};
-    const { model, tiers } = await this.resolveRunModel(input.sessionId, picked);
+    const cliLayer = usedCliLayer(input.cliConfig);
+    const { model, tiers } = await this.resolveRunModel(input.sessionId, picked, cliLayer ?? undefined);
+    const cliConfig = await cliConfigRecord(input.sessionId, cliLayer, this.deps.cliConfigIgnored);
     this.runModels.set(runId, model);
     this.runTiers.set(runId, tiers);
     const route = routeRun(input.mode, task);
@@ -139,6 +156,7 @@ export class Orchestrator {
         startedBy: input.actor.userId,
         // What a restart resolves again to get exactly this model and these tiers (run-restore.ts).
         startedWith: picked,
+        ...cliConfig,
       },
       ...tiersConfigured(runId, tiers),
       ...(unread.length > 0
@@ -219,28 +237,12 @@ export class Orchestrator {
         resumed += 1;
       }
       if (!this.active.has(run.runId))
-        await this.recordResumed(run.sessionId, run.runId).catch((error: unknown) =>
-          this.deps.logger.warn({ err: error, runId: run.runId }, "could not record the resume"),
+        await recordResumed(this.deps.log, this.deps.clock, run.sessionId, run.runId).catch((err) =>
+          this.deps.logger.warn({ err, runId: run.runId }, "could not record the resume"),
         );
       this.ensureDriving(run.sessionId, run.runId, this.deps.leases !== undefined);
     }
     return this.deps.leases ? resumed : runs.length;
-  }
-
-  /**
-   * How long the server was down since the run's last event, recorded before it resumes: it counts
-   * against the run's wall clock, unless a person's answer was pending (that time is waiting).
-   */
-  private async recordResumed(sessionId: string, runId: string): Promise<void> {
-    const view = await this.viewOf(sessionId);
-    if (view.runs[runId]?.status !== "RUNNING") return;
-    const last = (await this.deps.log.read(sessionId, Math.max(0, view.lastSeq - 1))).at(-1);
-    if (!last) return;
-    const downMs = Math.max(0, this.deps.clock() - Date.parse(last.at));
-    const waiting = Object.values(view.approvals).some(
-      (approval) => approval.runId === runId && approval.status === "PENDING",
-    );
-    await this.deps.log.append(sessionId, [{ type: "run-resumed", runId, downMs, counted: !waiting }]);
   }
 
   /** Resolves when every engine has finished (used by tests and graceful shutdown). */
@@ -306,10 +308,13 @@ export class Orchestrator {
   private drive(sessionId: string, runId: string, controller: AbortController): Promise<void> {
     return this.runModelOf(sessionId, runId).then(
       async ({ model, tiers }) => {
-        await this.runLimits.resolve(sessionId, runId);
         const view = await this.viewOf(sessionId);
+        // The run's recorded CLI layer, so a resume here bounds it exactly as its start did.
+        await this.runLimits.resolve(sessionId, runId, view.runs[runId]?.cliConfig?.settings);
         return answersRun(view, runId)
-          ? new AnswerRunner({ ...this.deps, model }, sessionId, runId).drive(controller.signal)
+          ? new AnswerRunner({ ...this.deps, ...this.runLimits.of(runId), model }, sessionId, runId).drive(
+              controller.signal,
+            )
           : this.engine(sessionId, runId, model, tiers).drive(controller.signal);
       },
       (error: unknown) => {
@@ -331,14 +336,15 @@ export class Orchestrator {
   private async resolveRunModel(
     sessionId: string,
     picked: RunModelChoice,
+    cliLayer?: UserSettings,
   ): Promise<{ model: AgentModel; tiers: RunTiers | null }> {
     const configTiers =
       picked.offline || picked.modelName || picked.provider
         ? null
-        : ((await this.deps.tiersForRun?.(sessionId, picked)) ?? null);
+        : ((await this.deps.tiersForRun?.(sessionId, picked, cliLayer)) ?? null);
     const model =
       configTiers?.models[0] ??
-      (this.deps.modelForRun ? await this.deps.modelForRun(sessionId, picked) : this.deps.model);
+      (this.deps.modelForRun ? await this.deps.modelForRun(sessionId, picked, cliLayer) : this.deps.model);
     return { model, tiers: configTiers ?? this.twoPhase(model) };
   }
 
@@ -354,7 +360,10 @@ export class Orchestrator {
     if (remembered) return { model: remembered, tiers: this.runTiers.get(runId) ?? null };
     const run = (await this.viewOf(sessionId)).runs[runId];
     if (!run) throw new RestoreError("the run is not in the session's log");
-    const restored = await restoreRunModel(run, (overrides) => this.resolveRunModel(sessionId, overrides));
+    const cliLayer = run.cliConfig?.settings;
+    const restored = await restoreRunModel(run, (overrides) =>
+      this.resolveRunModel(sessionId, overrides, cliLayer),
+    );
     this.runModels.set(runId, restored.model);
     this.runTiers.set(runId, restored.tiers);
     return restored;
@@ -388,10 +397,4 @@ export class Orchestrator {
   private wake(approvalId: string): void {
     for (const waiter of [...(this.approvalWaiters.get(approvalId) ?? [])]) waiter();
   }
-}
-
-/** A run on the answer path (its route says so; a Chat-mode run always is, whatever was logged). */
-function answersRun(view: SessionView, runId: string): boolean {
-  const run = view.runs[runId];
-  return run?.mode === "chat" || run?.route?.route === "answer";
 }

@@ -2,6 +2,7 @@ import type { Logger } from "pino";
 import type { SandboxResources } from "@/server/domain/events/bodies/sandbox";
 import type { CheckpointPolicy } from "@/server/domain/policy/checkpoints";
 import type { RivaLimits, RunBudget } from "@/server/domain/session/limits";
+import type { UserSettings } from "@/server/domain/settings/user-config";
 import type { SandboxRuntime } from "@/server/domain/vocabulary/sandbox-runtime";
 import type { ReasoningSwitch, Stage, UserMode } from "@/server/domain/vocabulary/stages";
 import type { EventLog } from "@/server/events/log";
@@ -46,8 +47,11 @@ export interface RivaDeps {
   logger: Logger;
   /** Waits between model retries; tests pass one that does not wait. */
   sleep?(ms: number, signal?: AbortSignal): Promise<void>;
-  /** The project's checkpoint policy (which questions go to a person); default when absent. */
-  checkpointsOf?(sessionId: string): Promise<CheckpointPolicy>;
+  /**
+   * The project's checkpoint policy (which questions go to a person); default when absent. `cliLayer`:
+   * the run's CLI user file (issue #20), which may only tighten it; the orchestrator passes the run's.
+   */
+  checkpointsOf?(sessionId: string, cliLayer?: UserSettings): Promise<CheckpointPolicy>;
   /** The run's money and token budget; absent means unlimited. */
   budget?: RunBudget | null;
   /** The price of a model call; absent means costs are not known (recorded as null). */

@@ -45,13 +45,24 @@ export async function readRepoConfig(repoPath: string): Promise<RepoConfigResult
 export async function projectCheckpoints(
   project: { checkpointPolicy: string; repoPath: string },
   person: UserSettings = {},
+  /** The run's CLI user file, over the person's stored settings: also only ever tighter. */
+  cliLayer: UserSettings = {},
 ) {
   const repoConfig = await readRepoConfig(project.repoPath);
   const repo = repoConfig.status === "ok" ? repoConfig.config.checkpoints : undefined;
   // Then the person's own (the session opener's): only ever tighter, like the repository's.
   const layered = personCheckpoints(
-    layerCheckpoints(readCheckpointPolicy(project.checkpointPolicy), repo),
-    person.checkpoints,
+    personCheckpoints(
+      layerCheckpoints(readCheckpointPolicy(project.checkpointPolicy), repo),
+      person.checkpoints,
+    ),
+    cliLayer.checkpoints,
+    "cli",
   );
-  return { policy: layered.policy, sources: layered.sources, repoConfig };
+  return {
+    policy: layered.policy,
+    sources: layered.sources,
+    repoConfig,
+    ignored: layered.ignored.filter((row) => row.layer === "cli"),
+  };
 }

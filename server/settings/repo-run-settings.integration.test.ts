@@ -1,6 +1,8 @@
 import { describe, expect, it } from "vitest";
 import { CheckpointPolicy } from "@/server/domain/policy/checkpoints";
 import { DEFAULT_LIMITS } from "@/server/domain/session/limits";
+import { layerCheckpoints } from "@/server/domain/settings/repo-config";
+import { personCheckpoints } from "@/server/domain/settings/user-config";
 import { orchestratorWorld } from "@/testing/harness/orchestrator-world";
 import { commitRepoConfig } from "@/testing/harness/repo-config-commit";
 import { repoRunSettings, type ServerRunDefaults, sessionRunBounds } from "./repo-run-settings";
@@ -27,6 +29,43 @@ async function pointProjectAtRepository() {
   const { projectId } = await world.db.session.findUniqueOrThrow({ where: { id: world.sessionId } });
   return world.db.project.update({ where: { id: projectId }, data: { repoPath: world.repoPath } });
 }
+
+describe("a run's CLI user file (issue #20) bounds it as recorded, only ever tighter", () => {
+  it("asks before every command and ends at its lower limit; a looser value is ignored, recorded with the reason", async () => {
+    // Runs first, before the repository file below exists: the server's limits and a never-ask project.
+    const project = CheckpointPolicy.parse({ decompositions: "auto", commands: "never-ask" });
+    const orch = world.orchestrator({
+      runLimitsOf: (sessionId, cliLayer) => sessionRunBounds(world.db, sessionId, SERVER, cliLayer),
+      cliConfigIgnored: async (sessionId, cliLayer) =>
+        (await sessionRunBounds(world.db, sessionId, SERVER, cliLayer)).ignored,
+      // The orchestrator hands the run's recorded layer over: only then does ask-always count.
+      checkpointsOf: async (_sessionId, cliLayer) =>
+        personCheckpoints(layerCheckpoints(project, undefined), cliLayer?.checkpoints, "cli").policy,
+    });
+    const { runId } = await orch.startRun({
+      sessionId: world.sessionId,
+      task: "run `false`",
+      mode: "agent",
+      actor: world.actor,
+      cliConfig: {
+        checkpoints: { commands: "ask-always" },
+        limits: { maxIterations: 1, maxDepth: DEFAULT_LIMITS.maxDepth + 1 },
+      },
+    });
+    expect(await world.approveUntilEnded(orch, runId)).toEqual(["command"]);
+    const run = await world.db.run.findUniqueOrThrow({ where: { id: runId } });
+    expect(run.status).toBe("FAILED");
+    expect(run.reason).toContain("limit reached: max iterations (1 action cycles)");
+    const started = await world.db.event.findFirstOrThrow({ where: { runId, type: "run-started" } });
+    expect(JSON.parse(started.payload).cliConfig.ignored).toEqual([
+      {
+        key: "limits.maxDepth",
+        value: String(DEFAULT_LIMITS.maxDepth + 1),
+        reason: `higher than the server's ${DEFAULT_LIMITS.maxDepth}: your CLI config (~/.config/arbor/config.yaml) may only lower it`,
+      },
+    ]);
+  }, 60_000);
+});
 
 describe(".arbor/config.yaml on the default branch bounds runs, only ever tighter", () => {
   it("a lowered iteration limit ends a run at it; a raised depth and open network are ignored", async () => {

@@ -6,6 +6,7 @@ import {
   type RepoConfig,
   type RepoConfigResult,
 } from "@/server/domain/settings/repo-config";
+import type { IgnoredSetting } from "@/server/domain/settings/repo-tighten";
 import {
   ignoredCheckpoints,
   tightenBudget,
@@ -13,7 +14,12 @@ import {
   tightenLimits,
   tightenResources,
 } from "@/server/domain/settings/repo-tighten";
-import { personBudget, personCheckpoints, personLimits } from "@/server/domain/settings/user-config";
+import {
+  personBudget,
+  personCheckpoints,
+  personLimits,
+  type UserSettings,
+} from "@/server/domain/settings/user-config";
 import type { PrismaClient } from "@/server/generated/prisma/client";
 import { effectiveResources, type ResourcePolicy, readProjectResources } from "@/server/sandbox/resources";
 import { parseEgress } from "@/server/setup/environment";
@@ -49,12 +55,15 @@ const usable = (result: RepoConfigResult): RepoConfig => (result.status === "ok"
 /**
  * `personId`: whose runs these are (a session's opener); their own settings then lower the limits and
  * budget and tighten the checkpoints further (sandbox and network are the session's, not a person's).
+ * `cliLayer`: the server keys of their CLI user file sent with one run, applied over their stored
+ * settings by the same only-tighter rule (its looser values are ignored with layer "cli").
  */
 export async function repoRunSettings(
   db: Db,
   project: RepoLayeredProject,
   server: ServerRunDefaults,
   personId: string | null = null,
+  cliLayer: UserSettings = {},
 ) {
   const [repoConfig, environment, person] = await Promise.all([
     readRepoConfig(project.repoPath),
@@ -65,12 +74,21 @@ export async function repoRunSettings(
   const ownResources = readProjectResources(project.sandboxResources);
   const projectPolicy = readCheckpointPolicy(project.checkpointPolicy);
   const repoCheckpoints = layerCheckpoints(projectPolicy, config.checkpoints);
-  const checkpoints = personCheckpoints(repoCheckpoints, person.checkpoints);
+  const stored = personCheckpoints(repoCheckpoints, person.checkpoints);
+  const checkpoints = personCheckpoints(stored, cliLayer.checkpoints, "cli");
   return {
     repoConfig,
     person,
-    limits: personLimits(tightenLimits(server.limits, config.limits), person.limits),
-    budget: personBudget(tightenBudget(server.budget, config.budgets), person.budgets),
+    limits: personLimits(
+      personLimits(tightenLimits(server.limits, config.limits), person.limits),
+      cliLayer.limits,
+      "cli",
+    ),
+    budget: personBudget(
+      personBudget(tightenBudget(server.budget, config.budgets), person.budgets),
+      cliLayer.budgets,
+      "cli",
+    ),
     resources: tightenResources(
       effectiveResources(ownResources, server.resources),
       new Set(Object.keys(ownResources)),
@@ -85,6 +103,7 @@ export async function repoRunSettings(
       ...checkpoints,
       ignored: [
         ...ignoredCheckpoints(projectPolicy, config.checkpoints, repoCheckpoints.policy),
+        ...stored.ignored,
         ...checkpoints.ignored,
       ],
     },
@@ -94,19 +113,27 @@ export async function repoRunSettings(
 export type RepoRunSettings = Awaited<ReturnType<typeof repoRunSettings>>;
 
 /**
- * A session's run limits and budget: the server's, lowered by its project's repository file and by
- * the own settings of the person who opened it.
+ * A session's run limits and budget: the server's, lowered by its project's repository file, by the
+ * own settings of the person who opened it and by the run's CLI user file (`cliLayer`, as recorded in
+ * its run-started event, so a resume anywhere applies the same); `ignored`: what the CLI file set
+ * that was looser (limits, budgets and checkpoints), with the reason.
  */
 export async function sessionRunBounds(
   db: Db & Pick<PrismaClient, "session">,
   sessionId: string,
   server: ServerRunDefaults,
-): Promise<{ limits: RivaLimits; budget: RunBudget | null }> {
+  cliLayer: UserSettings = {},
+): Promise<{ limits: RivaLimits; budget: RunBudget | null; ignored: IgnoredSetting[] }> {
   const session = await db.session.findUniqueOrThrow({
     where: { id: sessionId },
     include: { project: true },
   });
   const { project, createdById } = session;
-  const settings = await repoRunSettings(db, project, server, createdById);
-  return { limits: settings.limits.value, budget: settings.budget.value };
+  const settings = await repoRunSettings(db, project, server, createdById, cliLayer);
+  const ignored = [...settings.checkpoints.ignored, ...settings.limits.ignored, ...settings.budget.ignored];
+  return {
+    limits: settings.limits.value,
+    budget: settings.budget.value,
+    ignored: ignored.filter((row) => row.layer === "cli"),
+  };
 }

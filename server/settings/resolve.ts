@@ -1,4 +1,5 @@
 import type { RepoConfigResult } from "@/server/domain/settings/repo-config";
+import type { UserSettings } from "@/server/domain/settings/user-config";
 import type { Env } from "@/server/env";
 import type { PrismaClient } from "@/server/generated/prisma/client";
 import {
@@ -60,13 +61,16 @@ export function repoModelLayer(repoConfig: RepoConfigResult): ModelSettingValues
 
 /**
  * Run overrides > environment > repository > person ("you") > project > team > defaults, for one
- * project; `personId` is whose runs these are (a session's opener), or null for nobody's.
+ * project; `personId` is whose runs these are (a session's opener), or null for nobody's. `cliLayer`:
+ * the server keys of their CLI user file sent with this run, whose model name and timeout beat their
+ * stored ones (still under the repository, the environment and the run's own pick).
  */
 export async function resolveProjectSettings(
   deps: ResolveDeps,
   project: { id: string; teamId: string; repoPath: string },
   run: ModelSettingValues = {},
   personId: string | null = null,
+  cliLayer: UserSettings = {},
 ): Promise<ProjectModelSettings> {
   const [projectLayer, teamLayer, repoConfig, person] = await Promise.all([
     readLayer(deps.db, deps.box, { kind: "project", projectId: project.id }),
@@ -78,7 +82,7 @@ export async function resolveProjectSettings(
     run,
     environment: deps.environment,
     repo: repoModelLayer(repoConfig),
-    user: personModelLayer(person),
+    user: { ...personModelLayer(person), ...personModelLayer(cliLayer) },
     project: projectLayer.values,
     team: teamLayer.values,
   });

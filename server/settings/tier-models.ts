@@ -1,4 +1,5 @@
 import { UserFacingError } from "@/server/domain/errors";
+import type { UserSettings } from "@/server/domain/settings/user-config";
 import { createAgentModel } from "@/server/model";
 import { createOfflineModel } from "@/server/model/offline-model";
 import type { RunTiers } from "@/server/model/tiers/run-tiers";
@@ -30,6 +31,8 @@ export async function tierModelsForSession(
   sessionId: string,
   config: TierConfig,
   overrides: ModelSettingValues = {},
+  /** The run's CLI user file: its timeout counts as the person's (a tier's model replaces its name). */
+  cliLayer: UserSettings = {},
 ): Promise<RunTiers> {
   const session = await deps.db.session.findUniqueOrThrow({
     where: { id: sessionId },
@@ -53,6 +56,7 @@ export async function tierModelsForSession(
       session.project,
       run,
       session.createdById,
+      cliLayer,
     );
     const problem = keyError ? `tier "${tier.name}": ${keyError}` : tierProblem(tier, resolved);
     if (problem) problems.push(problem);

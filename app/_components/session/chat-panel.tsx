@@ -4,6 +4,7 @@ import { useMutation } from "@tanstack/react-query";
 import type { MessageView, SessionView } from "@/server/domain/session/view";
 import { describeError, useTRPC } from "../../_trpc/client";
 import { AnswerTools } from "./answer-tools";
+import { RunCliConfig } from "./run-cli-config";
 import { SwitchBar } from "./switch-bar";
 import { TaskForm } from "./task-form";
 import { useAnswerStream } from "./use-answer-stream";
@@ -96,6 +97,7 @@ function ChatMessage({ message, view }: { message: MessageView; view: SessionVie
         )}
       </span>
       <div className="text">{message.text}</div>
+      {message.role === "user" && run && <RunCliConfig run={run} />}
       {message.role === "agent" && run && <AnswerTools calls={run.answerTools} />}
     </li>
   );

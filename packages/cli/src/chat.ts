@@ -1,8 +1,9 @@
 import { createInterface } from "node:readline/promises";
+import type { UserSettings } from "@/server/domain/settings/user-config";
 import type { ArborClient } from "./client";
 import { EXIT, type ExitCode } from "./exit-codes";
 import { followSession } from "./follow";
-import { resolveProject } from "./run";
+import { hasKeys, resolveProject } from "./run";
 
 /**
  * `arbor chat`: a REPL in Chat mode. The first line opens a session, each next line is a new run in
@@ -11,11 +12,13 @@ import { resolveProject } from "./run";
  */
 export async function chat(
   client: ArborClient,
-  options: { project: string; serverUrl: string; model?: string },
+  options: { project: string; serverUrl: string; model?: string; cliConfig?: UserSettings },
   io: { out: (text: string) => void; err: (text: string) => void },
 ): Promise<ExitCode> {
   const project = await resolveProject(client, options.project);
   const model = options.model ? { modelName: options.model } : undefined;
+  // The user file's server keys go with every run of the chat (each is its own run).
+  const cliConfig = hasKeys(options.cliConfig) ? options.cliConfig : undefined;
   const rl = createInterface({ input: process.stdin, output: process.stderr });
   let sessionId: string | null = null;
   let last: ExitCode = EXIT.VERIFIED;
@@ -41,12 +44,19 @@ export async function chat(
           task: line,
           mode: "chat",
           model,
+          cliConfig,
         });
         sessionId = created.sessionId;
         runId = created.runId;
         io.err(`Session: ${new URL(`/projects/${project.id}/sessions/${sessionId}`, options.serverUrl)}`);
       } else {
-        ({ runId } = await client.run.start.mutate({ sessionId, task: line, mode: "chat", model }));
+        ({ runId } = await client.run.start.mutate({
+          sessionId,
+          task: line,
+          mode: "chat",
+          model,
+          cliConfig,
+        }));
       }
       const printed = new Set<string>();
       const view = await followSession(client, sessionId, {

@@ -1,6 +1,7 @@
 import { existsSync } from "node:fs";
 import type { StoredEvent } from "@/server/domain/events/schema";
 import { foldEvents } from "@/server/domain/session/fold";
+import { type UserSettings, userSettingEntries } from "@/server/domain/settings/user-config";
 import type { ArborClient } from "./client";
 import { editedWriteCall } from "./edit-write";
 import { CliError } from "./exit-codes";
@@ -116,12 +117,36 @@ export async function toolsList(client: ArborClient, json: boolean, print: Print
     );
 }
 
-export function configList(settings: ResolvedSettings, json: boolean, print: Print) {
-  if (json) return print(JSON.stringify(settings, null, 2));
+/** What the config files say beside the CLI's own keys (`arbor config list` prints it too). */
+export interface FileServerKeys {
+  /** The user file as a person reads it (`~/.config/arbor/config.yaml`). */
+  userFile: string;
+  /** Its server keys: sent with each run as the run's own person layer. */
+  userLayer: UserSettings;
+  /** Its keys the server never reads from a user file (sandbox, network, setup). */
+  userRepoOnly: string[];
+  /** The checkout's `.arbor/config.yaml` setup command (the server reads the default branch's). */
+  repoSetupCommand: string | null;
+}
+
+export function configList(settings: ResolvedSettings, files: FileServerKeys, json: boolean, print: Print) {
+  if (json) return print(JSON.stringify({ ...settings, files }, null, 2));
   for (const key of SETTING_KEYS) {
     const { value, source } = settings[key];
     print(`${key} = ${Array.isArray(value) ? value.join(",") : value}  (${source})`);
   }
+  for (const [key, value] of userSettingEntries(files.userLayer))
+    print(
+      `${key} = ${value}  (${files.userFile}; sent with each run, used only where no looser than the server's: see \`arbor config list --server\`)`,
+    );
+  for (const key of files.userRepoOnly)
+    print(
+      `! ${key} in ${files.userFile} is not used: sandbox, network and setup are the project's and its repository's, not a person's`,
+    );
+  if (files.repoSetupCommand)
+    print(
+      `setup.command = ${files.repoSetupCommand}  (.arbor/config.yaml in this checkout; runs use the default branch's, once a person approved it)`,
+    );
 }
 
 /** The server's setup command for `config list --server`: its text, source and approval, in words. */
@@ -145,21 +170,43 @@ export function setupLines(setup: {
 }
 
 /** `arbor config list --server`: what the project's runs use on the server, each with its source. */
-export async function serverConfigList(client: ArborClient, project: string, json: boolean, print: Print) {
+export async function serverConfigList(
+  client: ArborClient,
+  project: string,
+  files: Pick<FileServerKeys, "userFile" | "userLayer">,
+  json: boolean,
+  print: Print,
+) {
   const chosen = await resolveProject(client, project);
-  const layers = await client.settings.layers.query({ projectId: chosen.id });
+  // The user file's server keys go along, so the rows are what this CLI's runs would use.
+  const cliConfig = Object.keys(files.userLayer).length > 0 ? files.userLayer : undefined;
+  const layers = await client.settings.layers.query({ projectId: chosen.id, cliConfig });
   if (json) return print(JSON.stringify(layers, null, 2));
   if (layers.repoConfig.problem) print(`! ${layers.repoConfig.problem} (skipped)`);
   const source = (name: string) =>
-    name === "repo" ? ".arbor/config.yaml on the default branch" : name === "user" ? "you" : name;
-  for (const row of layers.model) print(`model.${row.field} = ${row.value}  (${source(row.source)})`);
+    name === "repo"
+      ? ".arbor/config.yaml on the default branch"
+      : name === "user"
+        ? "you"
+        : name === "cli"
+          ? files.userFile
+          : name;
+  // The model's person layer holds the stored values and the file's over them: a field the file names
+  // and that comes from the person layer is the file's.
+  const fileModel: Record<string, unknown> = {
+    modelName: files.userLayer.model?.name,
+    timeoutMs: files.userLayer.model?.timeoutMs,
+  };
+  const modelSource = (row: { field: string; source: string }) =>
+    row.source === "user" && fileModel[row.field] !== undefined ? "cli" : row.source;
+  for (const row of layers.model) print(`model.${row.field} = ${row.value}  (${source(modelSource(row))})`);
   for (const row of layers.checkpoints)
     print(`checkpoints.${row.field} = ${row.value}  (${source(row.source)})`);
   for (const row of layers.run) print(`${row.key} = ${row.value}  (${source(row.source)})`);
   for (const line of setupLines(layers.setup)) print(line);
   for (const row of layers.ignored)
     print(
-      `! ${row.key} = ${row.value} in ${row.layer === "user" ? "your own settings" : ".arbor/config.yaml"} is ignored: ${row.reason}`,
+      `! ${row.key} = ${row.value} in ${row.layer === "user" ? "your own settings" : row.layer === "cli" ? files.userFile : ".arbor/config.yaml"} is ignored: ${row.reason}`,
     );
 }
 
@@ -170,15 +217,26 @@ export function configGet(settings: ResolvedSettings, key: string, print: Print)
   print(Array.isArray(value) ? value.join(",") : value);
 }
 
+/** Comments only, so the file stays valid YAML and valid config until a person fills it in. */
+export const SETUP_HINT = [
+  "# The command that prepares a new session's sandbox (runs once a person approved this exact text):",
+  "# setup:",
+  "#   command: npm ci",
+].join("\n");
+
 /** `arbor init`: the repository's `.arbor/config.yaml`, from the settings in force now. */
 export async function init(settings: ResolvedSettings, force: boolean, print: Print) {
   const file = repoConfigFile();
   if (!file) throw new CliError("Run `arbor init` inside your project's checkout (a folder with .git).");
   if (existsSync(file) && !force) throw new CliError(`${file} exists already (use --force to overwrite).`);
-  await writeSettings(file, {
-    ...(settings.project.value ? { project: settings.project.value } : {}),
-    mode: settings.mode.value,
-    approve: settings.approve.value,
-  });
+  await writeSettings(
+    file,
+    {
+      ...(settings.project.value ? { project: settings.project.value } : {}),
+      mode: settings.mode.value,
+      approve: settings.approve.value,
+    },
+    SETUP_HINT,
+  );
   print(`Wrote ${file}. Commit it so everyone's \`arbor run\` in this repository starts the same way.`);
 }

@@ -16,7 +16,18 @@ import {
 } from "./commands";
 import { CliError, EXIT, type ExitCode } from "./exit-codes";
 import { runTask } from "./run";
-import { loadCredentials, resolveSettings, saveCredentials, setSetting, splitList } from "./settings";
+import {
+  loadCredentials,
+  repoSetupCommand,
+  resolveSettings,
+  saveCredentials,
+  setSetting,
+  shownPath,
+  splitList,
+  userConfigFile,
+  userRepoOnlyKeys,
+  userServerLayer,
+} from "./settings";
 
 const print = (text: string): void => {
   process.stdout.write(`${text}\n`);
@@ -113,6 +124,8 @@ function program(setCode: (code: ExitCode) => void): Command {
           ...(options.mode ? { mode: options.mode } : {}),
           ...(options.approve !== undefined ? { approve: splitList(options.approve) } : {}),
         });
+        // Checked before anything starts: a bad user file stops here, naming the file and the key.
+        const cliConfig = await userServerLayer();
         const { client: arbor, credentials } = await client();
         setCode(
           await runTask(
@@ -122,6 +135,7 @@ function program(setCode: (code: ExitCode) => void): Command {
               project: settings.project.value,
               mode: settings.mode.value,
               model: options.model,
+              cliConfig,
               approve: settings.approve.value,
               wait: options.wait,
               json: options.json ?? false,
@@ -238,9 +252,15 @@ function program(setCode: (code: ExitCode) => void): Command {
     .option("-p, --project <project>", "with --server: project name or id (default: the config's project)")
     .action(async (options: { json?: boolean; server?: boolean; project?: string }) => {
       const settings = await resolveSettings(options.project ? { project: options.project } : {});
-      if (!options.server) return configList(settings, options.json ?? false, print);
+      const files = {
+        userFile: shownPath(userConfigFile()),
+        userLayer: await userServerLayer(),
+        userRepoOnly: await userRepoOnlyKeys(),
+        repoSetupCommand: await repoSetupCommand(),
+      };
+      if (!options.server) return configList(settings, files, options.json ?? false, print);
       const { client: arbor } = await client();
-      await serverConfigList(arbor, settings.project.value, options.json ?? false, print);
+      await serverConfigList(arbor, settings.project.value, files, options.json ?? false, print);
     });
   config
     .command("get")
@@ -276,11 +296,12 @@ function program(setCode: (code: ExitCode) => void): Command {
     .option("--model <name>", "the model for these answers")
     .action(async (options: { project?: string; model?: string }) => {
       const settings = await resolveSettings(options.project ? { project: options.project } : {});
+      const cliConfig = await userServerLayer();
       const { client: arbor, credentials } = await client();
       setCode(
         await chat(
           arbor,
-          { project: settings.project.value, serverUrl: credentials.url, model: options.model },
+          { project: settings.project.value, serverUrl: credentials.url, model: options.model, cliConfig },
           { out: print, err: printErr },
         ),
       );

@@ -1,5 +1,6 @@
 import { createInterface, type Interface } from "node:readline/promises";
 import type { ApprovalView, SessionView } from "@/server/domain/session/view";
+import type { UserSettings } from "@/server/domain/settings/user-config";
 import { categoryOf } from "@/server/domain/tools/catalogue";
 import { type ArborClient, asCliError } from "./client";
 import { CliError, EXIT, type ExitCode, exitCodeOf } from "./exit-codes";
@@ -12,6 +13,8 @@ export interface RunOptions {
   mode: "agent" | "chat";
   /** A model name for this run only (the run layer of the model settings). */
   model?: string;
+  /** The user file's server keys (model, checkpoints, limits, budgets): the run's own person layer. */
+  cliConfig?: UserSettings;
   /** Tool names (fs.write, git.add, shell.exec), categories (write, git-write) or approval kinds (command, decomposition). */
   approve: string[];
   wait: boolean;
@@ -84,6 +87,7 @@ export async function runTask(client: ArborClient, options: RunOptions, io: Outp
     task: options.task,
     mode: options.mode,
     ...(options.model ? { model: { modelName: options.model } } : {}),
+    ...(hasKeys(options.cliConfig) ? { cliConfig: options.cliConfig } : {}),
   });
   const link = new URL(`/projects/${project.id}/sessions/${sessionId}`, options.serverUrl).toString();
   const categories = runCategories(options.approve);
@@ -179,6 +183,11 @@ export async function runTask(client: ArborClient, options: RunOptions, io: Outp
   const code = exitCodeOf(status);
   if (options.json) io.out(JSON.stringify({ type: "result", sessionId, runId, status, exitCode: code }));
   return code;
+}
+
+/** Whether a layer names anything (an empty one is not sent). */
+export function hasKeys(layer: UserSettings | undefined): layer is UserSettings {
+  return layer !== undefined && Object.keys(layer).length > 0;
 }
 
 function suggestion(approval: ApprovalView): string {

@@ -2,8 +2,20 @@ import { mkdirSync, mkdtempSync, readFileSync, statSync, writeFileSync } from "n
 import { tmpdir } from "node:os";
 import path from "node:path";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
+import YAML from "yaml";
+import { checkRepoConfig } from "@/server/domain/settings/repo-config";
+import { configList, init } from "./commands";
 import { EXIT, exitCodeOf } from "./exit-codes";
-import { loadCredentials, resolveSettings, saveCredentials, setSetting } from "./settings";
+import {
+  loadCredentials,
+  repoSetupCommand,
+  resolveSettings,
+  saveCredentials,
+  setSetting,
+  userConfigFile,
+  userRepoOnlyKeys,
+  userServerLayer,
+} from "./settings";
 
 let cwd: string;
 let saved: NodeJS.ProcessEnv;
@@ -63,6 +75,74 @@ describe("the CLI's settings", () => {
     expect(written).toContain("commands: ask-always");
     expect(written).toContain("command: npm ci");
     expect(written).toContain("maxDepth: 3");
+  });
+});
+
+describe("the user file's server keys (issue #20)", () => {
+  const writeUserFile = (text: string) => {
+    mkdirSync(path.dirname(userConfigFile()), { recursive: true });
+    writeFileSync(userConfigFile(), text);
+  };
+
+  it("are checked with the server's schema and sent as the run's layer; config list names the file", async () => {
+    writeUserFile(
+      "mode: chat\ncheckpoints:\n  commands: ask-always\nlimits:\n  maxIterations: 3\nmodel:\n  name: mine\nsandbox:\n  cpus: 1\n",
+    );
+    expect(await userServerLayer()).toEqual({
+      checkpoints: { commands: "ask-always" },
+      limits: { maxIterations: 3 },
+      model: { name: "mine" },
+    });
+    expect(await userRepoOnlyKeys()).toEqual(["sandbox"]);
+    const repoFile = path.join(process.cwd(), "..", ".arbor", "config.yaml");
+    mkdirSync(path.dirname(repoFile), { recursive: true });
+    writeFileSync(repoFile, "setup:\n  command: npm ci\n");
+    const lines: string[] = [];
+    configList(
+      await resolveSettings(),
+      {
+        userFile: "~/.config/arbor/config.yaml",
+        userLayer: await userServerLayer(),
+        userRepoOnly: await userRepoOnlyKeys(),
+        repoSetupCommand: await repoSetupCommand(),
+      },
+      false,
+      (line) => lines.push(line),
+    );
+    expect(lines).toContain("mode = chat  (user)");
+    expect(
+      lines.find((line) => line.startsWith("limits.maxIterations = 3  (~/.config/arbor/config.yaml;")),
+    ).toBeDefined();
+    expect(
+      lines.find((line) =>
+        line.startsWith("checkpoints.commands = ask-always  (~/.config/arbor/config.yaml;"),
+      ),
+    ).toBeDefined();
+    expect(
+      lines.find((line) => line.startsWith("! sandbox in ~/.config/arbor/config.yaml is not used")),
+    ).toBeDefined();
+    expect(
+      lines.find((line) => line.startsWith("setup.command = npm ci  (.arbor/config.yaml in this checkout")),
+    ).toBeDefined();
+  });
+
+  it("`arbor init` writes a commented setup hint that stays valid config", async () => {
+    await init(await resolveSettings({ project: "shop" }), false, () => {});
+    const file = path.join(process.cwd(), "..", ".arbor", "config.yaml");
+    expect(readFileSync(file, "utf8")).toContain("# setup:\n#   command: npm ci");
+    expect((await resolveSettings()).project).toEqual({ value: "shop", source: "repo" });
+    expect(await repoSetupCommand()).toBeNull();
+    expect(checkRepoConfig(YAML.parse(readFileSync(file, "utf8"))).status).toBe("ok");
+  });
+
+  it("stop the CLI on a bad value, naming the file and the key", async () => {
+    writeUserFile("limits:\n  maxIterations: 0\n");
+    await expect(userServerLayer()).rejects.toThrow(`${userConfigFile()}: limits.maxIterations:`);
+    writeUserFile("checkpoints:\n  commands: sometimes\n");
+    await expect(resolveSettings()).rejects.toThrow(`${userConfigFile()}: checkpoints.commands:`);
+    // A provider or a key is never a person's to set in a file.
+    writeUserFile("model:\n  provider: openai\n");
+    await expect(userServerLayer()).rejects.toThrow(/model: Unrecognized key: "provider"/);
   });
 });
 

@@ -4,6 +4,7 @@ import { homedir } from "node:os";
 import path from "node:path";
 import YAML from "yaml";
 import { z } from "zod";
+import { UserSettings } from "@/server/domain/settings/user-config";
 import { CliError, EXIT } from "./exit-codes";
 
 /**
@@ -13,7 +14,10 @@ import { CliError, EXIT } from "./exit-codes";
  * - the CLI's settings in layers, highest first: flags > environment (`ARBOR_PROJECT`, `ARBOR_MODE`,
  *   `ARBOR_APPROVE`) > the repository's `.arbor/config.yaml` > the user's `<config dir>/config.yaml`
  *   > defaults. The config dir is `$ARBOR_CONFIG_DIR`, else `$XDG_CONFIG_HOME/arbor`, else
- *   `~/.config/arbor`.
+ *   `~/.config/arbor`;
+ * - the user file's server keys (`model`, `checkpoints`, `limits`, `budgets`: a person's own settings),
+ *   checked with the server's own schema and sent with each run `arbor run` and `arbor chat` start,
+ *   where they are that run's person layer (issue #20).
  */
 
 /** Read at each call: a test (or an embedding program) may replace `process.env`. */
@@ -100,6 +104,18 @@ const FileSettings = Settings.extend({
 }).strict();
 type FileSettings = z.infer<typeof FileSettings>;
 
+/**
+ * The user's file: the same, but the person's server keys are checked here with the server's schema
+ * (server/domain/settings/user-config.ts), so a bad value stops the CLI before anything starts.
+ * `sandbox`, `network` and `setup` are kept but unused: they are a session's, not a person's.
+ */
+const UserFileSettings = FileSettings.extend(UserSettings.shape).strict();
+
+/** The person's server keys, in the order the server applies them. */
+export const USER_SERVER_KEYS = ["model", "checkpoints", "limits", "budgets"] as const;
+/** Keys the server only reads from the repository's file: kept in the user file, never used. */
+export const REPO_ONLY_KEYS = ["sandbox", "network", "setup"] as const;
+
 const DEFAULTS: Required<Settings> = { project: "", mode: "agent", approve: [] };
 
 export type Source = "flag" | "env" | "repo" | "user" | "default";
@@ -108,7 +124,13 @@ export interface Resolved<T> {
   source: Source;
 }
 
-const userConfigFile = () => path.join(configDir(), "config.yaml");
+export const userConfigFile = () => path.join(configDir(), "config.yaml");
+
+/** A path as a person reads it: under the home folder as `~/…`. */
+export function shownPath(file: string): string {
+  const home = homedir();
+  return file.startsWith(`${home}${path.sep}`) ? `~${file.slice(home.length)}` : file;
+}
 
 /** The repository's `.arbor/config.yaml`: in the nearest folder up from `from` holding `.arbor/` or `.git`. */
 export function repoConfigFile(from = process.cwd()): string | null {
@@ -122,7 +144,10 @@ export function repoConfigFile(from = process.cwd()): string | null {
   }
 }
 
-async function readLayer(file: string | null): Promise<FileSettings> {
+async function readLayer(
+  file: string | null,
+  schema: z.ZodType<FileSettings> = FileSettings,
+): Promise<FileSettings> {
   if (!file || !existsSync(file)) return {};
   let raw: unknown;
   try {
@@ -130,12 +155,37 @@ async function readLayer(file: string | null): Promise<FileSettings> {
   } catch (error) {
     throw new CliError(`${file} is not valid YAML: ${(error as Error).message}`);
   }
-  const parsed = FileSettings.safeParse(raw);
+  const parsed = schema.safeParse(raw);
   if (!parsed.success)
     throw new CliError(
       `${file}: ${parsed.error.issues.map((issue) => `${issue.path.join(".") || "(top)"}: ${issue.message}`).join("; ")}`,
     );
   return parsed.data;
+}
+
+const readUserFile = () => readLayer(userConfigFile(), UserFileSettings);
+
+/**
+ * The user file's server keys, checked: what `arbor run` and `arbor chat` send with each run. Empty
+ * when the file names none (or does not exist). A bad file throws, naming the file and the key.
+ */
+export async function userServerLayer(): Promise<UserSettings> {
+  const file = await readUserFile();
+  const layer: UserSettings = {};
+  for (const key of USER_SERVER_KEYS) if (file[key] !== undefined) Object.assign(layer, { [key]: file[key] });
+  return UserSettings.parse(layer);
+}
+
+/** The user file's keys the server never reads from it (`sandbox`, `network`, `setup`). */
+export async function userRepoOnlyKeys(): Promise<string[]> {
+  const file = await readUserFile();
+  return REPO_ONLY_KEYS.filter((key) => file[key] !== undefined);
+}
+
+/** The repository file's setup command, as written in this checkout (the server reads the default branch's). */
+export async function repoSetupCommand(): Promise<string | null> {
+  const setup = (await readLayer(repoConfigFile())).setup as { command?: unknown } | undefined;
+  return typeof setup?.command === "string" ? setup.command : null;
 }
 
 function envLayer(): Settings {
@@ -166,7 +216,7 @@ export async function resolveSettings(flags: Settings = {}): Promise<ResolvedSet
     ["flag", flags],
     ["env", envLayer()],
     ["repo", await readLayer(repoConfigFile())],
-    ["user", await readLayer(userConfigFile())],
+    ["user", await readUserFile()],
   ];
   const pick = <Key extends SettingKey>(key: Key): Resolved<Required<Settings>[Key]> => {
     for (const [source, layer] of layers) {
@@ -184,16 +234,18 @@ export async function setSetting(key: string, value: string, where: "user" | "re
     throw new CliError(`Unknown setting "${key}". Settings: ${SETTING_KEYS.join(", ")}.`);
   const file = where === "repo" ? repoConfigFile() : userConfigFile();
   if (!file) throw new CliError("Not inside a repository: run `arbor init` in your checkout first.");
-  const current = await readLayer(file);
+  const schema = where === "repo" ? FileSettings : UserFileSettings;
+  const current = await readLayer(file, schema);
   const next = { ...current, [key]: key === "approve" ? splitList(value) : value };
-  const parsed = FileSettings.safeParse(next);
+  const parsed = schema.safeParse(next);
   if (!parsed.success)
     throw new CliError(`${key}: ${parsed.error.issues.map((issue) => issue.message).join("; ")}`);
   await writeSettings(file, parsed.data);
   return file;
 }
 
-export async function writeSettings(file: string, settings: FileSettings): Promise<void> {
+/** Writes a config file; `comment` (lines starting with #) goes after the settings. */
+export async function writeSettings(file: string, settings: FileSettings, comment = ""): Promise<void> {
   await mkdir(path.dirname(file), { recursive: true });
-  await writeFile(file, YAML.stringify(settings));
+  await writeFile(file, `${YAML.stringify(settings)}${comment ? `${comment}\n` : ""}`);
 }

@@ -7,6 +7,7 @@ import type {
   RunView,
   SessionView,
 } from "@/server/domain/session/view";
+import { CLI_CONFIG_LABEL, userSettingEntries } from "@/server/domain/settings/user-config";
 
 /**
  * The intention tree as text: the browser's tree, line for line in spirit (the same fold of the same
@@ -121,6 +122,7 @@ function intentionLines(view: SessionView, intention: IntentionView, depth: numb
 /** A run's lines: its header, its tree, and (once it ended) its status. */
 export function runLines(view: SessionView, run: RunView): TreeLine[] {
   const lines: TreeLine[] = [{ key: `run:${run.id}`, text: `Run ${run.id} (${run.mode}): ${run.task}` }];
+  lines.push(...cliConfigLines(run));
   const root = run.rootId ? view.intentions[run.rootId] : undefined;
   if (root) lines.push(...intentionLines(view, root, 1));
   // The regression guard (the project's tests before any work and after it): it can stop a VERIFIED.
@@ -141,6 +143,22 @@ export function runLines(view: SessionView, run: RunView): TreeLine[] {
   if (run.status !== "RUNNING")
     lines.push({ key: `end:${run.id}`, text: `Run ${run.status}${run.reason ? `: ${run.reason}` : ""}` });
   return lines;
+}
+
+/** Where the run's settings came from: what the CLI user file sent with it set, and what it ignored. */
+export function cliConfigLines(run: RunView): TreeLine[] {
+  if (!run.cliConfig) return [];
+  const set = userSettingEntries(run.cliConfig.settings).map(([key, value]) => `${key} = ${value}`);
+  return [
+    {
+      key: `cli:${run.id}`,
+      text: indented(`settings from ${CLI_CONFIG_LABEL}: ${set.join("; ")}`, 1).join("\n"),
+    },
+    ...run.cliConfig.ignored.map((row) => ({
+      key: `cli:${run.id}:${row.key}`,
+      text: indented(`! ${row.key} = ${row.value} is ignored: ${row.reason}`, 1).join("\n"),
+    })),
+  ];
 }
 
 /** The whole session as text, every run in order. */

@@ -22,6 +22,7 @@ export const runRouter = createRouter({
         reasoning: input.reasoning,
         actor: { userId: ctx.user.id, name: ctx.user.name },
         modelOverrides: input.model,
+        cliConfig: input.cliConfig,
       }),
     ),
 

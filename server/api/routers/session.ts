@@ -97,6 +97,7 @@ export const sessionRouter = createRouter({
         reasoning: input.reasoning,
         actor: { userId: ctx.user.id, name: ctx.user.name },
         modelOverrides: input.model,
+        cliConfig: input.cliConfig,
       });
       return { sessionId: session.id, runId };
     }),

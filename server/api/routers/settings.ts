@@ -4,6 +4,7 @@ import { z } from "zod";
 import type { Context } from "@/server/api/trpc";
 import { createRouter, projectProcedure, teamProcedure } from "@/server/api/trpc";
 import { setupSourceLabel } from "@/server/domain/settings/setup-command";
+import { UserSettings } from "@/server/domain/settings/user-config";
 import { can } from "@/server/domain/vocabulary/team-roles";
 import { type ConnectionResult, testConnection } from "@/server/model/connection-test";
 import { type ModelSettingValues, resolveModelSettings } from "@/server/settings/layers";
@@ -149,45 +150,54 @@ export const settingsRouter = createRouter({
    * Every setting the project's runs use with its source, the repository's `.arbor/config.yaml`
    * (default branch) included: the model values, the checkpoint policy, run limits and budget, sandbox
    * resources, network and the setup command. Any member (and an API
-   * token scoped to the project) may read it; `arbor config list` prints it.
+   * token scoped to the project) may read it; `arbor config list` prints it. `cliConfig`: the
+   * server keys of the caller's CLI user file, applied as a run's would be (sources "cli", and what
+   * of it is ignored), so `arbor config list --server` shows what its runs would use.
    */
-  layers: projectProcedure.query(async ({ ctx }) => {
-    const [own, team] = await Promise.all([
-      readPublicSettings(ctx.db, { kind: "project", projectId: ctx.project.id }),
-      readPublicSettings(ctx.db, { kind: "team", teamId: ctx.project.teamId }),
-    ]);
-    const [{ resolved }, settings, { setup }] = await Promise.all([
-      // What the caller's own runs use: their own settings are the person layer ("you").
-      resolveProjectSettings(
-        { db: ctx.db, box: ctx.app.box, environment: ctx.app.environment },
-        ctx.project,
-        {},
-        ctx.user.id,
-      ),
-      repoRunSettings(ctx.db, ctx.project, ctx.app.runDefaults, ctx.user.id),
-      readEnvironment(ctx.db, ctx.project),
-    ]);
-    const { checkpoints } = settings;
-    const { rows, ignored } = runSettingRows(settings);
-    return {
-      repoConfig: repoConfigStatus(settings.repoConfig),
-      model: resolvedRows(resolved, { project: own, team }, { canSeeServer: can(ctx.role, "projectModel") }),
-      checkpoints: checkpointRows(checkpoints.policy, checkpoints.sources),
-      // Limits, budget, sandbox resources and network, each with its source; what the file set but
-      // did not count (looser than the layer below) with the reason.
-      run: rows,
-      ignored,
-      // The setup command a new session would run once approved, where it came from, and whether a
-      // person approved this exact text (the file's command is proposed, never approved by the file).
-      setup: {
-        command: setup.command,
-        source: setup.source,
-        sourceLabel: setup.source ? setupSourceLabel(setup.source, setup.defaultBranch) : null,
-        approved: setup.approved,
-        repoCommand: setup.repoCommand,
-      },
-    };
-  }),
+  layers: projectProcedure
+    .input(z.object({ cliConfig: UserSettings.optional() }))
+    .query(async ({ ctx, input }) => {
+      const [own, team] = await Promise.all([
+        readPublicSettings(ctx.db, { kind: "project", projectId: ctx.project.id }),
+        readPublicSettings(ctx.db, { kind: "team", teamId: ctx.project.teamId }),
+      ]);
+      const [{ resolved }, settings, { setup }] = await Promise.all([
+        // What the caller's own runs use: their own settings are the person layer ("you").
+        resolveProjectSettings(
+          { db: ctx.db, box: ctx.app.box, environment: ctx.app.environment },
+          ctx.project,
+          {},
+          ctx.user.id,
+          input.cliConfig,
+        ),
+        repoRunSettings(ctx.db, ctx.project, ctx.app.runDefaults, ctx.user.id, input.cliConfig),
+        readEnvironment(ctx.db, ctx.project),
+      ]);
+      const { checkpoints } = settings;
+      const { rows, ignored } = runSettingRows(settings);
+      return {
+        repoConfig: repoConfigStatus(settings.repoConfig),
+        model: resolvedRows(
+          resolved,
+          { project: own, team },
+          { canSeeServer: can(ctx.role, "projectModel") },
+        ),
+        checkpoints: checkpointRows(checkpoints.policy, checkpoints.sources),
+        // Limits, budget, sandbox resources and network, each with its source; what the file set but
+        // did not count (looser than the layer below) with the reason.
+        run: rows,
+        ignored,
+        // The setup command a new session would run once approved, where it came from, and whether a
+        // person approved this exact text (the file's command is proposed, never approved by the file).
+        setup: {
+          command: setup.command,
+          source: setup.source,
+          sourceLabel: setup.source ? setupSourceLabel(setup.source, setup.defaultBranch) : null,
+          approved: setup.approved,
+          repoCommand: setup.repoCommand,
+        },
+      };
+    }),
 
   /**
    * The chat box's model picker: the default (with where it comes from), the built-in offline model,

@@ -98,6 +98,7 @@ const FOLDS: EventFolds = {
       answerTools: [],
       model: body.model,
       startedWith: body.startedWith ?? null,
+      cliConfig: body.cliConfig ?? null,
       selectedIntent: null,
       status: "RUNNING",
       reason: null,

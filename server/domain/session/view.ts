@@ -15,6 +15,7 @@ import type { DiscoveredIntent } from "@/server/domain/intent/discovered-intent"
 import type { PreApprovableCategory } from "@/server/domain/policy/checkpoints";
 import type { DeliveryGate, DeliveryReport } from "@/server/domain/policy/delivery-gate";
 import type { ReasoningOutcome } from "@/server/domain/policy/reasoning-outcome";
+import type { UserSettings } from "@/server/domain/settings/user-config";
 import type {
   ApprovalStatus,
   EvidenceKind,
@@ -163,6 +164,14 @@ export interface RunView extends AnswerFields, RunTierFields, RunReasoningFields
   selectedIntent: { intentId: string; ownedScope: string[]; intentionId: string } | null;
   /** The model overrides the run was started with (run-started's `startedWith`; null in older logs). */
   startedWith: Record<string, unknown> | null;
+  /**
+   * The person's CLI user file's server keys sent with the run (run-started's `cliConfig`), and what of
+   * it was ignored as looser; null when the run was started without one.
+   */
+  cliConfig: {
+    settings: UserSettings;
+    ignored: { key: string; value: string; reason: string }[];
+  } | null;
   status: RunStatus;
   reason: string | null;
   startedAt: string;

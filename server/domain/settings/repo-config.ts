@@ -120,7 +120,7 @@ export function checkRepoConfig(raw: unknown): RepoConfigResult {
   return { status: "invalid", problem: `${REPO_CONFIG_PATH} on the default branch: ${problems.join("; ")}` };
 }
 
-export type CheckpointSource = "user" | "repo" | "project";
+export type CheckpointSource = "cli" | "user" | "repo" | "project";
 
 /** Each field's values from the least to the most careful: the repository may only move right. */
 const STRICTNESS = {

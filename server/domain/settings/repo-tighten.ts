@@ -21,13 +21,16 @@ import type {
  */
 
 /** Where a value came from: the repository file, the project's settings, or the server (env/defaults). */
-export type TightSource = "user" | "repo" | "project" | "server";
+export type TightSource = "cli" | "user" | "repo" | "project" | "server";
 
 export interface IgnoredSetting {
   /** The file's key, e.g. `limits.maxIterations`. */
   key: string;
-  /** Where the ignored value was set: the repository's file (absent, the default) or your own settings. */
-  layer?: "user";
+  /**
+   * Where the ignored value was set: the repository's file (absent, the default), your own settings
+   * ("user") or the CLI's user file sent with the run ("cli").
+   */
+  layer?: "user" | "cli";
   value: string;
   reason: string;
 }

@@ -49,29 +49,48 @@ export function readUserSettings(json: string | null | undefined): UserSettings 
 
 const show = (value: number | null): string => (value === null ? "unlimited" : String(value));
 
+/**
+ * The two person layers: "user", the person's stored settings (/account), and "cli", the server keys
+ * of the CLI's user file that `arbor run` sends with one run (issue #20), applied over the stored ones.
+ */
+export type PersonLayer = "user" | "cli";
+
+/** Where a run's CLI layer came from, as the session, the replay and `arbor history show` name it. */
+export const CLI_CONFIG_LABEL = "your CLI config (~/.config/arbor/config.yaml)";
+
+const WHO: Record<PersonLayer, string> = { user: "your own settings", cli: CLI_CONFIG_LABEL };
+/** How a source is named in a reason ("higher than the server's 10", "… than your own settings' 5"). */
+const whose = (source: TightSource | undefined): string =>
+  source === "user" ? "your own settings'" : `the ${source ?? "server"}'s`;
+
 /** One number a person may only lower; `out` collects the source and what was ignored. */
 function lowerBy<T extends number | null>(
   key: string,
   base: T,
   out: { sources: Record<string, TightSource>; ignored: IgnoredSetting[] },
   wanted: number | undefined,
+  layer: PersonLayer,
 ): T | number {
   if (wanted === undefined) return base;
   if (base === null || wanted <= base) {
-    out.sources[key] = "user";
+    out.sources[key] = layer;
     return wanted;
   }
   out.ignored.push({
     key,
-    layer: "user",
+    layer,
     value: String(wanted),
-    reason: `higher than the ${out.sources[key] ?? "server"}'s ${show(base)}: your own settings may only lower it`,
+    reason: `higher than ${whose(out.sources[key])} ${show(base)}: ${WHO[layer]} may only lower it`,
   });
   return base;
 }
 
 /** Run limits as the layers below made them, each lowered by the person's. */
-export function personLimits(below: Tightened<RivaLimits>, wanted: UserSettings["limits"]) {
+export function personLimits(
+  below: Tightened<RivaLimits>,
+  wanted: UserSettings["limits"],
+  layer: PersonLayer = "user",
+) {
   const out: Tightened<RivaLimits> = {
     value: below.value,
     sources: { ...below.sources },
@@ -84,23 +103,29 @@ export function personLimits(below: Tightened<RivaLimits>, wanted: UserSettings[
     Math.round(base.wallClockMs / 1000),
     out,
     w.wallClockSeconds,
+    layer,
   );
   out.value = {
-    maxDepth: lowerBy("limits.maxDepth", base.maxDepth, out, w.maxDepth),
+    maxDepth: lowerBy("limits.maxDepth", base.maxDepth, out, w.maxDepth, layer),
     maxCyclesPerIntention: lowerBy(
       "limits.maxCyclesPerIntention",
       base.maxCyclesPerIntention,
       out,
       w.maxCyclesPerIntention,
+      layer,
     ),
-    maxIterations: lowerBy("limits.maxIterations", base.maxIterations, out, w.maxIterations),
-    wallClockMs: out.sources["limits.wallClockSeconds"] === "user" ? seconds * 1000 : base.wallClockMs,
+    maxIterations: lowerBy("limits.maxIterations", base.maxIterations, out, w.maxIterations, layer),
+    wallClockMs: out.sources["limits.wallClockSeconds"] === layer ? seconds * 1000 : base.wallClockMs,
   };
   return out;
 }
 
 /** The run's budget as the layers below made it, lowered by the person's (or set, when unlimited). */
-export function personBudget(below: Tightened<RunBudget | null>, wanted: UserSettings["budgets"]) {
+export function personBudget(
+  below: Tightened<RunBudget | null>,
+  wanted: UserSettings["budgets"],
+  layer: PersonLayer = "user",
+) {
   const out: Tightened<RunBudget | null> = {
     value: below.value,
     sources: { ...below.sources },
@@ -108,8 +133,8 @@ export function personBudget(below: Tightened<RunBudget | null>, wanted: UserSet
   };
   const base = below.value ?? { maxCostUsd: null, maxTokens: null };
   const w = wanted ?? {};
-  const maxCostUsd = lowerBy("budgets.maxCostUsd", base.maxCostUsd, out, w.maxCostUsd);
-  const maxTokens = lowerBy("budgets.maxTokens", base.maxTokens, out, w.maxTokens);
+  const maxCostUsd = lowerBy("budgets.maxCostUsd", base.maxCostUsd, out, w.maxCostUsd, layer);
+  const maxTokens = lowerBy("budgets.maxTokens", base.maxTokens, out, w.maxTokens, layer);
   out.value = maxCostUsd === null && maxTokens === null ? null : { maxCostUsd, maxTokens };
   return out;
 }
@@ -121,16 +146,34 @@ export function personBudget(below: Tightened<RunBudget | null>, wanted: UserSet
 export function personCheckpoints(
   below: { policy: CheckpointPolicy; sources: Record<CheckpointField, CheckpointSource> },
   wanted: UserSettings["checkpoints"],
+  layer: PersonLayer = "user",
 ) {
   const layered = layerCheckpoints(below.policy, wanted);
   const sources = Object.fromEntries(
     (Object.keys(below.sources) as CheckpointField[]).map((field) => [
       field,
-      layered.sources[field] === "repo" ? "user" : below.sources[field],
+      layered.sources[field] === "repo" ? layer : below.sources[field],
     ]),
   ) as Record<CheckpointField, CheckpointSource>;
-  const ignored = ignoredCheckpoints(below.policy, wanted, layered.policy, "your own settings").map(
-    (row): IgnoredSetting => ({ ...row, layer: "user" }),
+  const ignored = ignoredCheckpoints(below.policy, wanted, layered.policy, WHO[layer]).map(
+    (row): IgnoredSetting => ({ ...row, layer }),
   );
   return { policy: layered.policy, sources, ignored };
+}
+
+/**
+ * A person layer as `key = value` pairs (`limits.maxIterations`, `checkpoints.commands`, `model.name`),
+ * in the file's order: what a run's start shows it set, and what `arbor config list` prints.
+ */
+export function userSettingEntries(settings: UserSettings): [key: string, value: string][] {
+  const text = (value: unknown): string =>
+    Array.isArray(value)
+      ? value.map((item) => (typeof item === "string" ? item : JSON.stringify(item))).join(", ") || "(none)"
+      : String(value);
+  return (Object.entries(settings) as [string, Record<string, unknown> | undefined][]).flatMap(
+    ([section, values]) =>
+      Object.entries(values ?? {})
+        .filter(([, value]) => value !== undefined)
+        .map(([key, value]): [string, string] => [`${section}.${key}`, text(value)]),
+  );
 }

@@ -1,5 +1,6 @@
 import { z } from "zod";
 import { DiscoveredIntent } from "@/server/domain/intent/discovered-intent";
+import { UserSettings } from "@/server/domain/settings/user-config";
 import { SandboxRuntime } from "@/server/domain/vocabulary/sandbox-runtime";
 import {
   FinalRunStatus,
@@ -47,6 +48,23 @@ export const RunStartedBody = z.object({
       modelName: z.string().max(200).optional(),
       timeoutMs: z.number().int().positive().optional(),
       offline: z.literal(true).optional(),
+    })
+    .optional(),
+  /**
+   * Issue #20: the server keys of the person's CLI user file (`~/.config/arbor/config.yaml`), sent
+   * with this run and applied as a person layer over their stored one (model name and timeout beat
+   * it; checkpoints, limits and budgets only ever tighten). Kept here so a resumed run, on any
+   * instance, applies exactly the same layer; `ignored` is what the file set that was looser than the
+   * layers below when the run started, with the reason. Absent: the run was started without one.
+   */
+  cliConfig: z
+    .object({
+      settings: UserSettings,
+      ignored: z
+        .array(
+          z.object({ key: z.string().max(200), value: z.string().max(2_000), reason: z.string().max(500) }),
+        )
+        .max(100),
     })
     .optional(),
 });
