@@ -1,4 +1,5 @@
 import { describe, expect, it } from "vitest";
+import { acceptRefusal } from "@/server/orchestrator/accept-intention";
 import { askEveryCommandProject, payloadOf } from "@/testing/harness/ask-every-command-project";
 
 /**
@@ -45,6 +46,8 @@ describe("the regression guard", () => {
       "regression guard: the project's tests (`npm test`) passed before the work and fail after it (1 failed: adds two numbers)",
     );
     expect(run?.status).toBe("FAILED");
+    // It had evidence, so it did not fail "for want of evidence": a person cannot accept it over the guard.
+    expect(acceptRefusal(view, root)).toContain("Only a node that failed for want of evidence");
     // Both runs went through the door as checks of the guard, the first only after the click.
     const ran = (await store.read(world.sessionId)).flatMap((event) =>
       event.body.type === "check-ran" && event.body.phase === "guard" ? [event.body.status] : [],

@@ -2,7 +2,8 @@
 
 import { useMutation } from "@tanstack/react-query";
 import { useState } from "react";
-import type { IntentionView, SessionView } from "@/server/domain/session/view";
+import { guardVerdict } from "@/server/domain/contract/regression-guard";
+import type { IntentionView, RunGuardView, SessionView } from "@/server/domain/session/view";
 import { describeError, useTRPC } from "../../_trpc/client";
 import { useSessionAccess } from "./node-context";
 
@@ -12,16 +13,24 @@ import { useSessionAccess } from "./node-context";
  * may approve. A reason is required; the log keeps it with the person's name. The server decides
  * (`acceptRefusal`); this only hides the control where it could not succeed. Not in the replay.
  */
+/** The regression guard stopped this root: it had evidence, so it is not "unproven" (the server refuses). */
+function guardFoundRegression(guard: RunGuardView | undefined): boolean {
+  if (!guard?.before || !guard.after) return false;
+  return guardVerdict(guard.command, guard.before, guard.after).kind === "regression";
+}
+
 export function AcceptAsVerified({ view, intention }: { view: SessionView; intention: IntentionView }) {
   const access = useSessionAccess();
   const trpc = useTRPC();
   const accept = useMutation(trpc.run.acceptAsVerified.mutationOptions());
   const [reason, setReason] = useState("");
-  const ended = view.runs[intention.runId]?.status !== "RUNNING";
+  const run = view.runs[intention.runId];
+  const ended = run?.status !== "RUNNING";
   const unproven =
     intention.status === "FAILED" &&
     intention.childIds.length === 0 &&
-    intention.cycles.at(-1)?.judgment === "SUCCESS";
+    intention.cycles.at(-1)?.judgment === "SUCCESS" &&
+    !(run?.rootId === intention.id && guardFoundRegression(run.guard));
   if (!access?.canRestore || !ended || !unproven) return null;
   return (
     <form
