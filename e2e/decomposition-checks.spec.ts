@@ -63,6 +63,8 @@ test("the decomposition card lists each child's exact checks, and approving it b
   await expect(checks.nth(1).getByTestId("child-check-fallback")).toHaveCount(0);
   // The task's own check at integration (nothing checkable named: the project's tests), listed too.
   await expect(card.getByTestId("integration-check-command")).toHaveText([DETECTED]);
+  // The regression guard (the project's whole test command) is listed, and the approval covers it.
+  await expect(card.getByTestId("guard-check-command")).toHaveText("npm test -- --test-reporter=tap");
   await card.getByTestId("approve").click();
 
   // The edit asks (a write); the detected tests never ask: the card's approval covers them.
@@ -70,6 +72,7 @@ test("the decomposition card lists each child's exact checks, and approving it b
   await write.getByTestId("approve").click();
   await expectRunStatus(page, "VERIFIED");
   await expect(page.locator('[data-testid="approval-card"][data-kind="command"]')).toHaveCount(0);
+  await expect(page.getByTestId("regression-guard")).toHaveAttribute("data-after", "passed");
   await expect(child(page, 0).getByTestId("contract-detected-tests")).toContainText(
     "Every named check was already green before any work",
   );
