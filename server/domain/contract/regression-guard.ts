@@ -39,14 +39,16 @@ function failing(result: CriterionResult): string {
   return `${tests.failed} failed${names}`;
 }
 
+/** Why a guard that could not run before the work has nothing to compare with (and is not run again). */
+export function guardStoodAside(command: string, why: string): string {
+  return `the project's tests (\`${command}\`) could not run before the work (${why}), so they cannot show a regression`;
+}
+
 /** What the guard's two runs say about the work between them. */
 export function guardVerdict(command: string, before: CriterionResult, after: CriterionResult): GuardVerdict {
   const named = `the project's tests (\`${command}\`)`;
   if (before.couldNotRun !== undefined)
-    return {
-      kind: "none",
-      note: `${named} could not run before the work (${before.couldNotRun}), so they cannot show a regression`,
-    };
+    return { kind: "none", note: guardStoodAside(command, before.couldNotRun) };
   if (after.couldNotRun !== undefined)
     return {
       kind: "regression",

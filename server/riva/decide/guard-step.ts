@@ -1,4 +1,4 @@
-import { type GuardVerdict, guardCommandFor, guardVerdict } from "@/server/domain/contract/regression-guard";
+import { guardCommandFor, guardStoodAside, guardVerdict } from "@/server/domain/contract/regression-guard";
 import type { IntentionView, RunView, SessionView } from "@/server/domain/session/view";
 import type { Step } from "./step";
 
@@ -48,9 +48,6 @@ export function guardBefore(
   return command ? { kind: "guard", root, phase: "before", command } : null;
 }
 
-const said = (verdict: GuardVerdict): string =>
-  verdict.kind === "regression" ? verdict.reason : verdict.note;
-
 /** A root's VERIFIED settle as the guard lets it through: its run after the work first, then the verdict. */
 export function guardSettle(run: RunView, step: Step): Step {
   if (step.kind !== "settle" || step.status !== "VERIFIED" || step.intention.id !== run.rootId) return step;
@@ -60,7 +57,7 @@ export function guardSettle(run: RunView, step: Step): Step {
   if (guard.before.couldNotRun !== undefined && !guard.after)
     return {
       ...step,
-      reason: `${step.reason}; ${said(guardVerdict(guard.command, guard.before, guard.before))}`,
+      reason: `${step.reason}; ${guardStoodAside(guard.command, guard.before.couldNotRun)}`,
     };
   if (!guard.after) return { kind: "guard", root: step.intention, phase: "after", command: guard.command };
   const verdict = guardVerdict(guard.command, guard.before, guard.after);

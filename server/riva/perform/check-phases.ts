@@ -103,30 +103,37 @@ export async function runBaseline(host: CycleHost, intention: IntentionView): Pr
 /**
  * A check outside any cycle that the policy would not run unasked: a command card for exactly it
  * (approving lets that command run there, bound by its hash), unless a person already answered one.
+ * `thought` says what the check is for (a contract check, or the regression guard).
  */
-function askFor(
+export function askFor(
   host: CycleHost,
   intention: IntentionView,
-  phase: "baseline" | "integration",
+  phase: "baseline" | "integration" | "guard",
   record: CheckRecord,
+  thought: (command: string) => string = contractCheckThought(phase),
 ): EventInput | null {
   const waiting = record.asks.find(
     (asked) => !(host.checkAnswered?.(intention, phase, asked.command) ?? false),
   );
   if (!waiting || !host.checkAnswered) return null;
-  const when = phase === "baseline" ? "before any work (the baseline)" : "at integration";
   return {
     type: "approval-requested",
     runId: host.runId,
     approvalId: randomUUID(),
     intentionId: intention.id,
     kind: "command",
-    thought: `Check ${when}: run \`${waiting.command}\` (a check of this intention's contract; it is not an action).`,
+    thought: thought(waiting.command),
     command: waiting.command,
     binding: waiting.binding,
     reason: waiting.reason,
     checkPhase: phase,
   };
+}
+
+function contractCheckThought(phase: "baseline" | "integration" | "guard") {
+  const when = phase === "baseline" ? "before any work (the baseline)" : "at integration";
+  return (command: string) =>
+    `Check ${when}: run \`${command}\` (a check of this intention's contract; it is not an action).`;
 }
 
 /** The intention's contract checked after its children settled; the verdict is the transition's. */

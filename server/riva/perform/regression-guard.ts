@@ -1,9 +1,7 @@
-import { randomUUID } from "node:crypto";
 import { verifyCriterion } from "@/server/contract/verify";
-import type { EventInput } from "@/server/domain/events/schema";
 import type { IntentionView } from "@/server/domain/session/view";
 import type { CheckRecord } from "./check-exec";
-import { checksExec } from "./check-phases";
+import { askFor, checksExec } from "./check-phases";
 import type { CycleHost } from "./cycle-host";
 
 const WHEN = {
@@ -31,22 +29,15 @@ export async function runRegressionGuard(
     { kind: "TESTS_PASS", command },
     host.testHints?.(root),
   );
-  const ask = record.asks[0];
-  if (ask && host.checkAnswered && !host.checkAnswered(root, "guard", ask.command)) {
-    const card: EventInput = {
-      type: "approval-requested",
-      runId: host.runId,
-      approvalId: randomUUID(),
-      intentionId: root.id,
-      kind: "command",
-      thought: `Regression guard ${WHEN[phase]}: run \`${ask.command}\` (the project's tests; they can only stop a "verified", never give one).`,
-      command: ask.command,
-      binding: ask.binding,
-      reason: ask.reason,
-      checkPhase: "guard",
-    };
-    return host.append([...record.events, card]);
-  }
+  const card = askFor(
+    host,
+    root,
+    "guard",
+    record,
+    (asked) =>
+      `Regression guard ${WHEN[phase]}: run \`${asked}\` (the project's tests; they can only stop a "verified", never give one).`,
+  );
+  if (card) return host.append([...record.events, card]);
   await host.append([
     ...record.events,
     { type: "regression-guard-checked", runId: host.runId, intentionId: root.id, phase, command, result },
