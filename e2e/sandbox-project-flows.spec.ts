@@ -73,15 +73,20 @@ test("a Node project with a dependency: `npm ci` then `npm test`, live output, t
   });
   await signUp(page, newUser("npmci"));
   await createProject(page, "Duration (Node)", `file://${nodeProjectWithDependency()}`);
-  await openProjectSettings(page);
 
-  // The lock file gives the setup command; a person approves it once; the phases keep their defaults.
+  // The lock file gives the setup command; the project page asks for it where work starts, and a person
+  // approves it once there; the settings page shows it approved, the phases keep their defaults.
+  const notice = page.getByTestId("setup-notice");
+  await expect(notice).toContainText("waits for approval");
+  await expect(notice.getByTestId("setup-notice-command")).toHaveText("npm ci");
+  await expect(notice).toContainText("detected from the lock file");
+  await notice.getByTestId("setup-notice-approve").click();
+  await expect(notice.getByTestId("setup-notice-approved")).toContainText("every new session runs npm ci");
+  await openProjectSettings(page);
   await expect(page.getByTestId("setup-command")).toContainText("npm ci");
-  await expect(page.getByTestId("setup-command")).toContainText("detected from the lock file");
+  await expect(page.getByTestId("setup-approval")).toContainText("Approved");
   await expect(page.getByTestId("egress-setup-mode")).toHaveValue("registries");
   await expect(page.getByTestId("egress-agent-mode")).toHaveValue("off");
-  await page.getByTestId("setup-approve").click();
-  await expect(page.getByTestId("setup-approval")).toContainText("Approved");
 
   await startTask(page, "run `npm ci` and then run `npm test`");
   const testStep = child(page, 1);

@@ -7,6 +7,7 @@ import { useRouter } from "next/navigation";
 import { describeError, useTRPC } from "../_trpc/client";
 import { NotFound } from "./not-found";
 import { RepositoryCard } from "./project/repository-card";
+import { SetupNotice } from "./project/setup-notice";
 import { ImportSession, ProjectMemory } from "./project-capture";
 import { ProjectInstructionsCard } from "./project-instructions-card";
 import { SwitchBar } from "./session/switch-bar";
@@ -61,6 +62,7 @@ export function ProjectView({ projectId }: { projectId: string }) {
       </div>
       <div className="project-columns">
         <div className="stack">
+          <SetupNotice projectId={projectId} canApprove={project.data.permissions.settings} />
           <section className="card" aria-label="New task">
             <h2>Give the agent a task</h2>
             <p className="muted small">

@@ -51,7 +51,7 @@ export function EnvironmentPanel({
         </div>
       )}
       {setup && (
-        <details open={setup.status === "failed"} data-testid="environment-setup">
+        <details open={setup.status !== "ok"} data-testid="environment-setup">
           <summary>
             Setup <code>{setup.command}</code>:{" "}
             {setup.status === "ok"

@@ -7,7 +7,11 @@ function outcome(result: CriterionResult | null): { state: string; text: string 
   if (result.couldNotRun !== undefined)
     return { state: "could-not-run", text: `could not run (${result.couldNotRun})` };
   const tests = result.tests;
-  if (result.passed) return { state: "passed", text: tests ? `passed (${tests.passed} tests)` : "passed" };
+  if (result.passed)
+    return {
+      state: "passed",
+      text: tests ? `passed (${tests.passed} ${tests.passed === 1 ? "test" : "tests"})` : "passed",
+    };
   if (!tests) return { state: "failed", text: "failed" };
   const names = tests.failingTests.length > 0 ? `: ${tests.failingTests.slice(0, 5).join(", ")}` : "";
   return { state: "failed", text: `failed (${tests.failed} of ${tests.total}${names})` };
@@ -21,7 +25,11 @@ function outcome(result: CriterionResult | null): { state: string; text: string 
 export function RegressionGuardLine({ guard }: { guard: RunGuardView | undefined }) {
   if (!guard) return null;
   const before = outcome(guard.before);
-  const after = outcome(guard.after);
+  // A guard that could not run before the work stands aside: no run after it, and none is pending.
+  const after =
+    !guard.after && before.state === "could-not-run"
+      ? { state: "stood-aside", text: "not run (nothing to compare with, so it cannot show a regression)" }
+      : outcome(guard.after);
   const regression =
     before.state === "passed" && (after.state === "failed" || after.state === "could-not-run");
   return (
