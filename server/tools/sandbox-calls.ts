@@ -66,7 +66,7 @@ export function commandFailure(result: ExecResult, what: string): ToolOutput & {
       exitCode: result.exitCode,
       timedOut: true,
     };
-  const detail = result.stderr.trim().split("\n").at(-1)?.slice(0, 300);
+  const detail = failureDetail(result.stderr);
   return {
     ok: false,
     code: what.startsWith("git") ? "git_failed" : "command_failed",
@@ -75,6 +75,25 @@ export function commandFailure(result: ExecResult, what: string): ToolOutput & {
     exitCode: result.exitCode,
     timedOut: false,
   };
+}
+
+/** Node's closing line after an uncaught error: it names the runtime, not what went wrong. */
+const RUNTIME_BANNER = /^Node\.js v\d+\.\d+\.\d+$/;
+const STACK_FRAME = /^at\s/;
+const NAMES_AN_ERROR = /\b(error|err!|fatal|failed|not found|denied|refused)\b/i;
+
+/**
+ * The one stderr line that says why a command failed, for its message: the last line that names an
+ * error (`Error: No compatible signature found…`, `npm ERR! …`), else the last line that is not a stack
+ * frame or Node's version banner. The whole output stays in the result; this is only the summary.
+ */
+export function failureDetail(stderr: string): string | undefined {
+  const lines = stderr
+    .split("\n")
+    .map((line) => line.trim())
+    .filter((line) => line !== "" && !RUNTIME_BANNER.test(line) && !STACK_FRAME.test(line));
+  const named = lines.findLast((line) => NAMES_AN_ERROR.test(line));
+  return (named ?? lines.at(-1))?.slice(0, 300);
 }
 
 export function isFailure(
