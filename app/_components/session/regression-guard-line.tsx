@@ -13,10 +13,24 @@ function outcome(result: CriterionResult | null): { state: string; text: string 
   return { state: "failed", text: `failed (${tests.failed} of ${tests.total}${names})` };
 }
 
+/** The runs after the work in order, each repair cycle between the run that asked for it and the next. */
+function afterTheWork(guard: RunGuardView): string {
+  const afters = guard.afters;
+  if (afters.length === 0) return `after the work ${outcome(null).text}`;
+  const parts = afters.map((after, index) => {
+    const text = `${index === 0 ? "after the work" : "after the repair cycle"} ${outcome(after).text}`;
+    return index < guard.repairs.length ? `${text} → repair cycle` : text;
+  });
+  // A repair cycle given but not yet followed by its run.
+  if (guard.repairs.length >= afters.length) parts.push(`after the repair cycle ${outcome(null).text}`);
+  return parts.join(" → ");
+}
+
 /**
  * The regression guard on the run's root, live and in the replay: the project's tests before any work
- * and after it. It only ever stops a VERIFIED (green before, red after), so it is shown apart from the
- * node's evidence.
+ * and after it — and, when the first run after the work showed a regression, the repair cycle the
+ * root got and the run after it (only the latest run counts). It only ever stops a VERIFIED, so it is
+ * shown apart from the node's evidence.
  */
 export function RegressionGuardLine({ guard }: { guard: RunGuardView | undefined }) {
   if (!guard) return null;
@@ -30,9 +44,9 @@ export function RegressionGuardLine({ guard }: { guard: RunGuardView | undefined
       data-testid="regression-guard"
       data-before={before.state}
       data-after={after.state}
+      data-repairs={guard.repairs.length}
     >
-      regression guard <code>{guard.command}</code>: before any work {before.text}; after the work{" "}
-      {after.text}
+      regression guard <code>{guard.command}</code>: before any work {before.text}; {afterTheWork(guard)}
     </div>
   );
 }

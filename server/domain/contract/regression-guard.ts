@@ -109,5 +109,8 @@ export function guardFailedAfterRepairs(regressions: readonly string[]): string 
   const before = earlier
     .reverse()
     .map((reason, index) => `run ${index + 1} after the work: ${reason.replace(/^regression guard: /, "")}`);
-  return capEnd(`${latest}, after ${earlier.length} repair cycle${earlier.length === 1 ? "" : "s"} (${before.join("; ")})`, 3_000);
+  return capEnd(
+    `${latest}, after ${earlier.length} repair cycle${earlier.length === 1 ? "" : "s"} (${before.join("; ")})`,
+    3_000,
+  );
 }

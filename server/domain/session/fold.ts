@@ -207,14 +207,16 @@ const FOLDS: EventFolds = {
   "regression-guard-checked": (view, body) => {
     const run = view.runs[body.runId];
     if (!run) return;
-    const guard = run.guard ? { ...run.guard } : {
-      command: body.command,
-      before: null,
-      after: null,
-      afters: [],
-      repairsAllowed: 0,
-      repairs: [],
-    };
+    const guard = run.guard
+      ? { ...run.guard }
+      : {
+          command: body.command,
+          before: null,
+          after: null,
+          afters: [],
+          repairsAllowed: 0,
+          repairs: [],
+        };
     guard.command = body.command;
     if (body.phase === "before") {
       guard.before = body.result;
@@ -228,7 +230,8 @@ const FOLDS: EventFolds = {
   "regression-guard-repair": (view, body) => {
     const run = view.runs[body.runId];
     const cyclesBefore = view.intentions[body.intentionId]?.cycles.length ?? 0;
-    if (run?.guard) run.guard = { ...run.guard, repairs: [...run.guard.repairs, { reason: body.reason, cyclesBefore }] };
+    if (run?.guard)
+      run.guard = { ...run.guard, repairs: [...run.guard.repairs, { reason: body.reason, cyclesBefore }] };
   },
   "decision-made": (view, body) => {
     view.intentions[body.intentionId]?.decisions.push({ decision: body.decision, reason: body.reason });

@@ -92,11 +92,16 @@ function repairOrFail(
   const before = guard.before;
   if (!before) return failed(regression);
   if (guard.repairs.length >= guard.repairsAllowed)
-    return failed(guardFailedAfterRepairs([...regressionsOf(guard, before, guard.afters.slice(0, -1)), regression]));
+    return failed(
+      guardFailedAfterRepairs([...regressionsOf(guard, before, guard.afters.slice(0, -1)), regression]),
+    );
   // A decomposed root does no work of its own (its parts are settled): nothing could act on the repair.
   if (root.childIds.length > 0)
     return failed(`${regression}; no repair cycle is given for a decomposed root (its parts are settled)`);
-  if (root.cycles.length >= limits.maxCyclesPerIntention || actionCyclesInRun(view, run.id) >= limits.maxIterations)
+  if (
+    root.cycles.length >= limits.maxCyclesPerIntention ||
+    actionCyclesInRun(view, run.id) >= limits.maxIterations
+  )
     return failed(`${regression}; no action cycle is left for a repair (the run's cycle limits are spent)`);
   return { kind: "guard-repair", root, reason: guardRepairReason(regression) };
 }
@@ -126,7 +131,8 @@ export function guardSettle(
   const verdict = guardVerdict(guard.command, guard.before, guard.after);
   if (verdict.kind === "regression")
     return repairOrFail(view, run, guard, step.intention, verdict.reason, limits);
-  const repaired = guard.repairs.length > 0 ? ` (after ${repairCount(guard.repairs.length)} for a regression)` : "";
+  const repaired =
+    guard.repairs.length > 0 ? ` (after ${repairCount(guard.repairs.length)} for a regression)` : "";
   return { ...step, reason: `${step.reason}; ${verdict.note}${repaired}` };
 }
 
