@@ -1,5 +1,6 @@
 import { answerReply, writeAttemptReply } from "./answer-replies";
 import { deliveryReply, offersDelivery } from "./delivery-replies";
+import { repairFixesSumTest, repairLooksAtSumTest } from "./guard-replies";
 import { mcpSumDue, mcpSumReply } from "./mcp-replies";
 import { qaReviewReply, SUBMIT_QA } from "./qa-replies";
 import {
@@ -182,63 +183,12 @@ const actOnceThen = (name: string, reply: (request: ChatRequest) => FakeReply): 
   ],
 });
 
-/** The act request of a regression guard's repair cycle ("Why this cycle") naming the failing test. */
-const repairNaming = (testName: string) => (request: ChatRequest) =>
-  offers(SHELL)(request) &&
-  request.messages.some((message) => {
-    const text = textOf(message);
-    return text.includes("## Why this cycle") && text.includes(testName);
-  });
-
 export const SCENARIOS: Record<string, Scenario> = {
-  /**
-   * The regression guard's test project (sum.js and its node:test): the task's edit breaks "adds two
-   * numbers"; in the repair cycle, told that test fails, the model updates it to the new behaviour.
-   */
-  "guard-repair-sum": {
-    name: "guard-repair-sum",
-    rules: [
-      {
-        description: "act, a repair cycle naming the failing test `adds two numbers`: update that test",
-        match: repairNaming("adds two numbers"),
-        reply: () => ({
-          type: "tool-calls",
-          calls: [
-            {
-              name: "fs_write",
-              arguments: {
-                thought: "The task changed sum on purpose; the test must expect the new behaviour.",
-                path: "test/sum.test.js",
-                content: `const test = require("node:test");
-const assert = require("node:assert");
-const { sum } = require("../sum");
-test("adds two numbers", () => assert.strictEqual(sum(1, 2), -1));
-`,
-              },
-            },
-          ],
-        }),
-      },
-      ...defaultRules,
-    ],
-  },
-  /** The same project; in the repair cycle the model only looks (`cat` the test): the tests stay red. */
+  // The regression guard's test project (sum.js and its node:test), see guard-replies.ts.
+  "guard-repair-sum": { name: "guard-repair-sum", rules: [repairFixesSumTest, ...defaultRules] },
   "guard-repair-sum-looks": {
     name: "guard-repair-sum-looks",
-    rules: [
-      {
-        description:
-          "act, a repair cycle naming the failing test `adds two numbers`: cat the test, change nothing",
-        match: repairNaming("adds two numbers"),
-        reply: () => ({
-          type: "tool-calls",
-          calls: [
-            { name: SHELL, arguments: { thought: "Look at the test.", command: "cat test/sum.test.js" } },
-          ],
-        }),
-      },
-      ...defaultRules,
-    ],
+    rules: [repairLooksAtSumTest, ...defaultRules],
   },
   "empty-then-valid": actOnceThen("empty-then-valid", () => ({ type: "text", text: "" })),
   "asks-for-files-then-valid": actOnceThen("asks-for-files-then-valid", () => ({

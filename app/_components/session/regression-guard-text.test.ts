@@ -1,0 +1,44 @@
+import { describe, expect, it } from "vitest";
+import type { CriterionResult } from "@/server/domain/contract/criteria";
+import type { RunGuardView } from "@/server/domain/session/view";
+import { afterTheWork } from "./regression-guard-text";
+
+const criterion = { kind: "TESTS_PASS", command: "npm test" } as const;
+const green: CriterionResult = { criterion, passed: true, evidence: "ok" };
+const red = {
+  criterion,
+  passed: false,
+  evidence: "1 failed",
+  tests: {
+    runner: "node-test",
+    passed: 2,
+    failed: 1,
+    skipped: 0,
+    total: 3,
+    failingTests: ["adds two numbers"],
+    source: "reporter",
+  },
+} as CriterionResult;
+const guard = (afters: CriterionResult[], repairs = 0): RunGuardView => ({
+  command: "npm test",
+  before: green,
+  after: afters.at(-1) ?? null,
+  afters,
+  repairsAllowed: 1,
+  repairs: Array.from({ length: repairs }, () => ({ reason: "r", cyclesBefore: 1 })),
+});
+
+describe("the guard line's runs after the work", () => {
+  it("one run (an older log, or no regression): as before", () => {
+    expect(afterTheWork(guard([red]))).toBe("after the work failed (1 of 3: adds two numbers)");
+    expect(afterTheWork(guard([]))).toBe("after the work not run yet");
+  });
+  it("before → after (regression) → repair cycle → after (held), and the run still to come", () => {
+    expect(afterTheWork(guard([red, green], 1))).toBe(
+      "after the work failed (1 of 3: adds two numbers) → repair cycle → after the repair cycle passed",
+    );
+    expect(afterTheWork(guard([red], 1))).toBe(
+      "after the work failed (1 of 3: adds two numbers) → repair cycle → after the repair cycle not run yet",
+    );
+  });
+});
