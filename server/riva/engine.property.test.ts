@@ -1,5 +1,6 @@
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
+import { guardVerdict } from "@/server/domain/contract/regression-guard";
 import { requestedCommand } from "@/server/domain/contract/requested-command";
 import type { CheckpointAnswerInput } from "@/server/domain/events/checkpoint-schema";
 import type { CheckpointPolicyInput } from "@/server/domain/policy/checkpoints";
@@ -116,7 +117,14 @@ function checkpointAnswer(approval: ApprovalView, view: SessionView, pick: Verdi
 
 const world = fc.record({
   checkpoints,
-  task: fc.constantFrom("run `a` and then run `b`", "run `x`", "add a login page", "a; b; c; d; e; f"),
+  task: fc.constantFrom(
+    "run `a` and then run `b`",
+    "run `x`",
+    "add a login page",
+    "a; b; c; d; e; f",
+    // A root with a file check of its own: with a test script, the regression guard watches it.
+    "replace `a + b` with `a - b` in `sum.js`",
+  ),
   plans: fc.array(planAnswer, { minLength: 1, maxLength: 12 }),
   actions: fc.array(actionAnswer, { minLength: 1, maxLength: 12 }),
   execs: fc.array(execAnswer, { minLength: 1, maxLength: 12 }),
@@ -128,6 +136,8 @@ const world = fc.record({
       maxTokens: fc.constantFrom(null, 40, 100),
     }),
   ),
+  // A project with a test script: discovery detects `npm test`, and the regression guard runs.
+  withTests: fc.boolean(),
   // Restarts (issue #15): the server dies after this many appends of each life; a new one resumes.
   crashes: fc.array(fc.integer({ min: 1, max: 40 }), { maxLength: 3 }),
   limits: fc.record({
@@ -163,6 +173,28 @@ function checkInvariants(view: SessionView, runId: string, limits: typeof DEFAUL
   const root = run?.rootId ? view.intentions[run.rootId] : undefined;
   if (run?.status === "VERIFIED") expect(root?.status).toBe("VERIFIED");
   if (run?.status === "FAILED") expect(root?.status).not.toBe("VERIFIED");
+  // The regression guard: never more repairs than recorded, and a VERIFIED root rests on its latest run.
+  const guard = run?.guard;
+  if (guard) {
+    expect(guard.repairs.length).toBeLessThanOrEqual(guard.repairsAllowed);
+    expect(guard.repairs.length).toBeLessThanOrEqual(guard.afters.length);
+    if (root?.status === "VERIFIED" && guard.before && guard.before.couldNotRun === undefined) {
+      expect(guard.afters.length).toBe(guard.repairs.length + 1);
+      const latest = guard.afters.at(-1);
+      if (latest) expect(guardVerdict(guard.command, guard.before, latest).kind).not.toBe("regression");
+    }
+  }
+}
+
+/** Intent discovery's listing and package.json read, answered as a project with a test script has them. */
+function projectWithTests(command: string): { exitCode: number; stdout: string } | null {
+  if (command.startsWith("if [ ! -e /workspace ]"))
+    return { exitCode: 0, stdout: "f package.json\nf test/a.test.js\n" };
+  if (command.startsWith("realpath -m -- /workspace/package.json"))
+    return { exitCode: 0, stdout: "/workspace/package.json\n" };
+  if (command.startsWith("if [ -d /workspace/package.json ]"))
+    return { exitCode: 0, stdout: '{"scripts":{"test":"node --test"}}\n' };
+  return null;
 }
 
 const PEOPLE_ARE_NOT = new Set(["auto", "policy", "critic"]);
@@ -227,7 +259,9 @@ describe("RivaEngine under random scripts", () => {
           // Past the script, the model keeps answering: retries would go on forever without limits.
           nextAction: (_, count) => at(w.actions, count),
         });
-        const sandboxes = new FakeSandboxProvider((_, count) => at(w.execs, count));
+        const sandboxes = new FakeSandboxProvider(
+          (command, count) => (w.withTests ? projectWithTests(command) : null) ?? at(w.execs, count),
+        );
         let asked = 0;
         let judged = 0;
         const { view, events, runId, restarts } = await runTask({

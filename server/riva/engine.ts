@@ -34,6 +34,7 @@ import { callWithRetries, modelFailedEvents } from "./perform/model-calls";
 import { decomposeIntention, type PlanningHost, planIntention, rootTaskOf } from "./perform/planning";
 import { checkDelivery, deliveryReported, type QaHost, qaNotesFor, reviewIntention } from "./perform/qa";
 import { actCarry, afterActEvents, type ReasoningHost, warmUp } from "./perform/reasoning";
+import { guardRepairEvent } from "./perform/regression-guard";
 import { readRepoContext } from "./perform/repo-context";
 import { chaosDue, chaosTurn, criticTurn, inFullMode, librarianTurn } from "./perform/roles";
 import type { SessionWorkspace } from "./perform/session-workspace";
@@ -150,7 +151,7 @@ export class RivaEngine {
       case "close-interrupted-cycle":
         return this.recoverInterrupted(step.intention, step.cycleId);
       case "act":
-        return this.act(step.intention, step.previousAttempts, signal);
+        return this.act(step.intention, step.previousAttempts, signal, step.retryReason);
       case "integrate":
         return this.cycles.integrate(step.intention);
       case "execute-approved":
@@ -168,6 +169,8 @@ export class RivaEngine {
         return this.cycles.baseline(step.intention);
       case "guard":
         return this.cycles.guard(step.root, step.phase, step.command);
+      case "guard-repair":
+        return this.append([guardRepairEvent(this.runId, step.root, step.reason)]);
       case "ask":
       case "judge":
       case "reflect":
@@ -216,11 +219,12 @@ export class RivaEngine {
     intention: IntentionView,
     previousAttempts: string[],
     signal: AbortSignal,
+    retryReason?: string,
   ): Promise<void> {
     const opening: EventInput[] =
       intention.status === "PENDING" ? [this.status(intention, "ACTIVE", null)] : [];
     const attempt = intention.cycles.length + 1;
-    const retry = `attempt ${attempt}: no decomposition trigger fired yet`;
+    const retry = `attempt ${attempt}: ${retryReason ?? "no decomposition trigger fired yet"}`;
     if (attempt > 1) opening.push(this.decision(intention, "retry", retry));
     if (opening.length > 0) await this.append(opening);
     if (chaosDue(this.host(), intention))

@@ -1,5 +1,6 @@
 import { answerReply, writeAttemptReply } from "./answer-replies";
 import { deliveryReply, offersDelivery } from "./delivery-replies";
+import { repairFixesSumTest, repairLooksAtSumTest } from "./guard-replies";
 import { mcpSumDue, mcpSumReply } from "./mcp-replies";
 import { qaReviewReply, SUBMIT_QA } from "./qa-replies";
 import {
@@ -183,6 +184,12 @@ const actOnceThen = (name: string, reply: (request: ChatRequest) => FakeReply): 
 });
 
 export const SCENARIOS: Record<string, Scenario> = {
+  // The regression guard's test project (sum.js and its node:test), see guard-replies.ts.
+  "guard-repair-sum": { name: "guard-repair-sum", rules: [repairFixesSumTest, ...defaultRules] },
+  "guard-repair-sum-looks": {
+    name: "guard-repair-sum-looks",
+    rules: [repairLooksAtSumTest, ...defaultRules],
+  },
   "empty-then-valid": actOnceThen("empty-then-valid", () => ({ type: "text", text: "" })),
   "asks-for-files-then-valid": actOnceThen("asks-for-files-then-valid", () => ({
     type: "text",

@@ -85,12 +85,15 @@ export function askEveryCommandProject(options: {
     return seen;
   }
 
-  /** Starts the task in agent mode on this test's session, under "ask before every command". */
-  async function start() {
+  /**
+   * Starts the task in agent mode on this test's session, under "ask before every command", with the
+   * fake model's `scenario`.
+   */
+  async function start(scenario = "default") {
     const store = new EventStore(world.db);
     const orch = world.orchestrator({
       log: store,
-      model: world.scriptedModel("default"),
+      model: world.scriptedModel(scenario),
       runningRuns: async () => [],
       checkpointsOf: async () => CheckpointPolicy.parse({ commands: "ask-always" }),
     });

@@ -130,10 +130,18 @@ export function runLines(view: SessionView, run: RunView): TreeLine[] {
     lines.push(
       ...checkLines([run.guard.before], `guard:${run.id}:before`, 2, "regression guard, before the work:"),
     );
-  if (run.guard?.after)
-    lines.push(
-      ...checkLines([run.guard.after], `guard:${run.id}:after`, 2, "regression guard, after the work:"),
-    );
+  // Each run after the work in order; a repair cycle between a regression and the next run.
+  for (const [index, after] of (run.guard?.afters ?? []).entries()) {
+    const label =
+      index === 0 ? "regression guard, after the work:" : "regression guard, after the repair cycle:";
+    lines.push(...checkLines([after], `guard:${run.id}:after${index === 0 ? "" : `:${index}`}`, 2, label));
+    const repair = run.guard?.repairs[index];
+    if (repair)
+      lines.push({
+        key: `guard:${run.id}:repair:${index}`,
+        text: indented(`repair cycle: ${clip(repair.reason, 300)}`, 2).join("\n"),
+      });
+  }
   for (const message of view.messages)
     if (message.runId === run.id && message.role !== "user")
       lines.push({

@@ -1,3 +1,4 @@
+import { capEnd } from "../text/cap";
 import type { CriterionResult } from "./criteria";
 import { requestedCommand } from "./requested-command";
 
@@ -81,4 +82,35 @@ export function guardVerdict(command: string, before: CriterionResult, after: Cr
     kind: "held",
     note: `${named} failed before the work and after it; without test counts they cannot show whether it got worse`,
   };
+}
+
+/**
+ * Repair cycles a run's root gets when the guard's run after the work shows a regression: one, like
+ * an engineer who looks at the failing tests once before giving up. Recorded on the guard's "before"
+ * event, so a run resumed under another version keeps the number it started with.
+ */
+export const GUARD_REPAIRS = 1;
+
+const REPAIR_REASON_CHARS = 1_500;
+
+/** What the root's repair cycle is asked to do, from the regression the guard saw (bounded text). */
+export function guardRepairReason(regression: string): string {
+  return capEnd(
+    `${regression}. Look at the failing tests and fix what the work broke, keeping the task itself done: its own check must pass again, and the project's tests run again after this cycle.`,
+    REPAIR_REASON_CHARS,
+  );
+}
+
+/** A second regression, with no repair left: the reason names every run after the work. */
+export function guardFailedAfterRepairs(regressions: readonly string[]): string {
+  const [latest, ...earlier] = [...regressions].reverse();
+  if (!latest) return "regression guard: no run after the work";
+  if (earlier.length === 0) return latest;
+  const before = earlier
+    .reverse()
+    .map((reason, index) => `run ${index + 1} after the work: ${reason.replace(/^regression guard: /, "")}`);
+  return capEnd(
+    `${latest}, after ${earlier.length} repair cycle${earlier.length === 1 ? "" : "s"} (${before.join("; ")})`,
+    3_000,
+  );
 }

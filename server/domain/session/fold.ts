@@ -207,8 +207,31 @@ const FOLDS: EventFolds = {
   "regression-guard-checked": (view, body) => {
     const run = view.runs[body.runId];
     if (!run) return;
-    const guard = run.guard ?? { command: body.command, before: null, after: null };
-    run.guard = { ...guard, command: body.command, [body.phase]: body.result };
+    const guard = run.guard
+      ? { ...run.guard }
+      : {
+          command: body.command,
+          before: null,
+          after: null,
+          afters: [],
+          repairsAllowed: 0,
+          repairs: [],
+        };
+    guard.command = body.command;
+    if (body.phase === "before") {
+      guard.before = body.result;
+      guard.repairsAllowed = body.repairs ?? 0;
+    } else {
+      guard.after = body.result;
+      guard.afters = [...guard.afters, body.result];
+    }
+    run.guard = guard;
+  },
+  "regression-guard-repair": (view, body) => {
+    const run = view.runs[body.runId];
+    const cyclesBefore = view.intentions[body.intentionId]?.cycles.length ?? 0;
+    if (run?.guard)
+      run.guard = { ...run.guard, repairs: [...run.guard.repairs, { reason: body.reason, cyclesBefore }] };
   },
   "decision-made": (view, body) => {
     view.intentions[body.intentionId]?.decisions.push({ decision: body.decision, reason: body.reason });

@@ -94,6 +94,11 @@ export interface BuildContextInput {
   finishedSubtrees: readonly FinishedSubtree[];
   /** Items people restored on the current intention, oldest first (see restored-section.ts). */
   restored?: readonly RestoredRef[];
+  /**
+   * Why this cycle runs although the last attempt succeeded (the regression guard's repair: its
+   * command, counts and failing test names). Bounded by the decider; capped here again.
+   */
+  whyThisCycle?: string;
   limits?: Partial<ContextLimits>;
 }
 
@@ -243,6 +248,8 @@ function rawTokens(input: BuildContextInput): number {
   return estimateTokens(canonicalJson(material));
 }
 
+const WHY_THIS_CYCLE_CHARS = 2_000;
+
 export function buildContext(input: BuildContextInput): BuiltContext {
   const limits = { ...CONTEXT_LIMITS, ...input.limits };
   const dropped: DroppedItem[] = [];
@@ -255,6 +262,7 @@ export function buildContext(input: BuildContextInput): BuiltContext {
     ["Repository", repoSection(input.repoContext, limits, dropped)],
     ["Finished and verified", finishedSection(input.finishedSubtrees, limits, dropped)],
     ["Earlier attempts at the current intention", failures.text],
+    ...(input.whyThisCycle ? [["Why this cycle", squeeze(input.whyThisCycle, WHY_THIS_CYCLE_CHARS)]] : []),
   ];
   const restored = restoredSection(input.restored ?? [], restorables(input), limits);
   const body = [

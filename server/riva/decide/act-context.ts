@@ -10,6 +10,7 @@ import {
 } from "@/server/model/context/build-context";
 import type { AttemptView } from "@/server/model/context/failure-summary";
 import { squeeze } from "@/server/model/context/text";
+import { guardRepairState } from "./guard-step";
 import { attemptedAction } from "./tool-action";
 
 /**
@@ -125,6 +126,13 @@ export function finishedSubtreesOf(view: SessionView, intention: IntentionView):
   return finished;
 }
 
+/** A regression guard's repair cycle of the root: what the guard saw is the reason for this cycle. */
+function repairOf(view: SessionView, intention: IntentionView): { whyThisCycle?: string } {
+  const run = view.runs[intention.runId];
+  const repair = run ? guardRepairState(run, intention) : null;
+  return repair?.kind === "due" ? { whyThisCycle: repair.reason } : {};
+}
+
 /** SessionView + intention → what the context builder needs (the repository text comes from the sandbox). */
 export function actContextInput(
   view: SessionView,
@@ -148,6 +156,7 @@ export function actContextInput(
     instructions: view.runs[intention.runId]?.intent?.instructions ?? [],
     finishedSubtrees: finishedSubtreesOf(view, intention),
     restored: intention.restored.map((entry) => ({ id: entry.id, by: entry.by })),
+    ...repairOf(view, intention),
   };
 }
 

@@ -13,7 +13,7 @@ import {
   reflectionStep,
 } from "./checkpoints";
 import { leafEvidence, weakestEvidence } from "./evidence";
-import { guardBefore, guardSettle } from "./guard-step";
+import { actionCyclesInRun, guardBefore, guardRepairState, guardSettle } from "./guard-step";
 import { canVerifyDirectly, failureSummary, shouldDecompose } from "./heuristics";
 import { beforeRunEnds, QA_OFF, type QaSettings, qaReviewDue } from "./qa";
 import type { Step } from "./step";
@@ -112,7 +112,7 @@ export function nextStep(view: SessionView, runId: string, context: StepContext)
     if (over) return { kind: "ask-budget", root, spent: over };
     return budgetGate(view, step.intention, context.budget ?? null, context.limits) ?? step;
   }
-  return guardSettle(run, step);
+  return guardSettle(view, run, step, context.limits);
 }
 
 function visit(
@@ -175,6 +175,11 @@ function visit(
     return { kind: "close-interrupted-cycle", intention: node, cycleId: last.id };
   }
   if (last && last.judgment === null) return judgmentStep(view, node, last, questions);
+  // The regression guard gave the root a repair cycle: act once more, or fail when that cycle missed.
+  const repair = guardRepairState(run, node);
+  if (repair?.kind === "failed")
+    return { kind: "settle", intention: node, status: "FAILED", reason: repair.reason };
+  if (repair?.kind === "due") return actStep(view, run, node, limits, tiers, repair.reason);
   if (last && last.judgment !== "SUCCESS" && last.reflection === null && questions.reviewReflection === "ask")
     return reflectionStep(view, node, last);
   if (last?.judgment === "SUCCESS") {
@@ -198,22 +203,42 @@ function visit(
       return { kind: "decompose", intention: node, trigger: trigger.reason, summary: failureSummary(cycles) };
     }
   }
-  const cyclesInRun = Object.values(view.intentions)
-    .filter((intention) => intention.runId === run.id)
-    .reduce((sum, intention) => sum + intention.cycles.filter((cycle) => !cycle.interrupted).length, 0);
-  if (cyclesInRun >= limits.maxIterations) {
+  return actStep(view, run, node, limits, tiers, null);
+}
+
+/**
+ * The next cycle of a leaf, within the run's cycle limit. `repair` is the regression guard's reason
+ * when it is a repair cycle: the last line of the attempts the model reads (act-context.ts also gives
+ * it its own section of the request).
+ */
+function actStep(
+  view: SessionView,
+  run: RunView,
+  node: IntentionView,
+  limits: RivaLimits,
+  tiers: TierConfig | null,
+  repair: string | null,
+): Step {
+  if (actionCyclesInRun(view, run.id) >= limits.maxIterations) {
     return {
       kind: "end",
       status: "FAILED",
       reason: `limit reached: max iterations (${limits.maxIterations} action cycles)`,
     };
   }
-  if (tiers) return tierGone(node, tiers) ?? { kind: "act", intention: node, ...tierAttempts(node, tiers) };
-  const previousAttempts = cycles.map(
+  const why = repair === null ? {} : { retryReason: `repair cycle: ${repair}` };
+  const withRepair = (attempts: string[]) => (repair === null ? attempts : [...attempts, repair]);
+  if (tiers) {
+    const gone = tierGone(node, tiers);
+    if (gone) return gone;
+    const { previousAttempts } = tierAttempts(node, tiers);
+    return { kind: "act", intention: node, previousAttempts: withRepair(previousAttempts), ...why };
+  }
+  const previousAttempts = node.cycles.map(
     (cycle) =>
       `${attemptedAction(cycle.action)} → ${cycle.judgment ?? "?"}: ${cycle.reflection ?? cycle.judgmentReason ?? ""}`,
   );
-  return { kind: "act", intention: node, previousAttempts };
+  return { kind: "act", intention: node, previousAttempts: withRepair(previousAttempts), ...why };
 }
 
 /** An action approval (a command or another tool call) of this intention that no cycle has carried out yet. */

@@ -39,7 +39,13 @@ export type Step =
    * Ask the model for the next action. `previousAttempts` is the short list the offline model reads;
    * the request itself is built from the store by act-context.ts (chain, contract, capped attempts, …).
    */
-  | { kind: "act"; intention: IntentionView; previousAttempts: string[] }
+  | {
+      kind: "act";
+      intention: IntentionView;
+      previousAttempts: string[];
+      /** Why this is one more attempt, when it is not the usual retry (a regression guard's repair). */
+      retryReason?: string;
+    }
   /** A person approved (or edited) the command of the next cycle: run exactly that. */
   | { kind: "execute-approved"; intention: IntentionView; approval: ApprovalView }
   /** A person rejected the command: the cycle is recorded as skipped, and the loop goes on. */
@@ -56,6 +62,8 @@ export type Step =
   | { kind: "baseline"; intention: IntentionView }
   /** The regression guard: the project's tests before any work of the run, and before its root settles. */
   | { kind: "guard"; root: IntentionView; phase: "before" | "after"; command: string }
+  /** The guard's latest run showed a regression and the root has a repair left: record the repair cycle. */
+  | { kind: "guard-repair"; root: IntentionView; reason: string }
   /** A judgment question (or an intention's budget) goes to a person, with the auto proposal. */
   | {
       kind: "ask";

@@ -1,4 +1,6 @@
 import { verifyCriterion } from "@/server/contract/verify";
+import { GUARD_REPAIRS } from "@/server/domain/contract/regression-guard";
+import type { EventInput } from "@/server/domain/events/schema";
 import type { IntentionView } from "@/server/domain/session/view";
 import type { CheckRecord } from "./check-exec";
 import { askFor, checksExec } from "./check-phases";
@@ -40,6 +42,20 @@ export async function runRegressionGuard(
   if (card) return host.append([...record.events, card]);
   await host.append([
     ...record.events,
-    { type: "regression-guard-checked", runId: host.runId, intentionId: root.id, phase, command, result },
+    {
+      type: "regression-guard-checked",
+      runId: host.runId,
+      intentionId: root.id,
+      phase,
+      command,
+      result,
+      // The repairs this run may get are fixed when it starts, so a resume gives the same answer.
+      ...(phase === "before" ? { repairs: GUARD_REPAIRS } : {}),
+    },
   ]);
+}
+
+/** The root got a repair cycle for the guard's regression (decide/guard-step.ts decided it). */
+export function guardRepairEvent(runId: string, root: IntentionView, reason: string): EventInput {
+  return { type: "regression-guard-repair", runId, intentionId: root.id, reason };
 }

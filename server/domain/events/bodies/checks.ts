@@ -51,10 +51,34 @@ export const RegressionGuardCheckedBody = z.object({
   phase: z.enum(["before", "after"]),
   command: z.string().max(2_000),
   result: CriterionResult,
+  /**
+   * On the "before" run: how many repair cycles the run's root may get for a regression (the constant
+   * of the version that started the guard, so a resume gives the same answer). Absent (logs from before
+   * repairs existed): none.
+   */
+  repairs: z.number().int().nonnegative().max(10).optional(),
+});
+
+/**
+ * The guard's run after the work showed a regression and the root got a repair cycle instead of
+ * FAILED (decide/guard-step.ts): the next act of the root carries `reason` (what the guard saw: its
+ * command, counts and failing test names), and the guard runs again before any VERIFIED.
+ */
+export const RegressionGuardRepairBody = z.object({
+  type: z.literal("regression-guard-repair"),
+  runId: z.string(),
+  /** The run's root intention. */
+  intentionId: z.string(),
+  reason: z.string().max(4_000),
 });
 
 /**
  * This family's event types (contract checks run outside a cycle).
  * The union (schema.ts) is every family's tuple; a new type of this family goes here.
  */
-export const CHECK_EVENTS = [CheckRanBody, ChecksBaselinedBody, RegressionGuardCheckedBody] as const;
+export const CHECK_EVENTS = [
+  CheckRanBody,
+  ChecksBaselinedBody,
+  RegressionGuardCheckedBody,
+  RegressionGuardRepairBody,
+] as const;
