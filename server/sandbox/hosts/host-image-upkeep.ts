@@ -1,5 +1,6 @@
 import "server-only";
 import type Docker from "dockerode";
+import type { Logger } from "pino";
 import { statusOf } from "../docker-errors";
 import { imageIdOf } from "./docker-host";
 import {
@@ -61,6 +62,54 @@ export async function upkeepEngineImages(
   for (const candidate of candidates)
     if (await removeUnused(docker, candidate.id).catch(() => false)) removed.push(candidate);
   return removed;
+}
+
+/** What the image upkeep has done on one engine since the server started (the status bar shows it). */
+export interface EngineUpkeepStatus {
+  imagesRemoved: number;
+  /** When the upkeep last looked at the engine (ISO time); null: not yet. */
+  lastUpkeepAt: string | null;
+}
+
+/**
+ * The periodic image upkeep of one engine — the local one when no ARBOR_DOCKER_HOSTS is set, or each
+ * listed host — with what it has removed so far. A round that fails is logged and changes nothing: its
+ * images are looked at again next round.
+ */
+export class EngineImageUpkeep {
+  private removed = 0;
+  private at: string | null = null;
+
+  constructor(
+    readonly hostId: string,
+    private readonly docker: Docker,
+    /** The engine images are copied from; null when this engine is that one. */
+    private readonly source: Docker | null,
+    private readonly log: Logger,
+  ) {}
+
+  get status(): EngineUpkeepStatus {
+    return { imagesRemoved: this.removed, lastUpkeepAt: this.at };
+  }
+
+  async run(
+    currentProjectImages: CurrentProjectImages,
+    minProjectImageAgeMs: number,
+  ): Promise<Array<ImageToRemove & { host: string }>> {
+    const removed = await upkeepEngineImages(this.docker, {
+      source: this.source,
+      currentProjectImages,
+      minProjectImageAgeMs,
+    }).catch((error: unknown) => {
+      this.log.warn({ host: this.hostId, err: error }, "image upkeep on a host failed");
+      return null;
+    });
+    if (removed === null) return [];
+    this.removed += removed.length;
+    this.at = new Date().toISOString();
+    if (removed.length > 0) this.log.info({ host: this.hostId, removed }, "old images removed from host");
+    return removed.map((image) => ({ ...image, host: this.hostId }));
+  }
 }
 
 /**
