@@ -187,6 +187,7 @@ function create() {
   const imageUpkeep = startImageUpkeep({
     db,
     sandboxes,
+    sandboxImage: env.ARBOR_SANDBOX_IMAGE,
     isBuilding: (projectId) => projectImages.isBuilding(projectId),
     intervalMs: env.ARBOR_DOCKER_HOST_UPKEEP_MS,
     log: logger,

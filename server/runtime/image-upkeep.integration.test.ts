@@ -7,7 +7,7 @@ import { EngineImageUpkeep } from "@/server/sandbox/hosts/host-image-upkeep";
 import { projectImageTag } from "@/server/sandbox/project-image/project-images";
 import { createTestDb, seedSession } from "@/testing/db/test-db";
 import { PREFIX, silent } from "@/testing/sandbox/docker";
-import { ensureSmallSandboxImage } from "@/testing/sandbox/small-image";
+import { ensureSmallSandboxImage, SMALL_SANDBOX_IMAGE } from "@/testing/sandbox/small-image";
 import { currentProjectImagesFrom, startImageUpkeep } from "./image-upkeep";
 
 /**
@@ -36,10 +36,24 @@ function commit(labels: Record<string, string>, tag?: string): string {
 }
 
 /** A stopped container made from the image (what a stopped sandbox or a warm one looks like to the engine). */
-function stoppedContainerOf(image: string): void {
+function stoppedContainerOf(image: string): string {
   const name = `${PREFIX}-upkeep-user-${users.length}`;
-  docker("create", "--name", name, image);
   users.push(name);
+  return docker("create", "--name", name, image);
+}
+
+/**
+ * The local engine, except that the upkeep's listing of all containers misses one: as if it were made
+ * from an image between the listing and the removal. Everything else is the engine's own answer.
+ */
+function engineRacedBy(containerId: () => string | null): Docker {
+  const engine = new Docker();
+  const raced = Object.create(engine) as Docker;
+  raced.listContainers = (async (options?: Docker.ContainerListOptions) => {
+    const all = await engine.listContainers(options);
+    return options?.filters ? all : all.filter((container) => container.Id !== containerId());
+  }) as Docker["listContainers"];
+  return raced;
 }
 
 describe.skipIf(process.getuid?.() !== 0)("image upkeep on the single local engine", () => {
@@ -71,6 +85,10 @@ describe.skipIf(process.getuid?.() !== 0)("image upkeep on the single local engi
     const sandboxUnnamed = commit({ "arbor.sandbox.hash": `${PREFIX}-before` });
     const sandboxUnnamedInUse = commit({ "arbor.sandbox.hash": `${PREFIX}-used` });
     stoppedContainerOf(sandboxUnnamedInUse);
+    // The sandbox image the server runs, named by the ID of a build that has no name.
+    const sandboxById = commit({ "arbor.sandbox.hash": `${PREFIX}-by-id` });
+    const raced = commit(label(project.id), projectImageTag(project.id, "raced"));
+    let racer: string | null = stoppedContainerOf(raced);
     // The projects run their `new` build (and the server's image); the second one's next image builds.
     await db.project.update({
       where: { id: project.id },
@@ -87,7 +105,13 @@ describe.skipIf(process.getuid?.() !== 0)("image upkeep on the single local engi
       },
     });
 
-    const upkeep = new EngineImageUpkeep("local", new Docker(), null, silent);
+    const upkeep = new EngineImageUpkeep({
+      hostId: "local",
+      docker: engineRacedBy(() => racer),
+      source: null,
+      keepImages: [sandboxById],
+      log: silent,
+    });
     expect(upkeep.status).toEqual({ imagesRemoved: 0, lastUpkeepAt: null });
     const removed = await upkeep.run(currentProjectImagesFrom(db), 0);
     const mine = new Set(made);
@@ -104,7 +128,11 @@ describe.skipIf(process.getuid?.() !== 0)("image upkeep on the single local engi
     const present = (id: string) =>
       spawnSync("docker", ["image", "inspect", id], { stdio: "ignore" }).status === 0;
     expect([old, sandboxUnnamed].map(present)).toEqual([false, false]);
-    expect([current, oldInUse, beingBuilt, sandboxUnnamedInUse].map(present)).toEqual([
+    // Kept: the current hash, what containers use, the building project's, the server's sandbox image,
+    // and the one the engine refused (a container was made from it after the listing).
+    expect([current, oldInUse, beingBuilt, sandboxUnnamedInUse, sandboxById, raced].map(present)).toEqual([
+      true,
+      true,
       true,
       true,
       true,
@@ -112,13 +140,16 @@ describe.skipIf(process.getuid?.() !== 0)("image upkeep on the single local engi
     ]);
     expect(upkeep.status).toEqual({ imagesRemoved: removed.length, lastUpkeepAt: expect.any(String) });
 
-    // Its build over in the database but still running in this process: still left alone.
+    // Its build over in the database but still running in this process: still left alone. The refused
+    // image goes on the next pass, its container gone.
+    docker("rm", racer as string);
+    racer = null;
     await db.projectImageBuild.updateMany({ where: { projectId: building.id }, data: { status: "failed" } });
     const ours = async (isBuilding: (id: string) => boolean) =>
       (await upkeep.run(currentProjectImagesFrom(db, isBuilding), 0))
         .filter((image) => mine.has(image.id))
         .map((image) => image.id);
-    expect(await ours((id) => id === building.id)).toEqual([]);
+    expect(await ours((id) => id === building.id)).toEqual([raced]);
     // Once no build runs, its old image goes too (the project runs the server's image).
     expect(await ours(() => false)).toEqual([beingBuilt]);
   }, 30_000);
@@ -127,6 +158,7 @@ describe.skipIf(process.getuid?.() !== 0)("image upkeep on the single local engi
     const handle = startImageUpkeep({
       db,
       sandboxes: new DockerSandboxProvider({ logger: silent }),
+      sandboxImage: SMALL_SANDBOX_IMAGE,
       isBuilding: () => false,
       intervalMs: 1_000,
       log: silent,

@@ -64,6 +64,8 @@ export interface ImageUpkeepHandle {
 export function startImageUpkeep(deps: {
   db: Pick<PrismaClient, "project" | "projectImageBuild">;
   sandboxes: SandboxProvider;
+  /** The server's sandbox image (ARBOR_SANDBOX_IMAGE): never removed, even named by an unnamed build's ID. */
+  sandboxImage: string;
   isBuilding: (projectId: string) => boolean;
   intervalMs: number;
   log: Logger;
@@ -74,7 +76,13 @@ export function startImageUpkeep(deps: {
     sandboxes instanceof MultiHostSandboxProvider
       ? null
       : // The client the local provider makes too (DOCKER_HOST or the local socket).
-        new EngineImageUpkeep("local", new Docker(), null, deps.log);
+        new EngineImageUpkeep({
+          hostId: "local",
+          docker: new Docker(),
+          source: null,
+          keepImages: [deps.sandboxImage],
+          log: deps.log,
+        });
   const upkeep = () =>
     local
       ? local.run(current, MIN_PROJECT_IMAGE_AGE_MS)

@@ -19,6 +19,11 @@ export interface EngineUpkeepOptions {
   source: Docker | null;
   currentProjectImages: CurrentProjectImages;
   minProjectImageAgeMs: number;
+  /**
+   * Images kept whatever their marks say: the server's sandbox image, which ARBOR_SANDBOX_IMAGE may name
+   * by ID (an unnamed build). A name the engine cannot resolve now fails the round: nothing is removed.
+   */
+  keepImages?: readonly string[];
   nowMs?: number;
 }
 
@@ -32,9 +37,10 @@ export async function upkeepEngineImages(
   docker: Docker,
   options: EngineUpkeepOptions,
 ): Promise<ImageToRemove[]> {
-  const [images, containers] = await Promise.all([
+  const [images, containers, kept] = await Promise.all([
     docker.listImages() as Promise<UpkeepImage[]>,
     docker.listContainers({ all: true }),
+    Promise.all((options.keepImages ?? []).map((name) => imageIdOf(docker, name))),
   ]);
   const projectIds = [...new Set(images.flatMap((image) => image.Labels?.[LABEL_PROJECT] ?? []))] as string[];
   const currentProjectImages =
@@ -52,7 +58,10 @@ export async function upkeepEngineImages(
   }
   const candidates = imagesToRemove({
     images,
-    usedImageIds: new Set(containers.map((container) => container.ImageID)),
+    usedImageIds: new Set([
+      ...containers.map((container) => container.ImageID),
+      ...kept.filter((id): id is string => id !== null),
+    ]),
     sourceIds,
     currentProjectImages,
     nowMs: options.nowMs ?? Date.now(),
@@ -80,13 +89,21 @@ export class EngineImageUpkeep {
   private removed = 0;
   private at: string | null = null;
 
+  readonly hostId: string;
+
   constructor(
-    readonly hostId: string,
-    private readonly docker: Docker,
-    /** The engine images are copied from; null when this engine is that one. */
-    private readonly source: Docker | null,
-    private readonly log: Logger,
-  ) {}
+    private readonly options: {
+      hostId: string;
+      docker: Docker;
+      /** The engine images are copied from; null when this engine is that one. */
+      source: Docker | null;
+      /** The server's sandbox image on this engine: never removed (see EngineUpkeepOptions). */
+      keepImages: readonly string[];
+      log: Logger;
+    },
+  ) {
+    this.hostId = options.hostId;
+  }
 
   get status(): EngineUpkeepStatus {
     return { imagesRemoved: this.removed, lastUpkeepAt: this.at };
@@ -96,18 +113,20 @@ export class EngineImageUpkeep {
     currentProjectImages: CurrentProjectImages,
     minProjectImageAgeMs: number,
   ): Promise<Array<ImageToRemove & { host: string }>> {
-    const removed = await upkeepEngineImages(this.docker, {
-      source: this.source,
+    const { docker, source, keepImages, log } = this.options;
+    const removed = await upkeepEngineImages(docker, {
+      source,
       currentProjectImages,
       minProjectImageAgeMs,
+      keepImages,
     }).catch((error: unknown) => {
-      this.log.warn({ host: this.hostId, err: error }, "image upkeep on a host failed");
+      log.warn({ host: this.hostId, err: error }, "image upkeep on a host failed");
       return null;
     });
     if (removed === null) return [];
     this.removed += removed.length;
     this.at = new Date().toISOString();
-    if (removed.length > 0) this.log.info({ host: this.hostId, removed }, "old images removed from host");
+    if (removed.length > 0) log.info({ host: this.hostId, removed }, "old images removed from host");
     return removed.map((image) => ({ ...image, host: this.hostId }));
   }
 }

@@ -80,12 +80,13 @@ export class MultiHostSandboxProvider implements SandboxProvider {
     this.upkeep = new Map(
       options.hosts.map((host) => [
         host.config.id,
-        new EngineImageUpkeep(
-          host.config.id,
-          host.docker,
-          host.docker === options.imageSource ? null : options.imageSource,
-          options.log,
-        ),
+        new EngineImageUpkeep({
+          hostId: host.config.id,
+          docker: host.docker,
+          source: host.docker === options.imageSource ? null : options.imageSource,
+          keepImages: [host.provider.image],
+          log: options.log,
+        }),
       ]),
     );
     this.health = new HostHealth(
