@@ -138,9 +138,6 @@ function create() {
       ? new SandboxHosts({ db, store, sandboxes, log: logger })
       : null;
   sandboxHosts?.start();
-  // Each host's old images of Arbor's (superseded copies, project images of an old hash), when unused.
-  if (sandboxes instanceof MultiHostSandboxProvider)
-    startImageUpkeep({ db, sandboxes, intervalMs: env.ARBOR_DOCKER_HOST_UPKEEP_MS, log: logger });
   // Every connection through the egress proxy is an event of the session whose container made it.
   onEgressConnection((connection) => {
     const { sessionId, at: _at, ...rest } = connection;
@@ -184,6 +181,16 @@ function create() {
       return (await repoRunSettings(db, project, runDefaults)).egress.value;
     },
     egressProxy: getEgressProxy(),
+  });
+  // Arbor's old images (project images of an old hash, superseded builds and copies), when unused: on
+  // each listed Docker host, or on the local engine; never a project's while its image builds.
+  const imageUpkeep = startImageUpkeep({
+    db,
+    sandboxes,
+    sandboxImage: env.ARBOR_SANDBOX_IMAGE,
+    isBuilding: (projectId) => projectImages.isBuilding(projectId),
+    intervalMs: env.ARBOR_DOCKER_HOST_UPKEEP_MS,
+    log: logger,
   });
   // Prices, budgets and model tiers come from the optional model config; a bad file stops the server,
   // listing every problem.
@@ -370,6 +377,7 @@ function create() {
     relayedHub,
     tierModels,
     projectImages,
+    imageUpkeep,
     runDefaults,
     telemetry,
     restartSandbox,

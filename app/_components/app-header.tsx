@@ -47,6 +47,11 @@ export function AppHeader() {
           </span>
         )}
         {status.data?.hosts && <DockerHostImages hosts={status.data.hosts} />}
+        {status.data?.imageUpkeep && status.data.imageUpkeep.imagesRemoved > 0 && (
+          <span className="pill" data-testid="image-upkeep" title={upkeepNote(status.data.imageUpkeep)}>
+            Old images removed: {status.data.imageUpkeep.imagesRemoved}
+          </span>
+        )}
         {auth?.user && (
           <>
             <Link
@@ -77,8 +82,8 @@ interface HostImage {
   lastUpkeepAt?: string | null;
 }
 
-/** What the image upkeep did on a host, for its tooltip. */
-function upkeepNote(host: HostImage): string {
+/** What the image upkeep did on a host (or the local engine), for its tooltip. */
+function upkeepNote(host: Pick<HostImage, "imagesRemoved" | "lastUpkeepAt">): string {
   if (!host.lastUpkeepAt) return "Old images: not looked at yet.";
   const at = new Date(host.lastUpkeepAt).toLocaleTimeString();
   return `Old images removed since start: ${host.imagesRemoved ?? 0} (last looked at ${at}).`;

@@ -183,6 +183,7 @@ beforeAll(async () => {
     tierModels: [],
     sandboxes: { ping: async () => undefined, get: async () => null },
     projectImages: { isBuilding: () => false },
+    imageUpkeep: { localStatus: () => null },
     mcp: { healthOf: () => [], remember: () => undefined },
     orchestrator: new Proxy(
       {},

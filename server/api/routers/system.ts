@@ -7,10 +7,11 @@ import { MultiHostSandboxProvider } from "@/server/sandbox/hosts/multi-host-prov
 export const systemRouter = createRouter({
   /**
    * What the UI shows in its status bar: which model answers, whether the Docker engine answers and,
-   * with several Docker hosts, each host's sandbox image ID and whether it is the current build.
+   * with several Docker hosts, each host's sandbox image ID and whether it is the current build (and
+   * what each host's image upkeep removed); with the local engine alone, what its image upkeep removed.
    */
   status: protectedProcedure.meta({ tokenCallers: true }).query(async ({ ctx }) => {
-    const { model, sandboxes } = ctx.app;
+    const { model, sandboxes, imageUpkeep } = ctx.app;
     let docker: { ok: true } | { ok: false; message: string } = { ok: true };
     try {
       await sandboxes.ping();
@@ -19,7 +20,12 @@ export const systemRouter = createRouter({
     }
     const hosts =
       sandboxes instanceof MultiHostSandboxProvider ? await sandboxes.imageStatus().catch(() => null) : null;
-    return { model: { id: model.id, label: model.label, offline: model.offline }, docker, hosts };
+    return {
+      model: { id: model.id, label: model.label, offline: model.offline },
+      docker,
+      hosts,
+      imageUpkeep: imageUpkeep.localStatus(),
+    };
   }),
 
   /** The agent's tools, their risk and category (what `--approve` names): `arbor tools list`. */

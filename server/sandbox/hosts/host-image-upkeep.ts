@@ -1,5 +1,6 @@
 import "server-only";
 import type Docker from "dockerode";
+import type { Logger } from "pino";
 import { statusOf } from "../docker-errors";
 import { imageIdOf } from "./docker-host";
 import {
@@ -18,6 +19,11 @@ export interface EngineUpkeepOptions {
   source: Docker | null;
   currentProjectImages: CurrentProjectImages;
   minProjectImageAgeMs: number;
+  /**
+   * Images kept whatever their marks say: the server's sandbox image, which ARBOR_SANDBOX_IMAGE may name
+   * by ID (an unnamed build). A name the engine cannot resolve now fails the round: nothing is removed.
+   */
+  keepImages?: readonly string[];
   nowMs?: number;
 }
 
@@ -31,9 +37,10 @@ export async function upkeepEngineImages(
   docker: Docker,
   options: EngineUpkeepOptions,
 ): Promise<ImageToRemove[]> {
-  const [images, containers] = await Promise.all([
+  const [images, containers, kept] = await Promise.all([
     docker.listImages() as Promise<UpkeepImage[]>,
     docker.listContainers({ all: true }),
+    Promise.all((options.keepImages ?? []).map((name) => imageIdOf(docker, name))),
   ]);
   const projectIds = [...new Set(images.flatMap((image) => image.Labels?.[LABEL_PROJECT] ?? []))] as string[];
   const currentProjectImages =
@@ -51,7 +58,10 @@ export async function upkeepEngineImages(
   }
   const candidates = imagesToRemove({
     images,
-    usedImageIds: new Set(containers.map((container) => container.ImageID)),
+    usedImageIds: new Set([
+      ...containers.map((container) => container.ImageID),
+      ...kept.filter((id): id is string => id !== null),
+    ]),
     sourceIds,
     currentProjectImages,
     nowMs: options.nowMs ?? Date.now(),
@@ -61,6 +71,64 @@ export async function upkeepEngineImages(
   for (const candidate of candidates)
     if (await removeUnused(docker, candidate.id).catch(() => false)) removed.push(candidate);
   return removed;
+}
+
+/** What the image upkeep has done on one engine since the server started (the status bar shows it). */
+export interface EngineUpkeepStatus {
+  imagesRemoved: number;
+  /** When the upkeep last looked at the engine (ISO time); null: not yet. */
+  lastUpkeepAt: string | null;
+}
+
+/**
+ * The periodic image upkeep of one engine — the local one when no ARBOR_DOCKER_HOSTS is set, or each
+ * listed host — with what it has removed so far. A round that fails is logged and changes nothing: its
+ * images are looked at again next round.
+ */
+export class EngineImageUpkeep {
+  private removed = 0;
+  private at: string | null = null;
+
+  readonly hostId: string;
+
+  constructor(
+    private readonly options: {
+      hostId: string;
+      docker: Docker;
+      /** The engine images are copied from; null when this engine is that one. */
+      source: Docker | null;
+      /** The server's sandbox image on this engine: never removed (see EngineUpkeepOptions). */
+      keepImages: readonly string[];
+      log: Logger;
+    },
+  ) {
+    this.hostId = options.hostId;
+  }
+
+  get status(): EngineUpkeepStatus {
+    return { imagesRemoved: this.removed, lastUpkeepAt: this.at };
+  }
+
+  async run(
+    currentProjectImages: CurrentProjectImages,
+    minProjectImageAgeMs: number,
+  ): Promise<Array<ImageToRemove & { host: string }>> {
+    const { docker, source, keepImages, log } = this.options;
+    const removed = await upkeepEngineImages(docker, {
+      source,
+      currentProjectImages,
+      minProjectImageAgeMs,
+      keepImages,
+    }).catch((error: unknown) => {
+      log.warn({ host: this.hostId, err: error }, "image upkeep on a host failed");
+      return null;
+    });
+    if (removed === null) return [];
+    this.removed += removed.length;
+    this.at = new Date().toISOString();
+    if (removed.length > 0) log.info({ host: this.hostId, removed }, "old images removed from host");
+    return removed.map((image) => ({ ...image, host: this.hostId }));
+  }
 }
 
 /**

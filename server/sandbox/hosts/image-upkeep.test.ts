@@ -28,6 +28,10 @@ const images: UpkeepImage[] = [
   image("sha256:operators", ["postgres:16"]),
   image("sha256:operators-named-like-ours", ["arbor-sandbox:old"]),
   image("sha256:dangling", null),
+  // sandbox-image/build.sh's builds: the current one by name, an older one left unnamed, one just made.
+  image("sha256:sandbox-now", ["arbor-sandbox:latest"], { "arbor.sandbox.hash": "b" }),
+  image("sha256:sandbox-before", null, { "arbor.sandbox.hash": "a" }),
+  image("sha256:sandbox-naming", ["<none>:<none>"], { "arbor.sandbox.hash": "c" }, NOW / 1000 - 60),
   image("sha256:none", ["<none>:<none>"]),
 ];
 
@@ -59,11 +63,18 @@ describe("image upkeep on a Docker host", () => {
       "sha256:v1-stale stale-copy",
       "sha256:p-old old-project-image",
       "sha256:q-old old-project-image",
+      "sha256:sandbox-before superseded-sandbox-image",
     ]);
   });
 
   it("keeps whatever a container (running, stopped or warm) was made from", () => {
-    const used = new Set(["sha256:v2", "sha256:v1-stale", "sha256:p-old", "sha256:q-old"]);
+    const used = new Set([
+      "sha256:v2",
+      "sha256:v1-stale",
+      "sha256:p-old",
+      "sha256:q-old",
+      "sha256:sandbox-before",
+    ]);
     expect(ids(facts({ usedImageIds: used }))).toEqual([]);
   });
 
@@ -75,6 +86,7 @@ describe("image upkeep on a Docker host", () => {
       "sha256:v2 superseded-copy",
       "sha256:p-old old-project-image",
       "sha256:q-old old-project-image",
+      "sha256:sandbox-before superseded-sandbox-image",
     ]);
   });
 
@@ -82,6 +94,13 @@ describe("image upkeep on a Docker host", () => {
     expect(ids(facts({ minProjectImageAgeMs: 30_000 }))).toContain("sha256:p-fresh old-project-image");
     expect(ids(facts({ minProjectImageAgeMs: 60_001 }))).not.toContain("sha256:p-fresh old-project-image");
     expect(ids(facts({ minProjectImageAgeMs: 60_000 }))).toContain("sha256:p-fresh old-project-image");
+    // The same for a sandbox image the builder has not named yet.
+    expect(ids(facts({ minProjectImageAgeMs: 60_001 }))).not.toContain(
+      "sha256:sandbox-naming superseded-sandbox-image",
+    );
+    expect(ids(facts({ minProjectImageAgeMs: 60_000 }))).toContain(
+      "sha256:sandbox-naming superseded-sandbox-image",
+    );
   });
 
   it("lists the names copies carry, for the source lookups", () => {

@@ -3,6 +3,8 @@ import { COPY_REPO } from "./image-copies";
 
 /** The project label Arbor's project image builds carry (project-images.ts), kept by save/load. */
 export const LABEL_PROJECT = "arbor.project";
+/** The label sandbox-image/build.sh puts on the sandbox image (a hash of its recipe). */
+export const LABEL_SANDBOX_HASH = "arbor.sandbox.hash";
 
 /** What one engine's image listing says of an image (a subset of dockerode's ImageInfo). */
 export interface UpkeepImage {
@@ -29,11 +31,18 @@ export interface UpkeepFacts {
    */
   currentProjectImages: ReadonlyMap<string, string | null>;
   nowMs: number;
-  /** A project image younger than this is kept: a build just finished may not be recorded yet. */
+  /**
+   * A project image or unnamed sandbox image younger than this is kept: a build just finished may not
+   * be recorded (or named) yet.
+   */
   minProjectImageAgeMs: number;
 }
 
-export type UpkeepReason = "superseded-copy" | "stale-copy" | "old-project-image";
+export type UpkeepReason =
+  | "superseded-copy"
+  | "stale-copy"
+  | "old-project-image"
+  | "superseded-sandbox-image";
 
 export interface ImageToRemove {
   id: string;
@@ -59,14 +68,18 @@ export function copiedNames(images: UpkeepImage[]): string[] {
 
 function whyRemove(image: UpkeepImage, facts: UpkeepFacts): UpkeepReason | null {
   const tags = namesOf(image);
+  const oldEnough = facts.nowMs - image.Created * 1000 >= facts.minProjectImageAgeMs;
   const projectId = image.Labels?.[LABEL_PROJECT];
   if (projectId !== undefined) {
     if (!facts.currentProjectImages.has(projectId)) return null;
     const current = facts.currentProjectImages.get(projectId) ?? null;
     if (current !== null && tags.includes(current)) return null;
-    const ageMs = facts.nowMs - image.Created * 1000;
-    return ageMs >= facts.minProjectImageAgeMs ? "old-project-image" : null;
+    return oldEnough ? "old-project-image" : null;
   }
+  // A sandbox image build.sh made whose name moved on to a newer build: nothing can start from it by
+  // name any more. Young ones stay, as the classic builder names its image only after committing it.
+  if (image.Labels?.[LABEL_SANDBOX_HASH] !== undefined && tags.length === 0)
+    return oldEnough ? "superseded-sandbox-image" : null;
   const ours = tags.filter((tag) => tag.startsWith(`${COPY_REPO}:`));
   // Never anything Arbor did not put there: only images with its `arbor-copy:` tag from here on.
   if (ours.length === 0) return null;
@@ -84,8 +97,9 @@ function whyRemove(image: UpkeepImage, facts: UpkeepFacts): UpkeepReason | null 
 /**
  * The images on one engine that Arbor put there and nothing needs any more: a copy whose name moved to
  * a newer copy, a copy whose names all point to another build on the source engine (the sandbox image
- * rebuilt), and a project's image of a hash that is no longer the project's current one — each only
- * when no container, running or stopped (warm pool included), was made from it. Current images, images
+ * rebuilt), a project's image of a hash that is no longer the project's current one, and a sandbox
+ * image left without a name by a rebuild — each only when no container, running or stopped (warm pool
+ * included), was made from it. Current images, images
  * without Arbor's marks and images of projects this database does not know are always kept.
  */
 export function imagesToRemove(facts: UpkeepFacts): ImageToRemove[] {

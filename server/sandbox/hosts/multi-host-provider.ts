@@ -17,7 +17,7 @@ import type {
 import { SandboxError, SandboxUnavailableError } from "../types";
 import { ensureImageOn, imageIdOf, measureHost, removeSupersededCopies } from "./docker-host";
 import { HostHealth } from "./host-health";
-import { type CurrentProjectImages, upkeepEngineImages } from "./host-image-upkeep";
+import { type CurrentProjectImages, EngineImageUpkeep } from "./host-image-upkeep";
 import type { HostImageStatus } from "./image-copies";
 import type { ImageToRemove } from "./image-upkeep";
 import { chooseHost, type HostLoad, noHostReason } from "./placement";
@@ -72,11 +72,23 @@ export class MultiHostSandboxProvider implements SandboxProvider {
   private readonly byId: Map<string, DockerHostEntry>;
   readonly health: HostHealth;
   private readonly imageCopies = new Map<string, Promise<unknown>>();
-  /** Per host: when its images were last looked after, and how many old ones were removed since start. */
-  private readonly upkept = new Map<string, { at: string; removed: number }>();
+  /** Per host: its image upkeep, with when it last looked and how many old images it removed since start. */
+  private readonly upkeep: Map<string, EngineImageUpkeep>;
 
   constructor(private readonly options: MultiHostOptions) {
     this.byId = new Map(options.hosts.map((host) => [host.config.id, host]));
+    this.upkeep = new Map(
+      options.hosts.map((host) => [
+        host.config.id,
+        new EngineImageUpkeep({
+          hostId: host.config.id,
+          docker: host.docker,
+          source: host.docker === options.imageSource ? null : options.imageSource,
+          keepImages: [host.provider.image],
+          log: options.log,
+        }),
+      ]),
+    );
     this.health = new HostHealth(
       options.hosts.map((host) => ({ id: host.config.id, ping: () => pingAndHealEgress(host) })),
       options.healthIntervalMs,
@@ -207,14 +219,12 @@ export class MultiHostSandboxProvider implements SandboxProvider {
       this.options.hosts.map(async (host): Promise<HostImageStatus> => {
         const healthy = this.health.isHealthy(host.config.id);
         const id = healthy ? await imageIdOf(host.docker, name).catch(() => null) : null;
-        const upkeep = this.upkept.get(host.config.id);
         return {
           id: host.config.id,
           healthy,
           sandboxImageId: id,
           current: id !== null && id === sourceId,
-          imagesRemoved: upkeep?.removed ?? 0,
-          lastUpkeepAt: upkeep?.at ?? null,
+          ...(this.upkeep.get(host.config.id) as EngineImageUpkeep).status,
         };
       }),
     );
@@ -241,23 +251,12 @@ export class MultiHostSandboxProvider implements SandboxProvider {
   ): Promise<Array<ImageToRemove & { host: string }>> {
     const rounds = this.options.hosts
       .filter((host) => this.health.isHealthy(host.config.id))
-      .map(async (host) => {
-        const source = host.docker === this.options.imageSource ? null : this.options.imageSource;
-        const removed = await upkeepEngineImages(host.docker, {
-          source,
+      .map((host) =>
+        (this.upkeep.get(host.config.id) as EngineImageUpkeep).run(
           currentProjectImages,
           minProjectImageAgeMs,
-        }).catch((error: unknown) => {
-          this.options.log.warn({ host: host.config.id, err: error }, "image upkeep on a host failed");
-          return null;
-        });
-        if (removed === null) return [];
-        const before = this.upkept.get(host.config.id)?.removed ?? 0;
-        this.upkept.set(host.config.id, { at: new Date().toISOString(), removed: before + removed.length });
-        if (removed.length > 0)
-          this.options.log.info({ host: host.config.id, removed }, "old images removed from host");
-        return removed.map((image) => ({ ...image, host: host.config.id }));
-      });
+        ),
+      );
     return (await Promise.all(rounds)).flat();
   }
 
