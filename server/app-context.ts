@@ -26,12 +26,14 @@ import { OutputSoFarFiles } from "@/server/orchestrator/output-so-far-files";
 import { instanceName, PgRunLeases } from "@/server/postgres/run-leases";
 import { PgTerminalOwners } from "@/server/postgres/terminal-owners";
 import { startImageUpkeep } from "@/server/runtime/image-upkeep";
+import { egressRecords } from "@/server/runtime/egress-records";
 import { SandboxHosts, sessionHostPins } from "@/server/runtime/sandbox-hosts";
 import {
   getEgressProxy,
   getSandboxProvider,
   onEgressConnection,
   onEgressInterruption,
+  useEgressRecords,
 } from "@/server/sandbox";
 import { MultiHostSandboxProvider } from "@/server/sandbox/hosts/multi-host-provider";
 import { ProjectImages } from "@/server/sandbox/project-image/project-images";
@@ -141,6 +143,11 @@ function create() {
   // Each host's old images of Arbor's (superseded copies, project images of an old hash), when unused.
   if (sandboxes instanceof MultiHostSandboxProvider)
     startImageUpkeep({ db, sandboxes, intervalMs: env.ARBOR_DOCKER_HOST_UPKEEP_MS, log: logger });
+  // A running sandbox's recorded phase, given back on its first use in this process (issue #19).
+  // The project's network now, narrowed by its repository's file (runDefaults is read when one is used).
+  const currentEgress = async (sessionId: string) =>
+    (await repoRunSettings(db, (await sessionProject(sessionId)).project, runDefaults)).egress.value;
+  useEgressRecords(egressRecords({ db, store, currentEgress }));
   // Every connection through the egress proxy is an event of the session whose container made it.
   onEgressConnection((connection) => {
     const { sessionId, at: _at, ...rest } = connection;
