@@ -25,15 +25,15 @@ import { Orchestrator } from "@/server/orchestrator/orchestrator";
 import { OutputSoFarFiles } from "@/server/orchestrator/output-so-far-files";
 import { instanceName, PgRunLeases } from "@/server/postgres/run-leases";
 import { PgTerminalOwners } from "@/server/postgres/terminal-owners";
+import { egressKeptBySession, egressRecords } from "@/server/runtime/egress-records";
 import { startImageUpkeep } from "@/server/runtime/image-upkeep";
-import { egressRecords } from "@/server/runtime/egress-records";
 import { SandboxHosts, sessionHostPins } from "@/server/runtime/sandbox-hosts";
 import {
   getEgressProxy,
   getSandboxProvider,
   onEgressConnection,
   onEgressInterruption,
-  useEgressRecords,
+  setEgressRecords,
 } from "@/server/sandbox";
 import { MultiHostSandboxProvider } from "@/server/sandbox/hosts/multi-host-provider";
 import { ProjectImages } from "@/server/sandbox/project-image/project-images";
@@ -147,7 +147,7 @@ function create() {
   // The project's network now, narrowed by its repository's file (runDefaults is read when one is used).
   const currentEgress = async (sessionId: string) =>
     (await repoRunSettings(db, (await sessionProject(sessionId)).project, runDefaults)).egress.value;
-  useEgressRecords(egressRecords({ db, store, currentEgress }));
+  setEgressRecords(egressRecords({ db, store, currentEgress }));
   // Every connection through the egress proxy is an event of the session whose container made it.
   onEgressConnection((connection) => {
     const { sessionId, at: _at, ...rest } = connection;
@@ -295,8 +295,9 @@ function create() {
         sessionEnvironment(db, box, project),
         repoRunSettings(db, project, runDefaults),
       ]);
-      // The network as the repository's file narrows it (never wider than the project's).
-      return { ...environment, egress: settings.egress.value };
+      // The network as the repository's file narrows it (never wider than the project's), and the agent
+      // phase never wider than this session had.
+      return { ...environment, egress: await egressKeptBySession(db, sessionId, settings.egress.value) };
     },
     async checkpointsOf(sessionId, cliLayer) {
       const session = await db.session.findUniqueOrThrow({

@@ -1,6 +1,6 @@
 import "server-only";
 import { EgressPhaseSetBody } from "@/server/domain/events/bodies/environment";
-import type { EgressSettings } from "@/server/domain/vocabulary/egress";
+import type { EgressPhase, EgressSettings } from "@/server/domain/vocabulary/egress";
 import { restoredEgress } from "@/server/domain/vocabulary/egress-restore";
 import type { EventStore } from "@/server/events/store";
 import type { PrismaClient } from "@/server/generated/prisma/client";
@@ -18,14 +18,7 @@ export function egressRecords(deps: {
   /** The project's network settings now (narrowed by its repository's file); throws when unreadable. */
   currentEgress(sessionId: string): Promise<EgressSettings>;
 }): EgressRecords {
-  const lastPhase = async (sessionId: string) => {
-    const row = await deps.db.event.findFirst({
-      where: { sessionId, type: "egress-phase-set" },
-      orderBy: { seq: "desc" },
-      select: { payload: true },
-    });
-    return row ? EgressPhaseSetBody.parse(JSON.parse(row.payload)) : null;
-  };
+  const lastPhase = (sessionId: string) => lastPhaseSet(deps.db, sessionId);
   return {
     async restoreFor(sessionId) {
       const recorded = await lastPhase(sessionId);
@@ -47,5 +40,39 @@ export function egressRecords(deps: {
         },
       ]);
     },
+  };
+}
+
+/** The session's last `egress-phase-set` (of one phase when given); null when it has none. */
+async function lastPhaseSet(db: PrismaClient, sessionId: string, phase?: EgressPhase) {
+  const rows = await db.event.findMany({
+    where: { sessionId, type: "egress-phase-set" },
+    orderBy: { seq: "desc" },
+    select: { payload: true },
+    take: phase ? 20 : 1,
+  });
+  const bodies = rows.map((row) => EgressPhaseSetBody.parse(JSON.parse(row.payload)));
+  return bodies.find((body) => !phase || body.phase === phase) ?? null;
+}
+
+/**
+ * The network settings a session's next run applies: the project's now, with the agent phase never
+ * wider than the session was given before ("running ones keep what they have"): narrowed to what its
+ * last agent phase asked for (`requested`: a phase that ran Off because the proxy was down gets its
+ * network when the proxy is back). A session with no agent phase yet gets the project's settings.
+ */
+export async function egressKeptBySession(
+  db: PrismaClient,
+  sessionId: string,
+  current: EgressSettings,
+): Promise<EgressSettings> {
+  const recorded = await lastPhaseSet(db, sessionId, "agent");
+  const restored = recorded && restoredEgress({ ...recorded, applied: recorded.requested }, current);
+  if (!restored) return current;
+  const agent = restored.settings.agent;
+  return {
+    ...current,
+    agent,
+    allowList: agent.mode === "custom" ? restored.settings.allowList : current.allowList,
   };
 }

@@ -146,7 +146,7 @@ function remoteEgressProxyOn(docker: Docker, imageSource: Docker, hostId: string
 
 /** Where the app's records of sessions' phases are (app-context sets them; on globalThis like the provider). */
 const globalForRecords = globalThis as unknown as { arborEgressRecords?: EgressRecords };
-export function useEgressRecords(records: EgressRecords): void {
+export function setEgressRecords(records: EgressRecords): void {
   globalForRecords.arborEgressRecords = records;
 }
 

@@ -53,7 +53,9 @@ describe("restoredEgress", () => {
     expect(restoredEgress({ phase: "agent", applied: "open" }, registries)?.settings.agent.mode).toBe(
       "registries",
     );
-    expect(restoredEgress({ phase: "agent", applied: "open" }, settings({}))?.settings.agent.mode).toBe("off");
+    expect(restoredEgress({ phase: "agent", applied: "open" }, settings({}))?.settings.agent.mode).toBe(
+      "off",
+    );
   });
 
   it("runs Off, with the reason, when what it needs cannot be read or compared", () => {

@@ -40,7 +40,8 @@ export function restoredEgress(
     problem,
   });
   if (recorded.applied === "off") return off(null);
-  if (!current) return off(`${RESTART} the project's network settings could not be read: the phase runs Off.`);
+  if (!current)
+    return off(`${RESTART} the project's network settings could not be read: the phase runs Off.`);
   const now = current[phase];
   const getHeadOnly = (recorded.getHeadOnly ?? false) || now.getHeadOnly;
   const as = (mode: EgressMode, allowList: string[], problem: string | null): EgressRestore => ({
@@ -50,10 +51,13 @@ export function restoredEgress(
   });
   const tighter = `${RESTART} the project's settings are tighter than this sandbox had: it gets the tighter ones.`;
   if (now.mode === "off") return off(tighter);
-  if (recorded.applied === "open") return as(now.mode, current.allowList, now.mode === "open" ? null : tighter);
+  if (recorded.applied === "open")
+    return as(now.mode, current.allowList, now.mode === "open" ? null : tighter);
   if (recorded.applied === "registries") {
     if (now.mode === "registries" || now.mode === "open") return as("registries", [], null);
-    return off(`${RESTART} the phase's mode changed from Package registries only to ${now.mode}: it runs Off.`);
+    return off(
+      `${RESTART} the phase's mode changed from Package registries only to ${now.mode}: it runs Off.`,
+    );
   }
   // Custom: the recorded list, less any entry the project's list no longer has.
   if (!recorded.allowList)
