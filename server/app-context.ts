@@ -25,7 +25,7 @@ import { Orchestrator } from "@/server/orchestrator/orchestrator";
 import { OutputSoFarFiles } from "@/server/orchestrator/output-so-far-files";
 import { instanceName, PgRunLeases } from "@/server/postgres/run-leases";
 import { PgTerminalOwners } from "@/server/postgres/terminal-owners";
-import { egressKeptBySession, egressRecords } from "@/server/runtime/egress-records";
+import { egressKeptBySession, egressRecords, projectEgressOf } from "@/server/runtime/egress-records";
 import { startImageUpkeep } from "@/server/runtime/image-upkeep";
 import { SandboxHosts, sessionHostPins } from "@/server/runtime/sandbox-hosts";
 import {
@@ -143,11 +143,6 @@ function create() {
   // Each host's old images of Arbor's (superseded copies, project images of an old hash), when unused.
   if (sandboxes instanceof MultiHostSandboxProvider)
     startImageUpkeep({ db, sandboxes, intervalMs: env.ARBOR_DOCKER_HOST_UPKEEP_MS, log: logger });
-  // A running sandbox's recorded phase, given back on its first use in this process (issue #19).
-  // The project's network now, narrowed by its repository's file (runDefaults is read when one is used).
-  const currentEgress = async (sessionId: string) =>
-    (await repoRunSettings(db, (await sessionProject(sessionId)).project, runDefaults)).egress.value;
-  setEgressRecords(egressRecords({ db, store, currentEgress }));
   // Every connection through the egress proxy is an event of the session whose container made it.
   onEgressConnection((connection) => {
     const { sessionId, at: _at, ...rest } = connection;
@@ -211,6 +206,8 @@ function create() {
       : null,
     resources: serverResourcePolicy(),
   };
+  // Running sandboxes get their recorded egress phase back on first use in this process (issue #19).
+  setEgressRecords(egressRecords({ db, store, currentEgress: projectEgressOf(db, runDefaults) }));
   const leases =
     instance !== null
       ? new PgRunLeases(env.DATABASE_URL, { ttlMs: env.ARBOR_RUN_LEASE_MS, owner: instance })
@@ -295,8 +292,7 @@ function create() {
         sessionEnvironment(db, box, project),
         repoRunSettings(db, project, runDefaults),
       ]);
-      // The network as the repository's file narrows it (never wider than the project's), and the agent
-      // phase never wider than this session had.
+      // The network as the repository's file narrows it, the agent phase no wider than the session had.
       return { ...environment, egress: await egressKeptBySession(db, sessionId, settings.egress.value) };
     },
     async checkpointsOf(sessionId, cliLayer) {

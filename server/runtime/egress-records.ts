@@ -5,6 +5,7 @@ import { restoredEgress } from "@/server/domain/vocabulary/egress-restore";
 import type { EventStore } from "@/server/events/store";
 import type { PrismaClient } from "@/server/generated/prisma/client";
 import type { EgressRecords } from "@/server/sandbox/types";
+import { repoRunSettings, type ServerRunDefaults } from "@/server/settings/repo-run-settings";
 
 /**
  * A session's egress phase as its log recorded it, for a restarted server to give the running sandbox
@@ -74,5 +75,19 @@ export async function egressKeptBySession(
     ...current,
     agent,
     allowList: agent.mode === "custom" ? restored.settings.allowList : current.allowList,
+  };
+}
+
+/** A session's project's network now, as the repository's file narrows it (the records' `currentEgress`). */
+export function projectEgressOf(
+  db: PrismaClient,
+  runDefaults: ServerRunDefaults,
+): (sessionId: string) => Promise<EgressSettings> {
+  return async (sessionId) => {
+    const { project } = await db.session.findUniqueOrThrow({
+      where: { id: sessionId },
+      include: { project: true },
+    });
+    return (await repoRunSettings(db, project, runDefaults)).egress.value;
   };
 }
