@@ -25,6 +25,7 @@ import { Orchestrator } from "@/server/orchestrator/orchestrator";
 import { OutputSoFarFiles } from "@/server/orchestrator/output-so-far-files";
 import { instanceName, PgRunLeases } from "@/server/postgres/run-leases";
 import { PgTerminalOwners } from "@/server/postgres/terminal-owners";
+import { egressKeptBySession, egressRecords, projectEgressOf } from "@/server/runtime/egress-records";
 import { startImageUpkeep } from "@/server/runtime/image-upkeep";
 import { SandboxHosts, sessionHostPins } from "@/server/runtime/sandbox-hosts";
 import {
@@ -32,6 +33,7 @@ import {
   getSandboxProvider,
   onEgressConnection,
   onEgressInterruption,
+  setEgressRecords,
 } from "@/server/sandbox";
 import { MultiHostSandboxProvider } from "@/server/sandbox/hosts/multi-host-provider";
 import { ProjectImages } from "@/server/sandbox/project-image/project-images";
@@ -211,6 +213,8 @@ function create() {
       : null,
     resources: serverResourcePolicy(),
   };
+  // Running sandboxes get their recorded egress phase back on first use in this process (issue #19).
+  setEgressRecords(egressRecords({ db, store, currentEgress: projectEgressOf(db, runDefaults) }));
   const leases =
     instance !== null
       ? new PgRunLeases(env.DATABASE_URL, { ttlMs: env.ARBOR_RUN_LEASE_MS, owner: instance })
@@ -295,8 +299,8 @@ function create() {
         sessionEnvironment(db, box, project),
         repoRunSettings(db, project, runDefaults),
       ]);
-      // The network as the repository's file narrows it (never wider than the project's).
-      return { ...environment, egress: settings.egress.value };
+      // The network as the repository's file narrows it, the agent phase no wider than the session had.
+      return { ...environment, egress: await egressKeptBySession(db, sessionId, settings.egress.value) };
     },
     async checkpointsOf(sessionId, cliLayer) {
       const session = await db.session.findUniqueOrThrow({

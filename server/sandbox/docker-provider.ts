@@ -22,6 +22,7 @@ import { openContainerTerminal } from "./terminal";
 import type {
   CreateSandboxOptions,
   EgressApplied,
+  EgressRecords,
   LiveSessionsQuery,
   Sandbox,
   SandboxErrorCode,
@@ -55,6 +56,8 @@ export interface DockerSandboxProviderOptions {
   persistentShell?: boolean;
   /** Arbor's egress proxy; without it a networked phase can only be Open (bridge) or Off. */
   egress?: EgressGate;
+  /** Where a running sandbox's recorded phase is read back on its first use in this process. */
+  egressRecords?: EgressRecords;
 }
 
 /** One hardened container per session, driven through the Docker Engine API (dockerode). */
@@ -88,7 +91,8 @@ export class DockerSandboxProvider implements SandboxProvider {
       limits: this.limits,
       wrap: (error, action) => this.wrap(error, action),
     });
-    this.egress = new SandboxEgress(this.docker, options.egress ?? null, this.log);
+    const records = options.egressRecords ?? null;
+    this.egress = new SandboxEgress(this.docker, options.egress ?? null, this.log, records);
   }
 
   /** See SandboxEgress.apply. */
@@ -98,6 +102,7 @@ export class DockerSandboxProvider implements SandboxProvider {
     settings: EgressSettings,
     recordAs?: string,
   ): Promise<EgressApplied> {
+    this.egress.hold(sessionId);
     const sandbox = await this.get(sessionId);
     if (!sandbox) throw new SandboxError("not_found", "This session has no sandbox.");
     return this.egress.apply(sandbox.id, recordAs ?? sessionId, phase, settings);
@@ -156,6 +161,8 @@ export class DockerSandboxProvider implements SandboxProvider {
       this.log.info({ sessionId, container: name }, "re-attached to existing sandbox");
       return existing;
     }
+    // A new container: its phases are this process's to set, nothing recorded applies to it.
+    this.egress.hold(sessionId);
     const branch = options.branch ?? `arbor/${sessionId}`;
     if (branch.startsWith("-")) throw new SandboxError("invalid_argument", `Invalid branch name: ${branch}.`);
     if (options.repoPath) await assertBareRepo(options.repoPath);
@@ -255,7 +262,9 @@ export class DockerSandboxProvider implements SandboxProvider {
       forget: (id) => this.shells.forget(id),
       wrap: (error, action) => this.wrap(error, action),
     });
-    return found && this.sandboxFor(found.id, sessionId, found);
+    if (!found) return null;
+    await this.egress.restoreOnce(sessionId, found.id);
+    return this.sandboxFor(found.id, sessionId, found);
   }
 
   /** The runtimes the engine offers (`docker info`), e.g. ["runc", "runsc"]. */

@@ -13,7 +13,7 @@ import { type HostPins, MultiHostSandboxProvider } from "./hosts/multi-host-prov
 import { sandboxOwnerLabel } from "./instance-label";
 import { serverResourcePolicy } from "./resource-policy";
 import { effectiveResources, limitsOf } from "./resources";
-import type { SandboxProvider } from "./types";
+import type { EgressRecords, SandboxProvider } from "./types";
 
 export { DockerSandboxProvider } from "./docker-provider";
 export * from "./types";
@@ -144,10 +144,24 @@ function remoteEgressProxyOn(docker: Docker, imageSource: Docker, hostId: string
   });
 }
 
+/** Where the app's records of sessions' phases are (app-context sets them; on globalThis like the provider). */
+const globalForRecords = globalThis as unknown as { arborEgressRecords?: EgressRecords };
+export function setEgressRecords(records: EgressRecords): void {
+  globalForRecords.arborEgressRecords = records;
+}
+
+/** The process's records, read when a sandbox is first used (app-context has set them by then). */
+const processEgressRecords: EgressRecords = {
+  restoreFor: async (sessionId) => globalForRecords.arborEgressRecords?.restoreFor(sessionId) ?? null,
+  restored: async (sessionId, applied, settings) =>
+    globalForRecords.arborEgressRecords?.restored(sessionId, applied, settings),
+};
+
 function providerOn(docker: Docker, egress: EgressGate | null): DockerSandboxProvider {
   return new DockerSandboxProvider({
     docker,
     ...(egress ? { egress } : {}),
+    egressRecords: processEgressRecords,
     image: env.ARBOR_SANDBOX_IMAGE,
     defaultTimeoutMs: env.ARBOR_COMMAND_TIMEOUT_MS,
     // One owner per database (per instance in a cluster): servers sharing an engine never sweep each

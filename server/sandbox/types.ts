@@ -2,6 +2,7 @@ import "server-only";
 import type { ToolchainVersion } from "@/server/domain/events/bodies/sandbox";
 import type { ExecOptions, ExecResult } from "@/server/domain/sandbox-port";
 import type { EgressMode, EgressPhase, EgressSettings } from "@/server/domain/vocabulary/egress";
+import type { EgressRestore } from "@/server/domain/vocabulary/egress-restore";
 import type { SandboxRuntime } from "@/server/domain/vocabulary/sandbox-runtime";
 import type { SandboxLimits } from "./container-spec";
 
@@ -71,6 +72,17 @@ export interface EgressApplied {
   applied: EgressMode;
   /** Why `applied` is less than `requested` (the proxy could not start, the container has no network…). */
   problem: string | null;
+}
+
+/**
+ * How a (re)started server gives a session's running sandbox its network back (issue #19): what the
+ * session's log recorded, narrowed to the project's settings now (`restoredEgress`), then recorded.
+ */
+export interface EgressRecords {
+  /** The phase to give back; null: nothing recorded. Throws when the record cannot be read. */
+  restoreFor(sessionId: string): Promise<EgressRestore | null>;
+  /** Records what the sandbox got back (an `egress-phase-set` marked restored). */
+  restored(sessionId: string, applied: EgressApplied, settings: EgressSettings): Promise<void>;
 }
 
 /** Given the session ids found on containers, answers which of them are still live. */

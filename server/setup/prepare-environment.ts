@@ -68,7 +68,14 @@ export async function prepareEnvironment(ctx: {
   const { environment, runId } = ctx;
   const runner = ctx.gvisorSetup ? "runc-for-gvisor" : "sandbox";
   const setupBox = ctx.gvisorSetup?.sandboxSessionId ?? ctx.sessionId;
-  const phaseEvent = (applied: EgressApplied): EventBody => ({ type: "egress-phase-set", runId, ...applied });
+  // With what it was applied with: a restarted server gives a running sandbox the same back (issue #19).
+  const phaseEvent = (applied: EgressApplied): EventBody => ({
+    type: "egress-phase-set",
+    runId,
+    ...applied,
+    getHeadOnly: environment.egress[applied.phase].getHeadOnly,
+    allowList: environment.egress.allowList,
+  });
   const setup = environment.setup;
   const problem = ctx.gvisorSetup?.problem;
   if (ctx.fresh && setup) {

@@ -4,8 +4,12 @@ import Docker from "dockerode";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { type DockerHostConfig, parseDockerHosts } from "@/server/domain/vocabulary/docker-hosts";
 import { type EgressSettings, EgressSettings as Settings } from "@/server/domain/vocabulary/egress";
+import { EventStore } from "@/server/events/store";
+import { egressRecords } from "@/server/runtime/egress-records";
+import { createTestDb, seedSession } from "@/testing/db/test-db";
 import { PREFIX, ROOT, silent } from "@/testing/sandbox/docker";
 import { DEFAULT_SANDBOX_IMAGE } from "../container-spec";
+import { runInContainer } from "../docker-exec";
 import { DockerSandboxProvider } from "../docker-provider";
 import { copyImageByName, dockerClientFor } from "../hosts/docker-host";
 import { MultiHostSandboxProvider } from "../hosts/multi-host-provider";
@@ -27,6 +31,8 @@ const registries: EgressSettings = Settings.parse({ setup: { mode: "registries" 
 const connections: EgressConnection[] = [];
 const interruptions: EgressInterruption[] = [];
 let proxy: RemoteEgressProxy;
+/** The proxy of the "restarted server" (the last test); the same container name as `proxy`'s. */
+let restarted: RemoteEgressProxy | undefined;
 let provider: DockerSandboxProvider;
 let box: Sandbox;
 let remote: Docker;
@@ -84,6 +90,7 @@ describe.skipIf(process.getuid?.() !== 0)("egress on another Docker host", () =>
 
   afterAll(async () => {
     await box?.dispose();
+    await restarted?.destroy();
     await proxy?.destroy();
   });
 
@@ -165,6 +172,72 @@ describe.skipIf(process.getuid?.() !== 0)("egress on another Docker host", () =>
       console.info(`remote egress proxy made again in ${Date.now() - started} ms`);
     } finally {
       health.health.stop();
+    }
+  });
+
+  it("after a restart, gives a running sandbox its recorded phase back through a proxy container holding only the new process's rules", async () => {
+    const { db, cleanup } = await createTestDb();
+    let restored: Sandbox | null | undefined;
+    try {
+      const { session } = await seedSession(db);
+      const store = new EventStore(db);
+      const records = () => egressRecords({ db, store, currentEgress: async () => registries });
+      const before = new DockerSandboxProvider({
+        docker: remote,
+        logger: silent,
+        instance: `${PREFIX}-remote-egress`,
+        egress: proxy,
+        egressRecords: records(),
+      });
+      restored = await before.create({ sessionId: session.id, egress: registries });
+      // The phase as the run's path records it (prepare-environment.ts), with what it was applied with.
+      await store.append(session.id, [
+        {
+          type: "egress-phase-set",
+          runId: "run-1",
+          ...(await before.setEgressPhase(session.id, "setup", registries)),
+          getHeadOnly: false,
+          allowList: [],
+        },
+      ]);
+      await proxy.setRule("10.99.0.9", { sessionId: "ghost", phase: "setup" }, "open");
+      // The server dies: its proxy container runs on with the old rules. The new process's proxy,
+      // started for something else, replaces that container (same name) with its own rules only.
+      restarted = new RemoteEgressProxy({
+        docker: remote,
+        imageSource: new Docker(),
+        instance: `${PREFIX}-remote-egress`,
+        port: 3128,
+        upstream: null,
+        log: silent,
+      });
+      await restarted.start();
+      const after = new DockerSandboxProvider({
+        docker: remote,
+        logger: silent,
+        instance: `${PREFIX}-remote-egress`,
+        egress: restarted,
+        egressRecords: records(),
+      });
+      const again = await after.get(session.id);
+      const registry = await again?.exec(
+        "curl -sS -m 20 -o /dev/null -w '%{http_code}' https://registry.npmjs.org/left-pad",
+      );
+      expect(registry?.stdout).toBe("200");
+      const outside = await again?.exec("curl -sS -m 10 -o /dev/null -w '%{http_code}' http://example.com/");
+      expect(outside?.stdout).toBe("403");
+      const { stdout: output } = await runInContainer(
+        remote.getContainer(restarted.containerName),
+        ["cat", "/arbor-egress/rules.json"],
+        { deadlineMs: 5_000 },
+      );
+      expect(output).toContain(session.id);
+      expect(output).not.toContain("10.99.0.9");
+      const phases = (await store.read(session.id)).filter((event) => event.body.type === "egress-phase-set");
+      expect(phases.at(-1)?.body).toMatchObject({ phase: "setup", applied: "registries", restored: true });
+    } finally {
+      await restored?.dispose();
+      await cleanup();
     }
   });
 

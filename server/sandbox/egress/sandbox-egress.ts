@@ -7,11 +7,14 @@ import {
   type EgressSettings,
   proxyRuleFor,
 } from "@/server/domain/vocabulary/egress";
+import type { EgressRestore } from "@/server/domain/vocabulary/egress-restore";
 import type { EgressNetwork } from "../container-spec";
-import type { EgressApplied } from "../types";
+import type { EgressApplied, EgressRecords } from "../types";
 import type { EgressGate } from "./internal-network";
 
 const BRIDGE = "bridge";
+const OFF = { mode: "off", getHeadOnly: false } as const;
+const ALL_OFF: EgressSettings = { setup: OFF, agent: OFF, allowList: [] };
 
 /**
  * A session container's network per phase. The container is made on the internal egress network
@@ -21,11 +24,72 @@ const BRIDGE = "bridge";
  * Anything that cannot be done as asked ends as Off, with the reason: never more network than asked.
  */
 export class SandboxEgress {
+  /**
+   * Sessions whose phase this process holds: given back from the record (settled or under way), or
+   * set by this process itself. A proxy's rules live in its process's memory only, so a session missing
+   * here has no rule in this process's proxy even though its container may be running.
+   */
+  private readonly held = new Map<string, Promise<void>>();
+
   constructor(
     private readonly docker: Docker,
     private readonly proxy: EgressGate | null,
     private readonly log: Logger,
+    private readonly records: EgressRecords | null = null,
   ) {}
+
+  /** From now on this process sets the session's phase itself: nothing recorded is given back over it. */
+  hold(sessionId: string): void {
+    if (!this.held.has(sessionId)) this.held.set(sessionId, Promise.resolve());
+  }
+
+  /**
+   * The first use in this process of a session's existing container (after a restart, or a run taken
+   * over from another instance) gives it back the phase its log recorded, narrowed to the project's
+   * settings now, before anything runs in it; later uses wait for the same restore. Fails closed: a
+   * record that cannot be read, or a phase that cannot be applied, leaves the sandbox Off, and if even
+   * that fails the error reaches the caller (and the next use tries again).
+   */
+  restoreOnce(sessionId: string, containerId: string): Promise<void> {
+    if (!this.records) return Promise.resolve();
+    let restoring = this.held.get(sessionId);
+    if (!restoring) {
+      restoring = this.restore(this.records, sessionId, containerId).catch((error: unknown) => {
+        this.held.delete(sessionId);
+        throw error;
+      });
+      this.held.set(sessionId, restoring);
+    }
+    return restoring;
+  }
+
+  private async restore(records: EgressRecords, sessionId: string, containerId: string): Promise<void> {
+    const plan: EgressRestore | null = await records.restoreFor(sessionId).catch((error: unknown) => ({
+      phase: "agent" as const,
+      settings: ALL_OFF,
+      problem: `After a server restart the sandbox's recorded network could not be read (${error instanceof Error ? error.message : String(error)}): it runs Off.`,
+    }));
+    if (!plan) return;
+    let applied: EgressApplied;
+    let settings = plan.settings;
+    try {
+      applied = await this.apply(containerId, sessionId, plan.phase, settings);
+    } catch (error) {
+      settings = ALL_OFF;
+      applied = {
+        ...(await this.apply(containerId, sessionId, plan.phase, settings)),
+        requested: plan.settings[plan.phase].mode,
+        problem: `After a server restart the sandbox's network could not be given back (${error instanceof Error ? error.message : String(error)}): it runs Off.`,
+      };
+    }
+    const restored = { ...applied, problem: applied.problem ?? plan.problem };
+    this.log.info({ sessionId, ...restored }, "egress phase given back after a restart");
+    await records
+      .restored(sessionId, restored, settings)
+      .catch((error: unknown) =>
+        this.log.error({ err: error, sessionId }, "could not record the egress phase given back"),
+      );
+  }
 
   /** The network a new container starts on; undefined when it needs none (Off in both phases). */
   async networkFor(settings: EgressSettings | undefined): Promise<EgressNetwork | "bridge" | undefined> {
@@ -126,6 +190,7 @@ export class SandboxEgress {
 
   /** The session's container is gone: its rules go too. */
   forget(sessionId: string): void {
+    this.held.delete(sessionId);
     this.proxy?.clearSession(sessionId);
   }
 }

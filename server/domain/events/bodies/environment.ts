@@ -16,6 +16,14 @@ export const EgressPhaseSetBody = z.object({
   requested: Mode,
   applied: Mode,
   problem: z.string().nullable(),
+  /**
+   * What the phase was applied with, so a restarted server can give it back (issue #19); absent on
+   * events written before.
+   */
+  getHeadOnly: z.boolean().optional(),
+  allowList: z.array(z.string()).optional(),
+  /** Given back by a server that (re)started while the sandbox ran, from the last such event. */
+  restored: z.boolean().optional(),
 });
 
 /**
