@@ -91,7 +91,11 @@ describe("project.delete", () => {
   it("stops the running run, and a second delete after a failure part-way removes everything", async () => {
     const { project, owner, repoPath, orchestrator, as } = await ownedProject();
     const projectId = project.id;
-    const sandbox = await world.sandboxes.create({ sessionId: world.sessionId, repoPath, cacheProjectId: projectId });
+    const sandbox = await world.sandboxes.create({
+      sessionId: world.sessionId,
+      repoPath,
+      cacheProjectId: projectId,
+    });
     const volume = cacheVolumeName("default", projectId);
     const dir = mkdtempSync(path.join(tmpdir(), "arbor-delete-image-"));
     writeFileSync(path.join(dir, "Dockerfile"), `ARG ${BASE_BUILD_ARG}\nFROM \${${BASE_BUILD_ARG}}\n`);
@@ -108,7 +112,12 @@ describe("project.delete", () => {
     });
     rmSync(dir, { recursive: true });
     await world.db.teamWebhook.create({
-      data: { teamId: project.teamId, url: "https://hooks.example.com/x", secretSealed: "", createdById: owner.id },
+      data: {
+        teamId: project.teamId,
+        url: "https://hooks.example.com/x",
+        secretSealed: "",
+        createdById: owner.id,
+      },
     });
     const { runId } = await orchestrator.startRun({
       sessionId: world.sessionId,
@@ -133,7 +142,10 @@ describe("project.delete", () => {
       rmSync(trash);
     }
     const stopped = await world.db.run.findUniqueOrThrow({ where: { id: runId } });
-    expect([stopped.status, stopped.reason]).toEqual(["STOPPED", `stopped by ${owner.name} (project deleted)`]);
+    expect([stopped.status, stopped.reason]).toEqual([
+      "STOPPED",
+      `stopped by ${owner.name} (project deleted)`,
+    ]);
     expect(await exists(docker.getContainer(sandbox.id).inspect())).toBe(false);
     expect(await world.db.project.count({ where: { id: projectId } })).toBe(1);
     expect(existsSync(repoPath)).toBe(true);

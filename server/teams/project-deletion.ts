@@ -135,7 +135,10 @@ async function setAsideRepository(
     where: { repoPath: project.repoPath, id: { not: project.id } },
   });
   if (repos === null || path.dirname(resolved) !== repos || shared > 0) {
-    deps.log.warn({ projectId: project.id }, "project delete: repository is not Arbor's own copy; left in place");
+    deps.log.warn(
+      { projectId: project.id },
+      "project delete: repository is not Arbor's own copy; left in place",
+    );
     return { outcome: "kept" };
   }
   const trash = deletedReposDir(deps.dataDir);
