@@ -163,7 +163,7 @@ async function projectDeletedWebhooks(db: PrismaClient, project: DeletedProject,
     name: project.name,
     by,
     at: new Date().toISOString(),
-    path: "/projects",
+    path: `/projects?team=${encodeURIComponent(project.teamId)}`,
   });
   return hooks.map((hook) =>
     db.webhookDelivery.create({ data: { webhookId: hook.id, event: "project.deleted", payload } }),
