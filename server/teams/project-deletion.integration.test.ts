@@ -70,6 +70,13 @@ describe("project.delete", () => {
       await expect(as(owner).delete({ projectId, confirmName: "Project" })).rejects.toMatchObject({
         code: "BAD_REQUEST",
       });
+      // An owner's API token for the whole team: deleting is for a person in the browser.
+      const token = { id: "t1", name: "ci", teamId: project.teamId, projectIds: [], role: "owner" as const };
+      const byToken = projectRouter.createCaller({ db: world.db, user: owner, token });
+      await expect(byToken.delete({ projectId, confirmName: project.name })).rejects.toMatchObject({
+        code: "FORBIDDEN",
+        message: expect.stringContaining("API tokens cannot delete projects"),
+      });
       expect(await world.db.project.count({ where: { id: projectId } })).toBe(1);
       expect(existsSync(repoPath)).toBe(true);
 
