@@ -7,10 +7,11 @@ import { describe, expect, it, vi } from "vitest";
 import { projectRouter } from "@/server/api/routers/project";
 import { CheckpointPolicy } from "@/server/domain/policy/checkpoints";
 import { env } from "@/server/env";
+import { logger } from "@/server/logger";
 import { createEmptyRepository, repoPathFor } from "@/server/projects/git-repository";
 import { cacheVolumeName } from "@/server/sandbox/dep-cache";
 import { BASE_BUILD_ARG, buildImage } from "@/server/sandbox/project-image/build-image";
-import { LABEL_PROJECT } from "@/server/sandbox/project-image/project-images";
+import { LABEL_PROJECT, ProjectImages } from "@/server/sandbox/project-image/project-images";
 import { orchestratorWorld } from "@/testing/harness/orchestrator-world";
 import { deletedReposDir } from "./project-deletion";
 
@@ -38,7 +39,13 @@ async function ownedProject() {
     workspaceOf: async () => ({ repoPath, branch: `arbor/session-${world.sessionId}` }),
     checkpointsOf: async () => CheckpointPolicy.parse({ commands: "never-ask" }),
   });
-  app.current = { sandboxes: world.sandboxes, orchestrator };
+  const projectImages = new ProjectImages({
+    db: world.db,
+    docker,
+    baseImage: world.sandboxes.image,
+    log: logger,
+  });
+  app.current = { sandboxes: world.sandboxes, orchestrator, projectImages };
   const as = (user: { id: string; name: string; email: string }) =>
     projectRouter.createCaller({ db: world.db, user });
   return { project, owner, repoPath, orchestrator, as };

@@ -74,6 +74,15 @@ export async function deleteProject(
     }
   }
 
+  // Someone may have started a run meanwhile: stop only what was asked, and let the next delete see it.
+  const startedMeanwhile = await db.run.count({
+    where: { sessionId: { in: sessionIds }, status: "RUNNING" },
+  });
+  if (startedMeanwhile > 0)
+    throw new UserFacingError(
+      `A run of ${project.name} started while it was being deleted, so it was not deleted. Delete it again to stop that run too.`,
+      "CONFLICT",
+    );
   const repository = await setAsideRepository(deps, project).catch((error: unknown) => {
     log.error({ projectId: project.id, err: errorMessage(error) }, "project delete: repository not moved");
     throw new UserFacingError(

@@ -170,7 +170,13 @@ export const projectRouter = createRouter({
           code: "BAD_REQUEST",
           message: "Type the project's exact name to delete it. Nothing was deleted.",
         });
-      const { orchestrator, sandboxes } = ctx.app;
+      const { orchestrator, sandboxes, projectImages } = ctx.app;
+      // An image that finished building after the delete would be left behind, labelled with a gone id.
+      if (projectImages.isBuilding(ctx.project.id))
+        throw new TRPCError({
+          code: "CONFLICT",
+          message: "The project's sandbox image is being built. Delete the project once the build ends.",
+        });
       return deleteProject(
         {
           db: ctx.db,
