@@ -7,6 +7,7 @@ import { env, isPostgresUrl } from "@/server/env";
 import { stampPeerAddresses } from "@/server/http/client-address";
 import { logger } from "@/server/logger";
 import { checkPromptFiles } from "@/server/model/prompt-catalog";
+import { sweepDeletedRepositories } from "@/server/teams/project-deletion";
 import { deliverDue, startWebhookWorker } from "@/server/teams/webhooks";
 
 export async function startServer(): Promise<void> {
@@ -40,6 +41,10 @@ export async function startServer(): Promise<void> {
     // The app still serves pages without Docker; runs report the engine error where it happens.
     logger.warn({ err: errorMessage(error) }, "orphan sweep skipped: Docker engine not reachable");
   }
+  // Repository copies a project delete set aside but could not remove (project-deletion.ts).
+  await sweepDeletedRepositories(env.dataDir).catch((error: unknown) =>
+    logger.warn({ err: errorMessage(error) }, "could not remove set-aside repository copies"),
+  );
   exitPromptlyOnSignals();
   // Outgoing webhooks: what is due is read from the table, so deliveries cut off here go out later.
   startWebhookWorker(

@@ -3,6 +3,7 @@
 import "./project.css";
 import { useQuery } from "@tanstack/react-query";
 import Link from "next/link";
+import { refusal } from "@/server/domain/vocabulary/team-roles";
 import { useTRPC } from "../../_trpc/client";
 import { CheckpointSettings } from "../checkpoint-settings";
 import { IntentsCard } from "../intents-card";
@@ -13,6 +14,7 @@ import { ResourceSettings } from "../resource-settings";
 import { SandboxSettings } from "../sandbox-settings";
 import { ProjectModelSettings } from "../settings/project-model-settings";
 import { RepoConfigCard } from "../settings/repo-config-card";
+import { DeleteProject } from "./delete-project";
 import { RemoteSettings } from "./remote-settings";
 
 const SECTIONS = [
@@ -24,6 +26,7 @@ const SECTIONS = [
   { id: "network", label: "Network and setup" },
   { id: "remote", label: "Git remote" },
   { id: "mcp", label: "MCP tool servers" },
+  { id: "delete", label: "Delete project" },
 ] as const;
 
 /** The project's expert settings, in sections with a table of contents; the team's are on its page. */
@@ -80,6 +83,13 @@ export function ProjectSettingsView({ projectId }: { projectId: string }) {
           </div>
           <div id="mcp" className="settings-section" data-testid="settings-mcp">
             <McpServerSettings projectId={projectId} canEdit={data.permissions.settings} />
+          </div>
+          <div id="delete" className="settings-section" data-testid="settings-delete">
+            <DeleteProject
+              project={{ id: projectId, name: data.name, teamId: data.teamId }}
+              canDelete={data.permissions.deleteProject}
+              refusal={refusal(data.role, "deleteProject")}
+            />
           </div>
         </div>
       </div>

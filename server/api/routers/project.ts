@@ -9,6 +9,7 @@ import { SAMPLE_PROJECTS, SampleProjectId } from "@/server/domain/vocabulary/sam
 import { ProjectResources } from "@/server/domain/vocabulary/sandbox-resources";
 import { permissionsOf } from "@/server/domain/vocabulary/team-roles";
 import { env } from "@/server/env";
+import { logger } from "@/server/logger";
 import {
   createEmptyRepository,
   defaultBranchInstructions,
@@ -22,6 +23,7 @@ import { importCredential, RemoteCredentialInput, remoteForImport } from "@/serv
 import { createSampleRepository } from "@/server/projects/sample-project";
 import { serverResourcePolicy } from "@/server/sandbox/resource-policy";
 import { effectiveResources, readProjectResources, resourceProblems } from "@/server/sandbox/resources";
+import { deleteProject } from "@/server/teams/project-deletion";
 
 export const CreateProjectInput = z.object({
   name: displayName({ what: "project name", empty: "Give the project a name.", max: 100 }),
@@ -137,6 +139,56 @@ export const projectRouter = createRouter({
   instructions: projectProcedure.query(async ({ ctx }) => ({
     files: await defaultBranchInstructions(ctx.project.repoPath),
   })),
+
+  /**
+   * Deletes the project with everything Arbor keeps of it (server/teams/project-deletion.ts): team
+   * admins and owners, signed in through the browser, typing the project's exact name. A wrong name
+   * touches nothing.
+   */
+  /** What deleting the project would remove, for the dialog that asks: its sessions and running runs. */
+  deletionSummary: projectProcedure.query(async ({ ctx }) => {
+    const where = { projectId: ctx.project.id };
+    const [sessions, runningRuns] = await Promise.all([
+      ctx.db.session.count({ where }),
+      ctx.db.run.count({ where: { status: "RUNNING", session: where } }),
+    ]);
+    return { sessions, runningRuns };
+  }),
+
+  delete: projectProcedure
+    .requires("deleteProject")
+    .input(z.object({ confirmName: z.string().max(200) }))
+    .mutation(async ({ ctx, input }) => {
+      // Irreversible: not for API tokens, whatever their role (a leaked token cannot wipe a project).
+      if (ctx.token)
+        throw new TRPCError({
+          code: "FORBIDDEN",
+          message: "API tokens cannot delete projects. Sign in to Arbor in the browser to do it.",
+        });
+      if (input.confirmName !== ctx.project.name)
+        throw new TRPCError({
+          code: "BAD_REQUEST",
+          message: "Type the project's exact name to delete it. Nothing was deleted.",
+        });
+      const { orchestrator, sandboxes, projectImages } = ctx.app;
+      // An image that finished building after the delete would be left behind, labelled with a gone id.
+      if (projectImages.isBuilding(ctx.project.id))
+        throw new TRPCError({
+          code: "CONFLICT",
+          message: "The project's sandbox image is being built. Delete the project once the build ends.",
+        });
+      return deleteProject(
+        {
+          db: ctx.db,
+          sandboxes,
+          stopRun: (sessionId, runId, actor) => orchestrator.stop(sessionId, runId, actor),
+          dataDir: env.dataDir,
+          log: logger,
+        },
+        ctx.project,
+        { userId: ctx.user.id, name: ctx.user.name },
+      );
+    }),
 
   /** Which questions go to a person in this project's runs; applies from the next action on. */
   updateCheckpoints: projectProcedure

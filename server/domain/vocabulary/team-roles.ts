@@ -45,6 +45,8 @@ export const ACTION_MINIMUM = {
   createProject: "member",
   /** Project settings: checkpoints, model providers. */
   settings: "admin",
+  /** Delete a project with everything Arbor keeps of it (sessions, sandboxes, cache, images, repository copy). */
+  deleteProject: "admin",
   /** A project's own model settings (provider, base URL, model, key, timeout) and testing them. */
   projectModel: "member",
   /** Add, edit and retire a project's intents (what the agent may change, and where). */
@@ -75,6 +77,7 @@ const ACTION_PHRASES: Record<Action, string> = {
   edit: "save files in the editor",
   createProject: "create projects",
   settings: "change project settings",
+  deleteProject: "delete projects",
   projectModel: "change this project's model settings",
   editIntents: "change this project's intents",
   manageMembers: "manage members and invitations",
