@@ -28,6 +28,7 @@ import type {
 } from "@/server/domain/vocabulary/session";
 import type { AnswerFields } from "./answer-view";
 import type { EnvironmentView } from "./fold-environment";
+import type { RunGuardView } from "./guard-view";
 import type { WorkView } from "./work-view";
 
 /**
@@ -200,28 +201,6 @@ export interface RunView extends AnswerFields, RunTierFields, RunReasoningFields
   preApproved: RunPreApproval[];
   /** The regression guard's runs (contract/regression-guard.ts); absent until it first ran. */
   guard?: RunGuardView;
-}
-
-/**
- * The project's tests before any work of the run and each time just before its root would settle;
- * between two runs after the work, a repair cycle (a regression with a repair left).
- */
-export interface RunGuardView {
-  command: string;
-  before: CriterionResult | null;
-  /** The latest run after the work: the one that counts. */
-  after: CriterionResult | null;
-  /** Every run after the work, oldest first; repair `i` came between `afters[i]` and `afters[i + 1]`. */
-  afters: CriterionResult[];
-  /** Repair cycles the root may get (recorded on the "before" run; 0 for older logs). */
-  repairsAllowed: number;
-  repairs: GuardRepairView[];
-}
-
-/** A repair cycle the guard gave the root: why, and how many cycles the root had when it was given. */
-export interface GuardRepairView {
-  reason: string;
-  cyclesBefore: number;
 }
 
 export interface MessageView {
@@ -406,3 +385,5 @@ export interface SandboxHostView {
   /** The last restart: from which host, by whom, from which snapshot. */
   restarted: { fromHost: string; toHost: string; by: string; snapshot: string | null; at: string } | null;
 }
+
+export type { RunGuardView } from "./guard-view";
