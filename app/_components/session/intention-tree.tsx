@@ -112,7 +112,9 @@ function IntentionNode({
       <ContractList criteria={intention.contract} checks={lastChecks} by={intention.contractBy} />
       <NodeEvidence intention={intention} />
       <AcceptAsVerified view={view} intention={intention} />
-      {intention.depth === 0 && <RegressionGuardLine guard={run?.guard} />}
+      {intention.depth === 0 && (
+        <RegressionGuardLine guard={run?.guard} runEnded={run !== undefined && run.status !== "RUNNING"} />
+      )}
       {intention.depth === 0 && <IntentSummary intent={run?.intent ?? null} />}
       {intention.depth === 0 && run && <WarmupReasoning entry={warmupOf(run)} />}
       {intention.depth === 0 && run && <CorrectionList corrections={run.corrections} />}

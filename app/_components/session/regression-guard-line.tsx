@@ -7,7 +7,13 @@ import { afterTheWork, guardOutcome } from "./regression-guard-text";
  * root got and the run after it (only the latest run counts). It only ever stops a VERIFIED, so it is
  * shown apart from the node's evidence.
  */
-export function RegressionGuardLine({ guard }: { guard: RunGuardView | undefined }) {
+export function RegressionGuardLine({
+  guard,
+  runEnded,
+}: {
+  guard: RunGuardView | undefined;
+  runEnded: boolean;
+}) {
   if (!guard) return null;
   const before = guardOutcome(guard.before);
   const after = guardOutcome(guard.after);
@@ -21,7 +27,8 @@ export function RegressionGuardLine({ guard }: { guard: RunGuardView | undefined
       data-after={after.state}
       data-repairs={guard.repairs.length}
     >
-      regression guard <code>{guard.command}</code>: before any work {before.text}; {afterTheWork(guard)}
+      regression guard <code>{guard.command}</code>: before any work {before.text};{" "}
+      {afterTheWork(guard, runEnded)}
     </div>
   );
 }

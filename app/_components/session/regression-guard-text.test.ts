@@ -62,3 +62,11 @@ describe("a guard that could not run before the work", () => {
     expect(guardOutcome(one).text).toBe("passed (1 test)");
   });
 });
+
+describe("a run that ended before the guard's next run", () => {
+  it("says so instead of 'not run yet'", () => {
+    expect(afterTheWork(guard([red], 1), true)).toBe(
+      "after the work failed (1 of 3: adds two numbers) → repair cycle → after the repair cycle not run (the run ended before it)",
+    );
+  });
+});

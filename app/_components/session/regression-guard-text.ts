@@ -20,17 +20,19 @@ export function guardOutcome(result: CriterionResult | null): { state: string; t
 }
 
 /** The runs after the work in order, each repair cycle between the run that asked for it and the next. */
-export function afterTheWork(guard: RunGuardView): string {
+export function afterTheWork(guard: RunGuardView, runEnded = false): string {
+  // A run that ended (stopped, or a repair cycle that failed its own check) runs the guard no more.
+  const pending = runEnded ? "not run (the run ended before it)" : guardOutcome(null).text;
   const afters = guard.afters;
   // A guard that could not run before the work stands aside: no run after it, and none is pending.
   if (afters.length === 0 && guard.before?.couldNotRun !== undefined)
     return "after the work not run (nothing to compare with, so it cannot show a regression)";
-  if (afters.length === 0) return `after the work ${guardOutcome(null).text}`;
+  if (afters.length === 0) return `after the work ${pending}`;
   const parts = afters.map((after, index) => {
     const text = `${index === 0 ? "after the work" : "after the repair cycle"} ${guardOutcome(after).text}`;
     return index < guard.repairs.length ? `${text} → repair cycle` : text;
   });
   // A repair cycle given but not yet followed by its run.
-  if (guard.repairs.length >= afters.length) parts.push(`after the repair cycle ${guardOutcome(null).text}`);
+  if (guard.repairs.length >= afters.length) parts.push(`after the repair cycle ${pending}`);
   return parts.join(" → ");
 }
