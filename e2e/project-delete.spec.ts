@@ -47,7 +47,7 @@ test("an owner deletes a project with a waiting run from its settings page", asy
   await section.getByTestId("delete-project-open").click();
   const dialog = page.getByRole("alertdialog", { name: "Delete Delete me? This cannot be undone." });
   await expect(dialog.getByTestId("delete-project-what")).toContainText(
-    "1 session with their history and sandboxes; 1 running run will be stopped",
+    "1 session with its history and sandbox; 1 running run will be stopped",
   );
   await expect(dialog).toContainText("not the upstream remote");
   expect(await axeViolations(page)).toEqual([]);

@@ -87,7 +87,10 @@ function DeleteDialog({
       </p>
       <ul id="delete-project-what" className="small" data-testid="delete-project-what">
         <li>
-          {sessions} with their history and sandboxes
+          {sessions}
+          {summary.data?.sessions === 1
+            ? " with its history and sandbox"
+            : " with their history and sandboxes"}
           {running > 0 ? `; ${plural(running, "running run")} will be stopped` : ""}
         </li>
         <li>the dependency cache and the project's sandbox images</li>
