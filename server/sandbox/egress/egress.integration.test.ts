@@ -263,3 +263,44 @@ describe("a server restart", () => {
     }
   });
 });
+
+describe("a run taken over by another instance", () => {
+  it("leaves the first instance's egress network: its squid's rules can no longer be narrowed, so the sandbox fails closed", async () => {
+    const sessionId = `${PREFIX}-egress-takeover`;
+    const stateDir = mkdtempSync(path.join(tmpdir(), "arbor-egress-state-b-"));
+    let other: EgressProxy | undefined;
+    let box: Sandbox | undefined;
+    try {
+      box = await egress.provider.create({ sessionId, egress: registries });
+      await egress.provider.setEgressPhase(sessionId, "setup", registries);
+      const registry = "curl -sS -m 10 -o /dev/null -w '%{http_code}' https://registry.npmjs.org/left-pad";
+      expect((await box.exec(registry)).stdout).toBe("200");
+      // Instance B (its own label, network and squid) takes the session's run over; A's squid runs on.
+      other = new EgressProxy({
+        docker: new Docker(),
+        instance: `${egress.instance}-b`,
+        stateDir,
+        port: egress.proxyPort + 1,
+        upstream: null,
+        log: silent,
+      });
+      const takeover = new DockerSandboxProvider({
+        logger: silent,
+        instance: `${egress.instance}-b`,
+        egress: other,
+      });
+      await takeover.setEgressPhase(sessionId, "setup", registries);
+      const networks = Object.keys(
+        (await new Docker().getContainer(box.id).inspect()).NetworkSettings.Networks ?? {},
+      );
+      expect(networks).not.toContain(egress.proxy.networkName);
+      expect(networks).toContain(other.networkName);
+      // The sandbox's proxy address is A's gateway, which it can no longer reach: nothing gets out.
+      expect((await box.exec(registry)).stdout).toBe("000");
+    } finally {
+      await box?.dispose();
+      await other?.destroy();
+      rmSync(stateDir, { recursive: true, force: true });
+    }
+  });
+});

@@ -150,6 +150,10 @@ export class SandboxEgress {
       for (const network of [...joined]) await leave(network);
     };
     const internal = this.proxy?.networkName;
+    // A container another instance made (a run taken over in a cluster) is still on that instance's
+    // egress network, whose squid keeps rules this process can neither read nor narrow: leave it, so
+    // the only proxy the sandbox can reach is this process's (or none: fail closed), never a stale one.
+    for (const network of [...joined]) if (network !== internal && network !== BRIDGE) await leave(network);
     if (requested === "off") {
       await leaveAll();
       return result("off");
