@@ -1,24 +1,12 @@
 import { describe, expect, it } from "vitest";
 import type { CriterionResult } from "@/server/domain/contract/criteria";
 import type { RunGuardView } from "@/server/domain/session/view";
+import { greenGuardRun, guardCriterion, redGuardRun } from "@/testing/events/guard-runs";
 import { afterTheWork, guardOutcome } from "./regression-guard-text";
 
-const criterion = { kind: "TESTS_PASS", command: "npm test" } as const;
-const green: CriterionResult = { criterion, passed: true, evidence: "ok" };
-const red = {
-  criterion,
-  passed: false,
-  evidence: "1 failed",
-  tests: {
-    runner: "node-test",
-    passed: 2,
-    failed: 1,
-    skipped: 0,
-    total: 3,
-    failingTests: ["adds two numbers"],
-    source: "reporter",
-  },
-} as CriterionResult;
+const criterion = guardCriterion;
+const green = greenGuardRun;
+const red = redGuardRun;
 const guard = (afters: CriterionResult[], repairs = 0): RunGuardView => ({
   command: "npm test",
   before: green,

@@ -3,25 +3,12 @@ import type { CriterionResult } from "@/server/domain/contract/criteria";
 import { foldEvents } from "@/server/domain/session/fold";
 import type { IntentionView, RunGuardView, RunView } from "@/server/domain/session/view";
 import { cycle, decomposedRun, sequence } from "@/testing/events/events";
+import { greenGuardRun, redGuardRun } from "@/testing/events/guard-runs";
 import { guardBefore, guardRepairState, guardSettle } from "./guard-step";
 import type { Step } from "./step";
 
-const criterion = { kind: "TESTS_PASS", command: "npm test" } as const;
-const green: CriterionResult = { criterion, passed: true, evidence: "ok" };
-const red: CriterionResult = {
-  criterion,
-  passed: false,
-  evidence: "1 failed",
-  tests: {
-    runner: "node-test",
-    passed: 2,
-    failed: 1,
-    skipped: 0,
-    total: 3,
-    failingTests: ["adds two numbers"],
-    source: "reporter",
-  },
-} as CriterionResult;
+const green = greenGuardRun;
+const red = redGuardRun;
 const root = (changes: Partial<IntentionView> = {}) =>
   ({
     id: "root",
