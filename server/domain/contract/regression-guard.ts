@@ -41,8 +41,18 @@ function failing(result: CriterionResult): string {
 }
 
 /** Why a guard that could not run before the work has nothing to compare with (and is not run again). */
-export function guardStoodAside(command: string, why: string): string {
-  return `the project's tests (\`${command}\`) could not run before the work (${why}), so they cannot show a regression`;
+export function guardStoodAside(
+  command: string,
+  why: string,
+  setup?: { command: string; status: "ok" | "failed" | "skipped" } | null,
+): string {
+  // The usual cause on a new project: its setup (installing dependencies) did not run, so the test
+  // runner is missing. Said here, where the person reads why the tests did not count.
+  const missingSetup =
+    setup && setup.status !== "ok"
+      ? `; the project's setup command (\`${setup.command}\`) ${setup.status === "skipped" ? "was skipped" : "failed"} in this session, so its dependencies may be missing (see Network and setup)`
+      : "";
+  return `the project's tests (\`${command}\`) could not run before the work (${why}), so they cannot show a regression${missingSetup}`;
 }
 
 /** What the guard's two runs say about the work between them. */

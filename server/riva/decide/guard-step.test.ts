@@ -1,7 +1,7 @@
 import { describe, expect, it } from "vitest";
 import type { CriterionResult } from "@/server/domain/contract/criteria";
 import { foldEvents } from "@/server/domain/session/fold";
-import type { IntentionView, RunGuardView, RunView } from "@/server/domain/session/view";
+import type { IntentionView, RunGuardView, RunView, SessionView } from "@/server/domain/session/view";
 import { cycle, decomposedRun, sequence } from "@/testing/events/events";
 import { greenGuardRun, redGuardRun } from "@/testing/events/guard-runs";
 import { guardBefore, guardRepairState, guardSettle } from "./guard-step";
@@ -246,5 +246,27 @@ describe("guardSettle: a guard that could not run before the work", () => {
     const step = settle(guardOf(before));
     expect(step).toMatchObject({ kind: "settle", status: "VERIFIED" });
     expect(step.kind === "settle" && step.reason).toContain("could not run before the work (npm: not found)");
+    expect(step.kind === "settle" && step.reason).not.toContain("setup");
+  });
+
+  it("says when the session's setup did not run: the likely reason the test runner is missing", () => {
+    const before: CriterionResult = { ...green, passed: false, couldNotRun: "`vitest` is not installed" };
+    const intention = root();
+    const environment = (status: "ok" | "failed" | "skipped") =>
+      ({ setup: { command: "npm ci", status } }) as unknown as SessionView["environment"];
+    const reasonWith = (status: "ok" | "failed" | "skipped") => {
+      const step = guardSettle(
+        { intentions: { root: intention }, environment: environment(status) },
+        run(guardOf(before)),
+        verified(intention),
+        limits,
+      );
+      return step.kind === "settle" ? step.reason : "";
+    };
+    expect(reasonWith("skipped")).toContain(
+      "the project's setup command (`npm ci`) was skipped in this session, so its dependencies may be missing",
+    );
+    expect(reasonWith("failed")).toContain("(`npm ci`) failed in this session");
+    expect(reasonWith("ok")).not.toContain("setup command");
   });
 });

@@ -111,7 +111,7 @@ function repairOrFail(
  * repair cycle), then the verdict of the latest run.
  */
 export function guardSettle(
-  view: Pick<SessionView, "intentions">,
+  view: Pick<SessionView, "intentions" | "environment">,
   run: RunView,
   step: Step,
   limits: GuardLimits,
@@ -123,7 +123,7 @@ export function guardSettle(
   if (guard.before.couldNotRun !== undefined && guard.afters.length === 0)
     return {
       ...step,
-      reason: `${step.reason}; ${guardStoodAside(guard.command, guard.before.couldNotRun)}`,
+      reason: `${step.reason}; ${guardStoodAside(guard.command, guard.before.couldNotRun, view.environment?.setup)}`,
     };
   // Each repair cycle is followed by a new run; only the latest counts (never an earlier pass).
   if (!guard.after || guard.afters.length <= guard.repairs.length)
