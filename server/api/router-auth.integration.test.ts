@@ -181,6 +181,15 @@ beforeAll(async () => {
     // as on a server with no ARBOR_MODEL_* and no model config.
     environment: {},
     tierModels: [],
+    // settings.layers and the run settings read the server's own layer (limits, budget, resources).
+    runDefaults: {
+      limits: { maxDepth: 10, maxCyclesPerIntention: 5, maxIterations: 10, wallClockMs: 300_000 },
+      budget: null,
+      resources: {
+        defaults: { cpus: 1, memoryMb: 512, pids: 256, workspaceMb: 1024 },
+        caps: { cpus: 2, memoryMb: 1024, pids: 512, workspaceMb: 1024 },
+      },
+    },
     sandboxes: { ping: async () => undefined, get: async () => null },
     projectImages: { isBuilding: () => false },
     imageUpkeep: { localStatus: () => null },
@@ -291,6 +300,8 @@ describe("every procedure of the app router", () => {
       if (type !== "query" || PUBLIC.has(path) || BEARER_TOKEN.has(path)) continue;
       const result = await call(appRouter, owner, path, plausible);
       if (!result.ok) expect(REFUSALS, `${path} refused the owner`).not.toContain(result.code);
+      // Let through, it must not crash either (a crash here once hid a missing app-context service).
+      if (!result.ok) expect(result.code, `${path} failed for the owner`).not.toBe("INTERNAL_SERVER_ERROR");
     }
   });
 
