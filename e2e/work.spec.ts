@@ -12,6 +12,14 @@ import {
 test("a session's work is saved, merged into the project, and the next session starts from it", async ({
   page,
 }) => {
+  // "Nothing to save" must never show for a session that changed a file, not even for a moment while
+  // the Changes panel compares again after the run (it once did, from a comparison made mid-run).
+  await page.addInitScript(() => {
+    new MutationObserver(() => {
+      if (document.querySelector('[data-testid="work-unchanged"]'))
+        document.documentElement.dataset.sawUnchanged = "yes";
+    }).observe(document, { childList: true, subtree: true });
+  });
   await signUp(page, newUser("merger"));
   const projectId = await createProject(page, "Merge demo");
   await openProjectSettings(page);
@@ -21,11 +29,13 @@ test("a session's work is saved, merged into the project, and the next session s
   await startTask(page, "run `printf 'from session one\\n' > hello.txt` and then run `cat hello.txt`");
   await page.getByTestId("approve").click();
   await expectRunStatus(page, "VERIFIED");
+  await expect(page.getByTestId("changed-file").first()).toBeVisible();
+  expect(await page.evaluate(() => document.documentElement.dataset.sawUnchanged)).toBeUndefined();
 
   await page.getByTestId("work-message").fill("Add hello.txt");
   await page.getByTestId("work-save").click();
   await expect(page.getByTestId("work-state")).toHaveAttribute("data-state", "saved");
-  await expect(page.getByTestId("work-state")).toContainText("1 files changed");
+  await expect(page.getByTestId("work-state")).toContainText("1 file changed");
   await page.getByTestId("work-merge").click();
   await expect(page.getByTestId("work-state")).toHaveAttribute("data-state", "merged");
 

@@ -21,9 +21,14 @@ export function WorkPanel({ sessionId, projectId, work, running }: WorkCardProps
   const blocked = save.data?.status === "blocked" ? save.data.findings : null;
   const error = save.error ?? merge.error ?? discard.error;
   // The Changes panel's own query (shared cache): a session that changed nothing has nothing to save.
+  // Only a comparison that is not being redone counts: the cache can hold one made while the run was
+  // still working (before its edits), which the panel refetches when the run ends.
   const diff = useQuery({ ...trpc.work.diff.queryOptions({ sessionId }), enabled: !running });
   const unchanged =
-    diff.data?.status === "ready" && filesOfDiff(diff.data.diff).length === 0 && work?.state !== "saved";
+    !diff.isFetching &&
+    diff.data?.status === "ready" &&
+    filesOfDiff(diff.data.diff).length === 0 &&
+    work?.state !== "saved";
 
   return (
     <section className="card" aria-label="Work">
@@ -31,7 +36,7 @@ export function WorkPanel({ sessionId, projectId, work, running }: WorkCardProps
       {work && (
         <p className="small" data-testid="work-state" data-state={work.state}>
           {work.state === "saved" &&
-            `Saved by ${work.by} as branch ${work.branch} (${work.files.length} files changed, ${work.commit?.slice(0, 8)}).`}
+            `Saved by ${work.by} as branch ${work.branch} (${work.files.length} ${work.files.length === 1 ? "file" : "files"} changed, ${work.commit?.slice(0, 8)}).`}
           {work.state === "merged" && `Merged by ${work.by} into the project (${work.commit?.slice(0, 8)}).`}
           {work.state === "discarded" && `Discarded by ${work.by}.`}
           {work.secretsOverridden && work.state === "saved" && " Saved despite a secret warning."}
