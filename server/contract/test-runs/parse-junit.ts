@@ -4,8 +4,8 @@ import { type TestResults, testResults } from "@/server/domain/contract/test-res
 /**
  * A JUnit XML report (pytest's `--junitxml`; node:test's `junit` reporter writes the same shape).
  * Test cases are counted one by one rather than trusting the suites' attributes, because suites nest
- * and node puts test cases directly under <testsuites>. A case named "classname::name" is failing
- * when it has <failure> or <error>, skipped when it has <skipped>.
+ * and node puts test cases directly under <testsuites>. A case is failing when it has <failure> or
+ * <error>, skipped when it has <skipped>; pytest's are named by node id, node's by "classname::name".
  */
 type Node = Record<string, unknown>;
 
@@ -17,9 +17,26 @@ const parser = new XMLParser({
   isArray: (name) => name === "testsuite" || name === "testcase",
 });
 
-function caseName(testcase: Node): string {
+/**
+ * pytest's node id (`tests/test_cart.py::TestCart::test_total`) from its JUnit `classname`
+ * (`tests.test_cart.TestCart`): the id a person pastes into `pytest <id>` and the one pytest's own
+ * summary lines print, so a run read either way names a failure the same. The module path ends at the
+ * first segment that starts with a capital letter (a test class: `Test*` by default; modules are
+ * lower case by convention).
+ */
+function pytestNodeId(classname: string, name: string): string {
+  const segments = classname.split(".");
+  const classAt = segments.findIndex((segment) => /^[A-Z]/.test(segment));
+  const moduleParts = classAt < 0 ? segments : segments.slice(0, classAt);
+  const classes = classAt < 0 ? [] : segments.slice(classAt);
+  if (moduleParts.length === 0) return [...classes, name].join("::");
+  return [`${moduleParts.join("/")}.py`, ...classes, name].join("::");
+}
+
+function caseName(runner: "pytest" | "node-test", testcase: Node): string {
   const name = typeof testcase.name === "string" ? testcase.name : "?";
   const classname = typeof testcase.classname === "string" ? testcase.classname : "";
+  if (runner === "pytest" && classname) return pytestNodeId(classname, name);
   return classname && classname !== "test" ? `${classname}::${name}` : name;
 }
 
@@ -38,7 +55,7 @@ export function parseJunitXml(runner: "pytest" | "node-test", text: string): Tes
     for (const testcase of (node.testcase as Node[] | undefined) ?? []) {
       if ("failure" in testcase || "error" in testcase) {
         counts.failed += 1;
-        failing.push(caseName(testcase));
+        failing.push(caseName(runner, testcase));
       } else if ("skipped" in testcase) counts.skipped += 1;
       else counts.passed += 1;
     }

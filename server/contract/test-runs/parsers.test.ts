@@ -54,14 +54,26 @@ describe("reports", () => {
     });
   });
 
-  it("reads pytest's JUnit XML, naming failures by class and test", () => {
+  it("reads pytest's JUnit XML, naming failures by node id as pytest's own summary does", () => {
     expect(counts(parseReport("pytest", "junit-xml", sample("pytest-report.xml")))).toEqual({
       passed: 2,
       failed: 1,
       skipped: 1,
       total: 4,
-      failing: ["test_calc::test_add_negatives"],
+      failing: ["test_calc.py::test_add_negatives"],
     });
+  });
+
+  it("names a pytest failure in a package and a test class by its node id", () => {
+    const report = `<?xml version="1.0" encoding="utf-8"?><testsuites><testsuite name="pytest" tests="3">
+      <testcase classname="tests.test_cart" name="test_quantity_counts"><failure message="assert 7 == 11"/></testcase>
+      <testcase classname="tests.unit.test_tax.TestVat" name="test_rate[0.2]"><error message="boom"/></testcase>
+      <testcase classname="tests.test_cart" name="test_empty"/>
+    </testsuite></testsuites>`;
+    expect(parseReport("pytest", "junit-xml", report)?.failingTests).toEqual([
+      "tests/test_cart.py::test_quantity_counts",
+      "tests/unit/test_tax.py::TestVat::test_rate[0.2]",
+    ]);
   });
 
   it("reads node:test's JUnit XML, where cases sit directly under <testsuites> and in nested suites", () => {
