@@ -15,6 +15,7 @@ import { EventStore } from "@/server/events/store";
 import type { PrismaClient } from "@/server/generated/prisma/client";
 import { createTestDb, seedSession } from "@/testing/db/test-db";
 import { waitingRun } from "@/testing/events/capture-events";
+import { testRunDefaults } from "@/testing/harness/run-defaults";
 
 /**
  * Walks every procedure of the app router (tRPC 11 keeps them flat, by dotted path, in
@@ -182,14 +183,7 @@ beforeAll(async () => {
     environment: {},
     tierModels: [],
     // settings.layers and the run settings read the server's own layer (limits, budget, resources).
-    runDefaults: {
-      limits: { maxDepth: 10, maxCyclesPerIntention: 5, maxIterations: 10, wallClockMs: 300_000 },
-      budget: null,
-      resources: {
-        defaults: { cpus: 1, memoryMb: 512, pids: 256, workspaceMb: 1024 },
-        caps: { cpus: 2, memoryMb: 1024, pids: 512, workspaceMb: 1024 },
-      },
-    },
+    runDefaults: testRunDefaults(),
     sandboxes: { ping: async () => undefined, get: async () => null },
     projectImages: { isBuilding: () => false },
     imageUpkeep: { localStatus: () => null },

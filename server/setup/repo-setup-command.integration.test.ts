@@ -12,17 +12,10 @@ import { orchestratorWorld } from "@/testing/harness/orchestrator-world";
 import { commitRepoConfig } from "@/testing/harness/repo-config-commit";
 
 // The routers reach the secret box, the environment layer and the run defaults through the app context.
-const app = vi.hoisted(() => ({
+const app = await vi.hoisted(async () => ({
   box: null as unknown,
   environment: {},
-  runDefaults: {
-    limits: { maxDepth: 10, maxCyclesPerIntention: 5, maxIterations: 10, wallClockMs: 300_000 },
-    budget: null,
-    resources: {
-      defaults: { cpus: 1, memoryMb: 512, pids: 256, workspaceMb: 1024 },
-      caps: { cpus: 2, memoryMb: 1024, pids: 512, workspaceMb: 1024 },
-    },
-  },
+  runDefaults: (await import("@/testing/harness/run-defaults")).testRunDefaults(),
 }));
 vi.mock("@/server/app-context", () => ({ appContext: () => app }));
 

@@ -13,17 +13,13 @@ import { createSecretBox } from "@/server/settings/secret-box";
 import { createTestDb, seedSession } from "@/testing/db/test-db";
 
 // The router reaches the secret box and the environment layer through the app context.
-const app = vi.hoisted(() => ({
+const app = await vi.hoisted(async () => ({
   box: null as unknown,
   environment: {} as Record<string, unknown>,
-  runDefaults: {
-    limits: { maxDepth: 10, maxCyclesPerIntention: 5, maxIterations: 10, wallClockMs: 300_000 },
-    budget: { maxCostUsd: 2, maxTokens: null },
-    resources: {
-      defaults: { cpus: 1, memoryMb: 512, pids: 256, workspaceMb: 1024 },
-      caps: { cpus: 2, memoryMb: 1024, pids: 512, workspaceMb: 1024 },
-    },
-  },
+  runDefaults: (await import("@/testing/harness/run-defaults")).testRunDefaults({
+    maxCostUsd: 2,
+    maxTokens: null,
+  }),
 }));
 vi.mock("@/server/app-context", () => ({ appContext: () => app }));
 
