@@ -42,15 +42,9 @@ export interface DockerSandboxProviderOptions {
   logger?: Logger;
   /** Owner label for the orphan sweep (default "default"); see LABEL_INSTANCE. */
   instance?: string;
-  /**
-   * Containers kept created, started and with their shell up, ready to be claimed by create() (default
-   * 0: none). Only sessions without network use the pool.
-   */
+  /** Containers kept started with their shell up for create() to claim (default 0); network-less only. */
   poolSize?: number;
-  /**
-   * How long after a claim the pool starts refilling (default 1000 ms), so creating the replacement
-   * does not compete with the new session's first commands for the engine and the CPU.
-   */
+  /** Refill delay after a claim (default 1000 ms), so the new session's first commands go first. */
   poolRefillDelayMs?: number;
   /** Run commands through a persistent shell in each container (default true). */
   persistentShell?: boolean;
@@ -279,12 +273,9 @@ export class DockerSandboxProvider implements SandboxProvider {
    * Only the terminal hub calls this; the agent's commands go through the tool dispatch and its gate.
    */
   async openTerminal(sessionId: string, size: TerminalSize): Promise<SandboxTerminal> {
-    const sandbox = await this.get(sessionId);
-    if (!sandbox) {
-      throw new SandboxError("not_found", "This session has no sandbox: it was discarded or never started.");
-    }
+    const container = await this.existing(sessionId);
     try {
-      return await openContainerTerminal(this.docker.getContainer(sandbox.id), size);
+      return await openContainerTerminal(container, size, this.egress.execEnvFor(sessionId));
     } catch (error) {
       throw this.wrap(error, "open a terminal in the sandbox", "exec_failed");
     }
@@ -295,15 +286,22 @@ export class DockerSandboxProvider implements SandboxProvider {
     argv: readonly string[],
     env?: Record<string, string>,
   ): Promise<SandboxProcess> {
-    const sandbox = await this.get(sessionId);
-    if (!sandbox) {
-      throw new SandboxError("not_found", "This session has no sandbox: it was discarded or never started.");
-    }
+    const container = await this.existing(sessionId);
     try {
-      return await openContainerProcess(this.docker.getContainer(sandbox.id), argv, env ? { env } : {});
+      return await openContainerProcess(container, argv, {
+        env: { ...this.egress.execEnvFor(sessionId), ...env },
+      });
     } catch (error) {
       throw this.wrap(error, "start a program in the sandbox", "exec_failed");
     }
+  }
+
+  /** The session's container (started again if it was stopped, its network given back), or not_found. */
+  private async existing(sessionId: string): Promise<Docker.Container> {
+    const sandbox = await this.get(sessionId);
+    if (!sandbox)
+      throw new SandboxError("not_found", "This session has no sandbox: it was discarded or never started.");
+    return this.docker.getContainer(sandbox.id);
   }
 
   async sweepOrphans(isLive: LiveSessionsQuery): Promise<{ removed: string[]; kept: string[] }> {
@@ -381,6 +379,7 @@ export class DockerSandboxProvider implements SandboxProvider {
       wrap: (error, action) => this.wrap(error, action, "exec_failed"),
       agent: () => this.shells.agentFor(containerId),
       oomState: this.shells.oomStateFor(containerId),
+      processEnv: () => this.egress.execEnvFor(sessionId),
       onDispose: () => {
         this.shells.forget(containerId);
         this.egress.forget(sessionId);

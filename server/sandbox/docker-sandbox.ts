@@ -44,6 +44,8 @@ export interface DockerSandboxDeps {
   onDispose?: () => void;
   /** The container's CPU, memory and pids limits, as created (or inspected). */
   limits?: SandboxLimits;
+  /** Environment every command gets first (the proxy this process runs, after a takeover). */
+  processEnv?: () => Record<string, string>;
 }
 
 /** Reads the cgroup's OOM-kill counter (v2 memory.events, v1 memory.oom_control); -1 when unknown. */
@@ -84,7 +86,7 @@ export class DockerSandbox implements Sandbox {
       result = await this.runArgv(argv, {
         stdin: options.stdin,
         // Also in the container's own env; repeated here for containers created before it was.
-        env: { ...options.env, ...SAFE_GIT_ENV },
+        env: { ...this.deps.processEnv?.(), ...options.env, ...SAFE_GIT_ENV },
         onOutput: options.onOutput,
         maxOutputBytes: options.maxOutputBytes,
         deadlineMs: timeoutMs + KILL_AFTER_MS + HOST_GRACE_MS,

@@ -63,6 +63,8 @@ export function hangUpArgv(tag: string): string[] {
 export async function openContainerTerminal(
   container: Docker.Container,
   initialSize: TerminalSize,
+  /** Over the container's own (the proxy this process runs, after a takeover). */
+  env: Record<string, string> = {},
 ): Promise<SandboxTerminal> {
   // A shell outlives the server process that opened it (the engine keeps the TTY); one terminal per
   // session means any shell still there is a leftover from a server that stopped: hang it up first.
@@ -76,7 +78,13 @@ export async function openContainerTerminal(
     Tty: true,
     User: "1000:1000",
     WorkingDir: WORKSPACE_DIR,
-    Env: ["TERM=xterm-256color", "COLORTERM=truecolor", `INPUTRC=${TERMINAL_INPUTRC}`, ...safeGitEnvLines()],
+    Env: [
+      ...Object.entries(env).map(([key, value]) => `${key}=${value}`),
+      "TERM=xterm-256color",
+      "COLORTERM=truecolor",
+      `INPUTRC=${TERMINAL_INPUTRC}`,
+      ...safeGitEnvLines(),
+    ],
   });
   // With a TTY the stream is raw (not multiplexed); hijacking is what lets us write stdin.
   const stream = (await exec.start({ hijack: true, stdin: true, Tty: true })) as Duplex;

@@ -265,7 +265,7 @@ describe("a server restart", () => {
 });
 
 describe("a run taken over by another instance", () => {
-  it("leaves the first instance's egress network: its squid's rules can no longer be narrowed, so the sandbox fails closed", async () => {
+  it("moves to the new instance's network and proxy: its rules hold, the first instance's squid is out of reach", async () => {
     const sessionId = `${PREFIX}-egress-takeover`;
     const stateDir = mkdtempSync(path.join(tmpdir(), "arbor-egress-state-b-"));
     let other: EgressProxy | undefined;
@@ -273,7 +273,8 @@ describe("a run taken over by another instance", () => {
     try {
       box = await egress.provider.create({ sessionId, egress: registries });
       await egress.provider.setEgressPhase(sessionId, "setup", registries);
-      const registry = "curl -sS -m 10 -o /dev/null -w '%{http_code}' https://registry.npmjs.org/left-pad";
+      const fetch = (url: string) => `curl -sS -m 10 -o /dev/null -w '%{http_code}' ${url}`;
+      const registry = fetch("https://registry.npmjs.org/left-pad");
       expect((await box.exec(registry)).stdout).toBe("200");
       // Instance B (its own label, network and squid) takes the session's run over; A's squid runs on.
       other = new EgressProxy({
@@ -295,8 +296,16 @@ describe("a run taken over by another instance", () => {
       );
       expect(networks).not.toContain(egress.proxy.networkName);
       expect(networks).toContain(other.networkName);
-      // The sandbox's proxy address is A's gateway, which it can no longer reach: nothing gets out.
+      // A's process, were it alive, would use the proxy address baked in at creation: out of reach.
       expect((await box.exec(registry)).stdout).toBe("000");
+      // B's commands, terminal and programs get B's proxy, under the phase B set.
+      const taken = await takeover.get(sessionId);
+      expect((await taken?.exec("printenv HTTPS_PROXY"))?.stdout.trim()).toBe(other.url);
+      expect((await taken?.exec(registry))?.stdout).toBe("200");
+      expect((await taken?.exec(fetch("https://example.com/")))?.stdout).not.toBe("200");
+      // B narrows the phase: Off leaves no way out, whatever the variables say.
+      await takeover.setEgressPhase(sessionId, "agent", Settings.parse({}));
+      expect((await taken?.exec(registry))?.stdout).toBe("000");
     } finally {
       await box?.dispose();
       await other?.destroy();

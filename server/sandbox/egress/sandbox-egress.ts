@@ -31,6 +31,14 @@ export class SandboxEgress {
    */
   private readonly held = new Map<string, Promise<void>>();
 
+  /**
+   * The proxy variables of this process's proxy, per session whose container was made for a proxy and
+   * now sits on this process's egress network. Every process started in it gets them (DockerSandbox's
+   * commands, the terminal, MCP servers), over the ones baked into the container when it was made: a run
+   * taken over from another instance has that instance's gateway there, which it no longer reaches.
+   */
+  private readonly execEnvs = new Map<string, Record<string, string>>();
+
   constructor(
     private readonly docker: Docker,
     private readonly proxy: EgressGate | null,
@@ -91,6 +99,11 @@ export class SandboxEgress {
       );
   }
 
+  /** Extra environment for every process started in the session's container (none: as it was made). */
+  execEnvFor(sessionId: string): Record<string, string> {
+    return this.execEnvs.get(sessionId) ?? {};
+  }
+
   /** The network a new container starts on; undefined when it needs none (Off in both phases). */
   async networkFor(settings: EgressSettings | undefined): Promise<EgressNetwork | "bridge" | undefined> {
     if (!settings) return undefined;
@@ -127,6 +140,9 @@ export class SandboxEgress {
     const container = this.docker.getContainer(containerId);
     const info = await container.inspect();
     this.proxy?.clearSession(sessionId);
+    this.execEnvs.delete(sessionId);
+    // Made on an egress network (this process's or another instance's): its tools expect a proxy.
+    const madeForProxy = (info.Config.Env ?? []).some((line) => line.startsWith("HTTP_PROXY="));
     if (info.HostConfig.NetworkMode === "none") {
       return result(
         "off",
@@ -160,7 +176,19 @@ export class SandboxEgress {
     }
     if (requested === "open") {
       await join(BRIDGE);
-      if (internal && joined.has(internal)) await this.ruleFor(container, internal, sessionId, phase, "open");
+      // Taken over from another instance: back on a proxy (this process's), or its proxy variables lead
+      // nowhere. If this proxy cannot start, the bridge alone is still Open.
+      if (internal && madeForProxy && !joined.has(internal))
+        await this.proxy
+          ?.start()
+          .then(() => join(internal))
+          .catch((error: unknown) =>
+            this.log.warn({ sessionId, err: String(error) }, "open phase without this instance's proxy"),
+          );
+      if (internal && joined.has(internal)) {
+        await this.ruleFor(container, internal, sessionId, phase, "open");
+        if (madeForProxy) this.pointAtOwnProxy(sessionId);
+      }
       return result("open");
     }
     if (!this.proxy || !internal) {
@@ -177,7 +205,24 @@ export class SandboxEgress {
     await join(internal);
     const rule = proxyRuleFor(settings[phase], settings.allowList);
     await this.ruleFor(container, internal, sessionId, phase, rule);
+    if (madeForProxy) this.pointAtOwnProxy(sessionId);
     return result(requested);
+  }
+
+  /**
+   * The session's processes reach the proxy this process runs (its rules are the ones just set). A proxy
+   * not started here has no address yet: the container keeps the variables it was made with, which on
+   * this instance's own network (a restart) lead to the same place.
+   */
+  private pointAtOwnProxy(sessionId: string): void {
+    let env: string[];
+    try {
+      env = this.proxy?.containerEnv() ?? [];
+    } catch {
+      return;
+    }
+    const pairs = env.map((line) => [line.slice(0, line.indexOf("=")), line.slice(line.indexOf("=") + 1)]);
+    this.execEnvs.set(sessionId, Object.fromEntries(pairs));
   }
 
   private async ruleFor(
@@ -195,6 +240,7 @@ export class SandboxEgress {
   /** The session's container is gone: its rules go too. */
   forget(sessionId: string): void {
     this.held.delete(sessionId);
+    this.execEnvs.delete(sessionId);
     this.proxy?.clearSession(sessionId);
   }
 }
