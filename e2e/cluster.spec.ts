@@ -8,14 +8,16 @@ import { sandboxOwnerLabel } from "../server/sandbox/instance-label";
 import {
   createProject,
   expectRunStatus,
-  intentions,
   newUser,
+  openProjectSettings,
   openWorkspaceTab,
+  settledTexts,
   signUp,
   startTask,
 } from "../testing/e2e/arbor";
 import { arbor, cliHome, createApiToken } from "../testing/e2e/cli";
 import { CLUSTER_PORT, FAKE_MODEL_PORT } from "../testing/e2e/ports";
+import { screen, typeInTerminal } from "../testing/e2e/terminal";
 
 /**
  * Arbor as a cluster (deploy/cluster.sh): a fresh PostgreSQL database, two instances of the production
@@ -176,16 +178,6 @@ async function shareCookiesWithInstances(context: BrowserContext): Promise<void>
   await context.addCookies(cookies.map(({ name, value }) => ({ name, value, url: "http://127.0.0.1" })));
 }
 
-function screen(page: Page) {
-  return page.getByTestId("terminal-screen").locator(".xterm-rows");
-}
-
-async function typeInTerminal(page: Page, line: string): Promise<void> {
-  await page.getByTestId("terminal-screen").click();
-  await page.keyboard.type(line);
-  await page.keyboard.press("Enter");
-}
-
 test("two watchers on two instances share one terminal: same output, typing into the same shell", async ({
   page,
   context,
@@ -274,6 +266,11 @@ test("kill -9 of the instance driving a run on the second Docker host: a watcher
 }) => {
   await signUp(page, newUser("cluster-run"));
   await createProject(page, "Cluster failover");
+  // Its agent may reach the package registries, through the proxy of whichever instance drives it.
+  await openProjectSettings(page);
+  await page.getByTestId("egress-agent-mode").selectOption("registries");
+  await page.getByTestId("egress-save").click();
+  await expect(page.getByTestId("settings-network")).toContainText("Saved.");
   const sessionUrl = await startTask(
     page,
     "run `echo tick 1 && echo tick 2 && sleep 8 && echo once >> marker.txt`",
@@ -351,6 +348,16 @@ test("kill -9 of the instance driving a run on the second Docker host: a watcher
   await expectRunStatus(page, "VERIFIED");
   expect(await settledTexts(page)).toEqual(live);
   expect(live.join("\n")).toContain("COMMAND echo tick 1");
+
+  // The sandbox was made on the dead instance's egress network on the second host: the survivor moves
+  // it to its own, and its commands use its proxy there (the dead one's still runs with old rules).
+  await startTask(page, "run `npm view left-pad@1.3.0 version`");
+  await page.getByTestId("approve").click();
+  await expect(page.getByTestId("cycle-output").filter({ hasText: /^1\.3\.0/ })).toHaveCount(1);
+  await expectRunStatus(page, "VERIFIED");
+  const connections = page.getByTestId("environment-panel").getByTestId("environment-connections");
+  await connections.locator("summary").click();
+  await expect(connections).toContainText("registry.npmjs.org:443");
 });
 
 test("host loss: the second dockerd stops, its session shows SANDBOX LOST, the restart from the page and a new session land on the first host", async ({
@@ -385,16 +392,3 @@ test("host loss: the second dockerd stops, its session shows SANDBOX LOST, the r
   await expectRunStatus(page, "VERIFIED");
   expect(await recordedHost(new URL(freshUrl).pathname.split("/").at(-1) ?? "")).toBe("local");
 });
-
-/** Each intention node's whole text, once two reads in a row agree (the last events have arrived). */
-async function settledTexts(page: Page): Promise<string[]> {
-  let texts: string[] = [];
-  await expect(async () => {
-    const before = await intentions(page).evaluateAll((nodes) => nodes.map((node) => node.textContent ?? ""));
-    await page.waitForTimeout(300);
-    texts = await intentions(page).evaluateAll((nodes) => nodes.map((node) => node.textContent ?? ""));
-    expect(texts).toEqual(before);
-    expect(texts.length).toBeGreaterThan(0);
-  }).toPass({ timeout: 30_000 });
-  return texts;
-}

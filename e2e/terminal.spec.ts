@@ -12,11 +12,7 @@ import {
 } from "../testing/e2e/arbor";
 import { APP_PORT, FAKE_MODEL_PORT, SPARE_APP_PORT } from "../testing/e2e/ports";
 import { type ArborServer, startArborServer } from "../testing/e2e/server";
-
-/** The rendered terminal text (xterm's DOM renderer draws each row as text). */
-function screen(page: Page) {
-  return page.getByTestId("terminal-screen").locator(".xterm-rows");
-}
+import { screen, typeInTerminal } from "../testing/e2e/terminal";
 
 /**
  * A watcher's card opens by itself, wherever it sits on the page; xterm draws nothing while it is off
@@ -68,12 +64,6 @@ async function cuttableProxy(targetPort: number) {
         server.close(() => resolve());
       }),
   };
-}
-
-async function typeInTerminal(page: Page, line: string): Promise<void> {
-  await page.getByTestId("terminal-screen").click();
-  await page.keyboard.type(line);
-  await page.keyboard.press("Enter");
 }
 
 test("typing in the session's terminal runs in its sandbox; a second page sees the same output", async ({

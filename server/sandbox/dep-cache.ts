@@ -17,8 +17,9 @@ export const CACHE_ENV = [
   // A lock file pins every tarball by its integrity hash: what the cache holds is used without asking
   // the registry again (that is what makes the second session fast, and work with no network).
   "npm_config_prefer_offline=true",
-  // pnpm reads npm_config_* too: its content-addressed store.
-  `npm_config_store_dir=${CACHE_DIR}/pnpm-store`,
+  // pnpm's content-addressed store is $XDG_DATA_HOME/pnpm/store (pnpm 8, 9 and 10 alike). Not
+  // npm_config_store_dir: npm 11 warns "Unknown env config store-dir" on every command it runs.
+  `XDG_DATA_HOME=${CACHE_DIR}/data`,
   `PIP_CACHE_DIR=${CACHE_DIR}/pip`,
   `COREPACK_HOME=${CACHE_DIR}/corepack`,
   `YARN_CACHE_FOLDER=${CACHE_DIR}/yarn`,

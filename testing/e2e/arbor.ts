@@ -113,3 +113,16 @@ export async function openWorkspaceTab(
 export function approvalCard(page: Page, kind: string) {
   return page.locator(`[data-testid="approval-card"][data-kind="${kind}"]`);
 }
+
+/** Each intention node's whole text, once two reads in a row agree (the last events have arrived). */
+export async function settledTexts(page: Page): Promise<string[]> {
+  let texts: string[] = [];
+  await expect(async () => {
+    const before = await intentions(page).evaluateAll((nodes) => nodes.map((node) => node.textContent ?? ""));
+    await page.waitForTimeout(300);
+    texts = await intentions(page).evaluateAll((nodes) => nodes.map((node) => node.textContent ?? ""));
+    expect(texts).toEqual(before);
+    expect(texts.length).toBeGreaterThan(0);
+  }).toPass({ timeout: 30_000 });
+  return texts;
+}
