@@ -97,6 +97,9 @@ export function containerSpec(options: {
       `HOME=${HOME_DIR}`,
       "LANG=C.UTF-8",
       "GIT_TERMINAL_PROMPT=0",
+      // Running a project's tests (the regression guard runs them before any work) must not leave
+      // __pycache__/*.pyc in the workspace, where they would show as the session's changes and be saved.
+      "PYTHONDONTWRITEBYTECODE=1",
       ...safeGitEnvLines(),
       ...(options.egressNetwork?.env ?? []),
       ...(options.cacheVolume?.env ?? []),

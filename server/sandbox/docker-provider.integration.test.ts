@@ -112,6 +112,14 @@ describe("a sandbox made from a repository", () => {
     expect(owner.stdout).toBe("1000\n1000\n");
   });
 
+  it("leaves no Python bytecode in the workspace when the project's code is imported (no changes of its own)", async () => {
+    await sandbox.exec(
+      "mkdir -p pkg && echo 'X = 1' > pkg/mod.py && git add pkg && git -c user.email=t@t -c user.name=t commit -qm pkg",
+    );
+    expect((await sandbox.exec("python3 -c 'import pkg.mod' && git status --porcelain")).stdout).toBe("");
+    await sandbox.exec("git reset -q --hard HEAD~1");
+  });
+
   it("writes and reads back a file with tricky content", async () => {
     const content = `it's "quoted" $HOME \`whoami\` \\n $(rm -rf /) ✓ ünïcödé\n\nno newline at end`;
     await sandbox.writeFile("deep/new dir/tricky.txt", content);
