@@ -77,7 +77,12 @@ export class SandboxEgress {
       settings: ALL_OFF,
       problem: `After a server restart the sandbox's recorded network could not be read (${error instanceof Error ? error.message : String(error)}): it runs Off.`,
     }));
-    if (!plan) return;
+    if (!plan) {
+      // Nothing recorded (the instance that made the container died before its phase reached the log):
+      // no phase to give back, but another instance's egress network must not stay reachable either.
+      await this.leaveOtherEgressNetworks(containerId);
+      return;
+    }
     let applied: EgressApplied;
     let settings = plan.settings;
     try {
@@ -166,10 +171,7 @@ export class SandboxEgress {
       for (const network of [...joined]) await leave(network);
     };
     const internal = this.proxy?.networkName;
-    // A container another instance made (a run taken over in a cluster) is still on that instance's
-    // egress network, whose squid keeps rules this process can neither read nor narrow: leave it, so
-    // the only proxy the sandbox can reach is this process's (or none: fail closed), never a stale one.
-    for (const network of [...joined]) if (network !== internal && network !== BRIDGE) await leave(network);
+    for (const network of [...joined]) if (this.isOtherEgressNetwork(network)) await leave(network);
     if (requested === "off") {
       await leaveAll();
       return result("off");
@@ -207,6 +209,23 @@ export class SandboxEgress {
     await this.ruleFor(container, internal, sessionId, phase, rule);
     if (madeForProxy) this.pointAtOwnProxy(sessionId);
     return result(requested);
+  }
+
+  /**
+   * A container another instance made (a run taken over in a cluster) is still on that instance's
+   * egress network, whose squid keeps rules this process can neither read nor narrow: it must leave, so
+   * the only proxy the sandbox can reach is this process's (or none: fail closed), never a stale one.
+   */
+  private isOtherEgressNetwork(network: string): boolean {
+    return network !== this.proxy?.networkName && network !== BRIDGE;
+  }
+
+  private async leaveOtherEgressNetworks(containerId: string): Promise<void> {
+    const info = await this.docker.getContainer(containerId).inspect();
+    if (info.HostConfig.NetworkMode === "none") return;
+    for (const network of Object.keys(info.NetworkSettings.Networks ?? {}))
+      if (this.isOtherEgressNetwork(network))
+        await this.docker.getNetwork(network).disconnect({ Container: containerId, Force: true });
   }
 
   /**
