@@ -302,7 +302,8 @@ describe("a run taken over by another instance", () => {
         runSetup: () => Promise.reject(new Error("no setup here")),
       });
       // Connecting to a proxy that is out of reach hangs until the timeout: 2 s says enough.
-      const fetch = (url: string) => `curl -sS --connect-timeout 2 -m 20 -o /dev/null -w '%{http_code}' ${url}`;
+      const fetch = (url: string) =>
+        `curl -sS --connect-timeout 2 -m 20 -o /dev/null -w '%{http_code}' ${url}`;
       const registry = fetch("https://registry.npmjs.org/left-pad");
       expect((await box.exec(registry)).stdout).toBe("200");
       // A container A made and set a phase for, whose record A died before appending: its squid
