@@ -267,6 +267,23 @@ describe.skipIf(process.getuid?.() !== 0)("egress on another Docker host", () =>
       expect(throughTaker?.stdout).toBe("200");
       const refused = await taken?.exec("curl -sS -m 10 -o /dev/null -w '%{http_code}' http://example.com/");
       expect(refused?.stdout).toBe("403");
+      // An MCP server's program, started through the hosts' provider as the app wires it: the same.
+      const hosts = new MultiHostSandboxProvider({
+        hosts: [{ config, docker: remote, provider: takeover, egress: taker }],
+        pins: { hostOf: async () => config.id, pin: async () => undefined },
+        imageSource: remote,
+        instance: `${PREFIX}-remote-egress-b`,
+        healthIntervalMs: 60_000,
+        log: silent,
+      });
+      const program = await hosts.openProcess(session.id, ["sh", "-c", "read go; printenv HTTPS_PROXY"]);
+      let printed = "";
+      program.onStdout((chunk) => {
+        printed += chunk.toString();
+      });
+      program.write("go\n");
+      await expect.poll(() => printed.trim()).toBe(takerProxy?.slice("HTTPS_PROXY=".length));
+      await program.close();
     } finally {
       await restored?.dispose();
       await taker?.destroy();
