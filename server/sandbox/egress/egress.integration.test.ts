@@ -14,6 +14,7 @@ import { egressFixture, hostAddress, registries } from "@/testing/sandbox/egress
 import { DockerSandboxProvider } from "../docker-provider";
 import type { Sandbox } from "../types";
 import { type EgressConnection, EgressProxy } from "./egress-proxy";
+import { RemoteEgressProxy } from "./remote-egress-proxy";
 
 /**
  * A sandbox's network through a real squid on a real internal Docker network: what gets through and
@@ -265,6 +266,57 @@ describe("a server restart", () => {
 });
 
 describe("a run taken over by another instance", () => {
+  it("gives a sandbox made without a proxy (its instance's was down) the proxy's variables once a phase puts it behind one", async () => {
+    const sessionId = `${PREFIX}-egress-made-on-bridge`;
+    // No proxy: what an instance whose proxy could not start does with Open in one phase.
+    const withoutProxy = new DockerSandboxProvider({ logger: silent, instance: egress.instance });
+    const openThenRegistries = Settings.parse({ setup: { mode: "open" }, agent: { mode: "registries" } });
+    const box = await withoutProxy.create({ sessionId, egress: openThenRegistries });
+    try {
+      const inspected = await new Docker().getContainer(box.id).inspect();
+      expect(Object.keys(inspected.NetworkSettings.Networks ?? {})).toEqual(["bridge"]);
+      const applied = await egress.provider.setEgressPhase(sessionId, "agent", openThenRegistries);
+      expect(applied).toMatchObject({ requested: "registries", applied: "registries" });
+      const behind = await egress.provider.get(sessionId);
+      const fetch = (url: string) =>
+        `curl -sS --connect-timeout 2 -m 20 -o /dev/null -w '%{http_code}' ${url}`;
+      expect((await behind?.exec(fetch("https://registry.npmjs.org/left-pad")))?.stdout).toBe("200");
+      expect((await behind?.exec(fetch("http://example.com/")))?.stdout).toBe("403");
+    } finally {
+      await box.dispose();
+    }
+  });
+
+  it("in an Open phase whose new instance's proxy cannot start, blanks the proxy variables: its tools go out the bridge", async () => {
+    const sessionId = `${PREFIX}-egress-open-no-proxy`;
+    const open = Settings.parse({ setup: { mode: "open" }, agent: { mode: "off" } });
+    const broken = new RemoteEgressProxy({
+      docker: new Docker(),
+      imageSource: new Docker(),
+      image: "arbor-egress-missing:none",
+      instance: `${egress.instance}-broken`,
+      port: egress.proxyPort + 2,
+      upstream: null,
+      log: silent,
+    });
+    const takeover = new DockerSandboxProvider({
+      logger: silent,
+      instance: `${egress.instance}-broken`,
+      egress: broken,
+    });
+    const box = await egress.provider.create({ sessionId, egress: open });
+    try {
+      expect(await takeover.setEgressPhase(sessionId, "setup", open)).toMatchObject({ applied: "open" });
+      const taken = await takeover.get(sessionId);
+      expect((await taken?.exec("printenv HTTPS_PROXY"))?.stdout).toBe("\n");
+      const registry = "curl -sS -m 20 -o /dev/null -w '%{http_code}' https://registry.npmjs.org/left-pad";
+      expect((await taken?.exec(registry))?.stdout).toBe("200");
+    } finally {
+      await box.dispose();
+      await broken.destroy();
+    }
+  });
+
   it("moves to the new instance's network and proxy on its first use there: its rules hold, the first instance's squid is out of reach", async () => {
     const { db, cleanup } = await createTestDb();
     const stateDir = mkdtempSync(path.join(tmpdir(), "arbor-egress-state-b-"));

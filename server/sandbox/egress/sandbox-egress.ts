@@ -10,11 +10,12 @@ import {
 import type { EgressRestore } from "@/server/domain/vocabulary/egress-restore";
 import type { EgressNetwork } from "../container-spec";
 import type { EgressApplied, EgressRecords } from "../types";
-import type { EgressGate } from "./internal-network";
+import { type EgressGate, proxyEnv } from "./internal-network";
 
 const BRIDGE = "bridge";
 const OFF = { mode: "off", getHeadOnly: false } as const;
 const ALL_OFF: EgressSettings = { setup: OFF, agent: OFF, allowList: [] };
+const PROXY_VARIABLES = proxyEnv("").map((line) => line.slice(0, line.indexOf("=")));
 
 /**
  * A session container's network per phase. The container is made on the internal egress network
@@ -32,8 +33,8 @@ export class SandboxEgress {
   private readonly held = new Map<string, Promise<void>>();
 
   /**
-   * The proxy variables of this process's proxy, per session whose container was made for a proxy and
-   * now sits on this process's egress network. Every process started in it gets them (DockerSandbox's
+   * The proxy variables of this process's proxy, per session whose container now sits on this
+   * process's egress network with its rule set. Every process started in it gets them (DockerSandbox's
    * commands, the terminal, MCP servers), over the ones baked into the container when it was made: a run
    * taken over from another instance has that instance's gateway there, which it no longer reaches.
    */
@@ -189,7 +190,10 @@ export class SandboxEgress {
           );
       if (internal && joined.has(internal)) {
         await this.ruleFor(container, internal, sessionId, phase, "open");
-        if (madeForProxy) this.pointAtOwnProxy(sessionId);
+        this.pointAtOwnProxy(sessionId);
+      } else if (madeForProxy) {
+        // Its variables name a proxy it cannot reach: blank them, so its tools go out the bridge as Open.
+        this.execEnvs.set(sessionId, Object.fromEntries(PROXY_VARIABLES.map((name) => [name, ""])));
       }
       return result("open");
     }
@@ -207,7 +211,9 @@ export class SandboxEgress {
     await join(internal);
     const rule = proxyRuleFor(settings[phase], settings.allowList);
     await this.ruleFor(container, internal, sessionId, phase, rule);
-    if (madeForProxy) this.pointAtOwnProxy(sessionId);
+    // Also a container made on the bridge alone (this or another instance's proxy was down then): with
+    // no variables its tools would not find the proxy, the only way out it now has.
+    this.pointAtOwnProxy(sessionId);
     return result(requested);
   }
 
