@@ -175,9 +175,10 @@ describe.skipIf(process.getuid?.() !== 0)("egress on another Docker host", () =>
     }
   });
 
-  it("after a restart, gives a running sandbox its recorded phase back through a proxy container holding only the new process's rules", async () => {
+  it("after a restart, gives a running sandbox its recorded phase back through a proxy container holding only the new process's rules, and another instance's takeover through its own", async () => {
     const { db, cleanup } = await createTestDb();
     let restored: Sandbox | null | undefined;
+    let taker: RemoteEgressProxy | undefined;
     try {
       const { session } = await seedSession(db);
       const store = new EventStore(db);
@@ -235,8 +236,57 @@ describe.skipIf(process.getuid?.() !== 0)("egress on another Docker host", () =>
       expect(output).not.toContain("10.99.0.9");
       const phases = (await store.read(session.id)).filter((event) => event.body.type === "egress-phase-set");
       expect(phases.at(-1)?.body).toMatchObject({ phase: "setup", applied: "registries", restored: true });
+
+      // The restarted server dies too and another instance takes the run over: its own proxy container
+      // and network on this host, started by its first use of the sandbox (nothing starts it here).
+      taker = new RemoteEgressProxy({
+        docker: remote,
+        imageSource: new Docker(),
+        instance: `${PREFIX}-remote-egress-b`,
+        port: 3128,
+        upstream: null,
+        log: silent,
+      });
+      const takeover = new DockerSandboxProvider({
+        docker: remote,
+        logger: silent,
+        instance: `${PREFIX}-remote-egress-b`,
+        egress: taker,
+        egressRecords: records(),
+      });
+      const taken = await takeover.get(session.id);
+      const networks = Object.keys(
+        (await remote.getContainer(restored.id).inspect()).NetworkSettings.Networks ?? {},
+      );
+      expect(networks).toEqual([taker.networkName]);
+      const takerProxy = taker.containerEnv().find((line) => line.startsWith("HTTPS_PROXY="));
+      expect(`HTTPS_PROXY=${(await taken?.exec("printenv HTTPS_PROXY"))?.stdout.trim()}`).toBe(takerProxy);
+      const throughTaker = await taken?.exec(
+        "curl -sS -m 20 -o /dev/null -w '%{http_code}' https://registry.npmjs.org/left-pad",
+      );
+      expect(throughTaker?.stdout).toBe("200");
+      const refused = await taken?.exec("curl -sS -m 10 -o /dev/null -w '%{http_code}' http://example.com/");
+      expect(refused?.stdout).toBe("403");
+      // An MCP server's program, started through the hosts' provider as the app wires it: the same.
+      const hosts = new MultiHostSandboxProvider({
+        hosts: [{ config, docker: remote, provider: takeover, egress: taker }],
+        pins: { hostOf: async () => config.id, pin: async () => undefined },
+        imageSource: remote,
+        instance: `${PREFIX}-remote-egress-b`,
+        healthIntervalMs: 60_000,
+        log: silent,
+      });
+      const program = await hosts.openProcess(session.id, ["sh", "-c", "read go; printenv HTTPS_PROXY"]);
+      let printed = "";
+      program.onStdout((chunk) => {
+        printed += chunk.toString();
+      });
+      program.write("go\n");
+      await expect.poll(() => printed.trim()).toBe(takerProxy?.slice("HTTPS_PROXY=".length));
+      await program.close();
     } finally {
       await restored?.dispose();
+      await taker?.destroy();
       await cleanup();
     }
   });

@@ -10,11 +10,12 @@ import {
 import type { EgressRestore } from "@/server/domain/vocabulary/egress-restore";
 import type { EgressNetwork } from "../container-spec";
 import type { EgressApplied, EgressRecords } from "../types";
-import type { EgressGate } from "./internal-network";
+import { type EgressGate, proxyEnv } from "./internal-network";
 
 const BRIDGE = "bridge";
 const OFF = { mode: "off", getHeadOnly: false } as const;
 const ALL_OFF: EgressSettings = { setup: OFF, agent: OFF, allowList: [] };
+const PROXY_VARIABLES = proxyEnv("").map((line) => line.slice(0, line.indexOf("=")));
 
 /**
  * A session container's network per phase. The container is made on the internal egress network
@@ -32,8 +33,8 @@ export class SandboxEgress {
   private readonly held = new Map<string, Promise<void>>();
 
   /**
-   * The proxy variables of this process's proxy, per session whose container was made for a proxy and
-   * now sits on this process's egress network. Every process started in it gets them (DockerSandbox's
+   * The proxy variables of this process's proxy, per session whose container now sits on this
+   * process's egress network with its rule set. Every process started in it gets them (DockerSandbox's
    * commands, the terminal, MCP servers), over the ones baked into the container when it was made: a run
    * taken over from another instance has that instance's gateway there, which it no longer reaches.
    */
@@ -77,7 +78,12 @@ export class SandboxEgress {
       settings: ALL_OFF,
       problem: `After a server restart the sandbox's recorded network could not be read (${error instanceof Error ? error.message : String(error)}): it runs Off.`,
     }));
-    if (!plan) return;
+    if (!plan) {
+      // Nothing recorded (the instance that made the container died before its phase reached the log):
+      // no phase to give back, but another instance's egress network must not stay reachable either.
+      await this.leaveOtherEgressNetworks(containerId);
+      return;
+    }
     let applied: EgressApplied;
     let settings = plan.settings;
     try {
@@ -166,10 +172,7 @@ export class SandboxEgress {
       for (const network of [...joined]) await leave(network);
     };
     const internal = this.proxy?.networkName;
-    // A container another instance made (a run taken over in a cluster) is still on that instance's
-    // egress network, whose squid keeps rules this process can neither read nor narrow: leave it, so
-    // the only proxy the sandbox can reach is this process's (or none: fail closed), never a stale one.
-    for (const network of [...joined]) if (network !== internal && network !== BRIDGE) await leave(network);
+    for (const network of [...joined]) if (this.isOtherEgressNetwork(network)) await leave(network);
     if (requested === "off") {
       await leaveAll();
       return result("off");
@@ -187,7 +190,10 @@ export class SandboxEgress {
           );
       if (internal && joined.has(internal)) {
         await this.ruleFor(container, internal, sessionId, phase, "open");
-        if (madeForProxy) this.pointAtOwnProxy(sessionId);
+        this.pointAtOwnProxy(sessionId);
+      } else if (madeForProxy) {
+        // Its variables name a proxy it cannot reach: blank them, so its tools go out the bridge as Open.
+        this.execEnvs.set(sessionId, Object.fromEntries(PROXY_VARIABLES.map((name) => [name, ""])));
       }
       return result("open");
     }
@@ -205,8 +211,27 @@ export class SandboxEgress {
     await join(internal);
     const rule = proxyRuleFor(settings[phase], settings.allowList);
     await this.ruleFor(container, internal, sessionId, phase, rule);
-    if (madeForProxy) this.pointAtOwnProxy(sessionId);
+    // Also a container made on the bridge alone (this or another instance's proxy was down then): with
+    // no variables its tools would not find the proxy, the only way out it now has.
+    this.pointAtOwnProxy(sessionId);
     return result(requested);
+  }
+
+  /**
+   * A container another instance made (a run taken over in a cluster) is still on that instance's
+   * egress network, whose squid keeps rules this process can neither read nor narrow: it must leave, so
+   * the only proxy the sandbox can reach is this process's (or none: fail closed), never a stale one.
+   */
+  private isOtherEgressNetwork(network: string): boolean {
+    return network !== this.proxy?.networkName && network !== BRIDGE;
+  }
+
+  private async leaveOtherEgressNetworks(containerId: string): Promise<void> {
+    const info = await this.docker.getContainer(containerId).inspect();
+    if (info.HostConfig.NetworkMode === "none") return;
+    for (const network of Object.keys(info.NetworkSettings.Networks ?? {}))
+      if (this.isOtherEgressNetwork(network))
+        await this.docker.getNetwork(network).disconnect({ Container: containerId, Force: true });
   }
 
   /**

@@ -10,6 +10,7 @@ import type {
   EgressApplied,
   LiveSessionsQuery,
   Sandbox,
+  SandboxProcess,
   SandboxProvider,
   SandboxTerminal,
   TerminalSize,
@@ -372,6 +373,18 @@ export class MultiHostSandboxProvider implements SandboxProvider {
     if (!host)
       throw new SandboxError("not_found", "This session has no sandbox: it was discarded or never started.");
     return host.provider.openTerminal(sessionId, size);
+  }
+
+  /** An MCP server's program, started by the session's host's provider (its proxy variables). */
+  async openProcess(
+    sessionId: string,
+    argv: readonly string[],
+    env?: Record<string, string>,
+  ): Promise<SandboxProcess> {
+    const host = await this.pinned(sessionId);
+    if (!host)
+      throw new SandboxError("not_found", "This session has no sandbox: it was discarded or never started.");
+    return host.provider.openProcess(sessionId, argv, env);
   }
 
   async setEgressPhase(
