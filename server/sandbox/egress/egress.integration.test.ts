@@ -23,6 +23,32 @@ import { RemoteEgressProxy } from "./remote-egress-proxy";
  */
 const egress = egressFixture("egress");
 
+/** A new run's environment step: each phase applied to the sandbox and recorded, with no setup command. */
+async function recordPhasesAsARunDoes(
+  store: EventStore,
+  sessionId: string,
+  projectId: string,
+  sandboxes: DockerSandboxProvider,
+  settings: Settings,
+): Promise<void> {
+  await prepareEnvironment({
+    runId: "run-1",
+    sessionId,
+    fresh: false,
+    environment: {
+      projectId,
+      egress: settings,
+      setup: null,
+      openSecrets: async () => ({ env: {}, unreadable: [] }),
+    },
+    sandboxes,
+    append: async (bodies) => {
+      await store.append(sessionId, bodies);
+    },
+    runSetup: () => Promise.reject(new Error("no setup here")),
+  });
+}
+
 describe("egress through the proxy", () => {
   let box: Sandbox;
   const sessionId = `${PREFIX}-egress-npm`;
@@ -203,22 +229,7 @@ describe("a server restart", () => {
         egressRecords: records(),
       });
       box = await before.create({ sessionId: session.id, egress: custom });
-      await prepareEnvironment({
-        runId: "run-1",
-        sessionId: session.id,
-        fresh: false,
-        environment: {
-          projectId: project.id,
-          egress: custom,
-          setup: null,
-          openSecrets: async () => ({ env: {}, unreadable: [] }),
-        },
-        sandboxes: before,
-        append: async (bodies) => {
-          await store.append(session.id, bodies);
-        },
-        runSetup: () => Promise.reject(new Error("no setup here")),
-      });
+      await recordPhasesAsARunDoes(store, session.id, project.id, before, custom);
       const registry = "curl -sS -m 20 -o /dev/null -w '%{http_code}' https://registry.npmjs.org/left-pad";
       expect((await box.exec(registry)).stdout).toBe("200");
       // A rule a dead process left in the rules file must not survive into the new process's proxy.
@@ -337,22 +348,7 @@ describe("a run taken over by another instance", () => {
       });
       const box = await first.create({ sessionId: session.id, egress: agentRegistries });
       boxes.push(box);
-      await prepareEnvironment({
-        runId: "run-1",
-        sessionId: session.id,
-        fresh: false,
-        environment: {
-          projectId: project.id,
-          egress: agentRegistries,
-          setup: null,
-          openSecrets: async () => ({ env: {}, unreadable: [] }),
-        },
-        sandboxes: first,
-        append: async (bodies) => {
-          await store.append(session.id, bodies);
-        },
-        runSetup: () => Promise.reject(new Error("no setup here")),
-      });
+      await recordPhasesAsARunDoes(store, session.id, project.id, first, agentRegistries);
       // Connecting to a proxy that is out of reach hangs until the timeout: 2 s says enough.
       const fetch = (url: string) =>
         `curl -sS --connect-timeout 2 -m 20 -o /dev/null -w '%{http_code}' ${url}`;
