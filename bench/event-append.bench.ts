@@ -16,8 +16,12 @@
  * - floor: the same batches of 200 written by the database driver itself (better-sqlite3 / pg), no
  *   Prisma, no validation: one transaction with the sequence update and one insert into Message and
  *   into Event — on PostgreSQL the fastest of three statement shapes (multi-row VALUES,
- *   json_populate_recordset, unnest arrays), each measured in the run. What the database and the
- *   driver allow on this machine; the gap to it is Arbor's share.
+ *   json_populate_recordset, unnest arrays, and all of it as one statement of data-modifying CTEs with
+ *   no BEGIN/COMMIT), each measured in the run. What the database and the driver allow on this
+ *   machine; the gap to it is Arbor's share.
+ *
+ * On PostgreSQL Arbor appends as one statement once a store knows the session's last sequence number
+ * (server/events/one-statement-append.ts); the line ends with how many appends went which way.
  * - commits alone (PostgreSQL): the floor's transactions with no rows, as events/s for batches of 200:
  *   the ceiling the commit flush leaves, whatever the statements.
  *
@@ -69,7 +73,7 @@ function batchSql(postgres: boolean, rows: number) {
 }
 
 /** How the bare PostgreSQL driver sends a batch's rows (the floor takes the fastest of them). */
-type PgShape = "values" | "json" | "unnest" | "unnest-literal";
+type PgShape = "values" | "json" | "unnest" | "unnest-literal" | "one-statement";
 
 const MESSAGE_COLUMNS = `"id","sessionId","runId","role","text","createdAt"`;
 const EVENT_COLUMNS = `"sessionId","seq","type","runId","payload","createdAt"`;
@@ -146,7 +150,31 @@ async function driverFloor(
   };
   const update = `UPDATE "Session" SET "lastSeq" = "lastSeq" + ${rows} WHERE "id" = ${postgres ? "$1" : "?"} RETURNING "lastSeq"`;
   const started = performance.now();
-  if (postgres) {
+  if (postgres && shape === "one-statement") {
+    const client = new pg.Client({ connectionString: url });
+    await client.connect();
+    const literal = (column: unknown[]) => `{${JSON.stringify(column).slice(1, -1)}}`;
+    for (let b = 0; b < BATCHES; b++) {
+      // The sequence numbers from the update's result, inside the statement: no guess needed.
+      const rowValues = values(b, 0);
+      const column = (rows: unknown[][], i: number) => literal(rows.map((row) => row[i]));
+      await client.query(
+        `WITH "s" AS (UPDATE "Session" SET "lastSeq" = "lastSeq" + ${rows} WHERE "id" = $1 RETURNING "lastSeq"),
+          "m" AS (INSERT INTO "Message" (${MESSAGE_COLUMNS}) SELECT * FROM unnest($2::text[], $3::text[], $4::text[], $5::text[], $6::text[], $7::timestamp(3)[])),
+          "e" AS (INSERT INTO "Event" (${EVENT_COLUMNS})
+            SELECT u."sessionId", "s"."lastSeq" - ${rows} + u.n::int, u."type", u."runId", u."payload", u."createdAt"
+              FROM "s", unnest($8::text[], $9::text[], $10::text[], $11::text[], $12::timestamp(3)[]) WITH ORDINALITY
+                AS u("sessionId", "type", "runId", "payload", "createdAt", n))
+        SELECT "lastSeq" FROM "s"`,
+        [
+          sessionId,
+          ...[0, 1, 2, 3, 4, 5].map((i) => column(rowValues.message, i)),
+          ...[0, 2, 3, 4, 5].map((i) => column(rowValues.event, i)),
+        ],
+      );
+    }
+    await client.end();
+  } else if (postgres) {
     const client = new pg.Client({ connectionString: url });
     await client.connect();
     for (let b = 0; b < BATCHES; b++) {
@@ -231,6 +259,7 @@ async function measure(label: string, postgresUrl: string | undefined) {
           ["json", await driverFloor(url, session.id, true, "json")],
           ["unnest", await driverFloor(url, session.id, true, "unnest")],
           ["unnest-literal", await driverFloor(url, session.id, true, "unnest-literal")],
+          ["one-statement", await driverFloor(url, session.id, true, "one-statement")],
         ]
       : [["values", await driverFloor(url, session.id, false)]];
     const [floorShape, floorRate] = floors.reduce((best, floor) => (floor[1] > best[1] ? floor : best));
@@ -245,7 +274,8 @@ async function measure(label: string, postgresUrl: string | undefined) {
         `${Math.round(floorRate)} events/s, ${floorShape} (Arbor at ${(batchRate / floorRate).toFixed(2)}× it)` +
         (commitCeiling === null
           ? ""
-          : ` | commits alone (${BATCH} per commit): ${Math.round(commitCeiling)} events/s`),
+          : ` | commits alone (${BATCH} per commit): ${Math.round(commitCeiling)} events/s` +
+            ` | appends in one statement ${store.appendsBy.oneStatement}, in a transaction ${store.appendsBy.transaction}`),
     );
     return { singleRate, batchRate };
   } finally {

@@ -54,7 +54,7 @@ if (existsSync(e2e)) {
 const steps = existsSync(path.join(dir, "steps.txt"))
   ? readFileSync(path.join(dir, "steps.txt"), "utf8")
   : "";
-const stepFailures = steps.split("\n").filter((line) => line.endsWith("FAILED")).length;
+const stepFailures = steps.split("\n").filter((line) => /: FAILED( \(\d+ s\))?$/.test(line)).length;
 // A failed step whose tests all passed (lint, types, build, bench) still fails the run.
 if (failed === 0 && Number(failedStepsArg) > 0) failed += stepFailures;
 

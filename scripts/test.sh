@@ -16,15 +16,18 @@ ensure_database
 RESULTS=".test-results"
 rm -rf "$RESULTS"
 mkdir -p "$RESULTS"
+echo "install and setup: ok ($SECONDS s)" >>"$RESULTS/steps.txt"
 FAILED_STEPS=()
 step() {
   local name="$1"
   shift
   say "── $name"
+  # Each step's wall time, so a suite that creeps towards CI's limit shows where.
+  local started=$SECONDS
   if "$@"; then
-    echo "$name: ok" >>"$RESULTS/steps.txt"
+    echo "$name: ok ($((SECONDS - started)) s)" >>"$RESULTS/steps.txt"
   else
-    echo "$name: FAILED" >>"$RESULTS/steps.txt"
+    echo "$name: FAILED ($((SECONDS - started)) s)" >>"$RESULTS/steps.txt"
     FAILED_STEPS+=("$name")
   fi
 }
@@ -49,6 +52,7 @@ step "end-to-end tests (Playwright, Chromium)" env CI=1 npx --no-install playwri
 bash scripts/e2e-cleanup.sh
 step "benchmarks" bash bench/run.sh
 
+echo "whole command: $SECONDS s" >>"$RESULTS/steps.txt"
 node scripts/summarize-tests.mjs "$RESULTS" "${#FAILED_STEPS[@]}"
 if [ ${#FAILED_STEPS[@]} -gt 0 ]; then
   die "failed: ${FAILED_STEPS[*]}"

@@ -94,23 +94,39 @@ function queryOf(sql: string, args: readonly unknown[], provider: string): SqlQu
   };
 }
 
+function adapterOf(client: object): Promise<DriverAdapter> {
+  const connect = connected.get(client);
+  if (!connect) throw new Error("this Prisma client was not made by createDb (server/db.ts)");
+  return connect();
+}
+
+function sqlOn(queryable: DriverQueryable): SqlTx {
+  const provider = queryable.provider;
+  return {
+    provider: provider === "postgres" ? "postgres" : "sqlite",
+    execute: (sql, args) => queryable.executeRaw(queryOf(sql, args, provider)),
+    async query<Row extends Record<string, unknown>>(sql: string, args: readonly unknown[]) {
+      const { columnNames, rows } = await queryable.queryRaw(queryOf(sql, args, provider));
+      return rows.map((row) => Object.fromEntries(columnNames.map((name, i) => [name, row[i]])) as Row);
+    },
+  };
+}
+
+/**
+ * Statements on `client`'s driver adapter outside any transaction: each is its own (autocommit), on
+ * whichever pooled connection is free. For a write that is one statement (server/events/store.ts).
+ */
+export async function driverStatements(client: object): Promise<SqlTx> {
+  return sqlOn(await adapterOf(client));
+}
+
 /**
  * Runs `work` in one transaction on `client`'s driver adapter, committed when it resolves and rolled
  * back when it throws — the way Prisma's own interactive transactions drive the adapter.
  */
 export async function withDriverTransaction<T>(client: object, work: (tx: SqlTx) => Promise<T>): Promise<T> {
-  const adapterOf = connected.get(client);
-  if (!adapterOf) throw new Error("this Prisma client was not made by createDb (server/db.ts)");
-  const transaction = await (await adapterOf()).startTransaction();
-  const provider = transaction.provider;
-  const tx: SqlTx = {
-    provider: provider === "postgres" ? "postgres" : "sqlite",
-    execute: (sql, args) => transaction.executeRaw(queryOf(sql, args, provider)),
-    async query<Row extends Record<string, unknown>>(sql: string, args: readonly unknown[]) {
-      const { columnNames, rows } = await transaction.queryRaw(queryOf(sql, args, provider));
-      return rows.map((row) => Object.fromEntries(columnNames.map((name, i) => [name, row[i]])) as Row);
-    },
-  };
+  const transaction = await (await adapterOf(client)).startTransaction();
+  const tx = sqlOn(transaction);
   const end = async (statement: "COMMIT" | "ROLLBACK") => {
     if (!transaction.options.usePhantomQuery)
       await transaction.executeRaw({ sql: statement, args: [], argTypes: [] });

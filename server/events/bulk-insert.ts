@@ -64,12 +64,29 @@ function arrayLiteral(values: readonly unknown[]): string {
   return `{${elements.join(",")}}`;
 }
 
+/** One statement and its bound values (`?` each), built here and run by the caller. */
+export interface Statement {
+  sql: string;
+  args: unknown[];
+}
+
+/**
+ * An update and the number of rows it must change (the ids it names): run alone, its row count is
+ * compared; inside one combined statement (server/events/one-statement-append.ts), its `RETURNING`
+ * rows are counted.
+ */
+export interface UpdateStatement extends Statement {
+  table: BulkTable;
+  ids: readonly string[];
+}
+
 async function unnestInsert(
   tx: SqlTx,
   table: BulkTable,
   columns: string[],
   rows: readonly Record<string, unknown>[],
-): Promise<void> {
+  gate: string,
+): Promise<Statement> {
   const types = await arrayTypesOf(tx, table);
   const casts = columns.map((column) => {
     const type = types.get(column);
@@ -77,27 +94,26 @@ async function unnestInsert(
     return `?::${type}`;
   });
   const names = columns.map(quoted).join(", ");
-  await tx.execute(
-    `INSERT INTO ${quoted(table)} (${names}) SELECT * FROM unnest(${casts.join(", ")})`,
-    columns.map((column) => arrayLiteral(rows.map((row) => row[column] ?? null))),
-  );
+  return {
+    sql: `INSERT INTO ${quoted(table)} (${names}) SELECT * FROM unnest(${casts.join(", ")})${gate ? ` WHERE ${gate}` : ""}`,
+    args: columns.map((column) => arrayLiteral(rows.map((row) => row[column] ?? null))),
+  };
 }
 
 /**
- * Inserts rows with as few multi-row `INSERT` statements as their shapes allow (rows with the same
- * columns share one; a statement holds at most MAX_VALUES_PER_STATEMENT values). Raw SQL on the
- * driver adapter (server/db-driver.ts), not Prisma's createMany or $executeRaw: the query compiler
- * spent about 0.1 ms per bound value, most of a batched append's time. On SQLite the values are bound
- * parameters converted by the adapter as Prisma converts them (dates, booleans); on PostgreSQL each
- * column is one array parameter, cast to the column's type and spread by `unnest` (one parameter per
- * column whatever the row count, no per-statement plan for a long VALUES list). The projection tests
- * compare the stored rows with Prisma's own writes. Resolves to the number of statements it ran.
+ * The statements that insert `rows`: as few multi-row `INSERT`s as their shapes allow (rows with the
+ * same columns share one; a statement holds at most MAX_VALUES_PER_STATEMENT values). On SQLite the
+ * values are bound parameters converted by the adapter as Prisma converts them (dates, booleans); on
+ * PostgreSQL each column is one array parameter, cast to the column's type and spread by `unnest`
+ * (one parameter per column whatever the row count, no per-statement plan for a long VALUES list).
+ * `gate` (PostgreSQL only): a condition each row is inserted under, for a combined statement.
  */
-export async function insertRows(
+export async function insertStatements(
   tx: SqlTx,
   table: BulkTable,
   rows: readonly Record<string, unknown>[],
-): Promise<number> {
+  gate = "",
+): Promise<Statement[]> {
   const shapes = new Map<string, { columns: string[]; rows: Record<string, unknown>[] }>();
   for (const row of rows) {
     const columns = Object.keys(row).filter((column) => row[column] !== undefined);
@@ -106,49 +122,77 @@ export async function insertRows(
     shape.rows.push(row);
     shapes.set(key, shape);
   }
-  let statements = 0;
+  const statements: Statement[] = [];
   for (const { columns, rows: same } of shapes.values()) {
     const perStatement = Math.max(1, Math.floor(MAX_VALUES_PER_STATEMENT / columns.length));
     const names = columns.map(quoted).join(", ");
     const tuple = `(${columns.map(() => "?").join(", ")})`;
     for (let start = 0; start < same.length; start += perStatement) {
       const chunk = same.slice(start, start + perStatement);
-      if (tx.provider === "postgres") await unnestInsert(tx, table, columns, chunk);
-      else
-        await tx.execute(
-          `INSERT INTO ${quoted(table)} (${names}) VALUES ${chunk.map(() => tuple).join(", ")}`,
-          chunk.flatMap((row) => columns.map((column) => row[column] ?? null)),
-        );
-      statements += 1;
+      statements.push(
+        tx.provider === "postgres"
+          ? await unnestInsert(tx, table, columns, chunk, gate)
+          : {
+              sql: `INSERT INTO ${quoted(table)} (${names}) VALUES ${chunk.map(() => tuple).join(", ")}`,
+              args: chunk.flatMap((row) => columns.map((column) => row[column] ?? null)),
+            },
+      );
     }
   }
   return statements;
 }
 
 /**
- * Sets `data` (columns left `undefined` untouched, as Prisma's updateMany does) on the rows of
- * `table` whose id is in `ids`; resolves to how many rows changed.
+ * Inserts rows (see `insertStatements`). Raw SQL on the driver adapter (server/db-driver.ts), not
+ * Prisma's createMany or $executeRaw: the query compiler spent about 0.1 ms per bound value, most of a
+ * batched append's time. The projection tests compare the stored rows with Prisma's own writes.
+ * Resolves to the number of statements it ran.
  */
-export async function updateRows(
+export async function insertRows(
   tx: SqlTx,
+  table: BulkTable,
+  rows: readonly Record<string, unknown>[],
+): Promise<number> {
+  const statements = await insertStatements(tx, table, rows);
+  for (const { sql, args } of statements) await tx.execute(sql, args);
+  return statements.length;
+}
+
+/**
+ * The statements that set `data` (columns left `undefined` untouched, as Prisma's updateMany does) on
+ * the rows of `table` whose id is in `ids`. With nothing to set (every column left as it is) the rows
+ * must still exist: the statement selects them, to be counted. `gate` as in `insertStatements`; a
+ * gated update returns a row per row it changed.
+ */
+export function updateStatements(
   table: BulkTable,
   ids: readonly string[],
   data: Record<string, unknown>,
-): Promise<number> {
+  gate = "",
+): UpdateStatement[] {
   const columns = Object.keys(data).filter((column) => data[column] !== undefined);
   const perStatement = MAX_VALUES_PER_STATEMENT - columns.length;
-  let changed = 0;
+  const statements: UpdateStatement[] = [];
   for (let start = 0; start < ids.length; start += perStatement) {
     const chunk = ids.slice(start, start + perStatement);
     const where = `"id" IN (${chunk.map(() => "?").join(", ")})`;
-    // With nothing to set (every column left as it is) the row must still exist: count it.
-    changed +=
+    statements.push(
       columns.length === 0
-        ? (await tx.query(`SELECT "id" FROM ${quoted(table)} WHERE ${where}`, chunk)).length
-        : await tx.execute(
-            `UPDATE ${quoted(table)} SET ${columns.map((column) => `${quoted(column)} = ?`).join(", ")} WHERE ${where}`,
-            [...columns.map((column) => data[column]), ...chunk],
-          );
+        ? { table, ids: chunk, sql: `SELECT "id" FROM ${quoted(table)} WHERE ${where}`, args: chunk }
+        : {
+            table,
+            ids: chunk,
+            sql:
+              `UPDATE ${quoted(table)} SET ${columns.map((column) => `${quoted(column)} = ?`).join(", ")} WHERE ${where}` +
+              (gate ? ` AND ${gate} RETURNING 1` : ""),
+            args: [...columns.map((column) => data[column]), ...chunk],
+          },
+    );
   }
-  return changed;
+  return statements;
+}
+
+/** Runs an update statement alone; resolves to how many rows it changed (or, with no column set, found). */
+export async function runUpdate(tx: SqlTx, { sql, args }: Statement): Promise<number> {
+  return sql.startsWith("SELECT") ? (await tx.query(sql, args)).length : tx.execute(sql, args);
 }

@@ -37,6 +37,10 @@ const BATCHES: EventInput[][] = [
     { type: "intention-status-changed", runId: "r1", intentionId: "c2", status: "VERIFIED", reason: "ok" },
     { type: "cycle-reflected", runId: "r1", intentionId: "c1", cycleId: "cy1", reflection: "again" },
     assignee(null),
+  ],
+  // Webhooks hear of these: on PostgreSQL the batches above go as one statement each, this one in a
+  // transaction (it looks the team's webhooks up).
+  [
     { type: "run-ended", runId: "r1", status: "VERIFIED", reason: "all passed" },
     { type: "run-started", runId: "r2", task: "second", mode: "agent", model },
     { type: "run-ended", runId: "r2", status: "FAILED", reason: "stopped" },
@@ -181,6 +185,13 @@ describe(`the bulk projection writer on ${testDatabaseName()}`, () => {
     expect((await bulk.db.cycle.findUniqueOrThrow({ where: { id: "cy1" } })).reflection).toBe("again");
     // run.started, run.waiting and run.ended of r1, run.started and run.ended of r2.
     expect(await bulk.db.webhookDelivery.count()).toBe(5);
+    // The first batch numbers the log in a transaction; on PostgreSQL the store then knows where the
+    // log ends and writes the next batches as one statement each, but for the one webhooks hear of.
+    expect(store.appendsBy).toEqual(
+      testDatabaseName() === "PostgreSQL"
+        ? { oneStatement: 2, transaction: 2 }
+        : { oneStatement: 0, transaction: 4 },
+    );
   });
 
   it("refuses a batch that updates a row no table has, and appends nothing of it", async () => {

@@ -1,18 +1,17 @@
 import "server-only";
-import { withDriverTransaction } from "@/server/db-driver";
-import { type EventInput, runIdOf, StoredEvent } from "@/server/domain/events/schema";
+import { driverStatements, type SqlTx, withDriverTransaction } from "@/server/db-driver";
+import { type EventInput, StoredEvent } from "@/server/domain/events/schema";
 import type { PrismaClient } from "@/server/generated/prisma/client";
 import { insertRows } from "./bulk-insert";
 import { eventBus } from "./bus";
 import { StaleLogError } from "./log";
+import { appendInOneStatement, prepareAppend } from "./one-statement-append";
 import { projectBatch } from "./projection-writer";
-import { redactSecrets } from "./redact";
 import { VERBATIM_TYPES } from "./verbatim";
+import { webhooksHearAny } from "./webhook-outbox";
 
-/** The payload of an `arbor_events` notification: who appended which sequence numbers of which session. */
-export function eventsNotice(instance: string, sessionId: string, firstSeq: number, lastSeq: number): string {
-  return JSON.stringify({ instance, sessionId, firstSeq, lastSeq });
-}
+/** How many sessions' last sequence numbers an EventStore keeps (a number each). */
+const LAST_SEQS_KEPT = 10_000;
 
 /**
  * The append-only log, on SQLite or PostgreSQL. Sequence numbers are assigned here and nowhere else:
@@ -56,14 +55,68 @@ export class EventStore {
     return next;
   }
 
+  /**
+   * Each session's last sequence number as this process last wrote it (at most LAST_SEQS_KEPT
+   * sessions, the least recently appended forgotten first): the guess a one-statement append on
+   * PostgreSQL is tried with. A wrong guess (another instance appended since) costs a transaction.
+   */
+  private readonly lastSeqs = new Map<string, number>();
+  private statements: Promise<SqlTx> | null = null;
+  /** How this store's appends went: as one statement, or in a transaction (the benchmark prints them). */
+  readonly appendsBy = { oneStatement: 0, transaction: 0 };
+
   private async write(
     sessionId: string,
     bodies: readonly EventInput[],
     options: { expectLastSeq?: number },
   ): Promise<StoredEvent[]> {
     const secrets = this.secrets();
+    const guess = options.expectLastSeq ?? this.lastSeqs.get(sessionId);
+    let stored: StoredEvent[] | null = null;
+    if (guess !== undefined && bodies.length > 0) {
+      this.statements ??= driverStatements(this.db);
+      const sql = await this.statements;
+      if (sql.provider === "postgres") {
+        const prepared = prepareAppend(sessionId, bodies, guess, secrets, this.notifyAs);
+        // Appends that tell webhooks (a run started, waits or ended) look the team's webhooks up
+        // first: those go in a transaction.
+        if (!webhooksHearAny(prepared.events) && (await appendInOneStatement(sql, prepared)))
+          stored = prepared.events;
+      }
+    }
+    if (stored) this.appendsBy.oneStatement += 1;
+    else {
+      stored = await this.writeInTransaction(sessionId, bodies, options, secrets);
+      this.appendsBy.transaction += 1;
+    }
+    const last = stored.at(-1)?.seq;
+    if (last !== undefined) this.rememberLastSeq(sessionId, last);
+    eventBus.publish(sessionId, stored);
+    try {
+      this.observeAppended?.(sessionId, stored);
+    } catch {
+      // An observer's failure is reported by the observer; the events are committed either way.
+    }
+    return stored;
+  }
+
+  private rememberLastSeq(sessionId: string, seq: number) {
+    this.lastSeqs.delete(sessionId);
+    this.lastSeqs.set(sessionId, seq);
+    if (this.lastSeqs.size > LAST_SEQS_KEPT) {
+      const oldest = this.lastSeqs.keys().next().value;
+      if (oldest !== undefined) this.lastSeqs.delete(oldest);
+    }
+  }
+
+  private writeInTransaction(
+    sessionId: string,
+    bodies: readonly EventInput[],
+    options: { expectLastSeq?: number },
+    secrets: readonly string[],
+  ): Promise<StoredEvent[]> {
     // On the driver adapter Prisma uses, not through its query compiler (see server/db-driver.ts).
-    const stored = await withDriverTransaction(this.db, async (tx) => {
+    return withDriverTransaction(this.db, async (tx) => {
       // The sequence is taken by writing first: the increment locks the session's row (PostgreSQL)
       // or takes SQLite's write lock before anything is read, so appends from other processes wait
       // here and then see the committed count. Reading first would let two writers read the same
@@ -77,44 +130,16 @@ export class EventStore {
       // Inside the transaction, so even a second server on the same database cannot slip in between.
       if (options.expectLastSeq !== undefined && options.expectLastSeq !== before)
         throw new StaleLogError(sessionId, options.expectLastSeq, before);
-      const events: StoredEvent[] = [];
-      let seq = before;
-      const at = new Date().toISOString();
-      for (const raw of bodies) {
-        seq += 1;
-        const redacted = JSON.parse(redactSecrets(JSON.stringify(raw), secrets)) as unknown;
-        events.push(StoredEvent.parse({ seq, at, body: redacted }));
-      }
+      const { events, eventRows, notice } = prepareAppend(sessionId, bodies, before, secrets, this.notifyAs);
       // The query tables in bulk (one insert per table, grouped updates) and the event rows in one
       // statement: a batch costs a handful of statements whatever its size.
       await projectBatch(tx, sessionId, events);
-      const createdAt = new Date(at);
-      await insertRows(
-        tx,
-        "Event",
-        events.map((event) => ({
-          sessionId,
-          seq: event.seq,
-          type: event.body.type,
-          runId: runIdOf(event.body),
-          payload: JSON.stringify(event.body),
-          createdAt,
-        })),
-      );
-      if (this.notifyAs !== null && events.length > 0)
+      await insertRows(tx, "Event", eventRows);
+      if (notice !== null)
         // Executed, not queried: pg_notify returns `void`, a column type the adapter cannot read.
-        await tx.execute(`SELECT pg_notify('arbor_events', ?)`, [
-          eventsNotice(this.notifyAs, sessionId, before + 1, seq),
-        ]);
+        await tx.execute(`SELECT pg_notify('arbor_events', ?)`, [notice]);
       return events;
     });
-    eventBus.publish(sessionId, stored);
-    try {
-      this.observeAppended?.(sessionId, stored);
-    } catch {
-      // An observer's failure is reported by the observer; the events are committed either way.
-    }
-    return stored;
   }
 
   /**

@@ -25,6 +25,11 @@ function payloadOf(event: StoredEvent): Record<string, unknown> | null {
   }
 }
 
+/** Whether some event of the batch is one a webhook hears of (the append then looks the webhooks up). */
+export function webhooksHearAny(events: readonly StoredEvent[]): boolean {
+  return events.some((event) => payloadOf(event) !== null);
+}
+
 /**
  * The deliveries a batch of events causes, written with one insert (in event order); the session's
  * webhooks are looked up once, and only when some event of the batch is one a webhook hears of.

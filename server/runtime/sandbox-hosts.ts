@@ -2,7 +2,7 @@ import "server-only";
 import type { Logger } from "pino";
 import { UserFacingError } from "@/server/domain/errors";
 import { eventBus } from "@/server/events/bus";
-import type { EventLog } from "@/server/events/log";
+import { type EventLog, StaleLogError } from "@/server/events/log";
 import type { PrismaClient } from "@/server/generated/prisma/client";
 import { restoreSnapshot, snapshotWorkspace } from "@/server/git/session-snapshots";
 import {
@@ -12,6 +12,9 @@ import {
 } from "@/server/sandbox/hosts/multi-host-provider";
 import type { CreateSandboxOptions } from "@/server/sandbox/types";
 import { foldSessionLog } from "./session-runtime";
+
+/** A session whose log keeps moving while its loss is recorded (a busy run) is given up after this many folds. */
+const MARK_LOST_ATTEMPTS = 5;
 
 /** The sessions' hosts, kept on the Session row (Session.dockerHost). */
 export function sessionHostPins(db: PrismaClient): HostPins {
@@ -92,7 +95,11 @@ export class SandboxHosts {
     ]);
   }
 
-  /** Every session placed on the host gets a "sandbox lost" event (once: not again while still lost). */
+  /**
+   * Every session placed on the host gets a "sandbox lost" event, once: not again while still lost,
+   * and not twice when several instances notice the loss at the same moment — each appends only onto
+   * the log it folded, and one that finds the log moved on folds it again.
+   */
   async markLost(hostId: string): Promise<void> {
     const sessions = await this.deps.db.session.findMany({
       where: { dockerHost: hostId },
@@ -100,27 +107,42 @@ export class SandboxHosts {
     });
     for (const { id } of sessions) {
       try {
-        const view = await foldSessionLog(this.deps.store, id);
-        if (view.sandboxHost?.lost) continue;
-        const snapshot = view.sandboxHost?.lastSnapshot ?? null;
-        const unsaved = Object.values(view.intentions)
-          // Work a verification ended is in a snapshot; the rest since is gone.
-          .filter((intention) => intention.status !== "VERIFIED")
-          .map((intention) => intention.what.slice(0, 300))
-          .slice(0, 50);
-        await this.deps.store.append(id, [
-          {
-            type: "sandbox-lost",
-            host: hostId,
-            message: sandboxLostMessage(hostId),
-            lastSnapshot: snapshot && { ref: snapshot.ref, title: snapshot.title },
-            unsaved,
-          },
-        ]);
+        for (let attempt = 1; ; attempt += 1) {
+          try {
+            await this.markSessionLost(id, hostId);
+            break;
+          } catch (error) {
+            if (!(error instanceof StaleLogError) || attempt >= MARK_LOST_ATTEMPTS) throw error;
+          }
+        }
       } catch (error) {
         this.deps.log.error({ err: error, sessionId: id, host: hostId }, "could not mark a sandbox lost");
       }
     }
+  }
+
+  private async markSessionLost(sessionId: string, hostId: string): Promise<void> {
+    const view = await foldSessionLog(this.deps.store, sessionId);
+    if (view.sandboxHost?.lost) return;
+    const snapshot = view.sandboxHost?.lastSnapshot ?? null;
+    const unsaved = Object.values(view.intentions)
+      // Work a verification ended is in a snapshot; the rest since is gone.
+      .filter((intention) => intention.status !== "VERIFIED")
+      .map((intention) => intention.what.slice(0, 300))
+      .slice(0, 50);
+    await this.deps.store.append(
+      sessionId,
+      [
+        {
+          type: "sandbox-lost",
+          host: hostId,
+          message: sandboxLostMessage(hostId),
+          lastSnapshot: snapshot && { ref: snapshot.ref, title: snapshot.title },
+          unsaved,
+        },
+      ],
+      { expectLastSeq: view.lastSeq },
+    );
   }
 
   /**
