@@ -17,6 +17,12 @@ import {
 } from "../testing/e2e/arbor";
 import { arbor, cliHome, createApiToken } from "../testing/e2e/cli";
 import { CLUSTER_PORT, FAKE_MODEL_PORT } from "../testing/e2e/ports";
+import {
+  onSecondHost,
+  SECOND_HOST,
+  SECOND_HOST_ID,
+  secondHostScript,
+} from "../testing/e2e/second-docker-host";
 import { screen, typeInTerminal } from "../testing/e2e/terminal";
 
 /**
@@ -33,24 +39,6 @@ import { screen, typeInTerminal } from "../testing/e2e/terminal";
 const root = path.resolve(import.meta.dirname, "..");
 const clusterDir = path.join(root, ".e2e/cluster");
 const instancePort = (i: number) => CLUSTER_PORT + i;
-/** The second engine: its own name and network (the integration test's is arbor-dh-it on 232). */
-const SECOND_HOST = { ARBOR_DOCKER_HOST_NAME: "arbor-dh-e2e", ARBOR_DOCKER_HOST_NET: "233" };
-const SECOND_HOST_ID = "10.233.0.2:2376";
-/** The docker CLI on the second engine, through its local socket (deploy/docker-host.sh's /run/<name>). */
-const onSecondHost = (...args: string[]) =>
-  execFileSync("docker", ["-H", `unix:///run/${SECOND_HOST.ARBOR_DOCKER_HOST_NAME}/docker.sock`, ...args], {
-    encoding: "utf8",
-  });
-const secondHostScript = (action: "start" | "stop") =>
-  execFileSync("bash", ["deploy/docker-host.sh", action], {
-    cwd: root,
-    encoding: "utf8",
-    stdio: ["ignore", "pipe", "inherit"],
-    env: { ...process.env, ...SECOND_HOST },
-  })
-    .trim()
-    .split("\n")
-    .at(-1) as string;
 let adminUrl = "";
 let databaseUrl = "";
 let database = "";
@@ -370,20 +358,31 @@ test("host loss: the second dockerd stops, its session shows SANDBOX LOST, the r
   await expectRunStatus(page, "VERIFIED");
   const lostId = new URL(lostUrl).pathname.split("/").at(-1) ?? "";
   expect(await recordedHost(lostId)).toBe(SECOND_HOST_ID);
+  // A terminal is open there.
+  await openWorkspaceTab(page, "terminal");
+  await page.getByRole("button", { name: "Open terminal" }).click();
+  await expect(page.getByTestId("terminal-view")).toHaveAttribute("data-state", "open");
 
-  // …whose engine stops: the page says so, live, with what a restart starts from.
+  // …whose engine stops: the page says so, live, with what a restart starts from, and the terminal
+  // says where its shell went (not "the shell exited").
   secondHostScript("stop");
   const lost = page.getByTestId("sandbox-lost");
   await expect(lost).toBeVisible({ timeout: 30_000 });
   await expect(lost.getByTestId("session-shown-status")).toHaveText("SANDBOX LOST");
   await expect(lost).toContainText(SECOND_HOST_ID);
   await expect(lost).toContainText("A restart starts from the snapshot");
+  await expect(page.getByTestId("terminal-lost")).toContainText(
+    `The sandbox was lost with its Docker host ${SECOND_HOST_ID}`,
+  );
+  await expect(page.getByTestId("terminal-open")).toHaveCount(0);
 
   await lost.getByTestId("sandbox-restart").click();
   await expect(page.getByTestId("sandbox-restarted")).toContainText(`on local (its host ${SECOND_HOST_ID}`, {
     timeout: 60_000,
   });
   await expect(lost).toBeHidden();
+  // The restarted sandbox takes a shell again.
+  await expect(page.getByTestId("terminal-open")).toBeVisible();
   expect(await recordedHost(lostId)).toBe("local");
 
   // A new session goes to the host that answers, the spare one.

@@ -22,7 +22,8 @@ import { foldSessionLog } from "./session-runtime";
  * sandbox image copied in once by save|load, is kept between runs), SQLite, real git. Sessions are
  * placed across both; the second host's session runs commands and is snapshotted after a VERIFIED
  * intention; the second dockerd is stopped: its session is marked lost, a new session lands on the
- * first host, and the restart resumes from the snapshot there, without the work done after it.
+ * first host, and the restart resumes from the snapshot there, without the work done after it; the
+ * second dockerd starts again, and the session still lost with it gets its sandbox back as it was.
  */
 const SCRIPT = path.join(ROOT, "deploy/docker-host.sh");
 const hostScript = (action: "start" | "stop") =>
@@ -105,6 +106,11 @@ describe.skipIf(process.getuid?.() !== 0)("sandboxes on two Docker hosts", () =>
     const onSecond = await multi.create({ sessionId: second.id, repoPath, branch: second.branch });
     expect(await multi.hostOf(first.id)).toBe("local");
     expect((await db.session.findUniqueOrThrow({ where: { id: second.id } })).dockerHost).toBe(remoteId);
+    // A session placed on the second host by hand, with work nobody snapshotted.
+    const fourth = await newSession("4");
+    await db.session.update({ where: { id: fourth.id }, data: { dockerHost: remoteId } });
+    const onSecondToo = await multi.create({ sessionId: fourth.id, repoPath, branch: fourth.branch });
+    expect((await onSecondToo.exec("echo unsaved > work.txt")).exitCode).toBe(0);
 
     // Work on the second host, then a VERIFIED intention: its snapshot goes to the project's repository.
     const ran = await onSecond.exec("echo kept > done.txt && uname -n && cat README.md");
@@ -182,7 +188,22 @@ describe.skipIf(process.getuid?.() !== 0)("sandboxes on two Docker hosts", () =>
       by: "Ada",
       snapshot: ref,
     });
-  }, 180_000);
+
+    // The second host answers again: the session still lost with it gets its sandbox back as it was
+    // (the engine stopped the container; it is started again), the one restarted elsewhere stays there.
+    expect((await foldSessionLog(store, fourth.id)).sandboxHost?.lost?.host).toBe(remoteId);
+    hostScript("start");
+    let back = await foldSessionLog(store, fourth.id);
+    for (let waited = 0; back.sandboxHost?.lost && waited < 30_000; waited += 200) {
+      await new Promise((resolve) => setTimeout(resolve, 200));
+      back = await foldSessionLog(store, fourth.id);
+    }
+    expect(back.sandboxHost).toMatchObject({ lost: null, reconnected: { host: remoteId } });
+    expect((await (await multi.get(fourth.id))?.exec("cat work.txt"))?.stdout.trim()).toBe("unsaved");
+    const events = await db.event.findMany({ where: { type: "sandbox-reconnected" } });
+    expect(events.map((event) => event.sessionId)).toEqual([fourth.id]);
+    expect(await multi.hostOf(second.id)).toBe("local");
+  }, 240_000);
 
   it("tells the image upkeep each known project's current image, and nothing of unknown ones", async () => {
     const project = await db.project.findFirstOrThrow();

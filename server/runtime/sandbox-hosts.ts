@@ -1,6 +1,8 @@
 import "server-only";
 import type { Logger } from "pino";
 import { UserFacingError } from "@/server/domain/errors";
+import type { EventInput } from "@/server/domain/events/schema";
+import type { SessionView } from "@/server/domain/session/view";
 import { eventBus } from "@/server/events/bus";
 import { type EventLog, StaleLogError } from "@/server/events/log";
 import type { PrismaClient } from "@/server/generated/prisma/client";
@@ -13,8 +15,8 @@ import {
 import type { CreateSandboxOptions } from "@/server/sandbox/types";
 import { foldSessionLog } from "./session-runtime";
 
-/** A session whose log keeps moving while its loss is recorded (a busy run) is given up after this many folds. */
-const MARK_LOST_ATTEMPTS = 5;
+/** A session whose log keeps moving while a host's event is recorded (a busy run) is given up after this many folds. */
+const HOST_EVENT_ATTEMPTS = 5;
 
 /** The sessions' hosts, kept on the Session row (Session.dockerHost). */
 export function sessionHostPins(db: PrismaClient): HostPins {
@@ -48,7 +50,8 @@ export class SandboxHosts {
   constructor(private readonly deps: SandboxHostsDeps) {}
 
   start(): void {
-    this.deps.sandboxes.onHostLost((hostId) => void this.markLost(hostId));
+    this.deps.sandboxes.onHost("lost", (hostId) => void this.markLost(hostId));
+    this.deps.sandboxes.onHost("back", (hostId) => void this.reconnect(hostId));
     eventBus.subscribeAll((sessionId, events) => {
       for (const event of events) {
         const body = event.body;
@@ -97,52 +100,70 @@ export class SandboxHosts {
 
   /**
    * Every session placed on the host gets a "sandbox lost" event, once: not again while still lost,
-   * and not twice when several instances notice the loss at the same moment — each appends only onto
-   * the log it folded, and one that finds the log moved on folds it again.
+   * and not twice when several instances notice the loss at the same moment.
    */
   async markLost(hostId: string): Promise<void> {
+    await this.eachSessionOf(hostId, "mark a sandbox lost", (view) => {
+      if (view.sandboxHost?.lost) return null;
+      const snapshot = view.sandboxHost?.lastSnapshot ?? null;
+      const unsaved = Object.values(view.intentions)
+        // Work a verification ended is in a snapshot; the rest since is gone.
+        .filter((intention) => intention.status !== "VERIFIED")
+        .map((intention) => intention.what.slice(0, 300))
+        .slice(0, 50);
+      return {
+        type: "sandbox-lost",
+        host: hostId,
+        message: sandboxLostMessage(hostId),
+        lastSnapshot: snapshot && { ref: snapshot.ref, title: snapshot.title },
+        unsaved,
+      };
+    });
+  }
+
+  /**
+   * A host answers again: each of its sessions still lost with it (not restarted elsewhere meanwhile)
+   * whose sandbox is there — started again if the engine stopped it — and runs a command gets a
+   * "sandbox reconnected" event, once, and goes on with its workspace as it was. A session whose
+   * container is gone stays lost (its restart starts from the last snapshot, as before).
+   */
+  async reconnect(hostId: string): Promise<void> {
+    await this.eachSessionOf(hostId, "reconnect a lost sandbox", async (view, sessionId) => {
+      if (view.sandboxHost?.lost?.host !== hostId) return null;
+      const sandbox = await this.deps.sandboxes.get(sessionId);
+      if (!sandbox || (await sandbox.exec("true", { timeoutMs: 30_000 })).exitCode !== 0) return null;
+      return { type: "sandbox-reconnected", host: hostId };
+    });
+  }
+
+  /**
+   * For each session placed on the host: the event `decide` makes of its folded log (or none), appended
+   * only onto that log — several instances hear of a host at the same moment, and one that finds the
+   * log moved on folds it again and decides again (at most HOST_EVENT_ATTEMPTS times).
+   */
+  private async eachSessionOf(
+    hostId: string,
+    what: string,
+    decide: (view: SessionView, sessionId: string) => EventInput | null | Promise<EventInput | null>,
+  ): Promise<void> {
     const sessions = await this.deps.db.session.findMany({
       where: { dockerHost: hostId },
       select: { id: true },
     });
     for (const { id } of sessions) {
-      try {
-        for (let attempt = 1; ; attempt += 1) {
-          try {
-            await this.markSessionLost(id, hostId);
-            break;
-          } catch (error) {
-            if (!(error instanceof StaleLogError) || attempt >= MARK_LOST_ATTEMPTS) throw error;
-          }
+      for (let attempt = 1; ; attempt += 1) {
+        try {
+          const view = await foldSessionLog(this.deps.store, id);
+          const body = await decide(view, id);
+          if (body) await this.deps.store.append(id, [body], { expectLastSeq: view.lastSeq });
+          break;
+        } catch (error) {
+          if (error instanceof StaleLogError && attempt < HOST_EVENT_ATTEMPTS) continue;
+          this.deps.log.error({ err: error, sessionId: id, host: hostId }, `could not ${what}`);
+          break;
         }
-      } catch (error) {
-        this.deps.log.error({ err: error, sessionId: id, host: hostId }, "could not mark a sandbox lost");
       }
     }
-  }
-
-  private async markSessionLost(sessionId: string, hostId: string): Promise<void> {
-    const view = await foldSessionLog(this.deps.store, sessionId);
-    if (view.sandboxHost?.lost) return;
-    const snapshot = view.sandboxHost?.lastSnapshot ?? null;
-    const unsaved = Object.values(view.intentions)
-      // Work a verification ended is in a snapshot; the rest since is gone.
-      .filter((intention) => intention.status !== "VERIFIED")
-      .map((intention) => intention.what.slice(0, 300))
-      .slice(0, 50);
-    await this.deps.store.append(
-      sessionId,
-      [
-        {
-          type: "sandbox-lost",
-          host: hostId,
-          message: sandboxLostMessage(hostId),
-          lastSnapshot: snapshot && { ref: snapshot.ref, title: snapshot.title },
-          unsaved,
-        },
-      ],
-      { expectLastSeq: view.lastSeq },
-    );
   }
 
   /**

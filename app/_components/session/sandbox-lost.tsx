@@ -7,7 +7,8 @@ import { ShownStatusBadge } from "./status-badge";
 
 /**
  * A lost sandbox (its Docker host stopped answering): what happened, what a restart starts from and
- * what is gone, and the action that restarts it on another host. After a restart: where it went.
+ * what is gone, and the action that restarts it on another host. After a restart: where it went; after
+ * its host answered again with the sandbox still there: that it is back.
  */
 export function SandboxLost({
   sessionId,
@@ -23,6 +24,13 @@ export function SandboxLost({
   const trpc = useTRPC();
   const restart = useMutation(trpc.work.restartSandbox.mutationOptions());
   if (!host?.lost) {
+    if (host?.reconnected)
+      return (
+        <p className="small muted" data-testid="sandbox-reconnected">
+          The sandbox's host {host.reconnected.host} answers again: the sandbox is back as it was, nothing
+          lost.
+        </p>
+      );
     if (!host?.restarted) return null;
     const { restarted } = host;
     return (

@@ -219,6 +219,7 @@ export function SessionView({ sessionId }: { sessionId: string }) {
             sessionId={sessionId}
             canType={session.data.permissions.terminal}
             openInLog={view.terminal}
+            lostHost={view.sandboxHost?.lost?.host ?? null}
           />
         ),
         replay: (

@@ -2,7 +2,7 @@
 
 import { useEffect, useRef, useState } from "react";
 import type { TerminalView } from "@/server/domain/session/view";
-import { TerminalScreen } from "./terminal-screen";
+import { lostSandboxText, TerminalScreen } from "./terminal-screen";
 
 /**
  * The session page's Terminal card. The screen (xterm and its live stream) is mounted only while
@@ -13,11 +13,14 @@ export function TerminalPanel({
   sessionId,
   canType,
   openInLog,
+  lostHost,
 }: {
   sessionId: string;
   canType: boolean;
   /** From the folded event log: the terminal someone opened, or null. */
   openInLog: TerminalView | null;
+  /** The Docker host the session's sandbox was lost with, while it is lost (no shell can open). */
+  lostHost: string | null;
 }) {
   const [shown, setShown] = useState(false);
   const [autoOpen, setAutoOpen] = useState(false);
@@ -40,8 +43,9 @@ export function TerminalPanel({
       {shown ? (
         <TerminalScreen
           sessionId={sessionId}
-          canType={canType}
+          canType={canType && lostHost === null}
           autoOpen={autoOpen}
+          lostHost={lostHost}
           onHide={() => {
             setShown(false);
             setAutoOpen(false);
@@ -51,13 +55,15 @@ export function TerminalPanel({
         <div className="terminal-bar">
           <h2>Terminal</h2>
           <span className="muted small" data-testid="terminal-summary">
-            {openInLog
-              ? `Open, started by ${openInLog.openedBy}.`
-              : canType
-                ? "A shell in this session's sandbox, shared with everyone watching."
-                : "No terminal is open."}
+            {lostHost !== null
+              ? lostSandboxText(lostHost)
+              : openInLog
+                ? `Open, started by ${openInLog.openedBy}.`
+                : canType
+                  ? "A shell in this session's sandbox, shared with everyone watching."
+                  : "No terminal is open."}
           </span>
-          {canType && !openInLog && (
+          {canType && !openInLog && lostHost === null && (
             <button
               type="button"
               className="primary"

@@ -24,6 +24,11 @@ const CLOSED_TEXT = {
   shutdown: "The server stopped; the terminal was closed.",
 } as const;
 
+/** Why no shell runs while the session's sandbox is lost: it went with its host, and a restart makes one. */
+export function lostSandboxText(host: string): string {
+  return `The sandbox was lost with its Docker host ${host}, and its shell with it. Restart the sandbox to open a terminal again.`;
+}
+
 /**
  * The session's shared terminal on screen: xterm and the output subscription (the retained screen
  * first, then live); after a dropped connection the link resumes from the last frame it saw, so the
@@ -33,11 +38,14 @@ export function TerminalScreen({
   sessionId,
   canType,
   autoOpen,
+  lostHost = null,
   onHide,
 }: {
   sessionId: string;
   canType: boolean;
   autoOpen: boolean;
+  /** Set while the session's sandbox is lost: the closed terminal says so instead of "the shell exited". */
+  lostHost?: string | null;
   onHide: () => void;
 }) {
   const trpc = useTRPC();
@@ -199,11 +207,18 @@ export function TerminalScreen({
               : "No terminal is open."}
           </span>
         )}
-        {state.kind === "closed" && (
-          <span className="muted small" data-testid="terminal-closed">
-            {CLOSED_TEXT[state.reason]}
-            {state.reason === "exited" && state.exitCode !== null && ` (exit code ${state.exitCode})`}
+        {lostHost !== null ? (
+          // Whatever the stream last said (closed, or still open when the host vanished mid-stream).
+          <span className="muted small" data-testid="terminal-lost">
+            {lostSandboxText(lostHost)}
           </span>
+        ) : (
+          state.kind === "closed" && (
+            <span className="muted small" data-testid="terminal-closed">
+              {CLOSED_TEXT[state.reason]}
+              {state.reason === "exited" && state.exitCode !== null && ` (exit code ${state.exitCode})`}
+            </span>
+          )
         )}
         {!canType && <span className="pill">watching</span>}
         {showOpen && (

@@ -56,7 +56,7 @@ export const sessionRouter = createRouter({
     const hostEvents = await ctx.db.event.findMany({
       where: {
         sessionId: { in: sessions.map((session) => session.id) },
-        type: { in: ["sandbox-lost", "sandbox-restarted"] },
+        type: { in: ["sandbox-lost", "sandbox-restarted", "sandbox-reconnected"] },
       },
       orderBy: { seq: "asc" },
       select: { sessionId: true, type: true },

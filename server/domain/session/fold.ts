@@ -43,7 +43,7 @@ export function applyEvent(view: SessionView, event: StoredEvent): SessionView {
 }
 
 const sandboxHostOf = (view: SessionView): SandboxHostView => {
-  view.sandboxHost ??= { lastSnapshot: null, lost: null, restarted: null };
+  view.sandboxHost ??= { lastSnapshot: null, lost: null, restarted: null, reconnected: null };
   return view.sandboxHost;
 };
 
@@ -152,6 +152,7 @@ const FOLDS: EventFolds = {
   "sandbox-restarted": (view, body, event) => {
     const host = sandboxHostOf(view);
     host.lost = null;
+    host.reconnected = null;
     host.restarted = {
       fromHost: body.fromHost,
       toHost: body.toHost,
@@ -159,6 +160,12 @@ const FOLDS: EventFolds = {
       snapshot: body.snapshot,
       at: event.at,
     };
+  },
+  "sandbox-reconnected": (view, body, event) => {
+    const host = sandboxHostOf(view);
+    host.lost = null;
+    host.restarted = null;
+    host.reconnected = { host: body.host, at: event.at };
   },
   "intention-created": (view, body) => {
     view.intentions[body.intentionId] = {

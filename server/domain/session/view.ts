@@ -384,6 +384,8 @@ export interface SandboxHostView {
   lost: { host: string; message: string; at: string; unsaved: string[] } | null;
   /** The last restart: from which host, by whom, from which snapshot. */
   restarted: { fromHost: string; toHost: string; by: string; snapshot: string | null; at: string } | null;
+  /** The last time a lost sandbox came back with its host (cleared by a later restart, and the reverse). */
+  reconnected: { host: string; at: string } | null;
 }
 
 export type { RunGuardView } from "./guard-view";

@@ -8,11 +8,15 @@ interface CheckedHost {
 
 /**
  * One ping per host every interval. A host counts as healthy until a ping fails; the moment it goes
- * from answering to not, the lost listeners hear it once (again only after it answered in between).
+ * from answering to not, the lost listeners hear it once (again only after it answered in between);
+ * the moment it answers again, the back listeners do.
  */
 export class HostHealth {
   private readonly healthy = new Map<string, boolean>();
-  private readonly lostListeners: Array<(hostId: string) => void> = [];
+  private readonly listeners = {
+    lost: [] as Array<(hostId: string) => void>,
+    back: [] as Array<(hostId: string) => void>,
+  };
   private timer: NodeJS.Timeout | undefined;
   private checking: Promise<void> | null = null;
 
@@ -28,8 +32,8 @@ export class HostHealth {
     return this.healthy.get(hostId) ?? false;
   }
 
-  onLost(listener: (hostId: string) => void): void {
-    this.lostListeners.push(listener);
+  on(change: "lost" | "back", listener: (hostId: string) => void): void {
+    this.listeners[change].push(listener);
   }
 
   start(): void {
@@ -61,7 +65,10 @@ export class HostHealth {
     this.healthy.set(host.id, now);
     if (was && !now) {
       this.log.warn({ host: host.id }, "Docker host stopped answering");
-      for (const listener of this.lostListeners) listener(host.id);
-    } else if (!was && now) this.log.info({ host: host.id }, "Docker host answers again");
+      for (const listener of this.listeners.lost) listener(host.id);
+    } else if (!was && now) {
+      this.log.info({ host: host.id }, "Docker host answers again");
+      for (const listener of this.listeners.back) listener(host.id);
+    }
   }
 }

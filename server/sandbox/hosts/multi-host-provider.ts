@@ -67,7 +67,7 @@ async function pingAndHealEgress(host: DockerHostEntry): Promise<void> {
  * Sandboxes on several Docker engines: each session is placed on a healthy host with free capacity
  * (placement.ts), pinned there, and every later call for it goes to that host's own provider (which
  * keeps its own warm pool, orphan sweep and hardening). A host that stops answering is reported
- * (`onHostLost`) and its sessions' sandboxes are lost until restarted elsewhere (`releaseHost`).
+ * (`onHost`): its sessions' sandboxes are lost until restarted elsewhere or the host is back.
  */
 export class MultiHostSandboxProvider implements SandboxProvider {
   private readonly byId: Map<string, DockerHostEntry>;
@@ -97,9 +97,9 @@ export class MultiHostSandboxProvider implements SandboxProvider {
     );
   }
 
-  /** Called once per host each time it goes from answering to not answering. */
-  onHostLost(listener: (hostId: string) => void): void {
-    this.health.onLost(listener);
+  /** Told once per host each time it stops answering (`lost`), and each time it answers again (`back`). */
+  onHost(change: "lost" | "back", listener: (hostId: string) => void): void {
+    this.health.on(change, listener);
   }
 
   startHealthChecks(): void {

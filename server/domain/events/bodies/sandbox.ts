@@ -68,6 +68,16 @@ export const SandboxRestartedBody = z.object({
 });
 
 /**
+ * The lost sandbox's host answered again and the sandbox was there as it was (started again if the
+ * engine had stopped it): the session goes on with it, nothing lost. Only while it was still lost and
+ * still placed on that host (a restart elsewhere moves it for good).
+ */
+export const SandboxReconnectedBody = z.object({
+  type: z.literal("sandbox-reconnected"),
+  host: z.string().max(300),
+});
+
+/**
  * This family's event types (the sandbox's toolchains and resource limits, its snapshots and hosts).
  * The union (schema.ts) is every family's tuple; a new type of this family goes here.
  */
@@ -76,4 +86,5 @@ export const SANDBOX_EVENTS = [
   WorkspaceSnapshottedBody,
   SandboxLostBody,
   SandboxRestartedBody,
+  SandboxReconnectedBody,
 ] as const;
