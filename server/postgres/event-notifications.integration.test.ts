@@ -6,8 +6,7 @@ import { followEvents } from "@/server/events/follow";
 import { listenForEvents } from "@/server/events/pg-notifications";
 import { EventStore } from "@/server/events/store";
 import type { PrismaClient } from "@/server/generated/prisma/client";
-import { createTestDbOn, seedSession } from "@/testing/db/test-db";
-import { testPostgresUrl } from "@/testing/harness/database-choice";
+import { seededPostgresDb } from "@/testing/harness/database-choice";
 
 /**
  * Live events across instances: two other processes (instances) append to a session while this one
@@ -24,10 +23,7 @@ let cleanup: () => Promise<void>;
 let sessionId: string;
 
 beforeEach(async () => {
-  const postgresUrl = testPostgresUrl();
-  if (!postgresUrl) throw new Error("this test runs in the integration-postgres project only");
-  ({ db, url, cleanup } = await createTestDbOn(postgresUrl));
-  sessionId = (await seedSession(db)).session.id;
+  ({ db, url, cleanup, sessionId } = await seededPostgresDb());
 });
 afterEach(async () => cleanup());
 

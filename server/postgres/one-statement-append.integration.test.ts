@@ -7,8 +7,7 @@ import { appendInOneStatement, prepareAppend } from "@/server/events/one-stateme
 import { MissingProjectionRowError } from "@/server/events/projection-writer";
 import { EventStore } from "@/server/events/store";
 import type { PrismaClient } from "@/server/generated/prisma/client";
-import { createTestDbOn, seedSession } from "@/testing/db/test-db";
-import { testPostgresUrl } from "@/testing/harness/database-choice";
+import { seededPostgresDb } from "@/testing/harness/database-choice";
 
 /**
  * The append as one statement on PostgreSQL (server/events/one-statement-append.ts): tried with a
@@ -22,10 +21,7 @@ let cleanup: () => Promise<void>;
 let sessionId: string;
 
 beforeEach(async () => {
-  const postgresUrl = testPostgresUrl();
-  if (!postgresUrl) throw new Error("this test runs in the integration-postgres project only");
-  ({ db, url, cleanup } = await createTestDbOn(postgresUrl));
-  sessionId = (await seedSession(db)).session.id;
+  ({ db, url, cleanup, sessionId } = await seededPostgresDb());
 });
 afterEach(async () => cleanup());
 
