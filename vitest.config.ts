@@ -46,10 +46,10 @@ export default defineConfig({
           env: { ARBOR_LOG_LEVEL: "warn" },
           testTimeout: 120_000,
           hookTimeout: 180_000,
-          // Files in parallel (one per core: two on the CI machine): most of an integration test's time
-          // is spent waiting on Docker, git or a child process, not on the CPU. Each file owns its
-          // sandboxes (its own owner label or name prefix), data directory and ports (0 or random), so
-          // none sweeps or reuses another's.
+          // Files may run in parallel (Vitest's default: one fewer than the cores, so one at a time on
+          // the 2-core CI machine, where two at once was no faster; README "Development"). Each file
+          // owns its sandboxes (its own owner label or name prefix), data directory and ports (0 or
+          // random), so none sweeps or reuses another's.
           fileParallelism: true,
           provide: { postgresUrl: "" },
         },
