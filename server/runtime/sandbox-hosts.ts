@@ -12,6 +12,7 @@ import {
   type MultiHostSandboxProvider,
   sandboxLostMessage,
 } from "@/server/sandbox/hosts/multi-host-provider";
+import { sandboxAnswers } from "@/server/sandbox/hosts/sandbox-answers";
 import type { CreateSandboxOptions } from "@/server/sandbox/types";
 import { foldSessionLog } from "./session-runtime";
 
@@ -131,7 +132,7 @@ export class SandboxHosts {
     await this.eachSessionOf(hostId, "reconnect a lost sandbox", async (view, sessionId) => {
       if (view.sandboxHost?.lost?.host !== hostId) return null;
       const sandbox = await this.deps.sandboxes.get(sessionId);
-      if (!sandbox || (await sandbox.exec("true", { timeoutMs: 30_000 })).exitCode !== 0) return null;
+      if (!sandbox || !(await sandboxAnswers(sandbox))) return null;
       return { type: "sandbox-reconnected", host: hostId };
     });
   }

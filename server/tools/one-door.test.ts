@@ -15,7 +15,7 @@ const ALLOWED: ReadonlyArray<{ prefix: string; why: string }> = [
   { prefix: "server/tools/", why: "the dispatch and the tools: the one door" },
   {
     prefix: "server/sandbox/",
-    why: "the sandbox module itself, and its toolchain probe (toolchains.ts: a fixed list of `--version` calls the system runs when a sandbox is acquired, never the agent's)",
+    why: "the sandbox module itself, its toolchain probe (toolchains.ts: a fixed list of `--version` calls the system runs when a sandbox is acquired, never the agent's) and the `true` that proves a sandbox answers again after its host came back (hosts/sandbox-answers.ts)",
   },
   {
     prefix: "server/governance/sandbox-realpath.ts",
