@@ -74,7 +74,11 @@ export class EventStore {
     const guess = options.expectLastSeq ?? this.lastSeqs.get(sessionId);
     let stored: StoredEvent[] | null = null;
     if (guess !== undefined && bodies.length > 0) {
-      this.statements ??= driverStatements(this.db);
+      // A failed connect is not kept: the next append asks again.
+      this.statements ??= driverStatements(this.db).catch((error: unknown) => {
+        this.statements = null;
+        throw error;
+      });
       const sql = await this.statements;
       if (sql.provider === "postgres") {
         const prepared = prepareAppend(sessionId, bodies, guess, secrets, this.notifyAs);
