@@ -83,14 +83,38 @@ function placeholders(sql: string, provider: string): string {
   return sql.replace(/\?/g, () => `$${++index}`);
 }
 
+/**
+ * A date as the SQLite adapter writes it with its default `timestampFormat` ("iso8601", which
+ * server/db.ts keeps): what Prisma's own writes store, so raw reads and comparisons see one format.
+ */
+const sqliteTimestamp = (date: Date) => date.toISOString().replace("Z", "+00:00");
+
+const UNKNOWN: ArgType = { scalarType: "unknown", arity: "scalar" };
+const DATETIME: ArgType = { scalarType: "datetime", arity: "scalar" };
+
 function queryOf(sql: string, args: readonly unknown[], provider: string): SqlQuery {
+  if (provider === "postgres")
+    return {
+      sql: placeholders(sql, provider),
+      args: args.map((arg) => (arg instanceof Date ? arg.toISOString() : arg)),
+      argTypes: args.map((arg) => (arg instanceof Date ? DATETIME : UNKNOWN)),
+    };
+  // On SQLite a date goes as the text the adapter would make of it, each Date object formatted once:
+  // a batch's rows share one `createdAt`, and the adapter parses a date string back into a Date
+  // before formatting it (about 1 ms of a 200-event append's 8).
+  let last: Date | null = null;
+  let lastText = "";
   return {
-    sql: placeholders(sql, provider),
-    args: args.map((arg) => (arg instanceof Date ? arg.toISOString() : arg)),
-    argTypes: args.map((arg) => ({
-      scalarType: arg instanceof Date ? "datetime" : "unknown",
-      arity: "scalar",
-    })),
+    sql,
+    args: args.map((arg) => {
+      if (!(arg instanceof Date)) return arg;
+      if (arg !== last) {
+        last = arg;
+        lastText = sqliteTimestamp(arg);
+      }
+      return lastText;
+    }),
+    argTypes: args.map(() => UNKNOWN),
   };
 }
 

@@ -35,6 +35,24 @@ function arrayTypesOf(tx: SqlTx, table: BulkTable): Promise<Map<string, string>>
   return types;
 }
 
+/**
+ * Each Date as its ISO string, each Date object converted once: a batch's rows share one `createdAt`,
+ * and converting a Date (what JSON.stringify does for each) cost about 2 µs, 0.9 ms of a 200-event
+ * append's client time.
+ */
+function datesAsText(values: readonly unknown[]): unknown[] {
+  let last: Date | null = null;
+  let lastText = "";
+  return values.map((value) => {
+    if (!(value instanceof Date)) return value;
+    if (value !== last) {
+      last = value;
+      lastText = value.toISOString();
+    }
+    return lastText;
+  });
+}
+
 /** In JSON text, an escape that means something else in an array literal (`\n`, `\u0000`…). */
 const JSON_ONLY_ESCAPE = /\\[bfnrtu]/;
 
@@ -53,7 +71,7 @@ function arrayLiteral(values: readonly unknown[]): string {
       throw new Error("a bulk-inserted column holds an object, not a value");
   // JSON's array text is an array literal when it has no escape but `\"` and `\\` (which mean the
   // same in both): strings quoted, numbers and booleans bare, `null` read as NULL. Natively fast.
-  const json = JSON.stringify(values);
+  const json = JSON.stringify(datesAsText(values));
   if (!JSON_ONLY_ESCAPE.test(json)) return `{${json.slice(1, -1)}}`;
   // Otherwise (a newline, a control character, a lone surrogate): each element quoted here.
   const elements = values.map((value) => {

@@ -34,6 +34,8 @@ export function prepareAppend(
 ): PreparedAppend {
   const at = new Date().toISOString();
   const events = bodies.map((raw, i) => {
+    // Through JSON text even with nothing to redact: the event this process publishes is then exactly
+    // what a reader of the log gets (no shared objects, no Date or undefined the payload cannot hold).
     const redacted = JSON.parse(redactSecrets(JSON.stringify(raw), secrets)) as unknown;
     return StoredEvent.parse({ seq: before + i + 1, at, body: redacted });
   });

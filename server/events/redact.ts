@@ -5,7 +5,7 @@
 export function redactSecrets(text: string, secrets: readonly string[]): string {
   let result = text;
   for (const secret of secrets) {
-    if (secret.length >= 8) result = result.split(secret).join("[redacted]");
+    if (secret.length >= 8 && result.includes(secret)) result = result.split(secret).join("[redacted]");
   }
   return result;
 }

@@ -183,6 +183,22 @@ describe(`EventStore on a real ${testDatabaseName()} database`, () => {
     );
   });
 
+  it("stores its dates in the same text Prisma's own writes use", async () => {
+    await store.append(sessionId, [message(1), message(2)]);
+    // The seeded session was written by Prisma; the event and message rows by the append's raw statements.
+    const text = (sql: string) =>
+      db.$queryRawUnsafe<{ at: string }[]>(sql).then((rows) => rows.map((row) => row.at));
+    const shape = (at: string) => at.replace(/\d/g, "0");
+    const [prismaWrote] = await text(`SELECT CAST("createdAt" AS TEXT) AS "at" FROM "Session"`);
+    expect(prismaWrote).toBeDefined();
+    const appended = [
+      ...(await text(`SELECT CAST("createdAt" AS TEXT) AS "at" FROM "Event"`)),
+      ...(await text(`SELECT CAST("createdAt" AS TEXT) AS "at" FROM "Message"`)),
+    ];
+    expect(appended).toHaveLength(4);
+    for (const at of appended) expect(shape(at)).toBe(shape(prismaWrote ?? ""));
+  });
+
   it("redacts known secrets before they reach the log", async () => {
     await store.append(sessionId, [{ ...message(1), text: "key is sk-test-secret-value ok" } as EventInput]);
     const [event] = await store.read(sessionId);
