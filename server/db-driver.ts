@@ -89,6 +89,25 @@ function placeholders(sql: string, provider: string): string {
  */
 const sqliteTimestamp = (date: Date) => date.toISOString().replace("Z", "+00:00");
 
+/**
+ * `values` with each Date replaced by `format(date)`, each Date object formatted once in a row: a
+ * batch's rows share one `createdAt`, and formatting a Date costs about 2 µs (JSON.stringify calls each
+ * one's toJSON; the SQLite adapter parses a date string back into a Date before formatting it) — about
+ * 1 ms of a 200-event append.
+ */
+export function datesFormattedOnce(values: readonly unknown[], format: (date: Date) => string): unknown[] {
+  let last: Date | null = null;
+  let lastText = "";
+  return values.map((value) => {
+    if (!(value instanceof Date)) return value;
+    if (value !== last) {
+      last = value;
+      lastText = format(value);
+    }
+    return lastText;
+  });
+}
+
 const UNKNOWN: ArgType = { scalarType: "unknown", arity: "scalar" };
 const DATETIME: ArgType = { scalarType: "datetime", arity: "scalar" };
 
@@ -99,21 +118,10 @@ function queryOf(sql: string, args: readonly unknown[], provider: string): SqlQu
       args: args.map((arg) => (arg instanceof Date ? arg.toISOString() : arg)),
       argTypes: args.map((arg) => (arg instanceof Date ? DATETIME : UNKNOWN)),
     };
-  // On SQLite a date goes as the text the adapter would make of it, each Date object formatted once:
-  // a batch's rows share one `createdAt`, and the adapter parses a date string back into a Date
-  // before formatting it (about 1 ms of a 200-event append's 8).
-  let last: Date | null = null;
-  let lastText = "";
+  // On SQLite a date goes as the text the adapter would make of it, not as a Date for it to format.
   return {
     sql,
-    args: args.map((arg) => {
-      if (!(arg instanceof Date)) return arg;
-      if (arg !== last) {
-        last = arg;
-        lastText = sqliteTimestamp(arg);
-      }
-      return lastText;
-    }),
+    args: datesFormattedOnce(args, sqliteTimestamp),
     argTypes: args.map(() => UNKNOWN),
   };
 }
